@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+// widgetd: WidgetKit's timeline model for Linux status bars.
+import PackageDescription
+
+let package = Package(
+    name: "widgetd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "widgetd", targets: ["widgetd"])
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "Scheduler", dependencies: ["CYAML"]),
+        .target(name: "Providers", dependencies: ["Scheduler"]),
+        .executableTarget(name: "widgetd", dependencies: ["Scheduler", "Providers"]),
+        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler"]),
+        .testTarget(name: "widgetdTests", dependencies: ["widgetd", "Scheduler", "Providers"]),
+    ]
+)

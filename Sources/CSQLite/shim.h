@@ -1,0 +1,2 @@
+// Brings SQLite (Debian: libsqlite3-dev) into Swift.
+#include <sqlite3.h>

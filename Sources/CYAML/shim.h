@@ -1,0 +1,2 @@
+// Brings libyaml (Debian: libyaml-dev) into Swift.
+#include <yaml.h>

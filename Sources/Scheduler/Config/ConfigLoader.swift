@@ -1,0 +1,89 @@
+import Foundation
+
+/// What reading a `widgets.yaml` gave: the configuration when it is valid, and every diagnostic.
+public struct ConfigLoadResult: Sendable {
+    /// Nil when any error was found: a running daemon keeps its previous configuration then.
+    public var configuration: Configuration?
+    public var diagnostics: [Diagnostic]
+    /// The file's lines, for quoting them under diagnostics.
+    public var source: SourceLines?
+
+    /// Every diagnostic with its source line and caret, one block after another.
+    public func renderedDiagnostics() -> String {
+        diagnostics.map { $0.rendered(source: source) }.joined(separator: "\n")
+    }
+}
+
+/// Reads and checks `widgets.yaml`.
+public enum ConfigLoader {
+    /// Reads the file at `path` and checks it. `path` is shown in diagnostics as given.
+    public static func load(path: String, registry: KindRegistry) -> ConfigLoadResult {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.contents(of: path)
+        } catch {
+            return ConfigLoadResult(diagnostics: [Diagnostic(error.description, file: path, at: nil)])
+        }
+        return load(bytes: bytes, file: path, registry: registry)
+    }
+
+    /// Checks `bytes` as the contents of `file`.
+    public static func load(bytes: [UInt8], file: String, registry: KindRegistry) -> ConfigLoadResult {
+        if let mark = firstInvalidUTF8(in: bytes) {
+            let diagnostic = Diagnostic("the file is not valid UTF-8", file: file, at: mark)
+            return ConfigLoadResult(diagnostics: [diagnostic])
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let source = SourceLines(text)
+        func failure(_ errors: [LocatedError]) -> ConfigLoadResult {
+            let diagnostics = errors.map { Diagnostic($0.message, file: file, at: $0.mark) }
+            return ConfigLoadResult(diagnostics: diagnostics.sortedByPlace(), source: source)
+        }
+        if text.allSatisfy(\.isWhitespace) {
+            return failure([LocatedError("the file is empty; expected 'widgets:' with at least one widget", at: .start)]
+            )
+        }
+        let document: YAMLDocument
+        do {
+            document = try YAMLLoader.load(bytes: bytes)
+        } catch {
+            return failure([LocatedError(error.message, at: error.mark)])
+        }
+        var errors = document.diagnostics.map { LocatedError($0.message, at: $0.mark) }
+        guard let root = document.root else {
+            errors.append(LocatedError("the file holds only comments; expected 'widgets:'", at: .start))
+            return failure(errors)
+        }
+        var validator = ConfigValidator(registry: registry)
+        let configuration = validator.configuration(from: root)
+        errors += validator.errors
+        guard errors.isEmpty else { return failure(errors) }
+        return ConfigLoadResult(configuration: configuration, diagnostics: [], source: source)
+    }
+
+    /// Where the first byte that is not UTF-8 sits, or nil when all of it is.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> YAMLMark? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var mark = YAMLMark.start
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    mark = YAMLMark(line: mark.line + 1, column: 1)
+                } else {
+                    mark.column += 1
+                }
+            case .emptyInput:
+                return nil
+            case .error:
+                return mark
+            }
+        }
+    }
+}
+
+extension YAMLMark {
+    /// Line 1, column 1.
+    public static let start = YAMLMark(line: 1, column: 1)
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+extension ConfigValidator {
+    /// Longest instance name: it becomes a file name and a word on FIFO lines.
+    static let maximumNameLength = 64
+
+    /// Checks one instance under `widgets:`; nil when anything about it is wrong (every problem is reported).
+    mutating func widget(named name: String, at nameMark: YAMLMark, from node: YAMLNode) -> WidgetInstance? {
+        let errorCount = errors.count
+        checkInstanceName(name, at: nameMark)
+        guard
+            let pairs = mapping(
+                node, what: "widget '\(name)'", expecting: "its settings (\(Self.widgetKeys.joined(separator: ", ")))")
+        else { return nil }
+
+        var fields: [String: YAMLPair] = [:]
+        for pair in pairs {
+            guard let key = keyName(pair.key) else { continue }
+            guard Self.widgetKeys.contains(key) else {
+                report(
+                    "unknown key '\(key)' in widget '\(name)'"
+                        + Suggestion.didYouMean(
+                            key, in: Self.widgetKeys, then: "keys are \(Self.widgetKeys.joined(separator: ", "))"),
+                    at: pair.key.mark)
+                continue
+            }
+            fields[key] = pair
+        }
+
+        let kind = kind(of: name, field: fields["kind"], at: nameMark)
+        let family = family(fields["family"], kind: kind)
+        var intent = kind?.defaultConfiguration ?? IntentValues()
+        if let pair = fields["intent"], let kind {
+            intent = parameters(pair.value, kind: kind, defaults: intent)
+        }
+        let cron = fields["schedule"].flatMap { schedule($0.value) }
+        let zone = fields["timezone"].flatMap { timeZone($0.value) }
+        let formats = fields["output"].map { outputs($0.value) } ?? [.plain]
+        let bindings = fields["on_click"].map { clickBindings($0.value, kind: kind) } ?? [:]
+
+        guard errors.count == errorCount, let kind else { return nil }
+        return WidgetInstance(
+            name: name, kind: kind.name, family: family ?? kind.families[0], intent: intent, schedule: cron,
+            timeZone: zone, outputs: formats, onClick: bindings, mark: nameMark)
+    }
+
+    private mutating func checkInstanceName(_ name: String, at mark: YAMLMark) {
+        let allowed = name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-")
+        }
+        if name.isEmpty || !allowed || name.hasPrefix("-") {
+            report(
+                "widget name '\(name)' may use only letters, digits, '_' and '-', and may not start with '-'",
+                at: mark)
+        } else if name.count > Self.maximumNameLength {
+            report("widget name '\(name)' is longer than \(Self.maximumNameLength) characters", at: mark)
+        }
+    }
+
+    private mutating func kind(of name: String, field: YAMLPair?, at nameMark: YAMLMark) -> (any WidgetKind)? {
+        let known = registry.names.joined(separator: ", ")
+        guard let field else {
+            report("widget '\(name)' has no 'kind'; known kinds: \(known)", at: nameMark)
+            return nil
+        }
+        guard let kindName = text(field.value, for: "kind", expected: "a kind name") else { return nil }
+        guard let kind = registry.kind(named: kindName) else {
+            report(
+                "unknown kind '\(kindName)'"
+                    + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)"),
+                at: field.value.mark)
+            return nil
+        }
+        return kind
+    }
+
+    private mutating func family(_ field: YAMLPair?, kind: (any WidgetKind)?) -> Family? {
+        guard let field, let familyName = text(field.value, for: "family", expected: "a family name") else {
+            return nil
+        }
+        let allNames = Family.allCases.map(\.rawValue)
+        guard let family = Family(rawValue: familyName) else {
+            report(
+                "unknown family '\(familyName)'"
+                    + Suggestion.didYouMean(
+                        familyName, in: allNames, then: "families: \(allNames.joined(separator: ", "))"),
+                at: field.value.mark)
+            return nil
+        }
+        if let kind, !kind.families.contains(family) {
+            report(
+                "kind '\(kind.name)' does not support family '\(familyName)'; "
+                    + "supported: \(kind.families.map(\.rawValue).joined(separator: ", "))", at: field.value.mark)
+            return nil
+        }
+        return family
+    }
+
+    /// The `intent:` mapping, each value read as its parameter's type.
+    private mutating func parameters(_ node: YAMLNode, kind: any WidgetKind, defaults: IntentValues) -> IntentValues {
+        var values = defaults
+        let names = kind.parameters.map(\.name)
+        let listed = names.isEmpty ? "it takes none" : "parameters: \(names.joined(separator: ", "))"
+        guard let pairs = mapping(node, what: "'intent'", expecting: "parameter names to values") else {
+            return values
+        }
+        for pair in pairs {
+            guard let key = keyName(pair.key) else { continue }
+            guard let spec = kind.parameter(named: key) else {
+                report(
+                    "unknown parameter '\(key)' for kind '\(kind.name)'"
+                        + Suggestion.didYouMean(key, in: names, then: listed), at: pair.key.mark)
+                continue
+            }
+            do {
+                values[key] = try ParameterDecoder.decode(pair.value, for: spec)
+            } catch {
+                report(error)
+            }
+        }
+        return values
+    }
+
+    private mutating func schedule(_ node: YAMLNode) -> CronExpression? {
+        guard let text = text(node, for: "schedule", expected: "a cron expression") else { return nil }
+        do {
+            return try CronExpression(parsing: text)
+        } catch {
+            // Point into the expression; a quoted scalar starts one column after its quote.
+            let quote = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted ? 1 : 0 } ?? 0
+            let mark = YAMLMark(line: node.mark.line, column: node.mark.column + quote + error.offset)
+            report("bad cron expression '\(text)': \(error)", at: mark)
+            return nil
+        }
+    }
+
+    private mutating func timeZone(_ node: YAMLNode) -> TimeZone? {
+        guard let identifier = text(node, for: "timezone", expected: "a time zone such as Europe/Berlin") else {
+            return nil
+        }
+        guard let zone = TimeZone(identifier: identifier) else {
+            let hint = Suggestion.didYouMean(identifier, in: TimeZone.knownTimeZoneIdentifiers)
+            report("unknown time zone '\(identifier)'\(hint)", at: node.mark)
+            return nil
+        }
+        return zone
+    }
+
+    /// `output:` is one format or a list of them.
+    private mutating func outputs(_ node: YAMLNode) -> [OutputFormat] {
+        let items = node.sequence ?? [node]
+        var formats: [OutputFormat] = []
+        let names = OutputFormat.allCases.map(\.rawValue)
+        for item in items {
+            guard let name = text(item, for: "output", expected: "a format name") else { continue }
+            guard let format = OutputFormat(rawValue: name) else {
+                report(
+                    "unknown output format '\(name)'"
+                        + Suggestion.didYouMean(name, in: names, then: "formats: \(names.joined(separator: ", "))"),
+                    at: item.mark)
+                continue
+            }
+            if formats.contains(format) {
+                report("output format '\(name)' is listed twice", at: item.mark)
+                continue
+            }
+            formats.append(format)
+        }
+        return formats
+    }
+
+    /// `on_click:` maps a button to an intent name, or to a command as an argv list.
+    private mutating func clickBindings(_ node: YAMLNode, kind: (any WidgetKind)?) -> [MouseButton: ClickAction] {
+        var bindings: [MouseButton: ClickAction] = [:]
+        let buttons = MouseButton.allCases.map(\.rawValue)
+        guard let pairs = mapping(node, what: "'on_click'", expecting: "buttons (\(buttons.joined(separator: ", ")))")
+        else { return bindings }
+        for pair in pairs {
+            guard let key = keyName(pair.key) else { continue }
+            guard let button = MouseButton(rawValue: key) else {
+                report(
+                    "unknown button '\(key)'"
+                        + Suggestion.didYouMean(key, in: buttons, then: "buttons: \(buttons.joined(separator: ", "))"),
+                    at: pair.key.mark)
+                continue
+            }
+            if let argv = pair.value.sequence {
+                let words = argv.compactMap { text($0, for: "on_click", expected: "a command word") }
+                if argv.isEmpty {
+                    report("the command for '\(key)' is empty; write [program, arguments…]", at: pair.value.mark)
+                } else if words.count == argv.count {
+                    bindings[button] = .command(words)
+                }
+                continue
+            }
+            guard let intentName = text(pair.value, for: key, expected: "an intent name or a command list") else {
+                continue
+            }
+            if let kind, !kind.intents.contains(where: { $0.name == intentName }) {
+                let names = kind.intents.map(\.name)
+                let known = names.isEmpty ? "it has none" : "intents: \(names.joined(separator: ", "))"
+                report(
+                    "kind '\(kind.name)' has no intent '\(intentName)'"
+                        + Suggestion.didYouMean(intentName, in: names, then: known), at: pair.value.mark)
+                continue
+            }
+            bindings[button] = .intent(intentName)
+        }
+        return bindings
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A checked `widgets.yaml`: settings and widget instances in file order.
+public struct Configuration: Sendable {
+    public var settings: Settings
+    public var widgets: [WidgetInstance]
+
+    public init(settings: Settings = Settings(), widgets: [WidgetInstance] = []) {
+        self.settings = settings
+        self.widgets = widgets
+    }
+}
+
+/// The `settings:` section. Paths are kept as written (`~` unexpanded); the daemon resolves them.
+public struct Settings: Sendable, Hashable {
+    /// Where rendered entries go; nil means `$XDG_RUNTIME_DIR/widgetd/out`.
+    public var outputDirectory: String?
+    /// The shared SQLite store; nil means `$XDG_DATA_HOME/widgetd/store.sqlite`.
+    public var store: String?
+
+    public init(outputDirectory: String? = nil, store: String? = nil) {
+        self.outputDirectory = outputDirectory
+        self.store = store
+    }
+}
+
+/// One placed widget: a named instance of a kind, with its family and parameters.
+public struct WidgetInstance: Sendable, Hashable {
+    public var name: String
+    public var kind: String
+    public var family: Family
+    /// Every parameter of the kind, defaults filled in.
+    public var intent: IntentValues
+    /// Extra reload times.
+    public var schedule: CronExpression?
+    /// The zone `schedule` is read in; nil means local time.
+    public var timeZone: TimeZone?
+    public var outputs: [OutputFormat]
+    public var onClick: [MouseButton: ClickAction]
+    /// Where the instance's name stands in the file.
+    public var mark: YAMLMark
+
+    public init(
+        name: String, kind: String, family: Family, intent: IntentValues = IntentValues(),
+        schedule: CronExpression? = nil, timeZone: TimeZone? = nil, outputs: [OutputFormat] = [.plain],
+        onClick: [MouseButton: ClickAction] = [:], mark: YAMLMark = YAMLMark(line: 1, column: 1)
+    ) {
+        self.name = name
+        self.kind = kind
+        self.family = family
+        self.intent = intent
+        self.schedule = schedule
+        self.timeZone = timeZone
+        self.outputs = outputs
+        self.onClick = onClick
+        self.mark = mark
+    }
+}
+
+/// A file format a status bar reads; each instance writes `<output_dir>/<name>.<format>`.
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
+    case plain
+    case i3blocks
+    case i3bar
+    case waybar
+    case polybar
+    case tmux
+}
+
+/// A mouse button as bars number them (i3bar and i3blocks' `BLOCK_BUTTON`: 1 left … 5 scroll down).
+public enum MouseButton: String, Sendable, Hashable, CaseIterable {
+    case left
+    case middle
+    case right
+    case scrollUp = "scroll-up"
+    case scrollDown = "scroll-down"
+
+    public var number: Int {
+        switch self {
+        case .left: 1
+        case .middle: 2
+        case .right: 3
+        case .scrollUp: 4
+        case .scrollDown: 5
+        }
+    }
+
+    public init?(number: Int) {
+        guard let button = Self.allCases.first(where: { $0.number == number }) else { return nil }
+        self = button
+    }
+}
+
+/// What a click does: run one of the kind's intents, or start a command.
+public enum ClickAction: Sendable, Hashable {
+    case intent(String)
+    /// An argv list, started detached; no shell unless the user writes `sh -c`.
+    case command([String])
+}

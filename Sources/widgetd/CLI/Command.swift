@@ -1,0 +1,35 @@
+/// A parsed command line: what the user asked widgetd to do.
+enum Command: Equatable {
+    /// `widgetd help [COMMAND]`, `--help` anywhere: the help text of `topic`, or the overview.
+    case help(topic: CommandName?)
+    case version
+    case check(configPath: String?)
+    case kinds
+    case preview(kind: String, family: String?, settings: [ParameterSetting])
+}
+
+/// A `--set key=value` of `widgetd preview`.
+struct ParameterSetting: Equatable {
+    var key: String
+    var value: String
+}
+
+/// The subcommands, as typed.
+enum CommandName: String, CaseIterable {
+    case help
+    case check
+    case kinds
+    case preview
+}
+
+/// A mistake in the command line: exit 64, the message, the usage line, and where to read more.
+struct UsageError: Error, Equatable {
+    var message: String
+    /// The command whose usage line to print; nil for the top level.
+    var command: CommandName?
+
+    init(_ message: String, command: CommandName?) {
+        self.message = message
+        self.command = command
+    }
+}

@@ -1,0 +1,49 @@
+import Scheduler
+
+/// `widgetd kinds`: the widget gallery as text.
+enum KindsCommand {
+    static func run(registry: KindRegistry, console: Console) -> Int32 {
+        console.out(registry.kinds.map(describe).joined(separator: "\n\n"))
+        return ExitCode.success
+    }
+
+    static func describe(_ kind: any WidgetKind) -> String {
+        var lines = [
+            "\(kind.name) — \(kind.displayName)",
+            "  \(kind.summary)",
+            "  families: \(kind.families.map(\.rawValue).joined(separator: ", "))",
+        ]
+        if kind.parameters.isEmpty {
+            lines.append("  parameters: none")
+        } else {
+            lines.append("  parameters:")
+            for parameter in kind.parameters {
+                lines += describe(parameter).map { "    " + $0 }
+            }
+        }
+        if kind.intents.isEmpty {
+            lines.append("  intents: none")
+        } else {
+            lines.append("  intents:")
+            for intent in kind.intents {
+                lines.append("    \(intent.name): \(intent.summary)")
+                for parameter in intent.parameters {
+                    lines += describe(parameter).map { "      " + $0 }
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func describe(_ parameter: ParameterSpec) -> [String] {
+        var head = "\(parameter.name) (\(parameter.type.name))"
+        if let value = parameter.defaultValue { head += ", default \(value)" }
+        head += " — \(parameter.displayName)"
+        if !parameter.summary.isEmpty { head += ": \(parameter.summary)" }
+        var lines = [head]
+        if case .enumeration(let cases) = parameter.type {
+            lines.append("  cases: " + cases.map { "\($0.name) (\($0.displayName))" }.joined(separator: ", "))
+        }
+        return lines
+    }
+}

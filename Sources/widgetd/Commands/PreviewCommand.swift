@@ -1,0 +1,73 @@
+import Foundation
+import Scheduler
+
+/// `widgetd preview KIND`: one snapshot, rendered as a plain-text bar shows it.
+enum PreviewCommand {
+    static func run(
+        kind kindName: String, family familyName: String?, settings: [ParameterSetting], registry: KindRegistry,
+        console: Console
+    ) async -> Int32 {
+        do {
+            let kind = try resolveKind(kindName, registry: registry)
+            let family = try resolveFamily(familyName, for: kind)
+            let configuration = try resolveParameters(settings, for: kind)
+            let context = ProviderContext(instance: "preview", family: family, isPreview: true, now: Date())
+            let entry = try await kind.snapshot(for: configuration, in: context)
+            console.out(entry.content.fitted(to: family).full)
+            return ExitCode.success
+        } catch let error as UsageError {
+            console.report(error)
+            return ExitCode.usage
+        } catch {
+            console.err("widgetd: error: the \(kindName) snapshot failed: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    private static func resolveKind(_ name: String, registry: KindRegistry) throws(UsageError) -> any WidgetKind {
+        guard let kind = registry.kind(named: name) else {
+            let known = "known kinds: \(registry.names.joined(separator: ", "))"
+            throw UsageError(
+                "Unknown kind '\(name)'\(Suggestion.didYouMean(name, in: registry.names, then: known)).",
+                command: .preview)
+        }
+        return kind
+    }
+
+    private static func resolveFamily(_ name: String?, for kind: any WidgetKind) throws(UsageError) -> Family {
+        guard let name else { return kind.families[0] }
+        let supported = kind.families.map(\.rawValue).joined(separator: ", ")
+        guard let family = Family(rawValue: name) else {
+            let hint = Suggestion.didYouMean(
+                name, in: Family.allCases.map(\.rawValue), then: "\(kind.name) supports \(supported)")
+            throw UsageError("Unknown family '\(name)'\(hint).", command: .preview)
+        }
+        guard kind.families.contains(family) else {
+            throw UsageError(
+                "Kind '\(kind.name)' does not support family '\(name)'; supported: \(supported).", command: .preview)
+        }
+        return family
+    }
+
+    /// The kind's defaults with each `--set` applied, each checked as the config's `intent:` values are.
+    private static func resolveParameters(
+        _ settings: [ParameterSetting], for kind: any WidgetKind
+    ) throws(UsageError) -> IntentValues {
+        var values = kind.defaultConfiguration
+        let names = kind.parameters.map(\.name)
+        for setting in settings {
+            guard let spec = kind.parameter(named: setting.key) else {
+                let valid = names.isEmpty ? "it takes none" : "valid keys: \(names.joined(separator: ", "))"
+                let hint = Suggestion.didYouMean(setting.key, in: names, then: valid)
+                throw UsageError(
+                    "Unknown parameter '\(setting.key)' for kind '\(kind.name)'\(hint).", command: .preview)
+            }
+            do {
+                values[spec.name] = try ParameterDecoder.decode(text: setting.value, for: spec)
+            } catch {
+                throw UsageError("--set \(setting.key)=\(setting.value): \(error.message).", command: .preview)
+            }
+        }
+        return values
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Providers
+import Scheduler
+import Testing
+
+@Suite("quotes kind")
+struct QuotesKindTests {
+    let kind = QuotesKind()
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func configuration(_ category: String) -> IntentValues {
+        IntentValues(["category": .enumCase(category)])
+    }
+
+    @Test func declaresItsCategoryWithDisplayNamesAndDefault() throws {
+        let parameter = try #require(kind.parameter(named: "category"))
+        #expect(parameter.defaultValue == .enumCase("motivation"))
+        #expect(
+            parameter.type
+                == .enumeration([
+                    EnumCase("motivation", displayName: "Motivation"), EnumCase("focus", displayName: "Focus"),
+                    EnumCase("mindfulness", displayName: "Mindfulness"),
+                ]))
+        #expect(kind.families.contains(.systemSmall))
+        #expect(kind.families.contains(.systemMedium))
+    }
+
+    @Test func placeholderIsTheSeedsLine() {
+        let context = ProviderContext(instance: "q", family: .systemSmall, now: now)
+        #expect(kind.placeholder(in: context).text == "Small steps count.")
+    }
+
+    @Test func timelineIsOneEntryAskingAgainInAnHour() async throws {
+        let context = ProviderContext(instance: "q", family: .systemSmall, now: now)
+        let timeline = try await kind.timeline(for: configuration("focus"), in: context)
+        #expect(timeline.entries.count == 1)
+        #expect(timeline.entries[0].date == now)
+        #expect(timeline.policy == .after(now.addingTimeInterval(3600)))
+    }
+
+    @Test(arguments: ["motivation", "focus", "mindfulness"])
+    func eachHourOfADayShowsAQuoteOfTheCategory(_ category: String) async throws {
+        var seen: Set<String> = []
+        for hour in 0..<24 {
+            let context = ProviderContext(
+                instance: "q", family: .systemSmall, now: now.addingTimeInterval(3600 * Double(hour)))
+            let entry = try await kind.snapshot(for: configuration(category), in: context)
+            seen.insert(entry.content.text)
+            #expect(entry.content.tooltip?.hasSuffix(entry.content.text) == true)
+        }
+        // Several quotes per category, and they rotate.
+        #expect(seen.count >= 5)
+        let others = ["motivation", "focus", "mindfulness"].filter { $0 != category }
+        for other in others {
+            let context = ProviderContext(instance: "q", family: .systemSmall, now: now)
+            let entry = try await kind.snapshot(for: configuration(other), in: context)
+            #expect(!seen.contains(entry.content.text))
+        }
+    }
+
+    @Test func rotationIsStableWithinAnHour() async throws {
+        let hourStart = Date(timeIntervalSince1970: TimeInterval(1_800_000_000 - 1_800_000_000 % 3600))
+        let early = ProviderContext(instance: "q", family: .systemSmall, now: hourStart)
+        let late = ProviderContext(instance: "q", family: .systemSmall, now: hourStart.addingTimeInterval(3599))
+        let a = try await kind.snapshot(for: configuration("focus"), in: early)
+        let b = try await kind.snapshot(for: configuration("focus"), in: late)
+        #expect(a.content.text == b.content.text)
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import Scheduler
+import Testing
+
+/// One mistake, the place it must be reported at, and words the message must contain.
+struct ConfigMistake: CustomTestStringConvertible, Sendable {
+    var name: String
+    var yaml: String
+    var line: Int
+    var column: Int
+    var fragments: [String]
+
+    var testDescription: String { name }
+}
+
+@Suite("widgets.yaml validation")
+struct ConfigValidationTests {
+    static let mistakes: [ConfigMistake] = [
+        ConfigMistake(
+            name: "YAML syntax error", yaml: "widgets:\n  a: [1, 2\n  b: 3\n", line: 3, column: 4,
+            fragments: ["flow sequence"]),
+        ConfigMistake(
+            name: "unknown top-level key", yaml: "widgetz: {}\nwidgets: {}\n", line: 1, column: 1,
+            fragments: ["unknown top-level key 'widgetz'", "did you mean 'widgets'?"]),
+        ConfigMistake(
+            name: "unknown setting", yaml: "settings:\n  outputdir: /tmp\nwidgets: {}\n", line: 2, column: 3,
+            fragments: ["unknown setting 'outputdir'", "did you mean 'output_dir'?"]),
+        ConfigMistake(
+            name: "relative path", yaml: "settings:\n  store: data/store.sqlite\nwidgets: {}\n", line: 2,
+            column: 10, fragments: ["must be an absolute path or start with '~/'"]),
+        ConfigMistake(
+            name: "unknown widget key", yaml: "widgets:\n  w:\n    kind: sample\n    intreval: 5\n", line: 4,
+            column: 5, fragments: ["unknown key 'intreval' in widget 'w'", "keys are kind, family"]),
+        ConfigMistake(
+            name: "missing kind", yaml: "widgets:\n  w:\n    family: systemSmall\n", line: 2, column: 3,
+            fragments: ["widget 'w' has no 'kind'", "known kinds: sample"]),
+        ConfigMistake(
+            name: "unknown kind", yaml: "widgets:\n  w:\n    kind: sampel\n", line: 3, column: 11,
+            fragments: ["unknown kind 'sampel'", "did you mean 'sample'?", "known kinds: sample"]),
+        ConfigMistake(
+            name: "unsupported family", yaml: "widgets:\n  w:\n    kind: sample\n    family: accessoryCircular\n",
+            line: 4, column: 13,
+            fragments: ["does not support family 'accessoryCircular'", "supported: systemSmall, systemMedium"]),
+        ConfigMistake(
+            name: "unknown family", yaml: "widgets:\n  w:\n    kind: sample\n    family: systemSmal\n", line: 4,
+            column: 13, fragments: ["unknown family 'systemSmal'", "did you mean 'systemSmall'?"]),
+        ConfigMistake(
+            name: "unknown parameter", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      mdoe: fast\n",
+            line: 5, column: 7,
+            fragments: ["unknown parameter 'mdoe' for kind 'sample'", "did you mean 'mode'?", "parameters: mode"]),
+        ConfigMistake(
+            name: "wrong parameter type", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      count: many\n",
+            line: 5, column: 14, fragments: ["'many' is not an integer for 'count'"]),
+        ConfigMistake(
+            name: "bool that is not one", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      enabled: maybe\n",
+            line: 5, column: 16, fragments: ["'maybe' is not a bool"]),
+        ConfigMistake(
+            name: "sequence for a scalar parameter",
+            yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      label: [a, b]\n", line: 5, column: 14,
+            fragments: ["'label' expects a string, found a sequence"]),
+        ConfigMistake(
+            name: "int out of range", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      count: 11\n",
+            line: 5, column: 14, fragments: ["11 is out of range for 'count'; expected 1 to 10"]),
+        ConfigMistake(
+            name: "enum value outside its cases",
+            yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      mode: quick\n", line: 5, column: 13,
+            fragments: ["'quick' is not a mode", "cases: fast (Fast), slow (Slow)"]),
+        ConfigMistake(
+            name: "bad colour hex", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      tint: '#12345'\n",
+            line: 5, column: 13, fragments: ["'#12345' is not a colour", "#RGB, #RRGGBB or #RRGGBBAA"]),
+        ConfigMistake(
+            name: "entity id too short", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      record: ab\n",
+            line: 5, column: 15, fragments: ["record id 'ab' is too short"]),
+        ConfigMistake(
+            name: "bad cron field, quoted",
+            yaml: "widgets:\n  w:\n    kind: sample\n    schedule: \"*/5 25 * * *\"\n", line: 4, column: 20,
+            fragments: ["bad cron expression", "hour field: 25 is out of range 0-23"]),
+        ConfigMistake(
+            name: "bad cron weekday name", yaml: "widgets:\n  w:\n    kind: sample\n    schedule: 0 9 * * mon-fry\n",
+            line: 4, column: 27, fragments: ["day-of-week field", "'fry' is not"]),
+        ConfigMistake(
+            name: "cron with four fields", yaml: "widgets:\n  w:\n    kind: sample\n    schedule: 0 9 * *\n", line: 4,
+            column: 22, fragments: ["expected 5 fields", "found 4"]),
+        ConfigMistake(
+            name: "unknown time zone", yaml: "widgets:\n  w:\n    kind: sample\n    timezone: Europe/Berln\n", line: 4,
+            column: 15, fragments: ["unknown time zone 'Europe/Berln'", "did you mean 'Europe/Berlin'?"]),
+        ConfigMistake(
+            name: "unknown output format", yaml: "widgets:\n  w:\n    kind: sample\n    output: [plain, waybr]\n",
+            line: 4, column: 21, fragments: ["unknown output format 'waybr'", "did you mean 'waybar'?"]),
+        ConfigMistake(
+            name: "duplicate instance names", yaml: "widgets:\n  w:\n    kind: sample\n  w:\n    kind: sample\n",
+            line: 4, column: 3, fragments: ["duplicate key 'w'", "line 2"]),
+        ConfigMistake(
+            name: "sequence where a widget mapping belongs", yaml: "widgets:\n  w: [kind, sample]\n", line: 2,
+            column: 6, fragments: ["widget 'w' must be a mapping", "found a sequence"]),
+        ConfigMistake(
+            name: "scalar where the widgets mapping belongs", yaml: "widgets: sample\n", line: 1, column: 10,
+            fragments: ["'widgets' must be a mapping", "found a scalar"]),
+        ConfigMistake(
+            name: "sequence as the whole document", yaml: "- widgets\n", line: 1, column: 1,
+            fragments: ["the configuration must be a mapping", "found a sequence"]),
+        ConfigMistake(
+            name: "unknown click button", yaml: "widgets:\n  w:\n    kind: sample\n    on_click:\n      lefft: poke\n",
+            line: 5, column: 7, fragments: ["unknown button 'lefft'", "did you mean 'left'?"]),
+        ConfigMistake(
+            name: "unknown click intent", yaml: "widgets:\n  w:\n    kind: sample\n    on_click:\n      left: pokee\n",
+            line: 5, column: 13, fragments: ["has no intent 'pokee'", "did you mean 'poke'?"]),
+        ConfigMistake(
+            name: "bad instance name", yaml: "widgets:\n  my widget:\n    kind: sample\n", line: 2, column: 3,
+            fragments: ["widget name 'my widget' may use only"]),
+        ConfigMistake(
+            name: "empty file", yaml: "\n  \n", line: 1, column: 1, fragments: ["the file is empty"]),
+        ConfigMistake(
+            name: "only comments", yaml: "# nothing yet\n", line: 1, column: 1, fragments: ["only comments"]),
+        ConfigMistake(
+            name: "no widgets key", yaml: "settings: {}\n", line: 1, column: 1, fragments: ["no 'widgets' mapping"]),
+    ]
+
+    @Test(arguments: mistakes)
+    func reportsMistakeAtItsPlace(_ mistake: ConfigMistake) throws {
+        let result = loadConfig(mistake.yaml)
+        #expect(result.configuration == nil)
+        let diagnostic = try #require(result.diagnostics.first, "no diagnostic for \(mistake.name)")
+        #expect(result.diagnostics.count == 1, "\(result.diagnostics.map(\.headline))")
+        #expect(diagnostic.mark == YAMLMark(line: mistake.line, column: mistake.column), "\(diagnostic.headline)")
+        for fragment in mistake.fragments {
+            #expect(diagnostic.message.contains(fragment), "'\(diagnostic.message)' lacks '\(fragment)'")
+        }
+        #expect(diagnostic.headline.hasPrefix("widgets.yaml:\(mistake.line):\(mistake.column): error: "))
+    }
+
+    @Test func notUTF8IsReportedWhereItStarts() throws {
+        var bytes = Array("widgets:\n  w:\n    kind: sa".utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array("mple\n".utf8)
+        let result = ConfigLoader.load(bytes: bytes, file: "widgets.yaml", registry: .sample)
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.mark == YAMLMark(line: 3, column: 13))
+        #expect(diagnostic.message.contains("not valid UTF-8"))
+    }
+
+    @Test func missingFileHasNoPosition() throws {
+        let result = ConfigLoader.load(path: "/nonexistent/widgets.yaml", registry: .sample)
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.mark == nil)
+        #expect(diagnostic.headline == "/nonexistent/widgets.yaml: error: no such file")
+    }
+
+    @Test func reportsEveryMistakeInOnePassInFileOrder() {
+        let yaml = """
+            widgets:
+              a:
+                kind: sampel
+              b:
+                kind: sample
+                intent:
+                  mode: quick
+                  count: 0
+              c:
+                kind: sample
+                schedule: "61 * * * *"
+                output: tmuxx
+            """
+        let result = loadConfig(yaml)
+        #expect(result.configuration == nil)
+        #expect(
+            result.diagnostics.compactMap(\.mark) == [
+                YAMLMark(line: 3, column: 11), YAMLMark(line: 7, column: 13), YAMLMark(line: 8, column: 14),
+                YAMLMark(line: 11, column: 16), YAMLMark(line: 12, column: 13),
+            ])
+    }
+
+    @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
+        let result = loadConfig("widgets:\n  w:\n    kind: sampel\n")
+        let rendered = result.renderedDiagnostics()
+        #expect(
+            rendered == """
+                widgets.yaml:3:11: error: unknown kind 'sampel'; did you mean 'sample'? known kinds: sample
+                    kind: sampel
+                          ^
+                """)
+    }
+
+    @Test func validConfigKeepsEveryValueWithDefaults() throws {
+        let yaml = """
+            settings:
+              output_dir: ~/.cache/widgetd
+            x-shared: &shared
+              output: [i3blocks, waybar]
+              family: systemMedium
+            widgets:
+              first:
+                <<: *shared
+                kind: sample
+                intent:
+                  mode: slow
+                  enabled: yes
+                  label: yes
+                  tint: "#abc"
+                  record: {match: limits}
+                schedule: "@hourly"
+                timezone: Europe/Berlin
+                on_click:
+                  left: poke
+                  right: [xdg-open, "https://example.org"]
+              second:
+                kind: sample
+            """
+        let result = loadConfig(yaml)
+        let configuration = try #require(result.configuration, "\(result.renderedDiagnostics())")
+        #expect(configuration.settings.outputDirectory == "~/.cache/widgetd")
+        #expect(configuration.widgets.map(\.name) == ["first", "second"])
+        let first = configuration.widgets[0]
+        #expect(first.family == .systemMedium)
+        #expect(first.outputs == [.i3blocks, .waybar])
+        #expect(first.intent.enumCase("mode") == "slow")
+        #expect(first.intent.bool("enabled") == true)
+        #expect(first.intent.string("label") == "yes")
+        #expect(first.intent.color("tint") == Color(red: 0xAA, green: 0xBB, blue: 0xCC))
+        #expect(first.intent.entity("record") == .match("limits"))
+        #expect(first.intent.int("count") == 3)
+        #expect(first.schedule?.source == "@hourly")
+        #expect(first.timeZone?.identifier == "Europe/Berlin")
+        #expect(first.onClick[.left] == .intent("poke"))
+        #expect(first.onClick[.right] == .command(["xdg-open", "https://example.org"]))
+        let second = configuration.widgets[1]
+        #expect(second.family == .systemSmall)
+        #expect(second.outputs == [.plain])
+        #expect(second.intent.enumCase("mode") == "fast")
+    }
+
+    @Test func tenThousandWidgetsLoadAndCheckQuickly() throws {
+        var yaml = "widgets:\n"
+        for index in 0..<10_000 {
+            yaml += "  w\(index):\n    kind: sample\n    family: systemSmall\n    intent:\n      mode: slow\n"
+        }
+        let start = ContinuousClock.now
+        let result = loadConfig(yaml)
+        let elapsed = ContinuousClock.now - start
+        print("10,000 widgets loaded and checked in \(elapsed)")
+        let configuration = try #require(result.configuration)
+        #expect(configuration.widgets.count == 10_000)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Scheduler
+
+/// A kind with one parameter of every type, so config tests do not depend on the shipped kinds.
+struct SampleKind: WidgetKind {
+    let name = "sample"
+    let displayName = "Sample"
+    let summary = "A kind for tests."
+    let families: [Family] = [.systemSmall, .systemMedium]
+    let parameters = [
+        ParameterSpec(
+            "mode", displayName: "Mode",
+            type: .enumeration([EnumCase("fast", displayName: "Fast"), EnumCase("slow", displayName: "Slow")]),
+            default: .enumCase("fast")),
+        ParameterSpec("label", displayName: "Label", type: .string),
+        ParameterSpec("enabled", displayName: "Enabled", type: .bool, default: .bool(false)),
+        ParameterSpec("count", displayName: "Count", type: .int(1...10), default: .int(3)),
+        ParameterSpec("tint", displayName: "Tint", type: .color),
+        ParameterSpec("record", displayName: "Record", type: .entity("record")),
+    ]
+    let intents = [IntentSpec("poke", summary: "Pokes it.")]
+
+    func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: "…")
+    }
+
+    func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        TimelineEntry(date: context.now, content: EntryContent(text: "sample"))
+    }
+
+    func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(entries: [try await snapshot(for: configuration, in: context)], policy: .never)
+    }
+}
+
+extension KindRegistry {
+    static let sample = KindRegistry([SampleKind()])
+}
+
+/// Loads `text` as widgets.yaml with the sample registry.
+func loadConfig(_ text: String) -> ConfigLoadResult {
+    ConfigLoader.load(bytes: Array(text.utf8), file: "widgets.yaml", registry: .sample)
+}

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import widgetd
+
+@Suite("command-line parsing")
+struct CommandLineParserTests {
+    @Test(arguments: [
+        (["check"], Command.check(configPath: nil)),
+        (["check", "--config", "a.yaml"], .check(configPath: "a.yaml")),
+        (["check", "--config=a.yaml"], .check(configPath: "a.yaml")),
+        (["kinds"], .kinds),
+        (["help"], .help(topic: nil)),
+        (["--help"], .help(topic: nil)),
+        (["-h"], .help(topic: nil)),
+        (["help", "preview"], .help(topic: .preview)),
+        (["check", "--bogus", "--help"], .help(topic: .check)),
+        (["--version"], .version),
+        (
+            ["preview", "quotes", "--family", "systemSmall", "--set", "category=focus", "--set=x=a=b"],
+            .preview(
+                kind: "quotes", family: "systemSmall",
+                settings: [ParameterSetting(key: "category", value: "focus"), ParameterSetting(key: "x", value: "a=b")])
+        ),
+    ])
+    func parses(_ arguments: [String], _ expected: Command) throws {
+        #expect(try CommandLineParser.parse(arguments) == expected)
+    }
+
+    @Test(
+        arguments: [
+            ([], "Missing command.", nil),
+            (["chek"], "Unknown command 'chek'. Did you mean 'check'?", nil),
+            (["--verison"], "Unknown option '--verison'. Did you mean '--version'?", nil),
+            (["check", "--confg", "x"], "Unknown option '--confg'. Did you mean '--config'?", CommandName.check),
+            (["check", "--config"], "Missing value for '--config PATH'.", .check),
+            (["check", "extra"], "Unexpected argument 'extra'.", .check),
+            (["kinds", "all"], "Unexpected argument 'all'.", .kinds),
+            (["preview"], "Missing KIND; 'widgetd kinds' lists them.", .preview),
+            (
+                ["preview", "quotes", "--set", "category"], "Expected KEY=VALUE after '--set', found 'category'.",
+                .preview
+            ),
+            (["preview", "quotes", "--set", "=focus"], "Expected KEY=VALUE after '--set', found '=focus'.", .preview),
+            (["preview", "quotes", "clock"], "Unexpected argument 'clock'.", .preview),
+            (["help", "prevew"], "Unknown command 'prevew'. Did you mean 'preview'?", .help),
+        ] as [([String], String, CommandName?)])
+    func refuses(_ arguments: [String], _ message: String, _ command: CommandName?) {
+        #expect(throws: UsageError(message, command: command)) {
+            try CommandLineParser.parse(arguments)
+        }
+    }
+
+    @Test func configPathPrecedence() {
+        let home = ["HOME": "/home/u"]
+        #expect(ConfigPath.resolve(explicit: nil, environment: home) == "/home/u/.config/widgetd/widgets.yaml")
+        #expect(
+            ConfigPath.resolve(explicit: nil, environment: home.merging(["XDG_CONFIG_HOME": "/x"]) { $1 })
+                == "/x/widgetd/widgets.yaml")
+        #expect(
+            ConfigPath.resolve(explicit: nil, environment: home.merging(["XDG_CONFIG_HOME": "relative"]) { $1 })
+                == "/home/u/.config/widgetd/widgets.yaml")
+        #expect(
+            ConfigPath.resolve(explicit: nil, environment: ["WIDGETD_CONFIG": "/w.yaml", "XDG_CONFIG_HOME": "/x"])
+                == "/w.yaml")
+        #expect(ConfigPath.resolve(explicit: "/c.yaml", environment: ["WIDGETD_CONFIG": "/w.yaml"]) == "/c.yaml")
+    }
+
+    @Test(arguments: CommandName.allCases)
+    func everyCommandHasHelp(_ command: CommandName) {
+        let text = Help.text(for: command)
+        #expect(text.hasPrefix("OVERVIEW: "))
+        #expect(text.contains("USAGE: \(Help.usage(of: command))"))
+        #expect(text.contains("-h, --help"))
+    }
+}

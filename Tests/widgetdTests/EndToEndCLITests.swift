@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+
+/// The built binary, run as a user runs it.
+@Suite("widgetd CLI, end to end")
+struct EndToEndCLITests {
+    @Test func shippedConfigPasses() throws {
+        let result = try runWidgetd([
+            "check", "--config", packageRoot.appendingPathComponent("config/widgets.yaml").path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "2 widgets OK\n")
+    }
+
+    @Test func configWithOneOfEachMistakeReportsThemAllAtTheirPlaces() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(
+            "widgets.yaml",
+            """
+            settings:
+              output_dir: relative/out
+              colour: red
+            widgetz: {}
+            widgets:
+              no_kind:
+                family: systemSmall
+              bad_kind:
+                kind: quote
+              bad_family:
+                kind: quotes
+                family: accessoryCircular
+              bad_param:
+                kind: quotes
+                intent:
+                  categroy: focus
+              bad_enum:
+                kind: quotes
+                intent:
+                  category: happy
+              bad_type:
+                kind: quotes
+                intent:
+                  category: [focus]
+              bad_cron:
+                kind: quotes
+                schedule: "61 * * * *"
+              bad_output:
+                kind: quotes
+                output: [i3blocks, i3bra]
+              bad_key:
+                kind: quotes
+                intreval: 5
+              seq_widget: [1, 2]
+              scalar_widget: hello
+              dup:
+                kind: quotes
+              dup:
+                kind: quotes
+              bad_tz:
+                kind: quotes
+                timezone: Mars/Olympus
+
+            """)
+        let result = try runWidgetd(["check", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        let headlines = result.stderr.split(separator: "\n").filter { $0.hasPrefix(path) }.map {
+            String($0.dropFirst(path.count + 1))
+        }
+        let expected = [
+            "2:15: error: 'output_dir' must be an absolute path or start with '~/', found 'relative/out'",
+            "3:3: error: unknown setting 'colour'; settings are output_dir, store",
+            "4:1: error: unknown top-level key 'widgetz'; did you mean 'widgets'?",
+            "6:3: error: widget 'no_kind' has no 'kind'; known kinds: quotes",
+            "9:11: error: unknown kind 'quote'; did you mean 'quotes'? known kinds: quotes",
+            "12:13: error: kind 'quotes' does not support family 'accessoryCircular'",
+            "16:7: error: unknown parameter 'categroy' for kind 'quotes'; did you mean 'category'?",
+            "20:17: error: 'happy' is not a category for 'category'",
+            "24:17: error: 'category' expects one of its cases, found a sequence",
+            "27:16: error: bad cron expression '61 * * * *': minute field: 61 is out of range 0-59",
+            "30:24: error: unknown output format 'i3bra'; did you mean 'i3bar'?",
+            "33:5: error: unknown key 'intreval' in widget 'bad_key'",
+            "34:15: error: widget 'seq_widget' must be a mapping",
+            "35:18: error: widget 'scalar_widget' must be a mapping",
+            "38:3: error: duplicate key 'dup' (first at line 36, column 3)",
+            "42:15: error: unknown time zone 'Mars/Olympus'",
+        ]
+        #expect(headlines.count == expected.count, "\(result.stderr)")
+        for (headline, prefix) in zip(headlines, expected) {
+            #expect(headline.hasPrefix(prefix), "'\(headline)' should start with '\(prefix)'")
+        }
+        #expect(result.stderr.contains("\n    kind: quote\n          ^\n"))
+        #expect(result.stderr.hasSuffix("16 errors in \(path)\n"))
+    }
+
+    @Test func checkReadsTheConfigFromTheEnvironment() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(
+            at: directory.url.appendingPathComponent("widgetd"), withIntermediateDirectories: true)
+        _ = try directory.write("widgetd/widgets.yaml", "widgets:\n  q:\n    kind: quotes\n")
+        let viaXDG = try runWidgetd(["check"], environment: ["XDG_CONFIG_HOME": directory.url.path])
+        #expect(viaXDG.stdout == "1 widget OK\n")
+        let missing = try runWidgetd(["check"], environment: ["WIDGETD_CONFIG": directory.url.path + "/none.yaml"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("\(directory.url.path)/none.yaml: error: no such file\n"))
+    }
+
+    @Test func previewPrintsAFocusQuoteWithinTheSmallBudget() throws {
+        let result = try runWidgetd(["preview", "quotes", "--set", "category=focus", "--family", "systemSmall"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = result.stdout.trimmingCharacters(in: .newlines)
+        let focusQuotes = [
+            "One thing at a time.", "Close the other tabs.", "Depth over breadth.", "Finish, then switch.",
+            "Guard your attention.", "Single-task this hour.",
+        ]
+        #expect(focusQuotes.contains(text), "'\(text)' is not a focus quote")
+        #expect(text.count <= 24)
+    }
+
+    @Test func previewNamesTheValidCasesOfABadEnumValue() throws {
+        let result = try runWidgetd(["preview", "quotes", "--set", "category=happy"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "widgetd: error: --set category=happy: 'happy' is not a category for 'category'; "
+                    + "cases: motivation (Motivation), focus (Focus), mindfulness (Mindfulness).\n"
+                    + "Usage: widgetd preview KIND"))
+    }
+
+    @Test func previewNamesTheValidKeysOfAnUnknownParameter() throws {
+        let result = try runWidgetd(["preview", "quotes", "--set", "mood=calm"])
+        #expect(result.status == 64)
+        #expect(
+            result.stderr.hasPrefix(
+                "widgetd: error: Unknown parameter 'mood' for kind 'quotes'; valid keys: category.\n"))
+    }
+
+    @Test func previewRefusesAnUnsupportedFamily() throws {
+        let result = try runWidgetd(["preview", "quotes", "--family", "accessoryCircular"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("does not support family 'accessoryCircular'; supported: systemSmall"))
+    }
+
+    @Test func kindsListsEveryParameterWithCasesAndDefault() throws {
+        let result = try runWidgetd(["kinds"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("quotes — Quote\n"))
+        #expect(result.stdout.contains("families: systemSmall, systemMedium"))
+        #expect(result.stdout.contains("category (enum), default motivation — Category"))
+        #expect(result.stdout.contains("cases: motivation (Motivation), focus (Focus), mindfulness (Mindfulness)"))
+    }
+
+    @Test func helpGoesToStdoutAndUsageErrorsToStderr() throws {
+        let help = try runWidgetd(["check", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.hasPrefix("OVERVIEW: Check widgets.yaml"))
+        let bad = try runWidgetd(["check", "--confg", "x"])
+        #expect(bad.status == 64)
+        #expect(bad.stdout == "")
+        #expect(
+            bad.stderr == """
+                widgetd: error: Unknown option '--confg'. Did you mean '--config'?
+                Usage: widgetd check [--config PATH]
+                See 'widgetd help check'.
+
+                """)
+    }
+}
