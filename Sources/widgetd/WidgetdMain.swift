@@ -37,6 +37,12 @@ struct WidgetdMain {
         case .preview(let kind, let family, let settings):
             return await PreviewCommand.run(
                 kind: kind, family: family, settings: settings, registry: registry, console: console)
+        case .cron(let expression, let count, let from, let timeZone):
+            return CronCommand.run(
+                expression: expression, count: count, from: from, timeZoneName: timeZone, console: console)
+        case .run, .list, .show, .reload:
+            console.err("widgetd: error: not built yet")
+            return ExitCode.failure
         }
     }
 

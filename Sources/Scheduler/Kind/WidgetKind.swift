@@ -9,12 +9,15 @@ public struct ProviderContext: Sendable {
     public var isPreview: Bool
     /// The wall-clock instant of the call; providers date their entries from it, never from the system clock.
     public var now: Date
+    /// The instance's `timezone:`, else the local zone.
+    public var timeZone: TimeZone
 
-    public init(instance: String, family: Family, isPreview: Bool = false, now: Date) {
+    public init(instance: String, family: Family, isPreview: Bool = false, now: Date, timeZone: TimeZone = .current) {
         self.instance = instance
         self.family = family
         self.isPreview = isPreview
         self.now = now
+        self.timeZone = timeZone
     }
 }
 

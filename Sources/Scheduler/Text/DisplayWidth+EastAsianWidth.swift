@@ -4,9 +4,11 @@ extension DisplayWidth {
     /// Code point ranges whose East Asian Width is Wide (W) or Fullwidth (F), sorted and non-overlapping.
     ///
     /// Taken from Unicode 15.0 `EastAsianWidth.txt`, with adjacent W and F runs merged so the binary search stays
-    /// short (121 ranges, at most 7 probes). The unassigned code points the standard reserves as Wide in the CJK blocks
-    /// are included, so ideographs added after Unicode 15 already measure 2. Emoji added later are caught by
-    /// `Unicode.Scalar.Properties.isEmojiPresentation` instead, which tracks the toolchain's Unicode version.
+    /// short (122 ranges, at most 7 probes). The seven nonspacing marks listed as Wide (U+302A-302D, U+3099-309A,
+    /// U+16FE4) are left out: they draw on their base, and leaving them out means a hit here needs no zero-width check.
+    /// The unassigned code points the standard reserves as Wide in the CJK blocks are included, so ideographs added
+    /// after Unicode 15 already measure 2. Emoji added later are caught by `Unicode.Scalar.Properties`
+    /// `isEmojiPresentation` instead, which tracks the toolchain's Unicode version.
     static let wideRanges: [ClosedRange<UInt32>] = [
         // Hangul Jamo leading consonants
         0x1100...0x115F,
@@ -18,8 +20,9 @@ extension DisplayWidth {
         0x274C...0x274C, 0x274E...0x274E, 0x2753...0x2755, 0x2757...0x2757, 0x2795...0x2797, 0x27B0...0x27B0,
         0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
         // CJK radicals, Kangxi, ideographic description, CJK symbols and punctuation, kana, bopomofo, compat jamo
-        0x2E80...0x2E99, 0x2E9B...0x2EF3, 0x2F00...0x2FD5, 0x2FF0...0x2FFB, 0x3000...0x303E, 0x3041...0x3096,
-        0x3099...0x30FF, 0x3105...0x312F, 0x3131...0x318E, 0x3190...0x31E3, 0x31F0...0x321E, 0x3220...0x3247,
+        0x2E80...0x2E99, 0x2E9B...0x2EF3, 0x2F00...0x2FD5, 0x2FF0...0x2FFB, 0x3000...0x3029, 0x302E...0x303E,
+        0x3041...0x3096,
+        0x309B...0x30FF, 0x3105...0x312F, 0x3131...0x318E, 0x3190...0x31E3, 0x31F0...0x321E, 0x3220...0x3247,
         // enclosed CJK, CJK Extension A, CJK unified ideographs, Yi
         0x3250...0x4DBF, 0x4E00...0xA48C, 0xA490...0xA4C6,
         // Hangul Jamo Extended-A
@@ -33,7 +36,7 @@ extension DisplayWidth {
         // fullwidth forms (FF01-FF60, FFE0-FFE6)
         0xFF01...0xFF60, 0xFFE0...0xFFE6,
         // ideographic symbols, Tangut, Khitan, kana supplements, Nushu
-        0x16FE0...0x16FE4, 0x16FF0...0x16FF1, 0x17000...0x187F7, 0x18800...0x18CD5, 0x18D00...0x18D08,
+        0x16FE0...0x16FE3, 0x16FF0...0x16FF1, 0x17000...0x187F7, 0x18800...0x18CD5, 0x18D00...0x18D08,
         0x1AFF0...0x1AFF3, 0x1AFF5...0x1AFFB, 0x1AFFD...0x1AFFE, 0x1B000...0x1B122, 0x1B132...0x1B132,
         0x1B150...0x1B152, 0x1B155...0x1B155, 0x1B164...0x1B167, 0x1B170...0x1B2FB,
         // mahjong and playing cards, enclosed alphanumerics and ideographs

@@ -1,8 +1,8 @@
 /// Measures and truncates status-bar text in cells of a monospace grid.
 ///
 /// Width is decided per grapheme cluster, because that is the unit a renderer draws: a letter with its combining
-/// marks, an emoji ZWJ sequence or a flag each occupy one slot. Measuring runs for every rendered entry, so the code
-/// walks UTF-8 indices and scalar slices instead of materialising `Character`s, and ASCII skips the Unicode work.
+/// marks, an emoji ZWJ sequence or a flag each occupy one slot. Measuring runs for every rendered entry, so text is
+/// read as UTF-8 bytes without building `Character`s or allocating, and ASCII skips the Unicode work altogether.
 public enum DisplayWidth {
     /// Cells one grapheme cluster takes: 0 for clusters of only zero-width scalars (combining marks, ZWJ, variation
     /// selectors, format chars, controls), 2 for East Asian Wide/Fullwidth and emoji presentation (including a VS16
@@ -94,19 +94,21 @@ public enum DisplayWidth {
     /// of or merge into its glyph (and a Hangul leading consonant already covers the vowel and final jamo after it).
     /// Emoji sequences are the exception, as they become one emoji glyph even on a base that is narrow on its own.
     static func clusterWidth<Scalars: Sequence<Unicode.Scalar>>(_ scalars: Scalars) -> Int {
-        var base: Unicode.Scalar?
+        // Only a narrow base is ever stored: a wide one settles the width at once.
+        var narrowBase: Unicode.Scalar?
         var joined = false
         for scalar in scalars {
-            guard let base else {
+            guard let base = narrowBase else {
                 // Prepended format characters (e.g. Arabic number signs) come before the base and take no cell.
-                if !isZeroWidth(scalar) {
-                    // Nothing later in the cluster can make a wide base wider, so it needs no further look.
-                    if scalarWidth(scalar) == 2 {
-                        return 2
-                    }
-                    base = scalar
+                switch baseWidth(scalar) {
+                case 0:
+                    continue
+                case 1:
+                    narrowBase = scalar
+                    continue
+                default:
+                    return 2
                 }
-                continue
             }
             switch scalar.value {
             case 0xFE0F:
@@ -123,96 +125,50 @@ public enum DisplayWidth {
                 }
             }
         }
-        return base == nil ? 0 : 1
+        return narrowBase == nil ? 0 : 1
     }
 
-    /// Width of a scalar that starts a cluster: 2 for East Asian Wide/Fullwidth or emoji presentation, else 1.
-    static func scalarWidth(_ scalar: Unicode.Scalar) -> Int {
+    /// Width of a scalar on its own: 0 if it draws nothing, 2 if East Asian Wide/Fullwidth or emoji presentation,
+    /// else 1.
+    ///
+    /// `Unicode.Scalar.Properties` lookups cost far more than everything else here (tens of nanoseconds each), so
+    /// cheap range checks settle the common cases first and the property lookups are left for the rest.
+    static func baseWidth(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
+        // Below U+0300 the only zero-width scalars are C0/C1 controls, DEL and the soft hyphen.
+        if value < 0x300 {
+            return value < 0x20 || (value >= 0x7F && value < 0xA0) || value == 0xAD ? 0 : 1
+        }
         if isEastAsianWide(value) {
             return 2
         }
-        // Since Unicode 9 every Emoji_Presentation scalar below U+1F000 is also East Asian Wide, so the property lookup
-        // is only needed up here: for regional indicators (narrow by East Asian Width, but a pair is a flag and a lone
-        // one still draws as an emoji letter) and for emoji newer than the table.
+        switch value {
+        case 0x1F1E6...0x1F1FF:
+            // Regional indicators are narrow by East Asian Width, but a pair is a flag and a lone one still draws as
+            // an emoji letter.
+            return 2
+        case 0x0370...0x0482, 0x048A...0x052F,  // Greek and Cyrillic, apart from the Cyrillic combining marks
+            0x2010...0x2027, 0x2030...0x205E,  // dashes, quotes, bullets, "…", per mille, primes
+            0x20A0...0x20CF,  // currency signs
+            0x2100...0x2BFF,  // letterlike, arrows, math, technical, box drawing, shapes, dingbats: status-bar glyphs
+            0xE000...0xF8FF, 0xF0000...0x10FFFF:  // private use, where icon fonts (Nerd Fonts, Font Awesome) live
+            // No zero-width scalars in these blocks, and no emoji-presentation scalar that the table lacks.
+            return 1
+        default:
+            break
+        }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
+            // Variation selectors and ZWJ are among these; on their own they draw nothing.
+            return 0
+        default:
+            break
+        }
+        // Since Unicode 9 every Emoji_Presentation scalar below U+1F000 is also East Asian Wide, so only emoji newer
+        // than the table need the lookup.
         if value >= 0x1F000, scalar.properties.isEmojiPresentation {
             return 2
         }
         return 1
-    }
-
-    /// Whether a scalar draws nothing by itself: controls, format characters, nonspacing and enclosing marks.
-    ///
-    /// Variation selectors and ZWJ are nonspacing marks or format characters, so they are covered by the categories.
-    static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
-        // Below U+0300 the only zero-width scalars are C0/C1 controls, DEL and the soft hyphen; checking them here
-        // keeps Latin text away from the general-category lookup.
-        if value < 0x300 {
-            return value < 0x20 || (value >= 0x7F && value < 0xA0) || value == 0xAD
-        }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format, .control, .lineSeparator, .paragraphSeparator:
-            return true
-        default:
-            return false
-        }
-    }
-}
-
-extension DisplayWidth {
-    /// Runs `body` with a `ClusterScanner` over `text`.
-    @inline(__always)
-    static func withScanner<Result>(over text: Substring, _ body: (inout ClusterScanner) -> Result) -> Result {
-        var contiguous = text
-        // Native Swift strings (every string on Linux) already are contiguous UTF-8, so this copies nothing; a lazily
-        // bridged Cocoa string is converted once here instead of being transcoded on every access.
-        contiguous.makeContiguousUTF8()
-        let snapshot = contiguous
-        return contiguous.withUTF8 { bytes in
-            var scanner = ClusterScanner(text: snapshot, bytes: bytes)
-            return body(&scanner)
-        }
-    }
-
-    /// Walks a substring one grapheme cluster at a time, yielding where each cluster ends and how wide it is.
-    ///
-    /// ASCII is read straight from the UTF-8 bytes: an ASCII byte is a whole cluster unless it is the CR of a CR LF or
-    /// a non-ASCII scalar follows that may extend it (a combining mark, ZWJ, VS16 or keycap mark). Those, and all
-    /// non-ASCII text, go to the standard library for the cluster end, and their scalars are read through a slice of
-    /// the substring's scalar view, so no `Character` (which allocates beyond 15 UTF-8 bytes) is built.
-    struct ClusterScanner {
-        private let text: Substring
-        private let bytes: UnsafeBufferPointer<UInt8>
-        /// UTF-8 offset from `text.startIndex` where the next cluster starts.
-        private var offset = 0
-        /// `text`'s index for `offset` when the previous cluster came from the standard library, whose indices are
-        /// known to sit on a cluster boundary; one made from a byte offset would be re-checked on every use.
-        private var boundary: String.Index?
-
-        init(text: Substring, bytes: UnsafeBufferPointer<UInt8>) {
-            self.text = text
-            self.bytes = bytes
-        }
-
-        /// The next cluster's end, as a UTF-8 offset from the start of the text, and its width.
-        mutating func next() -> (end: Int, width: Int)? {
-            guard offset < bytes.count else { return nil }
-            let byte = bytes[offset]
-            if byte < 0x80 {
-                let after = offset &+ 1
-                if after == bytes.count || (bytes[after] < 0x80 && (byte != 0x0D || bytes[after] != 0x0A)) {
-                    offset = after
-                    boundary = nil
-                    return (after, DisplayWidth.asciiWidth(byte))
-                }
-            }
-            let start = boundary ?? text.utf8.index(text.startIndex, offsetBy: offset)
-            let end = text.index(after: start)
-            let width = DisplayWidth.clusterWidth(text.unicodeScalars[start..<end])
-            offset = text.utf8.distance(from: text.startIndex, to: end)
-            boundary = end
-            return (offset, width)
-        }
     }
 }

@@ -20,6 +20,8 @@ public struct EntryContent: Sendable, Hashable, Codable {
     public var state: EntryState
     /// Extra style classes (waybar `class`), such as `favorite`.
     public var classes: [String]
+    /// A date shown as live relative or timer text, re-rendered by the daemon without a provider call.
+    public var dynamicDate: DynamicDate?
 
     public init(
         text: String,
@@ -28,7 +30,8 @@ public struct EntryContent: Sendable, Hashable, Codable {
         foreground: Color? = nil,
         background: Color? = nil,
         state: EntryState = .normal,
-        classes: [String] = []
+        classes: [String] = [],
+        dynamicDate: DynamicDate? = nil
     ) {
         self.text = text
         self.shortText = shortText
@@ -37,6 +40,7 @@ public struct EntryContent: Sendable, Hashable, Codable {
         self.background = background
         self.state = state
         self.classes = classes
+        self.dynamicDate = dynamicDate
     }
 }
 
@@ -88,13 +92,24 @@ public struct Timeline: Sendable, Hashable {
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.
     public func entry(at now: Date) -> TimelineEntry? {
         guard let first = entries.first else { return nil }
+        let after = indexOfFirstEntry(after: now)
+        return after == 0 ? first : entries[after - 1]
+    }
+
+    /// The date of the first entry after `now`: when the shown entry next changes.
+    public func nextEntryDate(after now: Date) -> Date? {
+        let index = indexOfFirstEntry(after: now)
+        return index < entries.count ? entries[index].date : nil
+    }
+
+    /// Binary search: entries are sorted, and a clock's timeline holds thousands.
+    private func indexOfFirstEntry(after now: Date) -> Int {
         var low = 0
         var high = entries.count
-        // Binary search for the first entry after `now`.
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].date <= now { low = middle + 1 } else { high = middle }
         }
-        return low == 0 ? first : entries[low - 1]
+        return low
     }
 }

@@ -6,6 +6,18 @@ enum Command: Equatable {
     case check(configPath: String?)
     case kinds
     case preview(kind: String, family: String?, settings: [ParameterSetting])
+    case run(configPath: String?, logLevel: String?)
+    case list(configPath: String?)
+    case show(instance: String, format: String?, follow: Bool, configPath: String?)
+    case reload(target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String?)
+    case cron(expression: String, count: Int, from: String?, timeZone: String?)
+}
+
+/// What `widgetd reload` names.
+enum ReloadRequest: Equatable {
+    case all
+    case kind(String)
+    case instance(String)
 }
 
 /// A `--set key=value` of `widgetd preview`.
@@ -20,6 +32,11 @@ enum CommandName: String, CaseIterable {
     case check
     case kinds
     case preview
+    case run
+    case list
+    case show
+    case reload
+    case cron
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

@@ -35,6 +35,11 @@ enum CommandLineParser {
         case .check: return try parseCheck(rest)
         case .kinds: return try parseKinds(rest)
         case .preview: return try parsePreview(rest)
+        case .run: return try parseRun(rest)
+        case .list: return try parseList(rest)
+        case .show: return try parseShow(rest)
+        case .reload: return try parseReload(rest)
+        case .cron: return try parseCron(rest)
         }
     }
 
@@ -108,5 +113,144 @@ enum CommandLineParser {
             throw UsageError("Missing KIND; 'widgetd kinds' lists them.", command: .preview)
         }
         return .preview(kind: kind, family: family, settings: settings)
+    }
+
+    private static func parseRun(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .run, knownOptions: ["--config", "--log-level"])
+        var configPath: String?
+        var logLevel: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option("--log-level", let inline):
+                let level = try scanner.value(of: "--log-level", inline: inline, placeholder: "LEVEL")
+                guard ["debug", "info", "warning", "error"].contains(level) else {
+                    throw UsageError(
+                        "Unknown log level '\(level)'; levels: debug, info, warning, error.", command: .run)
+                }
+                logLevel = level
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let argument):
+                throw scanner.unexpected(argument)
+            }
+        }
+        return .run(configPath: configPath, logLevel: logLevel)
+    }
+
+    private static func parseList(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .list, knownOptions: ["--config"])
+        var configPath: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let argument):
+                throw scanner.unexpected(argument)
+            }
+        }
+        return .list(configPath: configPath)
+    }
+
+    private static func parseShow(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .show, knownOptions: ["--format", "--follow", "--config"])
+        var instance: String?
+        var format: String?
+        var follow = false
+        var configPath: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--format", let inline):
+                format = try scanner.value(of: "--format", inline: inline, placeholder: "FORMAT")
+            case .option("--follow", let inline):
+                try scanner.flag("--follow", inline: inline)
+                follow = true
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let argument):
+                guard instance == nil else { throw scanner.unexpected(argument) }
+                instance = argument
+            }
+        }
+        guard let instance else { throw UsageError("Missing NAME; 'widgetd list' shows them.", command: .show) }
+        return .show(instance: instance, format: format, follow: follow, configPath: configPath)
+    }
+
+    private static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(
+            arguments, command: .reload, knownOptions: ["--kind", "--wait", "--timeout", "--config"])
+        var target: ReloadRequest?
+        var wait = false
+        var timeout: Double?
+        var configPath: String?
+        func setTarget(_ new: ReloadRequest) throws(UsageError) {
+            guard target == nil else {
+                throw UsageError("Name one target: all, --kind KIND, or NAME.", command: .reload)
+            }
+            target = new
+        }
+        while let token = scanner.next() {
+            switch token {
+            case .option("--kind", let inline):
+                try setTarget(.kind(try scanner.value(of: "--kind", inline: inline, placeholder: "KIND")))
+            case .option("--wait", let inline):
+                try scanner.flag("--wait", inline: inline)
+                wait = true
+            case .option("--timeout", let inline):
+                let text = try scanner.value(of: "--timeout", inline: inline, placeholder: "SECONDS")
+                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                    throw UsageError("--timeout needs a positive number of seconds, found '\(text)'.", command: .reload)
+                }
+                timeout = seconds
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional("all"):
+                try setTarget(.all)
+            case .positional(let name):
+                try setTarget(.instance(name))
+            }
+        }
+        return .reload(target: target ?? .all, wait: wait, timeout: timeout, configPath: configPath)
+    }
+
+    private static func parseCron(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .cron, knownOptions: ["--count", "--from", "--tz"])
+        var expression: String?
+        var count = 5
+        var from: String?
+        var timeZone: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--count", let inline):
+                let text = try scanner.value(of: "--count", inline: inline, placeholder: "N")
+                guard let value = Int(text), (1...10_000).contains(value) else {
+                    throw UsageError("--count needs a number from 1 to 10000, found '\(text)'.", command: .cron)
+                }
+                count = value
+            case .option("--from", let inline):
+                from = try scanner.value(of: "--from", inline: inline, placeholder: "ISO8601")
+            case .option("--tz", let inline):
+                timeZone = try scanner.value(of: "--tz", inline: inline, placeholder: "ZONE")
+            case .option(let option, _) where !option.hasPrefix("--"):
+                // A lone `-` word cannot be an option here; let it be part of the expression.
+                throw scanner.unknown(option)
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let word):
+                // The expression may be one quoted argument or five separate words.
+                expression = expression.map { $0 + " " + word } ?? word
+            }
+        }
+        guard let expression else {
+            throw UsageError("Missing EXPR, e.g. '*/15 9-17 * * mon-fri' or '@daily'.", command: .cron)
+        }
+        return .cron(expression: expression, count: count, from: from, timeZone: timeZone)
     }
 }

@@ -8,6 +8,11 @@ enum Help {
         case .check: "widgetd check [--config PATH]"
         case .kinds: "widgetd kinds"
         case .preview: "widgetd preview KIND [--family FAMILY] [--set KEY=VALUE ...]"
+        case .run: "widgetd run [--config PATH] [--log-level LEVEL]"
+        case .list: "widgetd list [--config PATH]"
+        case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
+        case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
+        case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
         }
     }
 
@@ -45,6 +50,67 @@ enum Help {
                     ("--family FAMILY", "The family, which sets the width budget (default: the kind's first)."),
                     ("--set KEY=VALUE", "Set an intent parameter; repeat for several."),
                 ])
+        case .run:
+            page(
+                overview: """
+                    Run the daemon: paint placeholders, ask every widget for its timeline, swap entries in at
+                    their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
+                    takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
+                    SIGTERM or SIGINT stop it cleanly. One daemon runs per user.
+                    """,
+                usage: usage(of: .run),
+                options: [
+                    ("--config PATH", configOptionHelp),
+                    ("--log-level LEVEL", "debug, info (default), warning or error; logs go to stderr."),
+                ])
+        case .list:
+            page(
+                overview: """
+                    List the running daemon's widgets: kind, family, current text, policy, next reload and
+                    last error.
+                    """,
+                usage: usage(of: .list), options: [("--config PATH", configOptionHelp)])
+        case .show:
+            page(
+                overview: """
+                    Print a widget's current entry. With --follow, print it again on every change, for
+                    i3blocks interval=persist, polybar tail = true and waybar exec.
+                    """,
+                usage: usage(of: .show),
+                arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
+                options: [
+                    ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
+                    ("--follow", "Keep running and print each change (no polling: inotify)."),
+                    ("--config PATH", configOptionHelp),
+                ])
+        case .reload:
+            page(
+                overview: """
+                    Ask the daemon for new timelines: of every widget (all, the default), of one kind, or of
+                    one instance. Exits 1 when no daemon runs.
+                    """,
+                usage: usage(of: .reload),
+                arguments: [("all | NAME", "Every widget, or the instance NAME.")],
+                options: [
+                    ("--kind KIND", "Every widget of KIND (WidgetKit's reloadTimelines(ofKind:))."),
+                    ("--wait", "Return once the new entries are written, so a script knows its reload landed."),
+                    ("--timeout SECONDS", "How long --wait waits (default 10)."),
+                    ("--config PATH", configOptionHelp),
+                ])
+        case .cron:
+            page(
+                overview: """
+                    Print the next fire times of a cron expression, one per line in ISO 8601 with offset,
+                    like systemd-analyze calendar. Five fields (minute hour day-of-month month day-of-week),
+                    lists, ranges, steps, names, and @hourly @daily @midnight @weekly @monthly @yearly.
+                    """,
+                usage: usage(of: .cron),
+                arguments: [("EXPR", "The expression: one quoted argument, or five words.")],
+                options: [
+                    ("--count N", "How many times to print (default 5)."),
+                    ("--from ISO8601", "Start after this instant instead of now (2026-11-29T19:30:00+01:00)."),
+                    ("--tz ZONE", "The zone the fields are read in (default: local), e.g. Europe/Berlin."),
+                ])
         }
     }
 
@@ -77,6 +143,11 @@ enum Help {
         case .check: "Check widgets.yaml."
         case .kinds: "List the widget kinds."
         case .preview: "Render a kind's snapshot."
+        case .run: "Run the daemon."
+        case .list: "List the daemon's widgets."
+        case .show: "Print a widget's current entry."
+        case .reload: "Ask the daemon for new timelines."
+        case .cron: "Print a cron expression's next fire times."
         }
     }
 

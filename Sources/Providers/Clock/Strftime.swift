@@ -1,0 +1,102 @@
+import Foundation
+
+/// strftime-style formatting for the clock kind, computed from calendar fields in a given zone.
+///
+/// Our own rather than libc's `strftime`, because libc reads the zone from the process-wide `TZ`, and
+/// each clock instance may have its own `timezone:`. Names are English, as in the C locale.
+struct Strftime: Sendable {
+    /// The calendar fields one formatted instant needs.
+    struct Fields: Sendable {
+        var year: Int
+        var month: Int
+        var day: Int
+        var hour: Int
+        var minute: Int
+        var second: Int
+        /// 1 is Sunday, as Foundation counts.
+        var weekday: Int
+        var dayOfYear: Int
+        var offsetSeconds: Int
+        var zoneAbbreviation: String
+    }
+
+    /// The conversions understood; anything else after `%` is written as it stands.
+    static let conversions: Set<Character> = [
+        "H", "M", "S", "I", "p", "P", "d", "e", "m", "y", "Y", "a", "A", "b", "h", "B", "j", "u", "w", "Z", "z", "R",
+        "T", "D", "F", "n", "t", "%", "k", "l",
+    ]
+
+    let format: String
+
+    static func fields(of date: Date, in zone: TimeZone, calendar: Calendar) -> Fields {
+        let parts = calendar.dateComponents(in: zone, from: date)
+        let dayOfYear = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
+        return Fields(
+            year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
+            minute: parts.minute ?? 0, second: parts.second ?? 0, weekday: parts.weekday ?? 1, dayOfYear: dayOfYear,
+            offsetSeconds: zone.secondsFromGMT(for: date), zoneAbbreviation: zone.abbreviation(for: date) ?? "")
+    }
+
+    func string(from fields: Fields) -> String {
+        var output = ""
+        var escaped = false
+        for character in format {
+            guard escaped else {
+                if character == "%" { escaped = true } else { output.append(character) }
+                continue
+            }
+            escaped = false
+            output += conversion(character, fields)
+        }
+        if escaped { output.append("%") }
+        return output
+    }
+
+    private func conversion(_ character: Character, _ f: Fields) -> String {
+        let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        let months = [
+            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+            "November", "December",
+        ]
+        let hour12 = f.hour % 12 == 0 ? 12 : f.hour % 12
+        switch character {
+        case "H": return pad(f.hour)
+        case "k": return pad(f.hour, with: " ")
+        case "M": return pad(f.minute)
+        case "S": return pad(f.second)
+        case "I": return pad(hour12)
+        case "l": return pad(hour12, with: " ")
+        case "p": return f.hour < 12 ? "AM" : "PM"
+        case "P": return f.hour < 12 ? "am" : "pm"
+        case "d": return pad(f.day)
+        case "e": return pad(f.day, with: " ")
+        case "m": return pad(f.month)
+        case "y": return pad(f.year % 100)
+        case "Y": return String(f.year)
+        case "a": return String(weekdays[f.weekday - 1].prefix(3))
+        case "A": return weekdays[f.weekday - 1]
+        case "b", "h": return String(months[f.month - 1].prefix(3))
+        case "B": return months[f.month - 1]
+        case "j": return String(repeating: "0", count: max(0, 3 - String(f.dayOfYear).count)) + String(f.dayOfYear)
+        case "u": return String(f.weekday == 1 ? 7 : f.weekday - 1)
+        case "w": return String(f.weekday - 1)
+        case "Z": return f.zoneAbbreviation
+        case "z":
+            let sign = f.offsetSeconds < 0 ? "-" : "+"
+            let minutes = abs(f.offsetSeconds) / 60
+            return sign + pad(minutes / 60) + pad(minutes % 60)
+        case "R": return pad(f.hour) + ":" + pad(f.minute)
+        case "T": return pad(f.hour) + ":" + pad(f.minute) + ":" + pad(f.second)
+        case "D": return pad(f.month) + "/" + pad(f.day) + "/" + pad(f.year % 100)
+        case "F": return String(f.year) + "-" + pad(f.month) + "-" + pad(f.day)
+        case "n": return "\n"
+        case "t": return "\t"
+        case "%": return "%"
+        default: return "%" + String(character)
+        }
+    }
+
+    private func pad(_ value: Int, with filler: Character = "0") -> String {
+        value < 10 ? String(filler) + String(value) : String(value)
+    }
+}

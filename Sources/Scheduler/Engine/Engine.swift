@@ -1,0 +1,212 @@
+import Foundation
+
+/// What the loop must do after the engine has looked at the clock.
+public enum EngineAction: Sendable, Equatable {
+    /// Call the instance's provider; report the result with `completed(instance:token:result:now:)`.
+    case reload(instance: String, token: UInt64)
+    /// The instance shows new content: render and write it.
+    case show(instance: String, content: EntryContent)
+}
+
+/// Which instances a reload request names (the FIFO's `reload all | reload kind K | reload NAME`).
+public enum ReloadTarget: Sendable, Hashable {
+    case all
+    case kind(String)
+    case instance(String)
+}
+
+/// The timeline engine's pure core: it knows every instance's timeline and deadlines, and answers what is
+/// due at a given `now` and when to look again. It never reads the clock, sleeps or does I/O, so tests
+/// drive it with any sequence of instants (jumps forward and back, DST days).
+public struct Engine: Sendable {
+    public let settings: EngineSettings
+    private var states: [InstanceState] = []
+    private var indexByName: [String: Int] = [:]
+    private var heap = DeadlineHeap()
+    private var nextToken: UInt64 = 1
+
+    /// Starts every instance: placeholders (or restored entries) show at once, and every instance asks
+    /// for its first timeline.
+    public init(
+        instances: [WidgetInstance], placeholders: [String: EntryContent], restored: [String: EntryContent] = [:],
+        settings: EngineSettings = EngineSettings(), now: Date
+    ) {
+        self.settings = settings
+        states.reserveCapacity(instances.count)
+        for instance in instances {
+            var state = InstanceState(
+                instance: instance, placeholder: placeholders[instance.name] ?? EntryContent(text: instance.name))
+            state.restored = restored[instance.name]
+            state.requested = true
+            state.cronDeadline = state.nextCronDate(after: now)
+            indexByName[instance.name] = states.count
+            states.append(state)
+        }
+        for index in states.indices {
+            reschedule(index, now: now)
+        }
+    }
+
+    public var instanceNames: [String] { states.map(\.instance.name) }
+
+    /// The instance named `name`, as configured.
+    public func instance(named name: String) -> WidgetInstance? {
+        indexByName[name].map { states[$0].instance }
+    }
+
+    /// What the instance shows at `now`.
+    public func content(of name: String, at now: Date) -> EntryContent? {
+        indexByName[name].map { states[$0].content(at: now) }
+    }
+
+    /// A snapshot for `widgetd list`.
+    public func status(of name: String, now: Date) -> InstanceStatus? {
+        guard let index = indexByName[name] else { return nil }
+        let state = states[index]
+        return InstanceStatus(
+            instance: state.instance, content: state.content(at: now), policy: state.timeline?.policy,
+            nextReload: state.inFlight == nil ? (state.requested ? now : state.reloadDeadline) : nil,
+            isReloading: state.inFlight != nil, lastError: state.failure)
+    }
+
+    /// The earliest instant anything is due; nil when nothing ever will be without a request.
+    public mutating func nextDeadline() -> Date? {
+        while let top = heap.first {
+            if states[top.index].generation == top.generation { return top.date }
+            _ = heap.popFirst()
+        }
+        return nil
+    }
+
+    /// Asks for reloads. An instance already reloading gets exactly one more after the current one;
+    /// requests that arrive together collapse into one.
+    /// - Returns: the names of the instances the target matched.
+    @discardableResult
+    public mutating func request(_ target: ReloadTarget, now: Date) -> [String] {
+        let matched: [Int]
+        switch target {
+        case .all: matched = Array(states.indices)
+        case .kind(let kind): matched = states.indices.filter { states[$0].instance.kind == kind }
+        case .instance(let name): matched = indexByName[name].map { [$0] } ?? []
+        }
+        for index in matched {
+            if states[index].inFlight != nil {
+                states[index].requestedDuringReload = true
+            } else {
+                states[index].requested = true
+                reschedule(index, now: now)
+            }
+        }
+        return matched.map { states[$0].instance.name }
+    }
+
+    /// Everything due at `now`: content that changed, and reloads to start.
+    public mutating func advance(now: Date) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        var due: [Int] = []
+        while let top = heap.first, top.date <= now {
+            _ = heap.popFirst()
+            if states[top.index].generation == top.generation { due.append(top.index) }
+        }
+        for index in due {
+            actions += step(index, now: now)
+        }
+        return actions
+    }
+
+    /// The wall clock was set (NTP step, settimeofday, time-zone change) or the machine resumed: every
+    /// instance is looked at again. Missed deadlines fire once, since each instance is stepped once and its
+    /// next `schedule:` time is taken from `now`.
+    public mutating func clockChanged(now: Date) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        for index in states.indices {
+            if let cron = states[index].cronDeadline, cron > now {
+                // After a jump backward the old fire time may be far ahead: take the next one from now.
+                states[index].cronDeadline = states[index].nextCronDate(after: now)
+            }
+            actions += step(index, now: now)
+        }
+        return actions
+    }
+
+    /// A provider call finished. Results of calls that were superseded or timed out are ignored.
+    public mutating func completed(
+        instance name: String, token: UInt64, result: Result<Timeline, ProviderFailure>, now: Date
+    ) -> [EngineAction] {
+        guard let index = indexByName[name], states[index].inFlight == token else { return [] }
+        states[index].inFlight = nil
+        switch result {
+        case .success(let timeline):
+            states[index].timeline = timeline
+            states[index].failure = nil
+            states[index].consecutiveFailures = 0
+            states[index].retryAt = nil
+            states[index].schedulePolicy(of: timeline, now: now, settings: settings)
+        case .failure(let failure):
+            states[index].consecutiveFailures += 1
+            states[index].failure = failure.message
+            states[index].retryAt = now.addingTimeInterval(
+                settings.backoff(afterFailures: states[index].consecutiveFailures))
+        }
+        if states[index].requestedDuringReload {
+            states[index].requestedDuringReload = false
+            states[index].requested = true
+        }
+        return step(index, now: now)
+    }
+
+    /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake.
+    private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        let content = states[index].content(at: now)
+        if content != states[index].shown {
+            states[index].shown = content
+            actions.append(.show(instance: states[index].instance.name, content: content))
+        }
+        if states[index].inFlight == nil {
+            if let cron = states[index].cronDeadline, cron <= now {
+                states[index].cronDeadline = states[index].nextCronDate(after: now)
+                states[index].requested = true
+            }
+            let due = states[index].reloadDeadline.map { $0 <= now } ?? false
+            if states[index].requested || due {
+                states[index].requested = false
+                if let policy = states[index].policyDeadline, policy <= now { states[index].policyDeadline = nil }
+                if let retry = states[index].retryAt, retry <= now { states[index].retryAt = nil }
+                let token = nextToken
+                nextToken += 1
+                states[index].inFlight = token
+                states[index].lastReloadStart = now
+                actions.append(.reload(instance: states[index].instance.name, token: token))
+            }
+        }
+        reschedule(index, now: now)
+        return actions
+    }
+
+    private mutating func reschedule(_ index: Int, now: Date) {
+        states[index].generation &+= 1
+        if let wake = states[index].nextWake(after: now) {
+            heap.push(DeadlineHeap.Item(date: wake, index: index, generation: states[index].generation))
+        }
+    }
+}
+
+/// Why a provider call failed, as the widget's tooltip and `widgetd list` show it.
+public struct ProviderFailure: Error, Sendable, Hashable {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// One instance as `widgetd list` shows it.
+public struct InstanceStatus: Sendable {
+    public var instance: WidgetInstance
+    public var content: EntryContent
+    public var policy: ReloadPolicy?
+    public var nextReload: Date?
+    public var isReloading: Bool
+    public var lastError: String?
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A date an entry shows as live text that the daemon re-renders itself, with no provider call
+/// (WidgetKit's `Text(date, style: .relative)` and `.timer`).
+public struct DynamicDate: Sendable, Hashable, Codable {
+    public enum Style: String, Sendable, Hashable, Codable {
+        /// "in 5 min", "2 h ago": changes on the boundary of its largest unit.
+        case relative
+        /// "04:59", "1:02:03": a running countdown to (or count-up from) the date, changing every second.
+        case timer
+    }
+
+    public var date: Date
+    public var style: Style
+
+    public init(_ date: Date, style: Style) {
+        self.date = date
+        self.style = style
+    }
+
+    /// Where the rendered date goes in an entry's text; without it, the date follows the text after a space.
+    public static let token = "{date}"
+
+    /// The text at `now`. Before the date it counts down in whole units rounded up ("in 5 min" means at
+    /// most five minutes are left); after it, it counts up rounded down. Either way the text changes exactly
+    /// at `date + k × unit`, which is what `nextChange(after:)` relies on.
+    public func text(at now: Date) -> String {
+        let elapsed = now.timeIntervalSince(date)
+        switch style {
+        case .timer:
+            let seconds = elapsed < 0 ? Int((-elapsed).rounded(.up)) : Int(elapsed.rounded(.down))
+            let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+            let clock =
+                hours > 0
+                ? "\(hours):\(Self.twoDigits(minutes)):\(Self.twoDigits(rest))"
+                : "\(Self.twoDigits(minutes)):\(Self.twoDigits(rest))"
+            return clock
+        case .relative:
+            let unit = Self.relativeUnit(forSeconds: abs(elapsed))
+            let step = TimeInterval(unit.seconds)
+            if elapsed < 0 {
+                return "in \(Int((-elapsed / step).rounded(.up))) \(unit.name)"
+            }
+            let amount = Int((elapsed / step).rounded(.down))
+            return amount == 0 ? "now" : "\(amount) \(unit.name) ago"
+        }
+    }
+
+    /// The first instant after `now` at which `text(at:)` may give something else.
+    public func nextChange(after now: Date) -> Date {
+        let elapsed = now.timeIntervalSince(date)
+        let unit = style == .timer ? 1 : Self.relativeUnit(forSeconds: abs(elapsed)).seconds
+        let step = TimeInterval(unit)
+        var next = date.addingTimeInterval(((elapsed / step).rounded(.down) + 1) * step)
+        if next <= now { next = now.addingTimeInterval(step) }
+        return next
+    }
+
+    private static func relativeUnit(forSeconds seconds: TimeInterval) -> (seconds: Int, name: String) {
+        switch seconds {
+        case ..<60: (1, "s")
+        case ..<3600: (60, "min")
+        case ..<86_400: (3600, "h")
+        default: (86_400, "d")
+        }
+    }
+
+    private static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+}
+
+extension EntryContent {
+    /// The content as it reads at `now`, its dynamic date (if any) written into the text.
+    public func resolved(at now: Date) -> EntryContent {
+        guard let dynamicDate else { return self }
+        let rendered = dynamicDate.text(at: now)
+        func fill(_ text: String) -> String {
+            if text.contains(DynamicDate.token) {
+                return text.replacingOccurrences(of: DynamicDate.token, with: rendered)
+            }
+            return text.isEmpty ? rendered : text + " " + rendered
+        }
+        var copy = self
+        copy.text = fill(text)
+        copy.shortText = shortText.map(fill)
+        copy.tooltip = tooltip.map { $0.replacingOccurrences(of: DynamicDate.token, with: rendered) }
+        copy.dynamicDate = nil
+        return copy
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Scheduler
+
+/// `widgetd cron EXPR`: the next fire times, like `systemd-analyze calendar`.
+enum CronCommand {
+    static func run(expression: String, count: Int, from: String?, timeZoneName: String?, console: Console) -> Int32 {
+        let zone: TimeZone
+        if let timeZoneName {
+            guard let named = TimeZone(identifier: timeZoneName) else {
+                let hint = Suggestion.didYouMean(timeZoneName, in: TimeZone.knownTimeZoneIdentifiers)
+                console.report(UsageError("Unknown time zone '\(timeZoneName)'\(hint).", command: .cron))
+                return ExitCode.usage
+            }
+            zone = named
+        } else {
+            zone = .current
+        }
+        var start = Date()
+        if let from {
+            guard let parsed = ISO8601Text.parse(from, defaultTimeZone: zone) else {
+                console.report(
+                    UsageError(
+                        "'\(from)' is not an ISO 8601 time; write e.g. 2026-11-29T19:30:00+01:00.", command: .cron))
+                return ExitCode.usage
+            }
+            start = parsed
+        }
+        let cron: CronExpression
+        do {
+            cron = try CronExpression(parsing: expression)
+        } catch {
+            console.err("widgetd: error: bad cron expression '\(expression)': \(error)")
+            console.err("  \(expression)")
+            console.err("  " + String(repeating: " ", count: error.offset) + "^")
+            return ExitCode.failure
+        }
+        let dates = cron.nextDates(after: start, count: count, in: zone)
+        for date in dates {
+            console.out(ISO8601Text.format(date, in: zone))
+        }
+        if dates.count < count {
+            console.err("widgetd: no further fire times within 8 years")
+            return dates.isEmpty ? ExitCode.failure : ExitCode.success
+        }
+        return ExitCode.success
+    }
+}

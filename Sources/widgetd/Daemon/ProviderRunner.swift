@@ -1,0 +1,77 @@
+import Foundation
+import Scheduler
+import Synchronization
+
+/// A provider call that finished (or timed out), waiting for the loop to hand it to the engine.
+struct ProviderCompletion: Sendable {
+    var instance: String
+    var token: UInt64
+    var result: Result<Timeline, ProviderFailure>
+}
+
+/// Results handed from provider tasks to the loop thread: a locked queue plus a wake-up for poll().
+final class CompletionQueue: Sendable {
+    private let items = Mutex<[ProviderCompletion]>([])
+    private let wake: @Sendable () -> Void
+
+    init(wake: @escaping @Sendable () -> Void) {
+        self.wake = wake
+    }
+
+    func post(_ completion: ProviderCompletion) {
+        items.withLock { $0.append(completion) }
+        wake()
+    }
+
+    func drain() -> [ProviderCompletion] {
+        items.withLock { items in
+            defer { items.removeAll(keepingCapacity: true) }
+            return items
+        }
+    }
+}
+
+/// Runs provider calls off the loop thread, each bounded by a timeout, so a slow provider never delays
+/// another instance or the loop.
+struct ProviderRunner: Sendable {
+    let registry: KindRegistry
+    let queue: CompletionQueue
+    let timeout: TimeInterval
+
+    /// Starts `instance`'s timeline call. Exactly one completion for `token` reaches the engine: the result
+    /// or the timeout, whichever is first (the engine ignores the other).
+    func start(_ instance: WidgetInstance, token: UInt64, now: Date) {
+        guard let kind = registry.kind(named: instance.kind) else {
+            queue.post(
+                ProviderCompletion(
+                    instance: instance.name, token: token,
+                    result: .failure(ProviderFailure("unknown kind '\(instance.kind)'"))))
+            return
+        }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
+        let queue = self.queue
+        let timeout = self.timeout
+        let timer = Task {
+            try await Task.sleep(for: .seconds(timeout))
+            queue.post(
+                ProviderCompletion(
+                    instance: instance.name, token: token,
+                    result: .failure(ProviderFailure("timed out after \(Self.seconds(timeout))"))))
+        }
+        Task {
+            let result: Result<Timeline, ProviderFailure>
+            do {
+                result = .success(try await kind.timeline(for: instance.intent, in: context))
+            } catch {
+                result = .failure(ProviderFailure("\(error)"))
+            }
+            timer.cancel()
+            queue.post(ProviderCompletion(instance: instance.name, token: token, result: result))
+        }
+    }
+
+    private static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
+    }
+}

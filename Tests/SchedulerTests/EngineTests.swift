@@ -1,0 +1,312 @@
+import Foundation
+import Testing
+
+@testable import Scheduler
+
+/// Drives the pure engine with a clock the test controls.
+struct EngineHarness {
+    var engine: Engine
+    var now: Date
+    /// Every action the engine asked for, with the instant it asked.
+    var log: [(Date, EngineAction)] = []
+    /// Reloads started and not yet completed, by instance.
+    var pending: [String: UInt64] = [:]
+
+    init(_ instances: [WidgetInstance], at now: Date, settings: EngineSettings = EngineSettings()) {
+        self.now = now
+        engine = Engine(
+            instances: instances,
+            placeholders: Dictionary(
+                uniqueKeysWithValues: instances.map { ($0.name, EntryContent(text: "placeholder")) }),
+            settings: settings, now: now)
+        record(engine.advance(now: now))
+    }
+
+    mutating func record(_ actions: [EngineAction]) {
+        for action in actions {
+            log.append((now, action))
+            if case .reload(let name, let token) = action { pending[name] = token }
+        }
+    }
+
+    /// Completes the pending reload of `name` with `result`.
+    mutating func complete(_ name: String, _ result: Result<Timeline, ProviderFailure>) {
+        guard let token = pending.removeValue(forKey: name) else {
+            Issue.record("no reload of \(name) is pending")
+            return
+        }
+        record(engine.completed(instance: name, token: token, result: result, now: now))
+    }
+
+    /// Moves the clock to `date`, waking at every deadline on the way as the loop would, and answering
+    /// each reload with `provider` at once.
+    mutating func run(until date: Date, provider: (String, Date) -> Result<Timeline, ProviderFailure>) {
+        for name in pending.keys.sorted() {
+            complete(name, provider(name, now))
+        }
+        while let deadline = engine.nextDeadline(), deadline <= date {
+            now = max(now, deadline)
+            record(engine.advance(now: now))
+            for name in pending.keys.sorted() {
+                complete(name, provider(name, now))
+            }
+        }
+        now = date
+        record(engine.advance(now: now))
+        for name in pending.keys.sorted() {
+            complete(name, provider(name, now))
+        }
+    }
+
+    func reloads(of name: String) -> [Date] {
+        log.compactMap { date, action in
+            if case .reload(name, _) = action { return date }
+            return nil
+        }
+    }
+
+    func shown(_ name: String) -> [String] {
+        log.compactMap { _, action in
+            if case .show(name, let content) = action { return content.text }
+            return nil
+        }
+    }
+}
+
+func instance(_ name: String, kind: String = "sample", schedule: String? = nil, zone: String? = nil) -> WidgetInstance {
+    WidgetInstance(
+        name: name, kind: kind, family: .systemSmall, schedule: schedule.map { try! CronExpression(parsing: $0) },
+        timeZone: zone.flatMap(TimeZone.init(identifier:)))
+}
+
+func at(_ iso: String) -> Date {
+    ISO8601Text.parse(iso, defaultTimeZone: TimeZone(identifier: "UTC")!)!
+}
+
+func entries(_ start: Date, _ texts: [String], every step: TimeInterval) -> [TimelineEntry] {
+    texts.enumerated().map { offset, text in
+        TimelineEntry(date: start.addingTimeInterval(step * Double(offset)), content: EntryContent(text: text))
+    }
+}
+
+@Suite("engine with a controlled clock")
+struct EngineTests {
+    let t0 = at("2026-06-01T12:00:00+00:00")
+
+    @Test func placeholdersPaintAtStartThenEveryInstanceReloads() {
+        let harness = EngineHarness([instance("a"), instance("b")], at: t0)
+        #expect(harness.shown("a") == ["placeholder"])
+        #expect(harness.reloads(of: "a") == [t0])
+        #expect(harness.reloads(of: "b") == [t0])
+    }
+
+    @Test func atEndSwapsEntriesAtTheirDatesAndReloadsAfterTheLast() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        var calls = 0
+        harness.run(until: t0.addingTimeInterval(200)) { _, now in
+            calls += 1
+            return .success(
+                Timeline(entries: entries(now, ["\(calls).0", "\(calls).1", "\(calls).2"], every: 60), policy: .atEnd))
+        }
+        #expect(harness.shown("a") == ["placeholder", "1.0", "1.1", "1.2", "2.0", "2.1"])
+        #expect(harness.reloads(of: "a") == [t0, t0.addingTimeInterval(120)])
+    }
+
+    @Test func afterReloadsAtItsDateEvenWithEntriesLeft() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.run(until: t0.addingTimeInterval(100)) { _, now in
+            .success(
+                Timeline(entries: entries(now, ["x", "y", "z"], every: 60), policy: .after(now.addingTimeInterval(30))))
+        }
+        #expect(
+            harness.reloads(of: "a") == [
+                t0, t0.addingTimeInterval(30), t0.addingTimeInterval(60), t0.addingTimeInterval(90),
+            ])
+    }
+
+    @Test func neverReloadsOnlyOnRequestAndThenSleeps() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["only"], every: 60), policy: .never)))
+        #expect(harness.engine.nextDeadline() == nil)
+        harness.now = t0.addingTimeInterval(3600)
+        harness.engine.request(.instance("a"), now: harness.now)
+        #expect(harness.engine.nextDeadline() == harness.now)
+        harness.record(harness.engine.advance(now: harness.now))
+        #expect(harness.reloads(of: "a") == [t0, t0.addingTimeInterval(3600)])
+    }
+
+    @Test func cronAddsReloadTimesAndTheEarliestWins() {
+        var harness = EngineHarness(
+            [instance("a", schedule: "*/15 * * * *", zone: "UTC")], at: t0.addingTimeInterval(60))
+        harness.run(until: t0.addingTimeInterval(3600 + 60)) { _, now in
+            .success(Timeline(entries: entries(now, ["x"], every: 1), policy: .after(now.addingTimeInterval(40 * 60))))
+        }
+        // Start 12:01; cron at 12:15, 12:30, 12:45, 13:00; the policy's 40 minutes never come first.
+        let expected = ["12:01", "12:15", "12:30", "12:45", "13:00"].map { at("2026-06-01T\($0):00+00:00") }
+        #expect(harness.reloads(of: "a") == expected)
+    }
+
+    @Test func requestsTogetherCoalesceAndOneDuringAReloadCausesExactlyOneMore() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        // During the start-up reload: three requests → exactly one more reload after it.
+        for _ in 0..<3 { harness.engine.request(.all, now: t0) }
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["1"], every: 1), policy: .never)))
+        #expect(harness.reloads(of: "a") == [t0, t0])
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["2"], every: 1), policy: .never)))
+        #expect(harness.pending.isEmpty)
+        // Idle: several requests before the loop runs become one reload.
+        harness.now = t0.addingTimeInterval(5)
+        harness.engine.request(.kind("sample"), now: harness.now)
+        harness.engine.request(.instance("a"), now: harness.now)
+        harness.record(harness.engine.advance(now: harness.now))
+        #expect(harness.reloads(of: "a").count == 3)
+    }
+
+    @Test func requestsMatchByKindAndName() {
+        var harness = EngineHarness([instance("a", kind: "k1"), instance("b", kind: "k2")], at: t0)
+        harness.complete("a", .success(Timeline(entries: [], policy: .never)))
+        harness.complete("b", .success(Timeline(entries: [], policy: .never)))
+        #expect(harness.engine.request(.kind("k2"), now: t0) == ["b"])
+        #expect(harness.engine.request(.instance("nope"), now: t0) == [])
+        #expect(harness.engine.request(.all, now: t0) == ["a", "b"])
+    }
+
+    @Test func aProviderAskingToReloadAtOnceIsRateLimited() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.run(until: t0.addingTimeInterval(40)) { _, now in
+            .success(Timeline(entries: entries(now, ["x"], every: 1), policy: .after(now)))
+        }
+        let gaps = zip(harness.reloads(of: "a").dropFirst(), harness.reloads(of: "a")).map { $0.timeIntervalSince($1) }
+        #expect(gaps == [1, 2, 4, 8, 16])
+    }
+
+    @Test func anEmptyAtEndTimelineIsRateLimitedToo() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.run(until: t0.addingTimeInterval(10)) { _, _ in .success(Timeline(entries: [], policy: .atEnd)) }
+        #expect(harness.reloads(of: "a").count == 4)  // 0, 1, 3, 7
+    }
+
+    @Test func aFailingProviderKeepsItsLastGoodEntryMarkedStaleAndBacksOff() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.complete(
+            "a", .success(Timeline(entries: entries(t0, ["good"], every: 1), policy: .after(t0.addingTimeInterval(10))))
+        )
+        harness.run(until: t0.addingTimeInterval(10 + 1 + 2 + 4 + 8 + 0.5)) { _, _ in .failure(ProviderFailure("boom"))
+        }
+        let reloads = harness.reloads(of: "a").map { $0.timeIntervalSince(t0) }
+        #expect(reloads == [0, 10, 11, 13, 17, 25])
+        let content = harness.engine.content(of: "a", at: harness.now)
+        #expect(content?.text == "good")
+        #expect(content?.state == .stale)
+        #expect(content?.tooltip?.contains("boom") == true)
+        // Success clears the failure and the stale mark.
+        harness.now = t0.addingTimeInterval(30)
+        harness.engine.request(.instance("a"), now: harness.now)
+        harness.record(harness.engine.advance(now: harness.now))
+        harness.complete("a", .success(Timeline(entries: entries(harness.now, ["fresh"], every: 1), policy: .never)))
+        #expect(harness.engine.content(of: "a", at: harness.now)?.state == .normal)
+    }
+
+    @Test func backoffIsCapped() {
+        let settings = EngineSettings()
+        #expect(
+            (1...12).map { settings.backoff(afterFailures: $0) } == [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300])
+    }
+
+    @Test func lateResultsOfASupersededCallAreIgnored() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        let stale = harness.pending["a"]!
+        // The loop timed the call out and reported a failure; the late success must not land.
+        harness.complete("a", .failure(ProviderFailure("timed out after 10 s")))
+        let late = harness.engine.completed(
+            instance: "a", token: stale,
+            result: .success(Timeline(entries: entries(t0, ["late"], every: 1), policy: .never)), now: t0)
+        #expect(late.isEmpty)
+        #expect(harness.engine.content(of: "a", at: t0)?.text == "placeholder")
+    }
+
+    @Test func aClockJumpForwardOverSeveralCronTimesFiresOnce() {
+        var harness = EngineHarness([instance("a", schedule: "*/5 * * * *", zone: "UTC")], at: t0)
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["x"], every: 1), policy: .never)))
+        // The machine sleeps for an hour: twelve cron times pass unseen.
+        harness.now = t0.addingTimeInterval(3600 + 30)
+        harness.record(harness.engine.clockChanged(now: harness.now))
+        #expect(harness.reloads(of: "a") == [t0, harness.now])
+        harness.complete("a", .success(Timeline(entries: entries(harness.now, ["y"], every: 1), policy: .never)))
+        #expect(harness.engine.nextDeadline() == at("2026-06-01T13:05:00+00:00"))
+    }
+
+    @Test func aClockJumpBackwardTakesTheNextCronTimeFromTheNewNow() {
+        var harness = EngineHarness([instance("a", schedule: "0 * * * *", zone: "UTC")], at: t0)
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["one", "two"], every: 1800), policy: .never)))
+        harness.run(until: t0.addingTimeInterval(1900)) { _, now in
+            .success(Timeline(entries: entries(now, ["z"], every: 1), policy: .never))
+        }
+        #expect(harness.shown("a").last == "two")
+        // Back by a day, to 12:31:40 the day before: the 13:00 fire time it had is now a day away, so the next
+        // is taken from the new now (13:00 that day), and the entry shown is the timeline's first again.
+        harness.now = t0.addingTimeInterval(1900 - 86_400)
+        harness.record(harness.engine.clockChanged(now: harness.now))
+        #expect(harness.shown("a").last == "one")
+        #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(3600 - 86_400))
+    }
+
+    @Test func berlinSpringForwardFiresAtTheEndOfTheGap() {
+        let start = at("2026-03-28T23:00:00+00:00")
+        var harness = EngineHarness([instance("a", schedule: "30 2 * * *", zone: "Europe/Berlin")], at: start)
+        harness.run(until: at("2026-03-30T06:00:00+00:00")) { _, now in
+            .success(Timeline(entries: entries(now, ["x"], every: 1), policy: .never))
+        }
+        #expect(harness.reloads(of: "a") == [start, at("2026-03-29T03:00:00+02:00"), at("2026-03-30T02:30:00+02:00")])
+    }
+
+    @Test func berlinFallBackFiresOnceInTheRepeatedHour() {
+        let start = at("2026-10-24T22:00:00+00:00")
+        var harness = EngineHarness([instance("a", schedule: "30 2 * * *", zone: "Europe/Berlin")], at: start)
+        harness.run(until: at("2026-10-26T06:00:00+00:00")) { _, now in
+            .success(Timeline(entries: entries(now, ["x"], every: 1), policy: .never))
+        }
+        #expect(harness.reloads(of: "a") == [start, at("2026-10-25T02:30:00+02:00"), at("2026-10-26T02:30:00+01:00")])
+    }
+
+    @Test func timerTextTicksEverySecondWithoutAReload() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        let content = EntryContent(
+            text: "tea {date}", dynamicDate: DynamicDate(t0.addingTimeInterval(3), style: .timer))
+        harness.complete("a", .success(Timeline(entries: [TimelineEntry(date: t0, content: content)], policy: .never)))
+        harness.run(until: t0.addingTimeInterval(5)) { _, _ in .failure(ProviderFailure("must not be called")) }
+        #expect(
+            harness.shown("a") == [
+                "placeholder", "tea 00:03", "tea 00:02", "tea 00:01", "tea 00:00", "tea 00:01", "tea 00:02",
+            ])
+        #expect(harness.reloads(of: "a") == [t0])
+    }
+}
+
+@Suite("dynamic dates")
+struct DynamicDateTests {
+    let date = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test(
+        arguments: [
+            (-299.5, "in 5 min"), (-240, "in 4 min"), (-59.5, "in 60 s"), (-3, "in 3 s"), (0, "now"), (0.5, "now"),
+            (59, "59 s ago"), (130, "2 min ago"), (7200, "2 h ago"), (3 * 86_400, "3 d ago"),
+        ] as [(TimeInterval, String)])
+    func relativeText(_ offset: TimeInterval, _ expected: String) {
+        #expect(DynamicDate(date, style: .relative).text(at: date.addingTimeInterval(offset)) == expected)
+    }
+
+    @Test(
+        arguments: [(-299.5, "05:00"), (-299, "04:59"), (-3725, "1:02:05"), (61, "01:01")] as [(TimeInterval, String)])
+    func timerText(_ offset: TimeInterval, _ expected: String) {
+        #expect(DynamicDate(date, style: .timer).text(at: date.addingTimeInterval(offset)) == expected)
+    }
+
+    @Test func nextChangeIsTheNextBoundaryOfTheUnitShown() {
+        let relative = DynamicDate(date, style: .relative)
+        #expect(relative.nextChange(after: date.addingTimeInterval(-299.5)) == date.addingTimeInterval(-240))
+        #expect(relative.nextChange(after: date.addingTimeInterval(130)) == date.addingTimeInterval(180))
+        let timer = DynamicDate(date, style: .timer)
+        #expect(timer.nextChange(after: date.addingTimeInterval(-2.25)) == date.addingTimeInterval(-2))
+    }
+}
