@@ -19,7 +19,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "Scheduler", dependencies: ["CYAML"]),
+        // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
+        .systemLibrary(name: "CLinux"),
+        .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"]),
         .target(name: "Providers", dependencies: ["Scheduler"]),
         .executableTarget(name: "widgetd", dependencies: ["Scheduler", "Providers"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),

@@ -34,7 +34,7 @@ struct Strftime: Sendable {
         return Fields(
             year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1, hour: parts.hour ?? 0,
             minute: parts.minute ?? 0, second: parts.second ?? 0, weekday: parts.weekday ?? 1, dayOfYear: dayOfYear,
-            offsetSeconds: zone.secondsFromGMT(for: date), zoneAbbreviation: zone.abbreviation(for: date) ?? "")
+            offsetSeconds: zone.secondsFromGMT(for: date), zoneAbbreviation: ZoneAbbreviation.of(zone, at: date))
     }
 
     func string(from fields: Fields) -> String {

@@ -1,0 +1,110 @@
+import Foundation
+
+/// Replaces a file's contents so that a reader sees either the old file or the new one, never a partial write.
+///
+/// Bars read the output files at any moment (`cat` from i3blocks, polybar and tmux, inotify-triggered reads), so the
+/// contents go to a temporary file in the same directory, which `rename(2)` then moves over the target in one step;
+/// the same directory keeps both on one filesystem, which `rename` needs.
+public enum AtomicFile {
+    /// Writes `bytes` to `path` atomically, leaving the file with exactly `permissions`.
+    ///
+    /// The temporary file is `.<name>.<pid>.<counter>`: hidden from globs such as `*.waybar`, and unique between
+    /// processes (pid) and between writes of one process (counter); `O_EXCL` still refuses a leftover of a crashed
+    /// process whose pid came back, and then the next counter is tried. On any failure the temporary file is removed
+    /// and the target is left as it was.
+    ///
+    /// There is no `fsync`: the output directory is on tmpfs (`$XDG_RUNTIME_DIR`), where there is no disk to flush,
+    /// and even elsewhere a crash only loses an entry that the daemon renders again when it starts. `rename` alone
+    /// gives readers the atomicity they need.
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(OutputError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let (temporary, descriptor) = try createTemporary(in: directory, for: name, permissions: permissions)
+        do throws(OutputError) {
+            // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
+            try Syscall.retrying("fchmod", path: temporary) { fchmod(descriptor, permissions) }
+            try writeAll(bytes, to: descriptor, path: temporary)
+        } catch {
+            // Best effort: the error to report is the one that got here.
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        // Linux releases the descriptor even when `close` fails, so it is never retried; an error (EIO on a network
+        // filesystem) still means the data may be lost, so the target is not replaced.
+        if close(descriptor) == -1 {
+            let error = OutputError(call: "close", path: temporary, errno: errno)
+            unlink(temporary)
+            throw error
+        }
+        do throws(OutputError) {
+            try Syscall.retrying("rename", path: "\(temporary), \(path)") { rename(temporary, path) }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Creates the temporary file exclusively and returns its path and open descriptor.
+    private static func createTemporary(
+        in directory: String, for name: String, permissions: mode_t
+    ) throws(OutputError) -> (String, Int32) {
+        let pid = getpid()
+        while true {
+            let temporary = "\(directory).\(name).\(pid).\(counter.next())"
+            do throws(OutputError) {
+                let descriptor = try Syscall.retrying("open", path: temporary) {
+                    open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+                }
+                return (temporary, descriptor)
+            } catch {
+                // Taken by a leftover of an earlier process with this pid: try the next name.
+                guard error.errno == EEXIST else { throw error }
+            }
+        }
+    }
+
+    /// Writes all of `bytes`, continuing after partial writes.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(OutputError) {
+        // `withUnsafeBytes` rethrows untyped errors, so the typed one is carried out of the closure by hand.
+        let failure: OutputError? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                do throws(OutputError) {
+                    offset += try Syscall.retrying("write", path: path) {
+                        systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    }
+                } catch {
+                    return error
+                }
+            }
+            return nil
+        }
+        if let failure {
+            throw failure
+        }
+    }
+
+    /// Numbers this process's temporary files.
+    private static let counter = Counter()
+
+    /// A counter shared by every thread that writes files.
+    private final class Counter: @unchecked Sendable {
+        // @unchecked: `value` is only read and written while `lock` is held.
+        private let lock = NSLock()
+        private var value: UInt64 = 0
+
+        func next() -> UInt64 {
+            lock.lock()
+            defer { lock.unlock() }
+            value &+= 1
+            return value
+        }
+    }
+}
+
+/// libc's `write(2)`, which `AtomicFile.write` hides by name inside the type.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

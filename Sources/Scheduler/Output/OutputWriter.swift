@@ -1,0 +1,121 @@
+import Foundation
+
+/// Owns the output directory and writes each instance's files there, skipping writes that would change nothing.
+///
+/// Not `Sendable`: the daemon's one loop owns it (the design's single writer), and the memory of what was last
+/// written is only right if nothing else writes these files.
+public final class OutputWriter {
+    /// The directory, as given.
+    public let directory: String
+
+    /// The bytes last written to each file name. Bytes, not `String`s: Swift compares strings by canonical
+    /// equivalence, so a text switching between composed and decomposed "é" would compare equal and not be written.
+    private var lastWritten: [String: [UInt8]] = [:]
+
+    /// Opens `directory`, creating it and its missing parents with mode 0700.
+    ///
+    /// Refuses a directory that is a symbolic link or belongs to another user: the bars do what these files say (a
+    /// polybar action tag runs a command on click), so whoever controls the directory controls the bars. Mode 0700
+    /// keeps other users from reading what the widgets show or planting files there.
+    public init(directory: String) throws(OutputError) {
+        self.directory = directory
+        try Self.makeDirectory(directory)
+        // A trailing slash would make `lstat` follow a symbolic link, so it is checked without one.
+        var checked = Substring(directory)
+        while checked.count > 1, checked.hasSuffix("/") { checked = checked.dropLast() }
+        let target = String(checked)
+        var status = stat()
+        try Syscall.retrying("lstat", path: target) { lstat(target, &status) }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw OutputError(refusing: target, because: "is a symbolic link; give the directory it points to")
+        }
+        if status.st_mode & S_IFMT != S_IFDIR {
+            throw OutputError(refusing: target, because: "is not a directory")
+        }
+        if status.st_uid != geteuid() {
+            throw OutputError(refusing: target, because: "belongs to uid \(status.st_uid), not to this user")
+        }
+    }
+
+    /// Writes `contents` to `<directory>/<instance>.<format>` unless that file was last written with the same bytes.
+    ///
+    /// Returns whether the file was written. An unchanged entry is skipped so that bars watching the file with inotify
+    /// do not redraw, and tmpfs is not churned, on every timeline swap.
+    @discardableResult
+    public func write(instance: String, format: OutputFormat, contents: String) throws(OutputError) -> Bool {
+        try writeIfChanged(Array(contents.utf8), name: try fileName(instance, format.rawValue))
+    }
+
+    /// Writes the canonical record to `<directory>/<instance>.json` unless it is unchanged; returns whether it wrote.
+    @discardableResult
+    public func writeCanonical(instance: String, entry: CanonicalEntry) throws(OutputError) -> Bool {
+        let name = try fileName(instance, "json")
+        let bytes: [UInt8]
+        do {
+            bytes = try entry.encoded()
+        } catch {
+            throw OutputError(refusing: path(of: name), because: "cannot encode the entry: \(error)")
+        }
+        return try writeIfChanged(bytes, name: name)
+    }
+
+    /// Deletes every file of `instance`: one per format and its `.json`. Files already gone are fine.
+    ///
+    /// Tries every file before throwing the first failure, so one stuck file does not keep the others around.
+    public func remove(instance: String) throws(OutputError) {
+        var firstFailure: OutputError?
+        for suffix in OutputFormat.allCases.map(\.rawValue) + ["json"] {
+            let name = try fileName(instance, suffix)
+            lastWritten[name] = nil
+            let target = path(of: name)
+            do throws(OutputError) {
+                try Syscall.retrying("unlink", path: target) { unlink(target) }
+            } catch {
+                // A file already gone is what was asked for.
+                if error.errno != ENOENT { firstFailure = firstFailure ?? error }
+            }
+        }
+        if let firstFailure {
+            throw firstFailure
+        }
+    }
+
+    private func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
+        if lastWritten[name] == bytes {
+            return false
+        }
+        try AtomicFile.write(bytes, to: path(of: name))
+        lastWritten[name] = bytes
+        return true
+    }
+
+    private func path(of name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    /// `<instance>.<suffix>`, after checking that the instance name cannot leave the directory or hide a file.
+    ///
+    /// The configuration already limits names to letters, digits, `_` and `-`; this guards the file system against any
+    /// other caller.
+    private func fileName(_ instance: String, _ suffix: String) throws(OutputError) -> String {
+        guard !instance.isEmpty, !instance.hasPrefix("."), !instance.contains("/"), !instance.utf8.contains(0) else {
+            throw OutputError(refusing: path(of: instance), because: "is not a valid instance name for a file")
+        }
+        return instance + "." + suffix
+    }
+
+    /// `mkdir -p` with mode 0700 for every directory it creates.
+    private static func makeDirectory(_ path: String) throws(OutputError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            do throws(OutputError) {
+                try Syscall.retrying("mkdir", path: prefix) { mkdir(prefix, 0o700) }
+            } catch {
+                // Existing is fine for a parent; for the directory itself `init` checks what is there.
+                guard error.errno == EEXIST else { throw error }
+            }
+            prefix += "/"
+        }
+    }
+}

@@ -1,0 +1,180 @@
+/// Turns an entry into the exact contents of an output file for one bar format.
+///
+/// Text is first made single-line by `TextSanitizer`, then fitted to the family's width budget, then escaped for the
+/// format, so escapes never count against the budget and never get cut in half. Every file ends in "\n", as the bars
+/// read their input as lines (i3blocks 1.5 ignores a last line without one); only i3blocks' raw format has several.
+///
+/// Dynamic dates are not resolved here, as rendering takes no clock: pass `content.resolved(at:)`.
+public enum Renderer {
+    /// The i3bar `name` of every widgetd block.
+    ///
+    /// i3bar identifies a clicked block only by `name` and `instance`, which it echoes in the click event. widgetd
+    /// follows the i3blocks convention of the program as `name` and what it shows as `instance` (i3blocks-contrib's
+    /// `[volume]` with `instance=Master`): `name` is "widgetd" and `instance` the widget instance's name. A click
+    /// forwarder then knows from `name` that the click is widgetd's and from `instance` which widget it hit, even on
+    /// a bar that mixes widgetd with other blocks. i3blocks 1.5 matches a click against the block's current
+    /// properties, which this output sets, so clicks still reach a block whose section has another name; naming the
+    /// section `[widgetd]` with `instance=<name>` keeps even i3blocks 1.4, which matched the configured values, right.
+    public static let blockName = "widgetd"
+
+    /// The file contents for `content` in `format`, within `family`'s width budgets.
+    ///
+    /// `markup` says the bar parses the text as pango markup: i3blocks with `markup=pango`, or i3bar, which is then
+    /// told `"markup":"pango"`. The text is pango-escaped for it so that it still shows literally. waybar always parses
+    /// markup, so its text is always escaped; the other formats have no markup and ignore the flag.
+    public static func render(
+        _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false
+    ) -> String {
+        let text = fittedText(of: content, family: family)
+        var output: [UInt8] = []
+        output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)
+        switch format {
+        case .plain:
+            output.append(contentsOf: text.full.utf8)
+        case .i3blocks:
+            appendI3blocks(text, content: content, markup: markup, to: &output)
+        case .i3bar:
+            appendI3bar(text, content: content, instance: instance, markup: markup, to: &output)
+        case .waybar:
+            appendWaybar(text, content: content, to: &output)
+        case .polybar:
+            appendPolybar(text.full, content: content, to: &output)
+        case .tmux:
+            appendTmux(text.full, content: content, to: &output)
+        }
+        output.append(UInt8(ascii: "\n"))
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The full and short text a bar shows: sanitized, then fitted to `family`.
+    private static func fittedText(of content: EntryContent, family: Family) -> FittedText {
+        var clean = content
+        clean.text = TextSanitizer.singleLine(content.text)
+        // A short text of nothing but controls would blank the widget when the bar shortens it; use the full one.
+        clean.shortText = content.shortText.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        return clean.fitted(to: family)
+    }
+
+    /// i3blocks' raw format: full_text, short_text, color and background lines, in the i3bar protocol's key order.
+    ///
+    /// Lines after the last one with a value are left out, as i3blocks then keeps the block's configured value; a
+    /// background without a colour still needs an empty colour line to stay fourth. The raw format cannot say urgent
+    /// (i3blocks takes that from a command's exit code 33), so urgent entries need the `i3bar` format.
+    private static func appendI3blocks(
+        _ text: FittedText, content: EntryContent, markup: Bool, to output: inout [UInt8]
+    ) {
+        let appendText = { (line: String, output: inout [UInt8]) in
+            if markup {
+                Escaping.appendPango(line, to: &output)
+            } else {
+                output.append(contentsOf: line.utf8)
+            }
+        }
+        appendText(text.full, &output)
+        guard !text.short.isEmpty || content.foreground != nil || content.background != nil else { return }
+        output.append(UInt8(ascii: "\n"))
+        appendText(text.short, &output)
+        guard content.foreground != nil || content.background != nil else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: (content.foreground?.hex ?? "").utf8)
+        guard let background = content.background else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: background.hex.utf8)
+    }
+
+    /// One i3bar block object on one line, for i3blocks' `format=json` and swaybar.
+    private static func appendI3bar(
+        _ text: FittedText, content: EntryContent, instance: String, markup: Bool, to output: inout [UInt8]
+    ) {
+        output.append(contentsOf: #"{"full_text":"#.utf8)
+        Escaping.appendJSONString(text.full, pango: markup, to: &output)
+        output.append(contentsOf: #","short_text":"#.utf8)
+        Escaping.appendJSONString(text.short, pango: markup, to: &output)
+        if let foreground = content.foreground {
+            output.append(contentsOf: #","color":"#.utf8)
+            Escaping.appendJSONString(foreground.hex, to: &output)
+        }
+        if let background = content.background {
+            output.append(contentsOf: #","background":"#.utf8)
+            Escaping.appendJSONString(background.hex, to: &output)
+        }
+        // Written either way, so the block states its urgency outright instead of leaving it to the bar's default.
+        output.append(contentsOf: (content.state == .urgent ? #","urgent":true"# : #","urgent":false"#).utf8)
+        output.append(contentsOf: #","name":"#.utf8)
+        Escaping.appendJSONString(blockName, to: &output)
+        output.append(contentsOf: #","instance":"#.utf8)
+        Escaping.appendJSONString(instance, to: &output)
+        output.append(contentsOf: (markup ? #","markup":"pango"}"# : #","markup":"none"}"#).utf8)
+    }
+
+    /// A waybar custom module's `return-type: json` object.
+    ///
+    /// waybar hands `text`, `alt` (through `{alt}` in `format`) and `tooltip` to GTK as pango markup unless the module
+    /// sets `escape: true`, so all three are pango-escaped here (and that option must stay off, or `&` shows as
+    /// `&amp;`). `class` lists the state first, for CSS such as `#custom-clock.urgent`, then the entry's own classes.
+    /// `percentage` is left out: entries carry none.
+    private static func appendWaybar(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
+        output.append(contentsOf: #"{"text":"#.utf8)
+        Escaping.appendJSONString(text.full, pango: true, to: &output)
+        output.append(contentsOf: #","alt":"#.utf8)
+        Escaping.appendJSONString(text.short, pango: true, to: &output)
+        if let tooltip = content.tooltip {
+            output.append(contentsOf: #","tooltip":"#.utf8)
+            Escaping.appendJSONString(TextSanitizer.multiLine(tooltip), pango: true, to: &output)
+        }
+        output.append(contentsOf: #","class":["#.utf8)
+        Escaping.appendJSONString(content.state.rawValue, to: &output)
+        for name in content.classes {
+            output.append(UInt8(ascii: ","))
+            Escaping.appendJSONString(TextSanitizer.singleLine(name), to: &output)
+        }
+        output.append(contentsOf: "]}".utf8)
+    }
+
+    /// `%{B#…}%{F#…}text%{F-}%{B-}`, with tags only for the colours the entry sets.
+    private static func appendPolybar(_ text: String, content: EntryContent, to output: inout [UInt8]) {
+        if let background = content.background {
+            output.append(contentsOf: "%{B\(polybarHex(background))}".utf8)
+        }
+        if let foreground = content.foreground {
+            output.append(contentsOf: "%{F\(polybarHex(foreground))}".utf8)
+        }
+        Escaping.appendPolybar(text, to: &output)
+        if content.foreground != nil {
+            output.append(contentsOf: "%{F-}".utf8)
+        }
+        if content.background != nil {
+            output.append(contentsOf: "%{B-}".utf8)
+        }
+    }
+
+    /// `#[fg=#…,bg=#…]text#[default]`, or the bare text when the entry sets no colour.
+    private static func appendTmux(_ text: String, content: EntryContent, to output: inout [UInt8]) {
+        let style = [
+            content.foreground.map { "fg=\(tmuxHex($0))" },
+            content.background.map { "bg=\(tmuxHex($0))" },
+        ].compactMap(\.self)
+        if !style.isEmpty {
+            output.append(contentsOf: "#[\(style.joined(separator: ","))]".utf8)
+        }
+        Escaping.appendTmux(text, to: &output)
+        if !style.isEmpty {
+            output.append(contentsOf: "#[default]".utf8)
+        }
+    }
+
+    /// polybar's colour form: `#rrggbb`, or `#aarrggbb` with the alpha first (polybar's `rgba` reads ARGB, not the
+    /// `#rrggbbaa` that i3bar takes).
+    private static func polybarHex(_ color: Color) -> String {
+        let opaque = Color(red: color.red, green: color.green, blue: color.blue).hex
+        guard color.alpha != 255 else { return opaque }
+        let alpha = String(color.alpha, radix: 16)
+        return "#" + (alpha.count == 1 ? "0" + alpha : alpha) + opaque.dropFirst()
+    }
+
+    /// tmux's colour form: `#rrggbb` only (`colour_fromstring` refuses other lengths, which would drop the whole
+    /// style), so the alpha is left out.
+    private static func tmuxHex(_ color: Color) -> String {
+        Color(red: color.red, green: color.green, blue: color.blue).hex
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Scheduler
+import Testing
+
+@Suite("output writer")
+struct OutputWriterTests {
+    @Test func createsTheDirectoryAndItsParentsWithMode0700() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let directory = root.appending("run/widgetd/out")
+        _ = try OutputWriter(directory: directory)
+        for path in [root.appending("run"), root.appending("run/widgetd"), directory] {
+            let status = try #require(fileStatus(path))
+            #expect(status.st_mode & S_IFMT == S_IFDIR)
+            #expect(status.st_mode & 0o7777 == 0o700, "mode of \(path)")
+        }
+        // An existing directory is used as it is.
+        _ = try OutputWriter(directory: directory + "/")
+    }
+
+    @Test func anUnchangedWriteIsSkipped() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let writer = try OutputWriter(directory: directory.path)
+        let target = directory.appending("clock.waybar")
+        #expect(try writer.write(instance: "clock", format: .waybar, contents: "one\n"))
+        let first = try #require(fileStatus(target))
+        #expect(try !writer.write(instance: "clock", format: .waybar, contents: "one\n"))
+        let second = try #require(fileStatus(target))
+        #expect(second.st_ino == first.st_ino)
+        #expect(second.st_mtim.tv_sec == first.st_mtim.tv_sec && second.st_mtim.tv_nsec == first.st_mtim.tv_nsec)
+        // Other formats and instances are separate files.
+        #expect(try writer.write(instance: "clock", format: .plain, contents: "one\n"))
+        #expect(try writer.write(instance: "other", format: .waybar, contents: "one\n"))
+        // Canonically equivalent strings are still different bytes, and a changed file is a new one.
+        #expect(try writer.write(instance: "clock", format: .waybar, contents: "caf\u{E9}\n"))
+        let composed = try #require(fileStatus(target))
+        #expect(try writer.write(instance: "clock", format: .waybar, contents: "cafe\u{301}\n"))
+        #expect(try #require(fileStatus(target)).st_ino != composed.st_ino)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "cafe\u{301}\n")
+        #expect(try directory.names() == ["clock.plain", "clock.waybar", "other.waybar"])
+    }
+
+    @Test func aSymlinkedDirectoryIsRefused() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let real = root.appending("real")
+        let link = root.appending("link")
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        for path in [link, link + "/"] {
+            #expect {
+                _ = try OutputWriter(directory: path)
+            } throws: { error in
+                (error as? OutputError)?.description
+                    == "\(root.path)/link: is a symbolic link; give the directory it points to"
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: real).isEmpty)
+    }
+
+    @Test func aFileOrAnotherUsersDirectoryIsRefused() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let file = root.appending("file")
+        try AtomicFile.write([], to: file)
+        #expect(throws: OutputError.self) {
+            _ = try OutputWriter(directory: file)
+        }
+        // Only root can give a directory away, so only then is there a foreign one to refuse.
+        if geteuid() == 0 {
+            let foreign = root.appending("foreign")
+            try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: false)
+            #expect(chown(foreign, 65534, 65534) == 0)
+            #expect {
+                _ = try OutputWriter(directory: foreign)
+            } throws: { error in
+                (error as? OutputError)?.reason == "belongs to uid 65534, not to this user"
+            }
+        }
+    }
+
+    @Test func removeDeletesEveryFileOfTheInstance() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let writer = try OutputWriter(directory: directory.path)
+        let entry = CanonicalEntry(
+            instance: "clock", kind: "clock", family: .systemSmall, date: Date(), content: EntryContent(text: "12:00"))
+        for format in OutputFormat.allCases {
+            try writer.write(instance: "clock", format: format, contents: entry.rendered(as: format))
+        }
+        try writer.writeCanonical(instance: "clock", entry: entry)
+        try writer.write(instance: "clockwork", format: .plain, contents: "keep\n")
+        #expect(try directory.names().count == OutputFormat.allCases.count + 2)
+        try writer.remove(instance: "clock")
+        #expect(try directory.names() == ["clockwork.plain"])
+        // Removing again is fine, and a write after a removal is not skipped.
+        try writer.remove(instance: "clock")
+        #expect(try writer.write(instance: "clock", format: .plain, contents: entry.rendered(as: .plain)))
+    }
+
+    @Test(arguments: ["", ".hidden", "../escape", "a/b"])
+    func unsafeInstanceNamesAreRefused(_ name: String) throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let writer = try OutputWriter(directory: directory.path)
+        #expect(throws: OutputError.self) {
+            try writer.write(instance: name, format: .plain, contents: "x\n")
+        }
+        #expect(try directory.names().isEmpty)
+    }
+
+    @Test func theCanonicalEntryRoundTripsAndIsWrittenOnlyWhenChanged() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let writer = try OutputWriter(directory: directory.path)
+        let date = Date(timeIntervalSince1970: 1_800_000_000.123_456_7)
+        let content = EntryContent(
+            text: "Due {date}", shortText: "Due", tooltip: "Report\n<draft>", foreground: Color(hex: "#ff000080"),
+            background: Color(hex: "#222"), state: .urgent, classes: ["work"],
+            dynamicDate: DynamicDate(date.addingTimeInterval(300), style: .relative))
+        let entry = CanonicalEntry(
+            instance: "report", kind: "countdown", family: .systemMedium, date: date, content: content)
+        #expect(try writer.writeCanonical(instance: "report", entry: entry))
+        #expect(try !writer.writeCanonical(instance: "report", entry: entry))
+
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory.appending("report.json")))
+        #expect(try JSONDecoder().decode(CanonicalEntry.self, from: data) == entry)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["date"] is NSNumber)
+        #expect(object["foreground"] as? String == "#ff000080")
+        #expect(data.last == UInt8(ascii: "\n"))
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.hasPrefix(##"{"background":"#222222","classes":["work"],"date":1800000000.1234567,"##))
+        #expect(entry.content == content)
+
+        let now = date.addingTimeInterval(60)
+        for format in OutputFormat.allCases {
+            #expect(
+                entry.rendered(as: format, at: now)
+                    == Renderer.render(
+                        content.resolved(at: now), family: .systemMedium, format: format, instance: "report"))
+        }
+        #expect(entry.rendered(as: .plain, at: now) == "Due in 4 min\n")
+    }
+}

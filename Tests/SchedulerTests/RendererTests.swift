@@ -1,0 +1,296 @@
+import Foundation
+import Scheduler
+import Testing
+
+/// A text meant to break a bar format, named for the test log.
+struct HostileText: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+
+    var testDescription: String { name }
+
+    static let all: [HostileText] = [
+        HostileText(name: "quote", text: #"say "hi" now"#),
+        HostileText(name: "backslash", text: #"C:\temp\n and \u0041"#),
+        HostileText(name: "pango", text: "<b>&amp; bold</b> & <i>"),
+        HostileText(name: "polybar tag", text: "50% %{F#f00}red%{A1:rm -rf ~:}x%{A} 100%"),
+        HostileText(name: "polybar double percent", text: "%%{F#f00}"),
+        HostileText(name: "tmux style", text: "#[fg=red]alert ##[bg=blue] #{pane_id} #(id) #"),
+        HostileText(name: "newline", text: "line one\nline two\r\nthree"),
+        HostileText(name: "tab", text: "col\tcol"),
+        HostileText(name: "NUL", text: "before\u{0}after"),
+        HostileText(name: "ESC", text: "\u{1B}[31mred\u{1B}[0m \u{1B}]0;title\u{7}"),
+        HostileText(name: "10 KB", text: String(repeating: "all work and no play ", count: 500)),
+        HostileText(name: "emoji", text: "👍🏽 🇫🇷 👨‍👩‍👧 ❤️ done"),
+        HostileText(name: "combining marks", text: "e\u{301}\u{302}\u{303} Z\u{335}\u{327}\u{31B}algo"),
+        HostileText(name: "CJK", text: "東京の天気は晴れのち曇り、ところにより雨"),
+        HostileText(name: "only controls", text: "\u{0}\u{1B}\n\t\u{7F}"),
+        HostileText(
+            name: "invalid UTF-8", text: TextSanitizer.repair(bytes: [0x6F, 0x6B, 0xFF, 0xC3, 0x28, 0xE2, 0x82])),
+    ]
+}
+
+@Suite("renderer")
+struct RendererTests {
+    static let family = Family.accessoryInline
+
+    /// What a bar must show for `text`: sanitized, then fitted.
+    func expected(_ text: String, family: Family = family) -> FittedText {
+        EntryContent(text: TextSanitizer.singleLine(text)).fitted(to: family)
+    }
+
+    func hostileEntry(_ hostile: HostileText, colors: Bool) -> EntryContent {
+        EntryContent(
+            text: hostile.text, tooltip: hostile.text,
+            foreground: colors ? Color(hex: "#ff8000") : nil, background: colors ? Color(hex: "#10203040") : nil,
+            classes: ["favorite"])
+    }
+
+    func render(_ content: EntryContent, _ format: OutputFormat, markup: Bool = false) -> String {
+        Renderer.render(content, family: Self.family, format: format, instance: "clock", markup: markup)
+    }
+
+    /// The JSON object of a one-line JSON output.
+    func jsonObject(_ output: String) throws -> [String: Any] {
+        #expect(output.hasSuffix("\n"))
+        #expect(output.dropLast().allSatisfy { $0 != "\n" }, "JSON output must be one line")
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
+        return try #require(object as? [String: Any])
+    }
+
+    /// Undoes `g_markup_escape_text`.
+    func pangoUnescaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    func expectNoControls(_ output: String, allowingNewlines: Bool = false) {
+        let bad = output.dropLast().unicodeScalars.filter {
+            ($0.value < 0x20 || (0x7F..<0xA0).contains($0.value)) && !(allowingNewlines && $0 == "\n")
+        }
+        #expect(bad.isEmpty, "control characters in \(output.debugDescription)")
+    }
+
+    @Test(arguments: HostileText.all)
+    func plainIsTheSanitizedFittedText(_ hostile: HostileText) {
+        let output = render(hostileEntry(hostile, colors: true), .plain)
+        #expect(output == expected(hostile.text).full + "\n")
+        #expect(DisplayWidth.of(output.dropLast()) <= Self.family.fullWidth)
+        expectNoControls(output)
+    }
+
+    @Test(arguments: HostileText.all, [false, true])
+    func i3blocksHasOneFieldPerLine(_ hostile: HostileText, markup: Bool) {
+        let output = render(hostileEntry(hostile, colors: true), .i3blocks, markup: markup)
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let fitted = expected(hostile.text)
+        #expect(lines.count == 5, "four lines and the final newline: \(output.debugDescription)")
+        #expect(lines.last == "")
+        let unescape = { (line: String) in markup ? self.pangoUnescaped(line) : line }
+        #expect(unescape(lines[0]) == fitted.full)
+        #expect(unescape(lines[1]) == fitted.short)
+        #expect(lines[2] == "#ff8000")
+        #expect(lines[3] == "#10203040")
+        if markup {
+            #expect(!lines[0].contains("<") && !lines[0].contains("\""))
+        }
+        #expect(DisplayWidth.of(fitted.full) <= Self.family.fullWidth)
+        expectNoControls(output, allowingNewlines: true)
+    }
+
+    @Test(arguments: HostileText.all, [false, true])
+    func i3barParsesBackToTheText(_ hostile: HostileText, markup: Bool) throws {
+        let output = render(hostileEntry(hostile, colors: true), .i3bar, markup: markup)
+        let object = try jsonObject(output)
+        let fitted = expected(hostile.text)
+        let unescape = { (text: String?) in markup ? text.map(self.pangoUnescaped) : text }
+        #expect(unescape(object["full_text"] as? String) == fitted.full)
+        #expect(unescape(object["short_text"] as? String) == fitted.short)
+        #expect(object["color"] as? String == "#ff8000")
+        #expect(object["background"] as? String == "#10203040")
+        #expect(object["urgent"] as? Bool == false)
+        #expect(object["name"] as? String == "widgetd")
+        #expect(object["instance"] as? String == "clock")
+        #expect(object["markup"] as? String == (markup ? "pango" : "none"))
+        #expect(DisplayWidth.of(fitted.full) <= Self.family.fullWidth)
+        #expect(DisplayWidth.of(fitted.short) <= Self.family.shortWidth)
+        expectNoControls(output)
+    }
+
+    @Test(arguments: HostileText.all)
+    func waybarParsesBackToTheTextWithMarkupEscaped(_ hostile: HostileText) throws {
+        let output = render(hostileEntry(hostile, colors: true), .waybar)
+        let object = try jsonObject(output)
+        let fitted = expected(hostile.text)
+        let text = try #require(object["text"] as? String)
+        #expect(!text.contains("<") && !text.contains(">"))
+        #expect(pangoUnescaped(text) == fitted.full)
+        #expect((object["alt"] as? String).map(pangoUnescaped) == fitted.short)
+        #expect((object["tooltip"] as? String).map(pangoUnescaped) == TextSanitizer.multiLine(hostile.text))
+        #expect(object["class"] as? [String] == ["normal", "favorite"])
+        #expect(object["percentage"] == nil)
+        expectNoControls(output)
+    }
+
+    @Test(arguments: HostileText.all)
+    func polybarUserTextOpensNoTag(_ hostile: HostileText) throws {
+        let output = render(hostileEntry(hostile, colors: true), .polybar)
+        let prefix = "%{B#40102030}%{F#ff8000}"
+        let suffix = "%{F-}%{B-}\n"
+        #expect(output.hasPrefix(prefix))
+        #expect(output.hasSuffix(suffix))
+        let body = String(output.dropFirst(prefix.count).dropLast(suffix.count))
+        #expect(!body.contains("%{"))
+        #expect(!body.contains("%%"))
+        #expect(!body.hasSuffix("%"))
+        #expect(body.replacingOccurrences(of: "\u{200B}", with: "") == expected(hostile.text).full)
+        #expect(DisplayWidth.of(body) <= Self.family.fullWidth)
+        expectNoControls(output)
+        // Without colours the whole line is user text.
+        let bare = render(hostileEntry(hostile, colors: false), .polybar)
+        #expect(!bare.contains("%{"))
+    }
+
+    @Test(arguments: HostileText.all)
+    func tmuxUserTextOpensNoStyle(_ hostile: HostileText) throws {
+        let output = render(hostileEntry(hostile, colors: true), .tmux)
+        let prefix = "#[fg=#ff8000,bg=#102030]"
+        let suffix = "#[default]\n"
+        #expect(output.hasPrefix(prefix))
+        #expect(output.hasSuffix(suffix))
+        let body = String(output.dropFirst(prefix.count).dropLast(suffix.count))
+        // tmux reads `#[` after an odd run of `#` as a style; user text must only make even runs.
+        var run = 0
+        for character in body {
+            if character == "#" {
+                run += 1
+                continue
+            }
+            #expect(run % 2 == 0, "odd run of # in \(body.debugDescription)")
+            run = 0
+        }
+        #expect(run % 2 == 0)
+        let shown = body.replacingOccurrences(of: "##", with: "#")
+        #expect(shown == expected(hostile.text).full)
+        #expect(DisplayWidth.of(shown) <= Self.family.fullWidth)
+        expectNoControls(output)
+        let bare = render(hostileEntry(hostile, colors: false), .tmux)
+        #expect(bare == body + "\n")
+    }
+
+    @Test func everyFamilyKeepsItsBudget() throws {
+        let long = EntryContent(text: String(repeating: "漢字 emoji 👍🏽 ", count: 700))
+        for family in Family.allCases {
+            for format in [OutputFormat.plain, .i3bar] {
+                let output = Renderer.render(long, family: family, format: format, instance: "x")
+                if format == .i3bar {
+                    let object = try jsonObject(output)
+                    #expect(DisplayWidth.of(try #require(object["full_text"] as? String)) <= family.fullWidth)
+                    #expect(DisplayWidth.of(try #require(object["short_text"] as? String)) <= family.shortWidth)
+                } else {
+                    #expect(DisplayWidth.of(output.dropLast()) <= family.fullWidth)
+                }
+            }
+        }
+    }
+
+    @Test func i3blocksLeavesOutTrailingEmptyLines() {
+        let text = EntryContent(text: "hi")
+        #expect(render(text, .i3blocks) == "hi\nhi\n")
+        var colored = text
+        colored.foreground = Color(hex: "#abc")
+        #expect(render(colored, .i3blocks) == "hi\nhi\n#aabbcc\n")
+        var background = text
+        background.background = Color(hex: "#000")
+        #expect(render(background, .i3blocks) == "hi\nhi\n\n#000000\n")
+        #expect(render(EntryContent(text: "\u{0}"), .i3blocks) == "\n")
+    }
+
+    @Test func shortTextIsTheEntrysOwnWhenGiven() throws {
+        let content = EntryContent(text: "Tuesday 14 January", shortText: "Tue\n14")
+        let object = try jsonObject(render(content, .i3bar))
+        #expect(object["short_text"] as? String == "Tue 14")
+        let blank = EntryContent(text: "Tuesday", shortText: "\u{1B}\u{0}")
+        #expect(try jsonObject(render(blank, .i3bar))["short_text"] as? String == "Tuesday")
+    }
+
+    @Test func statesAndClasses() throws {
+        let urgent = EntryContent(text: "!", state: .urgent, classes: ["a b", "c"])
+        #expect(try jsonObject(render(urgent, .i3bar))["urgent"] as? Bool == true)
+        #expect(try jsonObject(render(urgent, .waybar))["class"] as? [String] == ["urgent", "a b", "c"])
+        let stale = EntryContent(text: "old", state: .stale)
+        let waybar = try jsonObject(render(stale, .waybar))
+        #expect(waybar["class"] as? [String] == ["stale"])
+        #expect(waybar["tooltip"] == nil)
+    }
+
+    @Test func exactShapes() {
+        let content = EntryContent(
+            text: "12:00", foreground: Color(hex: "#ff0000"), background: Color(hex: "#00000080"))
+        #expect(
+            render(content, .i3bar)
+                == ##"{"full_text":"12:00","short_text":"12:00","color":"#ff0000","background":"#00000080","##
+                + #""urgent":false,"name":"widgetd","instance":"clock","markup":"none"}"# + "\n")
+        #expect(render(content, .waybar) == #"{"text":"12:00","alt":"12:00","class":["normal"]}"# + "\n")
+        #expect(render(content, .polybar) == "%{B#80000000}%{F#ff0000}12:00%{F-}%{B-}\n")
+        #expect(render(content, .tmux) == "#[fg=#ff0000,bg=#000000]12:00#[default]\n")
+        #expect(render(EntryContent(text: "12:00"), .tmux) == "12:00\n")
+        #expect(render(EntryContent(text: "12:00"), .polybar) == "12:00\n")
+        #expect(render(EntryContent(text: "5%"), .polybar) == "5%\u{200B}\n")
+        #expect(render(EntryContent(text: "a\u{7F}\"\\"), .i3bar).hasPrefix(#"{"full_text":"a\"\\""#))
+    }
+
+    @Test func jsonStringsEscapeEveryControlAndKeepUnicode() throws {
+        // Instance names reach JSON unsanitized (the configuration limits them), so the escaper itself must cope.
+        let instance = "q\"b\\s/" + String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }) + "\u{7F}é漢👍🏽"
+        let output = Renderer.render(EntryContent(text: "x"), family: .systemSmall, format: .i3bar, instance: instance)
+        #expect(output.contains(#"\u0001"#) && output.contains(#"\n"#) && output.contains(#"\u001f"#))
+        #expect(output.contains("é漢👍🏽"))
+        #expect(try jsonObject(output)["instance"] as? String == instance)
+    }
+
+    @Test func renderingIsFast() throws {
+        let content = EntryContent(
+            text: #"Small "steps" count <always> & 100% #1 — 東京 👍🏽"#, tooltip: "A longer tooltip\nover lines",
+            foreground: Color(hex: "#88c0d0"), state: .urgent, classes: ["quote"])
+        let rounds = 20_000
+        let clock = ContinuousClock()
+        var bytes = 0
+        func timePerRender(_ format: OutputFormat) -> Duration {
+            let total = clock.measure {
+                for _ in 0..<rounds {
+                    bytes &+= Renderer.render(content, family: .systemMedium, format: format, instance: "q").utf8.count
+                }
+            }
+            return total / rounds
+        }
+        // `plain` is sanitizing and fitting alone; the JSON formats add the escaping and assembly on top of it.
+        let plain = timePerRender(.plain)
+        let i3bar = timePerRender(.i3bar)
+        let waybar = timePerRender(.waybar)
+        struct Waybar: Encodable {
+            var text: String
+            var alt: String
+            var tooltip: String
+            var `class`: [String]
+        }
+        let encoder = JSONEncoder()
+        let encoded = try clock.measure {
+            for _ in 0..<rounds {
+                let value = Waybar(text: content.text, alt: content.text, tooltip: "tip", class: ["urgent"])
+                bytes &+= try encoder.encode(value).count
+            }
+        }
+        func microseconds(_ duration: Duration) -> String {
+            let value = Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
+            return String(format: "%.2f µs", value)
+        }
+        print(
+            "Renderer per entry: plain \(microseconds(plain)), i3bar \(microseconds(i3bar)), "
+                + "waybar \(microseconds(waybar)); JSONEncoder.encode of the waybar fields alone: "
+                + microseconds(encoded / rounds))
+        #expect(bytes > 0)
+        #expect(waybar < .milliseconds(1))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A fresh directory under the system's temporary directory for one test; tests run in parallel, so none share one.
+struct TestDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array(
+            (NSTemporaryDirectory() as NSString).appendingPathComponent("widgetd-test-XXXXXX").utf8CString)
+        guard let created = mkdtemp(&template) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        path = String(cString: created)
+    }
+
+    func appending(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    /// Names in the directory, sorted, hidden ones included.
+    func names() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// `lstat(2)` of `path`, or nil when it does not exist.
+func fileStatus(_ path: String) -> stat? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status : nil
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// `widgetd cron` against expressions whose next times are known.
+@Suite("widgetd cron")
+struct CronCommandTests {
+    @Test(arguments: [
+        (
+            "*/15 9-17 * * mon-fri", "2026-11-27T16:50:00+01:00", "Europe/Berlin",
+            ["2026-11-27T17:00:00+01:00", "2026-11-27T17:15:00+01:00", "2026-11-27T17:30:00+01:00",
+             "2026-11-27T17:45:00+01:00", "2026-11-30T09:00:00+01:00"]
+        ),
+        (
+            "@daily", "2026-11-29T19:30:00+01:00", "Europe/Berlin",
+            ["2026-11-30T00:00:00+01:00", "2026-12-01T00:00:00+01:00", "2026-12-02T00:00:00+01:00",
+             "2026-12-03T00:00:00+01:00", "2026-12-04T00:00:00+01:00"]
+        ),
+        (
+            "30 2 * * *", "2026-03-28T12:00:00+01:00", "Europe/Berlin",
+            ["2026-03-29T03:00:00+02:00", "2026-03-30T02:30:00+02:00", "2026-03-31T02:30:00+02:00",
+             "2026-04-01T02:30:00+02:00", "2026-04-02T02:30:00+02:00"]
+        ),
+        (
+            "0 0 13 * fri", "2026-11-01T00:00:00+00:00", "UTC",
+            ["2026-11-06T00:00:00+00:00", "2026-11-13T00:00:00+00:00", "2026-11-20T00:00:00+00:00",
+             "2026-11-27T00:00:00+00:00", "2026-12-04T00:00:00+00:00"]
+        ),
+        (
+            "0 12 29 feb *", "2026-01-01T00:00:00-05:00", "America/New_York",
+            ["2028-02-29T12:00:00-05:00", "2032-02-29T12:00:00-05:00", "2036-02-29T12:00:00-05:00",
+             "2040-02-29T12:00:00-05:00", "2044-02-29T12:00:00-05:00"]
+        ),
+    ])
+    func printsTheNextFireTimes(_ expression: String, _ from: String, _ zone: String, _ expected: [String]) throws {
+        let result = try runWidgetd(["cron", expression, "--from", from, "--tz", zone])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == expected.joined(separator: "\n") + "\n")
+    }
+
+    @Test func countAndFiveSeparateWords() throws {
+        let result = try runWidgetd(["cron", "0", "*", "*", "*", "*", "--count", "2", "--from", "2026-11-29T19:30:00+00:00", "--tz", "UTC"])
+        #expect(result.stdout == "2026-11-29T20:00:00+00:00\n2026-11-29T21:00:00+00:00\n")
+    }
+
+    @Test func aBadExpressionSaysWhichFieldAndWhy() throws {
+        let result = try runWidgetd(["cron", "0 25 * * *"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr == """
+                widgetd: error: bad cron expression '0 25 * * *': hour field: 25 is out of range 0-23
+                  0 25 * * *
+                    ^
+
+                """)
+    }
+
+    @Test func anUnknownZoneIsAUsageError() throws {
+        let result = try runWidgetd(["cron", "@hourly", "--tz", "Europe/Berln"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("widgetd: error: Unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'?"))
+    }
+}
