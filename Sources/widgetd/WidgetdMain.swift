@@ -1,19 +1,43 @@
 import Foundation
 import Providers
 import Scheduler
+import Synchronization
 
 /// The `widgetd` executable: parse the command line, run one command, exit with its code.
 @main
 struct WidgetdMain {
-    static func main() async {
-        let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
-        exit(code)
+    /// Synchronous on purpose: `run` must block its signals before any other thread exists, so every
+    /// thread inherits the mask and only the daemon's signalfd sees SIGHUP, SIGTERM and SIGINT.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if case .run? = try? CommandLineParser.parse(arguments) {
+            do {
+                try SignalFile.blockInThisThread([SIGHUP, SIGTERM, SIGINT])
+            } catch {
+                FileHandle.standardError.write(Data("widgetd: error: \(error)\n".utf8))
+                exit(ExitCode.failure)
+            }
+        }
+        exit(run(arguments, environment: ProcessInfo.processInfo.environment))
+    }
+
+    /// Runs async work from the synchronous main thread and waits for it.
+    static func blocking(_ body: @escaping @Sendable () async -> Int32) -> Int32 {
+        let result = Mutex<Int32>(ExitCode.failure)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let code = await body()
+            result.withLock { $0 = code }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
     }
 
     static func run(
         _ arguments: [String], environment: [String: String], console: Console = .standard,
         registry: KindRegistry = .standard
-    ) async -> Int32 {
+    ) -> Int32 {
         let command: Command
         do {
             command = try CommandLineParser.parse(arguments)
@@ -35,14 +59,32 @@ struct WidgetdMain {
         case .kinds:
             return KindsCommand.run(registry: registry, console: console)
         case .preview(let kind, let family, let settings):
-            return await PreviewCommand.run(
-                kind: kind, family: family, settings: settings, registry: registry, console: console)
+            return blocking {
+                await PreviewCommand.run(
+                    kind: kind, family: family, settings: settings, registry: registry, console: console)
+            }
         case .cron(let expression, let count, let from, let timeZone):
             return CronCommand.run(
                 expression: expression, count: count, from: from, timeZoneName: timeZone, console: console)
-        case .run, .list, .show, .reload:
-            console.err("widgetd: error: not built yet")
-            return ExitCode.failure
+        case .run(let path, let level):
+            return RunCommand.run(
+                configPath: ConfigPath.resolve(explicit: path, environment: environment),
+                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: registry, environment: environment,
+                console: console)
+        case .list(let path):
+            return ListCommand.run(
+                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                environment: environment, console: console)
+        case .show(let instance, let format, let follow, let path):
+            return ShowCommand.run(
+                instance: instance, formatName: format, follow: follow,
+                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                environment: environment, console: console)
+        case .reload(let target, let wait, let timeout, let path):
+            return ReloadCommand.run(
+                target: target, wait: wait, timeout: timeout,
+                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                environment: environment, console: console)
         }
     }
 

@@ -97,3 +97,12 @@ public enum ClickAction: Sendable, Hashable {
     /// An argv list, started detached; no shell unless the user writes `sh -c`.
     case command([String])
 }
+
+extension WidgetInstance {
+    /// Equal in everything but where the instance stands in the file: moving lines restarts nothing.
+    public func sameSettings(as other: WidgetInstance) -> Bool {
+        var other = other
+        other.mark = mark
+        return self == other
+    }
+}

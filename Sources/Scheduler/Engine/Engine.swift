@@ -49,6 +49,47 @@ public struct Engine: Sendable {
 
     public var instanceNames: [String] { states.map(\.instance.name) }
 
+    /// The token of the latest reload started; a completion with a larger token began after this moment.
+    public var lastIssuedToken: UInt64 { nextToken - 1 }
+
+    /// True when `token` is the reload of `name` the engine is waiting for (not superseded or timed out).
+    public func isAwaiting(instance name: String, token: UInt64) -> Bool {
+        indexByName[name].map { states[$0].inFlight == token } ?? false
+    }
+
+    /// Takes a new configuration: instances whose settings are unchanged keep their timelines and deadlines,
+    /// changed ones start again from their placeholders, new ones start, removed ones go.
+    /// - Returns: the names removed or restarted, whose files should go, and what is due now.
+    public mutating func reconfigure(
+        _ instances: [WidgetInstance], placeholders: [String: EntryContent], now: Date
+    ) -> (restartedOrRemoved: [String], actions: [EngineAction]) {
+        var kept: [InstanceState] = []
+        var restartedOrRemoved: [String] = []
+        let newNames = Set(instances.map(\.name))
+        for state in states where !newNames.contains(state.instance.name) {
+            restartedOrRemoved.append(state.instance.name)
+        }
+        for instance in instances {
+            if let index = indexByName[instance.name], states[index].instance.sameSettings(as: instance) {
+                kept.append(states[index])
+                continue
+            }
+            if indexByName[instance.name] != nil { restartedOrRemoved.append(instance.name) }
+            var state = InstanceState(
+                instance: instance, placeholder: placeholders[instance.name] ?? EntryContent(text: instance.name))
+            state.requested = true
+            state.cronDeadline = state.nextCronDate(after: now)
+            kept.append(state)
+        }
+        states = kept
+        indexByName = Dictionary(uniqueKeysWithValues: states.enumerated().map { ($1.instance.name, $0) })
+        heap.removeAll()
+        for index in states.indices {
+            reschedule(index, now: now)
+        }
+        return (restartedOrRemoved, advance(now: now))
+    }
+
     /// The instance named `name`, as configured.
     public func instance(named name: String) -> WidgetInstance? {
         indexByName[name].map { states[$0].instance }

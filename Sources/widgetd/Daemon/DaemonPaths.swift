@@ -1,23 +1,19 @@
 import Foundation
 import Scheduler
 
-/// Where the daemon keeps its files, from the XDG base directories.
+/// Where the daemon keeps its files, from the XDG base directories and `settings:`.
 struct DaemonPaths: Sendable {
-    /// `$XDG_RUNTIME_DIR/widgetd`, else `/tmp/widgetd-$UID`: the FIFO, the lock, acknowledgements.
-    var runtime: String
-    /// Rendered entries for bars.
+    /// `$XDG_RUNTIME_DIR/widgetd` (else `/tmp/widgetd-$UID`): the FIFO, the lock, acknowledgements.
+    var control: ControlPaths
+    /// Rendered entries for bars: `settings.output_dir`, else `<runtime dir>/out`.
     var output: String
-    /// `$XDG_STATE_HOME/widgetd`, else `~/.local/state/widgetd`: last entries kept across restarts.
+    /// `$XDG_STATE_HOME/widgetd` (else `~/.local/state/widgetd`): last entries kept across restarts.
     var state: String
 
     init(environment: [String: String], settings: Settings) {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            self.runtime = runtime + "/widgetd"
-        } else {
-            self.runtime = "/tmp/widgetd-\(getuid())"
-        }
-        output = settings.outputDirectory.map { Self.expandingTilde($0, home: home) } ?? runtime + "/out"
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        control = ControlPaths(environment: environment)
+        output = settings.outputDirectory.map { Self.expandingTilde($0, home: home) } ?? control.directory + "/out"
         if let stateHome = environment["XDG_STATE_HOME"], stateHome.hasPrefix("/") {
             state = stateHome + "/widgetd"
         } else {
@@ -25,8 +21,10 @@ struct DaemonPaths: Sendable {
         }
     }
 
-    var fifo: String { runtime + "/control" }
-    var acknowledgements: String { runtime + "/acks" }
+    /// The current-entry records kept across restarts, one file per instance.
+    var entries: String { state + "/entries" }
+    /// What `widgetd list` reads: one status file per instance.
+    var status: String { control.directory + "/status" }
 
     static func expandingTilde(_ path: String, home: String) -> String {
         if path == "~" { return home }

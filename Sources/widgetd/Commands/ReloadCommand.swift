@@ -1,0 +1,50 @@
+import Scheduler
+
+/// `widgetd reload`: write a `reload …` line to the daemon's FIFO, and with `--wait` wait for its entries.
+enum ReloadCommand {
+    static func run(
+        target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String, registry: KindRegistry,
+        environment: [String: String], console: Console
+    ) -> Int32 {
+        let action: ControlCommand.Action
+        switch target {
+        case .all: action = .reloadAll
+        case .kind(let kind):
+            guard registry.kind(named: kind) != nil else {
+                let known = "known kinds: \(registry.names.joined(separator: ", "))"
+                console.report(
+                    UsageError(
+                        "Unknown kind '\(kind)'\(Suggestion.didYouMean(kind, in: registry.names, then: known)).",
+                        command: .reload))
+                return ExitCode.usage
+            }
+            action = .reloadKind(kind)
+        case .instance(let name):
+            // When the config can be read, a name it lacks is caught here rather than dropped by the daemon.
+            if let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration {
+                let names = configuration.widgets.map(\.name)
+                guard names.contains(name) else {
+                    console.err(
+                        "widgetd: error: no widget named '\(name)' in \(configPath)"
+                            + Suggestion.didYouMean(name, in: names))
+                    return ExitCode.failure
+                }
+            }
+            action = .reloadInstance(name)
+        }
+        let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
+        let paths = DaemonPaths(environment: environment, settings: settings)
+        do {
+            if wait {
+                try ControlClient.sendAndWait(
+                    ControlCommand(action), paths: paths.control, timeout: .milliseconds(Int((timeout ?? 10) * 1000)))
+            } else {
+                try ControlClient.send(ControlCommand(action), fifo: paths.control.fifo)
+            }
+            return ExitCode.success
+        } catch {
+            console.err("widgetd: error: \(error)")
+            return ExitCode.failure
+        }
+    }
+}

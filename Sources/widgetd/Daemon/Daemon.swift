@@ -1,0 +1,343 @@
+import Foundation
+import Glibc
+import Scheduler
+
+/// `widgetd run`: one thread that owns the engine and every output, sleeping in `poll()` until a
+/// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
+///
+/// Providers run as tasks on Swift's pool; their results come back through `CompletionQueue`, whose
+/// wake-up is one of the descriptors the loop polls. Nothing here polls on a period.
+final class Daemon {
+    let configPath: String
+    let registry: KindRegistry
+    let log: Log
+    let environment: [String: String]
+
+    private var configuration: Configuration
+    private let paths: DaemonPaths
+    private var engine: Engine
+    private let outputs: OutputWriter
+    private let memory: EntryMemory?
+    private let runner: ProviderRunner
+    private let completions: CompletionQueue
+
+    private let lock: LockFile
+    private let fifo: ControlFIFO
+    private let timer: WallClockTimer
+    private let watcher: Inotify
+    private let signals: SignalFile
+    private let wakeup: Wakeup
+
+    /// Acknowledgements waiting for reloads to finish.
+    private var acknowledgements = AcknowledgementBook()
+    private var stopping = false
+
+    /// Why the daemon could not start, worded for the user.
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sets everything up; the signals must already be blocked in this thread (`WidgetdMain` does it
+    /// first thing), so the signalfd sees them.
+    init(configPath: String, registry: KindRegistry, environment: [String: String], log: Log) throws {
+        self.configPath = configPath
+        self.registry = registry
+        self.environment = environment
+        self.log = log
+
+        let loaded = ConfigLoader.load(path: configPath, registry: registry)
+        guard let configuration = loaded.configuration else {
+            throw StartError(description: loaded.renderedDiagnostics())
+        }
+        self.configuration = configuration
+        paths = DaemonPaths(environment: environment, settings: configuration.settings)
+
+        do {
+            try paths.control.prepare()
+        } catch {
+            throw StartError(description: "widgetd: error: \(error)")
+        }
+        do {
+            lock = try LockFile(path: paths.control.lock)
+        } catch {
+            throw StartError(description: "widgetd: \(error)")
+        }
+        do {
+            fifo = try ControlFIFO(path: paths.control.fifo)
+            outputs = try OutputWriter(directory: paths.output)
+            timer = try WallClockTimer()
+            watcher = try Inotify()
+            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT])
+            wakeup = try Wakeup()
+            try FileManager.default.createDirectory(
+                atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            lock.remove()
+            throw StartError(description: "widgetd: error: \(error)")
+        }
+        // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
+        let configDirectory = (configPath as NSString).deletingLastPathComponent
+        _ = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
+
+        do {
+            memory = try EntryMemory(directory: paths.entries)
+        } catch {
+            log(.warning, "cannot keep entries across restarts in \(paths.entries): \(error)")
+            memory = nil
+        }
+        let wakeup = self.wakeup
+        completions = CompletionQueue(wake: { wakeup.signal() })
+        runner = ProviderRunner(registry: registry, queue: completions, timeout: EngineSettings().providerTimeout)
+        let now = Date()
+        engine = Engine(
+            instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
+            restored: memory?.recall(configuration.widgets) ?? [:], now: now)
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit code.
+    func run() -> Int32 {
+        log(
+            .info,
+            "started: \(configuration.widgets.count) widgets from \(configPath); outputs in \(paths.output); "
+                + "control FIFO \(paths.control.fifo)")
+        perform(engine.advance(now: Date()))
+        while !stopping {
+            do {
+                try timer.arm(at: engine.nextDeadline())
+                let ready = try Poller.readable(
+                    [
+                        timer.fileDescriptor, wakeup.fileDescriptor, fifo.fileDescriptor, watcher.fileDescriptor,
+                        signals.fileDescriptor,
+                    ], timeout: nil)
+                if ready.contains(timer.fileDescriptor), timer.consume() == .clockChanged {
+                    log(.info, "the wall clock changed: looking at every widget again")
+                    perform(engine.clockChanged(now: Date()))
+                }
+                if ready.contains(wakeup.fileDescriptor) {
+                    _ = wakeup.drain()
+                    handleCompletions()
+                }
+                if ready.contains(fifo.fileDescriptor) { handleControlLines() }
+                if ready.contains(watcher.fileDescriptor) { handleFileEvents() }
+                if ready.contains(signals.fileDescriptor) { handleSignals() }
+                perform(engine.advance(now: Date()))
+            } catch {
+                // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
+                log(.error, "\(error)")
+            }
+        }
+        stop()
+        return ExitCode.success
+    }
+
+    // MARK: - Events
+
+    private func handleCompletions() {
+        for completion in completions.drain() {
+            guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { continue }
+            if case .failure(let failure) = completion.result {
+                log(.warning, "\(completion.instance): \(failure.message)")
+            }
+            let now = Date()
+            perform(
+                engine.completed(
+                    instance: completion.instance, token: completion.token, result: completion.result, now: now))
+            writeStatus(of: completion.instance, now: now)
+            if case .success = completion.result, let content = engine.content(of: completion.instance, at: now) {
+                remember(completion.instance, content: content, now: now)
+            }
+            for token in acknowledgements.completed(instance: completion.instance, token: completion.token) {
+                acknowledge(token)
+            }
+        }
+    }
+
+    private func handleSignals() {
+        for signal in signals.readSignals() {
+            switch signal {
+            case SIGHUP:
+                log(.info, "SIGHUP: re-reading \(configPath)")
+                reloadConfiguration()
+            default:
+                log(.info, "signal \(signal): stopping")
+                stopping = true
+            }
+        }
+    }
+
+    private func handleFileEvents() {
+        let configName = (configPath as NSString).lastPathComponent
+        let touched = watcher.readEvents().contains { $0.name == configName || $0.mask.contains(.queueOverflow) }
+        if touched {
+            log(.info, "\(configPath) changed: re-reading it")
+            reloadConfiguration()
+        }
+    }
+
+    /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
+    func reloadConfiguration() {
+        let loaded = ConfigLoader.load(path: configPath, registry: registry)
+        guard let configuration = loaded.configuration else {
+            for diagnostic in loaded.diagnostics {
+                log(.error, diagnostic.headline)
+            }
+            log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
+            return
+        }
+        if configuration.settings != self.configuration.settings {
+            log(.warning, "changes to 'settings:' take effect when the daemon restarts")
+        }
+        self.configuration.widgets = configuration.widgets
+        let now = Date()
+        let (gone, actions) = engine.reconfigure(
+            configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
+        let remaining = Set(configuration.widgets.map(\.name))
+        for name in gone {
+            do {
+                try outputs.remove(instance: name)
+            } catch {
+                log(.warning, "\(name): cannot remove its files: \(error)")
+            }
+            if !remaining.contains(name) {
+                memory?.forget(name)
+                unlink(InstanceStatusRecord.path(for: name, in: paths.status))
+            }
+        }
+        log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
+        perform(actions)
+    }
+
+    private func stop() {
+        let now = Date()
+        for name in engine.instanceNames {
+            if let content = engine.content(of: name, at: now) { remember(name, content: content, now: now) }
+        }
+        fifo.remove()
+        lock.remove()
+        log(.info, "stopped")
+    }
+
+    // MARK: - Actions
+
+    /// Starts reloads and writes changed entries in every configured format.
+    func perform(_ actions: [EngineAction]) {
+        let now = Date()
+        for action in actions {
+            switch action {
+            case .reload(let name, let token):
+                guard let instance = engine.instance(named: name) else { continue }
+                log(.debug, "\(name): asking \(instance.kind) for a timeline")
+                runner.start(instance, token: token, now: now)
+            case .show(let name, let content):
+                write(name, content: content, now: now)
+            }
+        }
+    }
+
+    private func write(_ name: String, content: EntryContent, now: Date) {
+        guard let instance = engine.instance(named: name) else { return }
+        let entry = CanonicalEntry(
+            instance: name, kind: instance.kind, family: instance.family, date: now, content: content)
+        do {
+            for format in instance.outputs {
+                _ = try outputs.write(
+                    instance: name, format: format, contents: entry.rendered(as: format, at: now))
+            }
+            _ = try outputs.writeCanonical(instance: name, entry: entry)
+        } catch {
+            log(.error, "\(name): cannot write its entry: \(error)")
+        }
+    }
+
+    private func remember(_ name: String, content: EntryContent, now: Date) {
+        guard let memory, let instance = engine.instance(named: name) else { return }
+        let entry = CanonicalEntry(
+            instance: name, kind: instance.kind, family: instance.family, date: now, content: content)
+        do {
+            try memory.remember(entry)
+        } catch {
+            log(.debug, "\(name): cannot keep its entry: \(error)")
+        }
+    }
+
+    private func writeStatus(of name: String, now: Date) {
+        guard let status = engine.status(of: name, now: now) else { return }
+        do {
+            try AtomicFile.write(
+                InstanceStatusRecord(status).encoded(), to: InstanceStatusRecord.path(for: name, in: paths.status))
+        } catch {
+            log(.debug, "\(name): cannot write its status: \(error)")
+        }
+    }
+
+    func acknowledge(_ token: ControlCommand.AckToken) {
+        do {
+            try paths.control.acknowledge(token)
+        } catch {
+            log(.warning, "cannot acknowledge \(token): \(error)")
+        }
+    }
+
+    private static func placeholders(
+        _ instances: [WidgetInstance], _ registry: KindRegistry, _ now: Date
+    ) -> [String: EntryContent] {
+        var placeholders: [String: EntryContent] = [:]
+        for instance in instances {
+            guard let kind = registry.kind(named: instance.kind) else { continue }
+            let context = ProviderContext(
+                instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
+            placeholders[instance.name] = kind.placeholder(in: context)
+        }
+        return placeholders
+    }
+
+    // MARK: - Control FIFO
+
+    private func handleControlLines() {
+        for result in fifo.readLines() {
+            switch result {
+            case .rejected(let reason):
+                log(.warning, "control FIFO: dropped a line: \(reason)")
+            case .line(let line):
+                do {
+                    handle(try ControlCommand.parse(line))
+                } catch {
+                    log(.warning, "control FIFO: dropped '\(line.prefix(80))': \(error)")
+                }
+            }
+        }
+    }
+
+    private func handle(_ command: ControlCommand) {
+        let now = Date()
+        switch command.action {
+        case .reloadAll:
+            request(.all, command, now: now)
+        case .reloadKind(let kind):
+            request(.kind(kind), command, now: now)
+        case .reloadInstance(let name):
+            request(.instance(name), command, now: now)
+        case .config:
+            reloadConfiguration()
+            command.acknowledgement.map(acknowledge)
+        case .click(let name, let button, _, _):
+            log(.info, "click on '\(name)' button \(button): dropped, as no kind has intents yet (unknown intent)")
+            command.acknowledgement.map(acknowledge)
+        case .intent(let name, let intent, _):
+            log(.info, "intent '\(intent)' for '\(name)': unknown intent, dropped")
+            command.acknowledgement.map(acknowledge)
+        }
+    }
+
+    private func request(_ target: ReloadTarget, _ command: ControlCommand, now: Date) {
+        let issuedBefore = engine.lastIssuedToken
+        let names = engine.request(target, now: now)
+        if names.isEmpty { log(.warning, "'\(command.line)' names no widget") }
+        guard let token = command.acknowledgement else { return }
+        if names.isEmpty {
+            acknowledge(token)
+        } else {
+            acknowledgements.wait(token, for: names, after: issuedBefore)
+        }
+    }
+}

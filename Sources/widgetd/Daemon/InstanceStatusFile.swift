@@ -1,0 +1,40 @@
+import Foundation
+import Scheduler
+
+/// What `widgetd list` shows of an instance beyond its current entry, as the daemon last wrote it.
+struct InstanceStatusRecord: Codable, Sendable, Equatable {
+    /// `never`, `atEnd`, `after 2026-11-29T19:30:00+01:00`, or nil before the first timeline.
+    var policy: String?
+    /// ISO 8601; nil when only a request will reload it.
+    var nextReload: String?
+    var reloading: Bool
+    var lastError: String?
+
+    init(_ status: InstanceStatus) {
+        let zone = TimeZone.current
+        switch status.policy {
+        case nil: policy = nil
+        case .never?: policy = "never"
+        case .atEnd?: policy = "atEnd"
+        case .after(let date)?: policy = "after " + ISO8601Text.format(date, in: zone)
+        }
+        nextReload = status.nextReload.map { ISO8601Text.format($0, in: zone) }
+        reloading = status.isReloading
+        lastError = status.lastError
+    }
+
+    static func path(for instance: String, in directory: String) -> String {
+        directory + "/" + instance + ".json"
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? Array(encoder.encode(self))) ?? []
+    }
+
+    static func read(instance: String, in directory: String) -> InstanceStatusRecord? {
+        guard let data = FileManager.default.contents(atPath: path(for: instance, in: directory)) else { return nil }
+        return try? JSONDecoder().decode(InstanceStatusRecord.self, from: data)
+    }
+}
