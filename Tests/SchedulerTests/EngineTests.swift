@@ -310,3 +310,28 @@ struct DynamicDateTests {
         #expect(timer.nextChange(after: date.addingTimeInterval(-2.25)) == date.addingTimeInterval(-2))
     }
 }
+
+@Suite("engine timeouts")
+struct EngineTimeoutTests {
+    @Test func aSlowProviderTimesOutGoesStaleAndItsLateAnswerIsIgnored() {
+        let t0 = at("2026-06-01T12:00:00+00:00")
+        var settings = EngineSettings()
+        settings.providerTimeout = 5
+        var harness = EngineHarness([instance("slow"), instance("fast")], at: t0, settings: settings)
+        let slowToken = harness.pending.removeValue(forKey: "slow")!
+        harness.complete("fast", .success(Timeline(entries: entries(t0, ["fast"], every: 1), policy: .never)))
+        // The fast one showed at once; the slow one holds nothing up.
+        #expect(harness.shown("fast") == ["placeholder", "fast"])
+        #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(5))
+        harness.now = t0.addingTimeInterval(5)
+        harness.record(harness.engine.advance(now: harness.now))
+        let status = harness.engine.status(of: "slow", now: harness.now)
+        #expect(status?.lastError == "timed out after 5 s")
+        #expect(status?.content.state == .stale)
+        #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(6))  // first retry after 1 s
+        let late = harness.engine.completed(
+            instance: "slow", token: slowToken,
+            result: .success(Timeline(entries: entries(t0, ["late"], every: 1), policy: .never)), now: harness.now)
+        #expect(late.isEmpty)
+    }
+}

@@ -176,6 +176,7 @@ public struct Engine: Sendable {
     ) -> [EngineAction] {
         guard let index = indexByName[name], states[index].inFlight == token else { return [] }
         states[index].inFlight = nil
+        states[index].inFlightDeadline = nil
         switch result {
         case .success(let timeline):
             states[index].timeline = timeline
@@ -198,6 +199,14 @@ public struct Engine: Sendable {
 
     /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake.
     private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
+        if let token = states[index].inFlight, let deadline = states[index].inFlightDeadline, deadline <= now {
+            // The provider is too slow: its call counts as failed, and its late answer will be ignored.
+            let seconds = settings.providerTimeout
+            let text = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            return completed(
+                instance: states[index].instance.name, token: token,
+                result: .failure(ProviderFailure("timed out after \(text) s")), now: now)
+        }
         var actions: [EngineAction] = []
         let content = states[index].content(at: now)
         if content != states[index].shown {
@@ -217,6 +226,7 @@ public struct Engine: Sendable {
                 let token = nextToken
                 nextToken += 1
                 states[index].inFlight = token
+                states[index].inFlightDeadline = now.addingTimeInterval(settings.providerTimeout)
                 states[index].lastReloadStart = now
                 actions.append(.reload(instance: states[index].instance.name, token: token))
             }

@@ -23,6 +23,8 @@ struct InstanceState {
     var requestedDuringReload = false
     /// The token of the provider call in flight, if one is.
     var inFlight: UInt64?
+    /// When the call in flight counts as failed.
+    var inFlightDeadline: Date?
     var lastReloadStart: Date?
     /// Timelines in a row whose policy asked for a reload at once (`.after(now)`, an empty `.atEnd`).
     var eagerStreak = 0
@@ -64,6 +66,9 @@ struct InstanceState {
             candidates.append(dynamicDate.nextChange(after: now))
         }
         if inFlight == nil, let deadline = reloadDeadline {
+            candidates.append(deadline)
+        }
+        if inFlight != nil, let deadline = inFlightDeadline {
             candidates.append(deadline)
         }
         return candidates.min()

@@ -87,7 +87,7 @@ final class Daemon {
         }
         let wakeup = self.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
-        runner = ProviderRunner(registry: registry, queue: completions, timeout: EngineSettings().providerTimeout)
+        runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 2))
         let now = Date()
         engine = Engine(
             instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
@@ -229,6 +229,7 @@ final class Daemon {
                 log(.debug, "\(name): asking \(instance.kind) for a timeline")
                 runner.start(instance, token: token, now: now)
             case .show(let name, let content):
+                log(.debug, "\(name): shows '\(content.text)'")
                 write(name, content: content, now: now)
             }
         }

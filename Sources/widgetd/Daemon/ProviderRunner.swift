@@ -31,15 +31,17 @@ final class CompletionQueue: Sendable {
     }
 }
 
-/// Runs provider calls off the loop thread, each bounded by a timeout, so a slow provider never delays
-/// another instance or the loop.
+/// Runs provider calls off the loop thread, so a slow provider never delays another instance or the loop.
+///
+/// Timeouts are the engine's: it gives each call a deadline on the same wall-clock timer as everything
+/// else, and ignores an answer that comes after it. (A `Task.sleep` per call would keep libdispatch's
+/// timer thread ticking while the daemon is otherwise idle.)
 struct ProviderRunner: Sendable {
     let registry: KindRegistry
     let queue: CompletionQueue
-    let timeout: TimeInterval
+    let executor: ProviderExecutor
 
-    /// Starts `instance`'s timeline call. Exactly one completion for `token` reaches the engine: the result
-    /// or the timeout, whichever is first (the engine ignores the other).
+    /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
     func start(_ instance: WidgetInstance, token: UInt64, now: Date) {
         guard let kind = registry.kind(named: instance.kind) else {
             queue.post(
@@ -51,27 +53,14 @@ struct ProviderRunner: Sendable {
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
         let queue = self.queue
-        let timeout = self.timeout
-        let timer = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            queue.post(
-                ProviderCompletion(
-                    instance: instance.name, token: token,
-                    result: .failure(ProviderFailure("timed out after \(Self.seconds(timeout))"))))
-        }
-        Task {
+        Task(executorPreference: executor) {
             let result: Result<Timeline, ProviderFailure>
             do {
                 result = .success(try await kind.timeline(for: instance.intent, in: context))
             } catch {
                 result = .failure(ProviderFailure("\(error)"))
             }
-            timer.cancel()
             queue.post(ProviderCompletion(instance: instance.name, token: token, result: result))
         }
-    }
-
-    private static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
     }
 }

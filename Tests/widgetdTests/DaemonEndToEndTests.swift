@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+/// The built daemon, started on temporary configs and directories.
+@Suite("widgetd run, end to end")
+struct DaemonEndToEndTests {
+    static let config = """
+        widgets:
+          quote:
+            kind: quotes
+            intent:
+              category: focus
+            output: [plain, i3blocks, waybar]
+          seconds:
+            kind: clock
+            family: systemSmall
+            intent:
+              seconds: true
+              format: "%T"
+
+        """
+
+    @Test func writesEveryConfiguredFormatAndTheCanonicalEntry() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the quote files") { daemon.read("quote.waybar")?.contains("\"class\"") == true })
+        let plain = try #require(daemon.read("quote.plain"))
+        #expect(!plain.isEmpty && plain.hasSuffix("\n"))
+        #expect(daemon.read("quote.i3blocks")?.hasPrefix(plain) == true)
+        #expect(daemon.read("quote.json")?.contains("\"kind\":\"quotes\"") == true)
+        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.output)
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        var fifo = stat()
+        #expect(lstat(daemon.runtime + "/control", &fifo) == 0)
+        #expect(fifo.st_mode & S_IFMT == S_IFIFO)
+        #expect(fifo.st_mode & 0o777 == 0o600)
+    }
+
+    @Test func aPerSecondClockChangesOnEachSecond() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        var seen: [String] = []
+        _ = waitFor("three clock values") {
+            if let text = daemon.read("seconds.plain"), text != seen.last, text.count == 9 { seen.append(text) }
+            return seen.count >= 4
+        }
+        // Consecutive values are one second apart: 12:00:01 → 12:00:02.
+        let seconds = seen.map { text -> Int in
+            let parts = text.dropLast().split(separator: ":").compactMap { Int($0) }
+            return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : -1
+        }
+        for (next, previous) in zip(seconds.dropFirst(), seconds) {
+            #expect((next - previous + 86_400) % 86_400 == 1, "\(seen)")
+        }
+    }
+
+    @Test func reloadWaitReturnsAfterTheReloadLanded() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        let statusPath = daemon.runtime + "/status/quote.json"
+        #expect(waitFor("the first timeline") { FileManager.default.fileExists(atPath: statusPath) })
+        let before = try inode(statusPath)
+        let result = try daemon.cli(["reload", "--kind", "quotes", "--wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // No waiting here: --wait returned only once the reload's results were written (each write of the
+        // status file is a rename, so a new inode).
+        #expect(try inode(statusPath) != before)
+        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        #expect(try daemon.cli(["reload", "--wait"]).status == 0)
+    }
+
+    @Test func aFIFOReloadOfAKindReachesItsInstances() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("start-up") { daemon.log.contains("quote: asking quotes for a timeline") })
+        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
+        fifo.write(Data("reload kind quotes\n".utf8))
+        try fifo.close()
+        #expect(
+            waitFor("a second quotes reload") {
+                daemon.log.components(separatedBy: "quote: asking quotes for a timeline").count == 3
+            })
+        #expect(daemon.log.components(separatedBy: "seconds: asking clock for a timeline").count == 2)
+    }
+
+    @Test func garbageOnTheFIFOLeavesTheDaemonRunningAndAnswering() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("start-up") { daemon.read("quote.plain") != nil })
+        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
+        var random = SystemRandomNumberGenerator()
+        fifo.write(Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        fifo.write(Data(repeating: UInt8(ascii: "a"), count: 1 << 20) + Data("\n".utf8))
+        fifo.write(Data("reload nosuchwidget\nclick quote 9\nintent quote fly\n".utf8))
+        try fifo.close()
+        #expect(waitFor("the long line to be dropped") { daemon.log.contains("line longer than 4096 bytes") })
+        #expect(daemon.process.isRunning)
+        let result = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(daemon.log.contains("button must be 1-5"))
+    }
+
+    @Test func aBrokenEditKeepsTheRunningConfigAndAGoodOneApplies() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+            })
+        let quote = daemon.read("quote.plain")
+        try daemon.editConfig("widgets:\n  quote:\n    kind: quotez\n")
+        #expect(
+            waitFor("the error in the log") { daemon.log.contains("widgets.yaml:3:11: error: unknown kind 'quotez'") })
+        #expect(daemon.log.contains("keeping the running configuration"))
+        #expect(daemon.read("quote.plain") == quote)
+        #expect(daemon.read("seconds.plain") != nil)
+        // A good edit: `seconds` goes, `calm` comes, `quote` is unchanged and keeps its entry.
+        try daemon.editConfig(
+            "widgets:\n  quote:\n    kind: quotes\n    intent:\n      category: focus\n"
+                + "    output: [plain, i3blocks, waybar]\n  calm:\n    kind: quotes\n    intent:\n"
+                + "      category: mindfulness\n")
+        #expect(waitFor("the new widget") { daemon.read("calm.plain") != nil })
+        #expect(waitFor("the removed widget's files to go") { daemon.read("seconds.plain") == nil })
+        #expect(daemon.read("quote.plain") == quote)
+    }
+
+    @Test func aSecondDaemonRefusesToStartAndStopIsClean() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("start-up") { FileManager.default.fileExists(atPath: daemon.runtime + "/lock") })
+        let second = try runWidgetd(["run", "--config", daemon.configPath], environment: daemon.environment)
+        #expect(second.status == 1)
+        #expect(second.stderr == "widgetd: already running (pid \(daemon.process.processIdentifier))\n")
+        daemon.stop()
+        #expect(daemon.process.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/control"))
+        #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/lock"))
+        #expect(daemon.log.contains("widgetd: info: stopped"))
+    }
+
+    @Test func reloadWithoutADaemonSaysSoAndFails() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let result = try runWidgetd(["reload"], environment: ["XDG_RUNTIME_DIR": directory.url.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not running"))
+    }
+
+    @Test func theLastEntriesPaintAtOnceAfterARestart() throws {
+        let first = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("start-up") { first.read("quote.plain") != nil })
+        let quote = try #require(first.read("quote.plain")).dropLast()
+        #expect(first.log.contains("quote: shows 'Small steps count.'"))
+        first.stop()
+        let state = first.directory.url.path + "/state/widgetd/entries/quote.json"
+        #expect(try String(contentsOfFile: state, encoding: .utf8).contains(String(quote)))
+        // The same directories again: the kept quote paints first, not the placeholder.
+        let second = try DaemonUnderTest(config: Self.config, reusing: first.directory)
+        #expect(waitFor("start-up") { second.log.contains("quote: shows '\(quote)'") })
+        #expect(!second.log.contains("quote: shows 'Small steps count.'"))
+        second.stop()
+        // The first owns the directories; keep it (and them) until the second is done.
+        withExtendedLifetime(first) {}
+    }
+
+    @Test func idleDaemonDoesNotWakeUp() throws {
+        // Only quotes widgets: after their first timeline nothing is due for an hour.
+        let daemon = try DaemonUnderTest(config: "widgets:\n  a:\n    kind: quotes\n  b:\n    kind: quotes\n")
+        #expect(
+            waitFor("both timelines") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/a.json")
+                    && FileManager.default.fileExists(atPath: daemon.runtime + "/status/b.json")
+            })
+        // Let the provider tasks' threads park: wait until a half-second passes with no context switch.
+        var previous = try daemon.contextSwitches()
+        #expect(
+            try waitFor("the daemon to settle", timeout: .seconds(10)) {
+                usleep(500_000)
+                let now = try daemon.contextSwitches()
+                defer { previous = now }
+                return now == previous
+            })
+        // The measurement window the issue asks for: three idle seconds.
+        let before = try daemon.contextSwitches()
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(3) { usleep(100_000) }
+        let after = try daemon.contextSwitches()
+        print("idle daemon: \(after - before) context switches in 3 s")
+        #expect(after == before)
+    }
+}
+
+/// The inode of `path`: a file replaced by rename has a new one.
+func inode(_ path: String) throws -> UInt64 {
+    var status = stat()
+    guard stat(path, &status) == 0 else { throw CocoaError(.fileNoSuchFile) }
+    return UInt64(status.st_ino)
+}

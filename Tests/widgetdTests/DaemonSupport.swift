@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// A `widgetd run` started for one test, in its own temporary XDG directories.
+final class DaemonUnderTest {
+    let directory: TemporaryDirectory
+    let configPath: String
+    let process = Process()
+    let logPath: String
+    private let ownsDirectory: Bool
+
+    var environment: [String: String] {
+        [
+            "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
+            "HOME": directory.url.path + "/home",
+        ]
+    }
+    var runtime: String { directory.url.path + "/run/widgetd" }
+    var output: String { runtime + "/out" }
+
+    /// Starts a daemon on `config`, in fresh directories or in those of an earlier daemon (`reusing`).
+    init(config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil) throws {
+        directory = try reusing ?? TemporaryDirectory()
+        ownsDirectory = reusing == nil
+        for sub in ["run", "state", "home"] {
+            try FileManager.default.createDirectory(
+                atPath: directory.url.path + "/" + sub, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        }
+        configPath = try directory.write("widgets.yaml", config)
+        logPath = try directory.write("daemon-\(UUID().uuidString).log", "")
+        process.executableURL = widgetdBinary
+        process.arguments = ["run", "--config", configPath, "--log-level", "debug"] + arguments
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        stop()
+        if ownsDirectory { directory.remove() }
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    func read(_ name: String) -> String? {
+        try? String(contentsOfFile: output + "/" + name, encoding: .utf8)
+    }
+
+    /// Runs the CLI against this daemon's directories.
+    func cli(_ arguments: [String]) throws -> ProcessResult {
+        try runWidgetd(arguments + ["--config", configPath], environment: environment)
+    }
+
+    /// Replaces widgets.yaml the way editors do: write a temporary file, then rename it over.
+    func editConfig(_ text: String) throws {
+        let temporary = try directory.write(".widgets.yaml.swp", text)
+        _ = rename(temporary, configPath)
+    }
+
+    /// Context switches of every thread of the daemon (`/proc/PID/task/*/status`).
+    func contextSwitches() throws -> Int {
+        let tasks = "/proc/\(process.processIdentifier)/task"
+        var total = 0
+        for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+            let status = try String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8)
+            for line in status.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
+            }
+        }
+        return total
+    }
+}
+
+/// Checks `condition` until it holds or `timeout` passes; a bounded wait on an event, not a fixed sleep.
+func waitFor(
+    _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () throws -> Bool
+) rethrows -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        usleep(10_000)
+    }
+    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    return false
+}
