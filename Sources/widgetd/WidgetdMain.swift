@@ -10,13 +10,18 @@ struct WidgetdMain {
     /// thread inherits the mask and only the daemon's signalfd sees SIGHUP, SIGTERM and SIGINT.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if case .run? = try? CommandLineParser.parse(arguments) {
-            do {
-                try SignalFile.blockInThisThread([SIGHUP, SIGTERM, SIGINT])
-            } catch {
-                FileHandle.standardError.write(Data("widgetd: error: \(error)\n".utf8))
-                exit(ExitCode.failure)
+        let handled: [Int32] = [SIGHUP, SIGTERM, SIGINT]
+        do {
+            if case .run? = try? CommandLineParser.parse(arguments) {
+                try SignalFile.blockInThisThread(handled)
+            } else {
+                // A parent may start us with these blocked (Foundation's Process does): a `show --follow`
+                // that cannot be stopped by SIGTERM would outlive its bar.
+                try SignalFile.unblockInThisThread(handled + [SIGPIPE])
             }
+        } catch {
+            FileHandle.standardError.write(Data("widgetd: error: \(error)\n".utf8))
+            exit(ExitCode.failure)
         }
         exit(run(arguments, environment: ProcessInfo.processInfo.environment))
     }

@@ -67,3 +67,26 @@ struct QuotesKindTests {
         #expect(a.content.text == b.content.text)
     }
 }
+
+@Suite("quotes rotation")
+struct QuotesRotationTests {
+    @Test func eachTimelineShowsTheQuoteAfterTheOneShown() async throws {
+        let kind = QuotesKind()
+        let configuration = IntentValues(["category": .enumCase("focus")])
+        var shown: EntryContent? = nil
+        var seen: [String] = []
+        for _ in 0..<7 {
+            let context = ProviderContext(
+                instance: "q", family: .systemSmall, now: Date(timeIntervalSince1970: 1_800_000_000), current: shown)
+            let timeline = try await kind.timeline(for: configuration, in: context)
+            shown = timeline.entries.first?.content
+            seen.append(shown?.text ?? "")
+        }
+        // Six focus quotes, each once, then round again.
+        #expect(Set(seen.prefix(6)).count == 6)
+        #expect(seen[6] == seen[0])
+        #expect(QuotesKind.quote(in: "focus", after: "Guard your attention.") == "Single-task this hour.")
+        #expect(QuotesKind.quote(in: "focus", after: "Single-task this hour.") == "One thing at a time.")
+        #expect(QuotesKind.quote(in: "focus", after: "Small steps count.") == nil)
+    }
+}

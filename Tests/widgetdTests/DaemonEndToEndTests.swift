@@ -1,4 +1,5 @@
 import Foundation
+import Providers
 import Testing
 
 /// The built daemon, started on temporary configs and directories.
@@ -66,16 +67,20 @@ struct DaemonEndToEndTests {
         #expect(try daemon.cli(["reload", "--wait"]).status == 0)
     }
 
-    @Test func aFIFOReloadOfAKindReachesItsInstances() throws {
+    @Test func aFIFOReloadOfAKindUpdatesItsFilesWithTheNextQuote() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("start-up") { daemon.log.contains("quote: asking quotes for a timeline") })
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+            })
+        let first = try #require(daemon.read("quote.plain")).dropLast()
+        let next = try #require(QuotesKind.quote(in: "focus", after: String(first)))
         let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
         fifo.write(Data("reload kind quotes\n".utf8))
         try fifo.close()
-        #expect(
-            waitFor("a second quotes reload") {
-                daemon.log.components(separatedBy: "quote: asking quotes for a timeline").count == 3
-            })
+        #expect(waitFor("the next quote in the file") { daemon.read("quote.plain") == next + "\n" })
+        #expect(daemon.read("quote.waybar")?.contains(next) == true)
+        // The clock was not asked again.
         #expect(daemon.log.components(separatedBy: "seconds: asking clock for a timeline").count == 2)
     }
 
@@ -141,7 +146,10 @@ struct DaemonEndToEndTests {
 
     @Test func theLastEntriesPaintAtOnceAfterARestart() throws {
         let first = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("start-up") { first.read("quote.plain") != nil })
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: first.runtime + "/status/quote.json")
+            })
         let quote = try #require(first.read("quote.plain")).dropLast()
         #expect(first.log.contains("quote: shows 'Small steps count.'"))
         first.stop()
@@ -188,4 +196,55 @@ func inode(_ path: String) throws -> UInt64 {
     var status = stat()
     guard stat(path, &status) == 0 else { throw CocoaError(.fileNoSuchFile) }
     return UInt64(status.st_ino)
+}
+
+@Suite("widgetd show and list, end to end")
+struct ShowAndListEndToEndTests {
+    @Test func showFollowPrintsOneLinePerChange() throws {
+        let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)
+        #expect(waitFor("the clock file") { daemon.read("seconds.plain") != nil })
+        let follower = Process()
+        follower.executableURL = widgetdBinary
+        follower.arguments = ["show", "seconds", "--follow", "--format", "i3bar", "--config", daemon.configPath]
+        follower.environment = daemon.environment
+        let outPath = try daemon.directory.write("follow.out", "")
+        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        follower.standardInput = FileHandle.nullDevice
+        try follower.run()
+        defer {
+            follower.terminate()
+            follower.waitUntilExit()
+        }
+        var lines: [Substring] = []
+        #expect(
+            waitFor("three lines from show --follow") {
+                lines = ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+                return lines.count >= 3
+            })
+        // Each line is one i3bar block, and each differs from the one before.
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["instance"] as? String == "seconds")
+        }
+        #expect(Set(lines).count == lines.count)
+    }
+
+    @Test func showRendersAnyFormatAndListShowsEveryWidget() throws {
+        let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+            })
+        let tmux = try daemon.cli(["show", "quote", "--format", "tmux"])
+        #expect(tmux.status == 0)
+        #expect(tmux.stdout == daemon.read("quote.plain"))
+        let list = try daemon.cli(["list"])
+        #expect(list.status == 0)
+        let lines = list.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("NAME") == true)
+        #expect(lines.contains { $0.hasPrefix("quote ") && $0.contains("quotes") && $0.contains("after ") })
+        #expect(lines.contains { $0.hasPrefix("seconds ") && $0.contains("clock") && $0.contains("atEnd") })
+        let missing = try daemon.cli(["show", "nope"])
+        #expect(missing.status == 1)
+    }
 }

@@ -3,8 +3,10 @@ import Scheduler
 
 /// Short quotes from a chosen category (seed 001's configurable quote widget).
 ///
-/// The quote rotates each hour: the timeline holds one entry and asks again an hour later, as the seed's
-/// `.after(now + 1 h)` does, and which quote shows is derived from the hour, so it needs no stored state.
+/// The timeline holds one entry and asks again an hour later, as the seed's `.after(now + 1 h)` does. Each
+/// timeline shows the quote after the one the widget shows now, so the quotes rotate hourly and a reload
+/// brings the next one; with nothing shown yet (start-up, previews) the hour picks the quote, so no state is
+/// stored anywhere.
 public struct QuotesKind: WidgetKind {
     public static let categories = [
         EnumCase("motivation", displayName: "Motivation"),
@@ -32,27 +34,44 @@ public struct QuotesKind: WidgetKind {
     }
 
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        entry(for: configuration, at: context.now)
+        entry(Self.quote(in: category(configuration), at: context.now), configuration, at: context.now)
     }
 
     public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        Timeline(
-            entries: [entry(for: configuration, at: context.now)],
+        let category = category(configuration)
+        let quote =
+            context.current.flatMap { Self.quote(in: category, after: $0.text) }
+            ?? Self.quote(in: category, at: context.now)
+        return Timeline(
+            entries: [entry(quote, configuration, at: context.now)],
             policy: .after(context.now.addingTimeInterval(Self.rotation)))
     }
 
-    private func entry(for configuration: IntentValues, at now: Date) -> TimelineEntry {
-        let category = configuration.enumCase("category") ?? "motivation"
-        let quote = Self.quote(in: category, at: now)
+    private func category(_ configuration: IntentValues) -> String {
+        configuration.enumCase("category") ?? "motivation"
+    }
+
+    private func entry(_ quote: String, _ configuration: IntentValues, at now: Date) -> TimelineEntry {
+        let category = category(configuration)
         let displayName = Self.categories.first { $0.name == category }?.displayName ?? category
         return TimelineEntry(date: now, content: EntryContent(text: quote, tooltip: "\(displayName): \(quote)"))
     }
 
+    static func quotes(in category: String) -> [String] {
+        QuoteCollection.quotes[category] ?? QuoteCollection.quotes["motivation"] ?? ["Small steps count."]
+    }
+
     /// The quote of `category` for the hour containing `now`.
     static func quote(in category: String, at now: Date) -> String {
-        let quotes = QuoteCollection.quotes[category] ?? QuoteCollection.quotes["motivation"] ?? ["Small steps count."]
+        let quotes = quotes(in: category)
         let hour = Int((now.timeIntervalSince1970 / rotation).rounded(.down))
-        let index = ((hour % quotes.count) + quotes.count) % quotes.count
-        return quotes[index]
+        return quotes[((hour % quotes.count) + quotes.count) % quotes.count]
+    }
+
+    /// The quote after `shown` in `category`, wrapping around; nil when `shown` is not one of its quotes.
+    public static func quote(in category: String, after shown: String) -> String? {
+        let quotes = quotes(in: category)
+        guard let index = quotes.firstIndex(of: shown) else { return nil }
+        return quotes[(index + 1) % quotes.count]
     }
 }

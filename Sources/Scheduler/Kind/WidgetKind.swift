@@ -11,13 +11,20 @@ public struct ProviderContext: Sendable {
     public var now: Date
     /// The instance's `timezone:`, else the local zone.
     public var timeZone: TimeZone
+    /// What the instance shows as the call starts, so a kind can continue from it (the quotes kind shows
+    /// the next quote); nil for previews and before the first entry.
+    public var current: EntryContent?
 
-    public init(instance: String, family: Family, isPreview: Bool = false, now: Date, timeZone: TimeZone = .current) {
+    public init(
+        instance: String, family: Family, isPreview: Bool = false, now: Date, timeZone: TimeZone = .current,
+        current: EntryContent? = nil
+    ) {
         self.instance = instance
         self.family = family
         self.isPreview = isPreview
         self.now = now
         self.timeZone = timeZone
+        self.current = current
     }
 }
 

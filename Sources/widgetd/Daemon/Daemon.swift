@@ -27,6 +27,8 @@ final class Daemon {
     private let watcher: Inotify
     private let signals: SignalFile
     private let wakeup: Wakeup
+    private var configWatch: Inotify.Watch?
+    private var zoneWatch: Inotify.Watch?
 
     /// Acknowledgements waiting for reloads to finish.
     private var acknowledgements = AcknowledgementBook()
@@ -77,7 +79,9 @@ final class Daemon {
         }
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
         let configDirectory = (configPath as NSString).deletingLastPathComponent
-        _ = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
+        configWatch = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
+        // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
+        zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
 
         do {
             memory = try EntryMemory(directory: paths.entries)
@@ -167,11 +171,25 @@ final class Daemon {
 
     private func handleFileEvents() {
         let configName = (configPath as NSString).lastPathComponent
-        let touched = watcher.readEvents().contains { $0.name == configName || $0.mask.contains(.queueOverflow) }
-        if touched {
+        let events = watcher.readEvents()
+        let overflow = events.contains { $0.mask.contains(.queueOverflow) }
+        if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
+            zoneChanged()
+        }
+        if overflow || events.contains(where: { $0.watch == configWatch && $0.name == configName }) {
             log(.info, "\(configPath) changed: re-reading it")
             reloadConfiguration()
         }
+    }
+
+    /// The local time zone changed: local cron times move, and timelines rendered in the old zone (a clock)
+    /// are stale, so every widget is looked at again and reloaded.
+    private func zoneChanged() {
+        NSTimeZone.resetSystemTimeZone()
+        log(.info, "the local time zone is now \(TimeZone.current.identifier): reloading every widget")
+        let now = Date()
+        perform(engine.clockChanged(now: now))
+        engine.request(.all, now: now)
     }
 
     /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
@@ -227,7 +245,7 @@ final class Daemon {
             case .reload(let name, let token):
                 guard let instance = engine.instance(named: name) else { continue }
                 log(.debug, "\(name): asking \(instance.kind) for a timeline")
-                runner.start(instance, token: token, now: now)
+                runner.start(instance, token: token, now: now, current: engine.content(of: name, at: now))
             case .show(let name, let content):
                 log(.debug, "\(name): shows '\(content.text)'")
                 write(name, content: content, now: now)

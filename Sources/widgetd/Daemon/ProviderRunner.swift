@@ -42,7 +42,7 @@ struct ProviderRunner: Sendable {
     let executor: ProviderExecutor
 
     /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
-    func start(_ instance: WidgetInstance, token: UInt64, now: Date) {
+    func start(_ instance: WidgetInstance, token: UInt64, now: Date, current: EntryContent?) {
         guard let kind = registry.kind(named: instance.kind) else {
             queue.post(
                 ProviderCompletion(
@@ -51,7 +51,8 @@ struct ProviderRunner: Sendable {
             return
         }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
+            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
+            current: current)
         let queue = self.queue
         Task(executorPreference: executor) {
             let result: Result<Timeline, ProviderFailure>
