@@ -23,7 +23,11 @@ struct DaemonEndToEndTests {
 
     @Test func writesEveryConfiguredFormatAndTheCanonicalEntry() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the quote files") { daemon.read("quote.waybar")?.contains("\"class\"") == true })
+        // The status file is written after the first timeline's entry is in every format.
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+            })
         let plain = try #require(daemon.read("quote.plain"))
         #expect(!plain.isEmpty && plain.hasSuffix("\n"))
         #expect(daemon.read("quote.i3blocks")?.hasPrefix(plain) == true)
@@ -79,7 +83,7 @@ struct DaemonEndToEndTests {
         fifo.write(Data("reload kind quotes\n".utf8))
         try fifo.close()
         #expect(waitFor("the next quote in the file") { daemon.read("quote.plain") == next + "\n" })
-        #expect(daemon.read("quote.waybar")?.contains(next) == true)
+        #expect(waitFor("the next quote in the waybar file") { daemon.read("quote.waybar")?.contains(next) == true })
         // The clock was not asked again.
         #expect(daemon.log.components(separatedBy: "seconds: asking clock for a timeline").count == 2)
     }
