@@ -13,7 +13,8 @@ struct WidgetdMain {
         let handled: [Int32] = [SIGHUP, SIGTERM, SIGINT]
         do {
             if case .run? = try? CommandLineParser.parse(arguments) {
-                try SignalFile.blockInThisThread(handled)
+                // SIGCHLD too: the daemon reaps the commands clicks start when its signalfd reports one.
+                try SignalFile.blockInThisThread(handled + [SIGCHLD])
             } else {
                 // A parent may start us with these blocked (Foundation's Process does): a `show --follow`
                 // that cannot be stopped by SIGTERM would outlive its bar.
@@ -85,6 +86,18 @@ struct WidgetdMain {
                 instance: instance, formatName: format, follow: follow,
                 configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
+        case .click(let instance, let button, let relativeX, let width, let wait, let path):
+            return ControlLineCommand.send(
+                .click(instance: instance, button: button, relativeX: relativeX, width: width), wait: wait,
+                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                environment: environment, console: console)
+        case .intent(let instance, let intent, let parameters, let wait, let path):
+            return ControlLineCommand.send(
+                .intent(
+                    instance: instance, intent: intent,
+                    parameters: parameters.map { ControlCommand.Parameter($0.key, $0.value) }),
+                wait: wait, configPath: ConfigPath.resolve(explicit: path, environment: environment),
+                registry: registry, environment: environment, console: console)
         case .reload(let target, let wait, let timeout, let path):
             return ReloadCommand.run(
                 target: target, wait: wait, timeout: timeout,

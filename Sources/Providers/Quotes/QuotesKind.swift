@@ -24,6 +24,8 @@ public struct QuotesKind: WidgetKind {
             default: .enumCase("motivation"), summary: "Which quotes to show.")
     ]
 
+    public let intents = [IntentSpec("next", summary: "Show the next quote of the category.")]
+
     /// How long one quote stays before the next timeline.
     static let rotation: TimeInterval = 60 * 60
 
@@ -45,6 +47,21 @@ public struct QuotesKind: WidgetKind {
         return Timeline(
             entries: [entry(quote, configuration, at: context.now)],
             policy: .after(context.now.addingTimeInterval(Self.rotation)))
+    }
+
+    public func defaultIntent(for button: MouseButton) -> String? {
+        button == .left ? "next" : nil
+    }
+
+    /// `next` changes nothing stored: the reload that follows every intent takes the quote after the one
+    /// shown, so only the clicked widget needs to reload.
+    public func perform(
+        _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
+    ) async throws -> IntentOutcome {
+        guard invocation.intent == "next" else {
+            throw IntentError("kind 'quotes' has no intent '\(invocation.intent)'")
+        }
+        return IntentOutcome("next quote", reloadsKind: false)
     }
 
     private func category(_ configuration: IntentValues) -> String {

@@ -50,10 +50,53 @@ public protocol WidgetKind: Sendable {
     func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry
     /// The entries to show from now on, and when to ask again.
     func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline
+    /// The intent a click on `button` runs when `on_click:` binds nothing to it.
+    func defaultIntent(for button: MouseButton) -> String?
+    /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
+    func perform(_ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext)
+        async throws -> IntentOutcome
 }
 
 extension WidgetKind {
     public var intents: [IntentSpec] { [] }
+
+    public func defaultIntent(for button: MouseButton) -> String? { nil }
+
+    public func perform(
+        _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
+    ) async throws -> IntentOutcome {
+        throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
+    }
+
+    public func intent(named name: String) -> IntentSpec? {
+        intents.first { $0.name == name }
+    }
+
+    /// Reads `key=value` words (from a FIFO line or the command line) as the intent's typed parameters,
+    /// exactly as `intent:` values in widgets.yaml are read; missing ones take their defaults.
+    public func intentParameters(
+        _ words: [(name: String, value: String)], for spec: IntentSpec
+    ) throws(IntentError) -> IntentValues {
+        var values = IntentValues()
+        for parameter in spec.parameters {
+            values[parameter.name] = parameter.defaultValue
+        }
+        let names = spec.parameters.map(\.name)
+        for (name, value) in words {
+            guard let parameter = spec.parameters.first(where: { $0.name == name }) else {
+                let valid = names.isEmpty ? "it takes none" : "parameters: \(names.joined(separator: ", "))"
+                throw IntentError(
+                    "intent '\(spec.name)' has no parameter '\(name)'"
+                        + Suggestion.didYouMean(name, in: names, then: valid))
+            }
+            do {
+                values[name] = try ParameterDecoder.decode(text: value, for: parameter)
+            } catch {
+                throw IntentError("\(name)=\(value): \(error.message)")
+            }
+        }
+        return values
+    }
 
     public func parameter(named name: String) -> ParameterSpec? {
         parameters.first { $0.name == name }

@@ -11,6 +11,8 @@ enum Command: Equatable {
     case show(instance: String, format: String?, follow: Bool, configPath: String?)
     case reload(target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String?)
     case cron(expression: String, count: Int, from: String?, timeZone: String?)
+    case click(instance: String, button: Int, relativeX: Int?, width: Int?, wait: Bool, configPath: String?)
+    case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
 }
 
 /// What `widgetd reload` names.
@@ -37,6 +39,8 @@ enum CommandName: String, CaseIterable {
     case show
     case reload
     case cron
+    case click
+    case intent
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

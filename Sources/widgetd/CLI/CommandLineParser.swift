@@ -40,6 +40,8 @@ enum CommandLineParser {
         case .show: return try parseShow(rest)
         case .reload: return try parseReload(rest)
         case .cron: return try parseCron(rest)
+        case .click: return try parseClick(rest)
+        case .intent: return try parseIntent(rest)
         }
     }
 
@@ -252,5 +254,80 @@ enum CommandLineParser {
             throw UsageError("Missing EXPR, e.g. '*/15 9-17 * * mon-fri' or '@daily'.", command: .cron)
         }
         return .cron(expression: expression, count: count, from: from, timeZone: timeZone)
+    }
+
+    private static func parseClick(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(
+            arguments, command: .click, knownOptions: ["--button", "--x", "--width", "--wait", "--config"])
+        var instance: String?
+        var button = 1
+        var relativeX: Int?
+        var width: Int?
+        var wait = false
+        var configPath: String?
+        func number(_ option: String, _ inline: String?, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+            let text = try scanner.value(of: option, inline: inline, placeholder: "N")
+            guard let value = Int(text), range.contains(value) else {
+                throw UsageError(
+                    "\(option) needs a number from \(range.lowerBound) to \(range.upperBound), found '\(text)'.",
+                    command: .click)
+            }
+            return value
+        }
+        while let token = scanner.next() {
+            switch token {
+            case .option("--button", let inline): button = try number("--button", inline, 1...5)
+            case .option("--x", let inline): relativeX = try number("--x", inline, 0...100_000)
+            case .option("--width", let inline): width = try number("--width", inline, 1...100_000)
+            case .option("--wait", let inline):
+                try scanner.flag("--wait", inline: inline)
+                wait = true
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let argument):
+                guard instance == nil else { throw scanner.unexpected(argument) }
+                instance = argument
+            }
+        }
+        guard let instance else { throw UsageError("Missing NAME; 'widgetd list' shows them.", command: .click) }
+        guard (relativeX == nil) == (width == nil) else {
+            throw UsageError("Give both --x and --width, or neither.", command: .click)
+        }
+        return .click(
+            instance: instance, button: button, relativeX: relativeX, width: width, wait: wait, configPath: configPath)
+    }
+
+    private static func parseIntent(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .intent, knownOptions: ["--wait", "--config"])
+        var words: [String] = []
+        var wait = false
+        var configPath: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--wait", let inline):
+                try scanner.flag("--wait", inline: inline)
+                wait = true
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let word):
+                words.append(word)
+            }
+        }
+        guard words.count >= 2 else {
+            throw UsageError("Missing \(words.isEmpty ? "NAME and INTENT" : "INTENT").", command: .intent)
+        }
+        var parameters: [ParameterSetting] = []
+        for word in words.dropFirst(2) {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                throw UsageError("Expected KEY=VALUE, found '\(word)'.", command: .intent)
+            }
+            parameters.append(
+                ParameterSetting(key: String(word[..<equals]), value: String(word[word.index(after: equals)...])))
+        }
+        return .intent(instance: words[0], intent: words[1], parameters: parameters, wait: wait, configPath: configPath)
     }
 }

@@ -13,6 +13,8 @@ enum Help {
         case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
         case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
         case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
+        case .click: "widgetd click NAME [--button N] [--x X --width W] [--wait]"
+        case .intent: "widgetd intent NAME INTENT [KEY=VALUE ...] [--wait]"
         }
     }
 
@@ -111,6 +113,32 @@ enum Help {
                     ("--from ISO8601", "Start after this instant instead of now (2026-11-29T19:30:00+01:00)."),
                     ("--tz ZONE", "The zone the fields are read in (default: local), e.g. Europe/Berlin."),
                 ])
+        case .click:
+            page(
+                overview: """
+                    Click a widget as a bar would: the daemon runs what the widget's on_click: binds to the
+                    button, else its kind's default (a motivation's left click toggles its favourite).
+                    """,
+                usage: usage(of: .click),
+                arguments: [("NAME", "The widget instance.")],
+                options: [
+                    ("--button N", "1 left (default), 2 middle, 3 right, 4 scroll up, 5 scroll down."),
+                    ("--x X --width W", "Where the click landed in the block, in pixels, as i3bar reports it."),
+                    ("--wait", "Return once the widget shows the result."),
+                    ("--config PATH", configOptionHelp),
+                ])
+        case .intent:
+            page(
+                overview: """
+                    Run an intent of a widget's kind (WidgetKit's interactive AppIntent); 'widgetd kinds'
+                    lists each kind's intents and their parameters. The widgets of the kind reload after.
+                    """,
+                usage: usage(of: .intent),
+                arguments: [
+                    ("NAME", "The widget instance."), ("INTENT", "The intent, e.g. toggle-favorite."),
+                    ("KEY=VALUE", "The intent's parameters, typed as it declares them."),
+                ],
+                options: [("--wait", "Return once the widgets show the result."), ("--config PATH", configOptionHelp)])
         }
     }
 
@@ -148,6 +176,8 @@ enum Help {
         case .show: "Print a widget's current entry."
         case .reload: "Ask the daemon for new timelines."
         case .cron: "Print a cron expression's next fire times."
+        case .click: "Click a widget, as a bar would."
+        case .intent: "Run one of a widget's intents."
         }
     }
 

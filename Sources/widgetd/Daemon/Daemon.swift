@@ -32,6 +32,8 @@ final class Daemon {
 
     /// Acknowledgements waiting for reloads to finish.
     private var acknowledgements = AcknowledgementBook()
+    /// Commands started by clicks that have not been reaped yet.
+    private var children: Set<pid_t> = []
     private var stopping = false
 
     /// Why the daemon could not start, worded for the user.
@@ -69,7 +71,7 @@ final class Daemon {
             outputs = try OutputWriter(directory: paths.output)
             timer = try WallClockTimer()
             watcher = try Inotify()
-            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT])
+            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD])
             wakeup = try Wakeup()
             try FileManager.default.createDirectory(
                 atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -137,22 +139,44 @@ final class Daemon {
     // MARK: - Events
 
     private func handleCompletions() {
-        for completion in completions.drain() {
-            guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { continue }
-            if case .failure(let failure) = completion.result {
-                log(.warning, "\(completion.instance): \(failure.message)")
+        for item in completions.drain() {
+            switch item {
+            case .timeline(let completion): handle(completion)
+            case .intent(let completion): handle(completion)
             }
-            let now = Date()
-            perform(
-                engine.completed(
-                    instance: completion.instance, token: completion.token, result: completion.result, now: now))
-            writeStatus(of: completion.instance, now: now)
-            if case .success = completion.result, let content = engine.content(of: completion.instance, at: now) {
-                remember(completion.instance, content: content, now: now)
-            }
-            for token in acknowledgements.completed(instance: completion.instance, token: completion.token) {
-                acknowledge(token)
-            }
+        }
+    }
+
+    private func handle(_ completion: ProviderCompletion) {
+        guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { return }
+        if case .failure(let failure) = completion.result {
+            log(.warning, "\(completion.instance): \(failure.message)")
+        }
+        let now = Date()
+        perform(
+            engine.completed(
+                instance: completion.instance, token: completion.token, result: completion.result, now: now))
+        writeStatus(of: completion.instance, now: now)
+        if case .success = completion.result, let content = engine.content(of: completion.instance, at: now) {
+            remember(completion.instance, content: content, now: now)
+        }
+        for token in acknowledgements.completed(instance: completion.instance, token: completion.token) {
+            acknowledge(token)
+        }
+    }
+
+    /// An intent ran: reload what it changed, acknowledging once those reloads are written.
+    private func handle(_ completion: IntentCompletion) {
+        let now = Date()
+        switch completion.outcome {
+        case .success(let outcome):
+            log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
+            let target: ReloadTarget =
+                outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
+            request(target, acknowledgement: completion.acknowledgement, now: now)
+        case .failure(let error):
+            log(.warning, "\(completion.instance): \(completion.intent) failed: \(error)")
+            completion.acknowledgement.map(acknowledge)
         }
     }
 
@@ -162,6 +186,8 @@ final class Daemon {
             case SIGHUP:
                 log(.info, "SIGHUP: re-reading \(configPath)")
                 reloadConfiguration()
+            case SIGCHLD:
+                reapChildren()
             default:
                 log(.info, "signal \(signal): stopping")
                 stopping = true
@@ -310,6 +336,83 @@ final class Daemon {
         return placeholders
     }
 
+    // MARK: - Clicks and intents
+
+    /// A click: the instance's `on_click:` binding for the button, else its kind's default intent.
+    private func click(
+        _ name: String, button number: Int, relativeX: Int?, width: Int?, _ token: ControlCommand.AckToken?,
+        now: Date
+    ) {
+        defer { reapChildren() }
+        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
+            let button = MouseButton(number: number)
+        else {
+            log(.warning, "click on unknown widget '\(name)' (or button \(number)): dropped")
+            token.map(acknowledge)
+            return
+        }
+        let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
+        switch action {
+        case nil:
+            log(.info, "\(name): nothing is bound to the \(button.rawValue) button")
+            token.map(acknowledge)
+        case .command(let argv)?:
+            do {
+                children.insert(try DetachedCommand.spawn(argv))
+                log(.info, "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
+            } catch {
+                log(.warning, "\(name): \(error)")
+            }
+            token.map(acknowledge)
+        case .intent(let intent)?:
+            guard let spec = kind.intent(named: intent) else {
+                log(.warning, "\(name): kind '\(kind.name)' has no intent '\(intent)'")
+                token.map(acknowledge)
+                return
+            }
+            var invocation = IntentInvocation(
+                intent: intent, click: ClickLocation(button: button, relativeX: relativeX, width: width))
+            invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
+            runner.perform(
+                invocation, on: instance, now: now, current: engine.content(of: name, at: now), acknowledgement: token)
+        }
+    }
+
+    /// An `intent NAME INTENT key=value…` line, its parameters read as the intent declares them.
+    private func run(
+        _ intent: String, on name: String, parameters: [(name: String, value: String)],
+        _ token: ControlCommand.AckToken?, now: Date
+    ) {
+        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
+            log(.warning, "intent '\(intent)' for unknown widget '\(name)': dropped")
+            token.map(acknowledge)
+            return
+        }
+        guard let spec = kind.intent(named: intent) else {
+            let names = kind.intents.map(\.name)
+            log(
+                .warning,
+                "\(name): unknown intent '\(intent)' for kind '\(kind.name)'"
+                    + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
+                    + "; dropped")
+            token.map(acknowledge)
+            return
+        }
+        do {
+            let values = try kind.intentParameters(parameters, for: spec)
+            runner.perform(
+                IntentInvocation(intent: intent, parameters: values), on: instance, now: now,
+                current: engine.content(of: name, at: now), acknowledgement: token)
+        } catch {
+            log(.warning, "\(name): \(intent): \(error); dropped")
+            token.map(acknowledge)
+        }
+    }
+
+    private func reapChildren() {
+        children = DetachedCommand.reap(children)
+    }
+
     // MARK: - Control FIFO
 
     private func handleControlLines() {
@@ -339,24 +442,32 @@ final class Daemon {
         case .config:
             reloadConfiguration()
             command.acknowledgement.map(acknowledge)
-        case .click(let name, let button, _, _):
-            log(.info, "click on '\(name)' button \(button): dropped, as no kind has intents yet (unknown intent)")
-            command.acknowledgement.map(acknowledge)
-        case .intent(let name, let intent, _):
-            log(.info, "intent '\(intent)' for '\(name)': unknown intent, dropped")
-            command.acknowledgement.map(acknowledge)
+        case .click(let name, let button, let relativeX, let width):
+            click(name, button: button, relativeX: relativeX, width: width, command.acknowledgement, now: now)
+        case .intent(let name, let intent, let parameters):
+            run(intent, on: name, parameters: parameters.map { ($0.name, $0.value) }, command.acknowledgement, now: now)
         }
     }
 
     private func request(_ target: ReloadTarget, _ command: ControlCommand, now: Date) {
+        if !request(target, acknowledgement: command.acknowledgement, now: now) {
+            log(.warning, "'\(command.line)' names no widget")
+        }
+    }
+
+    /// Asks for reloads; with a token, acknowledges once every reload it caused is written.
+    /// - Returns: false when the target matched no widget.
+    @discardableResult
+    private func request(_ target: ReloadTarget, acknowledgement: ControlCommand.AckToken?, now: Date) -> Bool {
         let issuedBefore = engine.lastIssuedToken
         let names = engine.request(target, now: now)
-        if names.isEmpty { log(.warning, "'\(command.line)' names no widget") }
-        guard let token = command.acknowledgement else { return }
-        if names.isEmpty {
-            acknowledge(token)
-        } else {
-            acknowledgements.wait(token, for: names, after: issuedBefore)
+        if let acknowledgement {
+            if names.isEmpty {
+                acknowledge(acknowledgement)
+            } else {
+                acknowledgements.wait(acknowledgement, for: names, after: issuedBefore)
+            }
         }
+        return !names.isEmpty
     }
 }

@@ -9,9 +9,24 @@ struct ProviderCompletion: Sendable {
     var result: Result<Timeline, ProviderFailure>
 }
 
-/// Results handed from provider tasks to the loop thread: a locked queue plus a wake-up for poll().
+/// An intent that finished running.
+struct IntentCompletion: Sendable {
+    var instance: String
+    var kind: String
+    var intent: String
+    var outcome: Result<IntentOutcome, IntentError>
+    var acknowledgement: ControlCommand.AckToken?
+}
+
+/// What provider and intent tasks hand back to the loop thread.
+enum Completion: Sendable {
+    case timeline(ProviderCompletion)
+    case intent(IntentCompletion)
+}
+
+/// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
 final class CompletionQueue: Sendable {
-    private let items = Mutex<[ProviderCompletion]>([])
+    private let items = Mutex<[Completion]>([])
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
@@ -19,11 +34,15 @@ final class CompletionQueue: Sendable {
     }
 
     func post(_ completion: ProviderCompletion) {
+        post(.timeline(completion))
+    }
+
+    func post(_ completion: Completion) {
         items.withLock { $0.append(completion) }
         wake()
     }
 
-    func drain() -> [ProviderCompletion] {
+    func drain() -> [Completion] {
         items.withLock { items in
             defer { items.removeAll(keepingCapacity: true) }
             return items
@@ -62,6 +81,35 @@ struct ProviderRunner: Sendable {
                 result = .failure(ProviderFailure("\(error)"))
             }
             queue.post(ProviderCompletion(instance: instance.name, token: token, result: result))
+        }
+    }
+}
+
+extension ProviderRunner {
+    /// Runs an intent off the loop thread; its outcome is posted to the queue.
+    func perform(
+        _ invocation: IntentInvocation, on instance: WidgetInstance, now: Date, current: EntryContent?,
+        acknowledgement: ControlCommand.AckToken?
+    ) {
+        let queue = self.queue
+        guard let kind = registry.kind(named: instance.kind) else { return }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
+            current: current)
+        Task(executorPreference: executor) {
+            let outcome: Result<IntentOutcome, IntentError>
+            do {
+                outcome = .success(try await kind.perform(invocation, for: instance.intent, in: context))
+            } catch let error as IntentError {
+                outcome = .failure(error)
+            } catch {
+                outcome = .failure(IntentError("\(error)"))
+            }
+            queue.post(
+                .intent(
+                    IntentCompletion(
+                        instance: instance.name, kind: instance.kind, intent: invocation.intent, outcome: outcome,
+                        acknowledgement: acknowledgement)))
         }
     }
 }

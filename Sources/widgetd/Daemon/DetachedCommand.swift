@@ -1,0 +1,58 @@
+import Foundation
+import Glibc
+
+/// Starts a click's command (`on_click: {right: [xdg-open, …]}`) without waiting for it: the seed's "tap
+/// outside the button opens the app".
+///
+/// `posix_spawnp` with its own session (so it outlives the daemon and gets no terminal signals), an empty
+/// signal mask (the daemon blocks SIGHUP, SIGTERM, SIGINT and SIGCHLD; a child must not inherit that), and
+/// /dev/null for its standard streams. The daemon reaps it when SIGCHLD arrives, never blocking on it.
+enum DetachedCommand {
+    struct SpawnError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (2.26+), which Swift does not import because it is behind _GNU_SOURCE.
+    private static let setSessionFlag: Int32 = 0x80
+
+    static func spawn(_ argv: [String]) throws -> pid_t {
+        guard let program = argv.first, !program.isEmpty else { throw SpawnError(description: "empty command") }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setSessionFlag))
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in Int32(0)...2 {
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+
+        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ)
+        guard result == 0 else {
+            throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    /// Collects the exit status of each finished child in `children`; returns those still running.
+    static func reap(_ children: Set<pid_t>) -> Set<pid_t> {
+        children.filter { pid in
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) == 0
+        }
+    }
+}
