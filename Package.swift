@@ -22,10 +22,12 @@ let package = Package(
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
         .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"]),
-        .target(name: "Providers", dependencies: ["Scheduler"]),
-        .executableTarget(name: "widgetd", dependencies: ["Scheduler", "Providers"]),
+        .target(name: "Store", dependencies: ["CSQLite"]),
+        .target(name: "Providers", dependencies: ["Scheduler", "Store"]),
+        .executableTarget(name: "widgetd", dependencies: ["Scheduler", "Providers", "Store"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store"]),
         .testTarget(name: "widgetdTests", dependencies: ["widgetd", "Scheduler", "Providers"]),
     ]
 )

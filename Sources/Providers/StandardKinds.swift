@@ -1,9 +1,14 @@
 import Scheduler
 
 extension KindRegistry {
-    /// Every kind widgetd ships, in the order `widgetd kinds` lists them.
-    public static let standard = KindRegistry([
-        QuotesKind(),
-        ClockKind(),
-    ])
+    /// Every kind widgetd ships, in the order `widgetd kinds` lists them; the store-backed ones share
+    /// `store`, which opens on first use.
+    public static func standard(store: StoreAccess) -> KindRegistry {
+        KindRegistry([
+            QuotesKind(),
+            ClockKind(),
+            MotivationsKind(store: store),
+            TodosKind(store: store),
+        ])
+    }
 }

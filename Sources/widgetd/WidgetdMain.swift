@@ -1,6 +1,7 @@
 import Foundation
 import Providers
 import Scheduler
+import Store
 import Synchronization
 
 /// The `widgetd` executable: parse the command line, run one command, exit with its code.
@@ -41,8 +42,7 @@ struct WidgetdMain {
     }
 
     static func run(
-        _ arguments: [String], environment: [String: String], console: Console = .standard,
-        registry: KindRegistry = .standard
+        _ arguments: [String], environment: [String: String], console: Console = .standard
     ) -> Int32 {
         let command: Command
         do {
@@ -51,6 +51,9 @@ struct WidgetdMain {
             console.report(error)
             return ExitCode.usage
         }
+        let configPath = ConfigPath.resolve(explicit: command.configPath, environment: environment)
+        let store = StoreAccess(path: storePath(configPath: configPath, environment: environment))
+        let registry = KindRegistry.standard(store: store)
         switch command {
         case .help(let topic):
             console.out(Help.text(for: topic))
@@ -98,6 +101,9 @@ struct WidgetdMain {
                     parameters: parameters.map { ControlCommand.Parameter($0.key, $0.value) }),
                 wait: wait, configPath: ConfigPath.resolve(explicit: path, environment: environment),
                 registry: registry, environment: environment, console: console)
+        case .app(let app, _):
+            return AppCommands.run(
+                app, store: store, configPath: configPath, environment: environment, console: console)
         case .reload(let target, let wait, let timeout, let path):
             return ReloadCommand.run(
                 target: target, wait: wait, timeout: timeout,
@@ -107,4 +113,13 @@ struct WidgetdMain {
     }
 
     static let version = "0.1.0"
+
+    /// `settings.store` of the config, else `$XDG_DATA_HOME/widgetd/store.sqlite`.
+    static func storePath(configPath: String, environment: [String: String]) -> String {
+        if let path = ConfigLoader.settings(path: configPath).store {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            return DaemonPaths.expandingTilde(path, home: home)
+        }
+        return SharedStore.defaultPath(environment: environment)
+    }
 }

@@ -61,6 +61,18 @@ public enum ConfigLoader {
         return ConfigLoadResult(configuration: configuration, diagnostics: [], source: source)
     }
 
+    /// Only the `settings:` of the file at `path`, whatever else is wrong with it; defaults when the file
+    /// is missing or its settings are invalid. The CLI needs the store's path before it knows the kinds.
+    public static func settings(path: String) -> Settings {
+        guard let bytes = try? FileReading.contents(of: path), firstInvalidUTF8(in: bytes) == nil,
+            let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
+            let section = pairs.first(where: { $0.key.scalar?.text == "settings" })
+        else { return Settings() }
+        var validator = ConfigValidator(registry: KindRegistry([]))
+        let settings = validator.settingsSection(from: section.value)
+        return validator.errors.isEmpty ? settings : Settings()
+    }
+
     /// Where the first byte that is not UTF-8 sits, or nil when all of it is.
     static func firstInvalidUTF8(in bytes: [UInt8]) -> YAMLMark? {
         var iterator = bytes.makeIterator()

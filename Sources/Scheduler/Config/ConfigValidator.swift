@@ -35,7 +35,7 @@ struct ConfigValidator {
             guard let key = keyName(pair.key) else { continue }
             switch key {
             case "settings":
-                configuration.settings = settings(from: pair.value)
+                configuration.settings = settingsSection(from: pair.value)
             case "widgets":
                 sawWidgets = true
                 configuration.widgets = widgets(from: pair.value)
@@ -87,7 +87,7 @@ struct ConfigValidator {
 
     // MARK: - settings
 
-    private mutating func settings(from node: YAMLNode) -> Settings {
+    mutating func settingsSection(from node: YAMLNode) -> Settings {
         var settings = Settings()
         guard let pairs = mapping(node, what: "'settings'", expecting: Self.settingsKeys.joined(separator: ", "))
         else { return settings }

@@ -13,6 +13,35 @@ enum Command: Equatable {
     case cron(expression: String, count: Int, from: String?, timeZone: String?)
     case click(instance: String, button: Int, relativeX: Int?, width: Int?, wait: Bool, configPath: String?)
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
+    /// The app: `motivations …`, `todos …`, `entities …`.
+    case app(AppCommand, configPath: String?)
+}
+
+/// The store commands: the CLI as the app that edits the shared store.
+enum AppCommand: Equatable {
+    case motivationsList
+    case motivationsAdd(message: String?)
+    case motivationsRemove(ids: [String])
+    case motivationsFavorite(id: String)
+    case motivationsColor(id: String, hex: String)
+    case motivationsSearch(text: String)
+    case todosList
+    case todosAdd(title: String)
+    case todosToggle(titleOrID: String)
+    case todosRemove(titleOrID: String)
+    case entities(kind: String, match: String?)
+}
+
+extension Command {
+    /// The `--config` given, for the commands that take one.
+    var configPath: String? {
+        switch self {
+        case .check(let path), .run(let path, _), .list(let path): path
+        case .show(_, _, _, let path), .reload(_, _, _, let path): path
+        case .click(_, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
+        case .help, .version, .kinds, .preview, .cron: nil
+        }
+    }
 }
 
 /// What `widgetd reload` names.
@@ -41,6 +70,9 @@ enum CommandName: String, CaseIterable {
     case cron
     case click
     case intent
+    case motivations
+    case todos
+    case entities
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

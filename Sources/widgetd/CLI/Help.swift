@@ -15,6 +15,10 @@ enum Help {
         case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
         case .click: "widgetd click NAME [--button N] [--x X --width W] [--wait]"
         case .intent: "widgetd intent NAME INTENT [KEY=VALUE ...] [--wait]"
+        case .motivations:
+            "widgetd motivations list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT"
+        case .todos: "widgetd todos list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID"
+        case .entities: "widgetd entities motivations [--match TEXT]"
         }
     }
 
@@ -139,6 +143,47 @@ enum Help {
                     ("KEY=VALUE", "The intent's parameters, typed as it declares them."),
                 ],
                 options: [("--wait", "Return once the widgets show the result."), ("--config PATH", configOptionHelp)])
+        case .motivations:
+            page(
+                overview: """
+                    Edit the motivations in the shared store, as the seed's app does, then ask a running
+                    daemon to reload the motivations widgets. Ids may be shortened to a unique prefix of 4 or
+                    more characters. 'add' with no MESSAGE stores one of the twenty samples not stored yet.
+                    """,
+                usage: usage(of: .motivations),
+                arguments: [
+                    ("list", "Newest first, with short ids, ⭐ for favourites and colours."),
+                    ("add [MESSAGE]", "Store a motivation (a sample when MESSAGE is left out)."),
+                    ("rm ID...", "Delete motivations."), ("favorite ID", "Toggle a favourite."),
+                    ("color ID HEX", "Set the background colour (#RGB, #RRGGBB or #RRGGBBAA)."),
+                    ("search TEXT", "Motivations whose message contains TEXT (ignoring case and accents)."),
+                ],
+                options: [("--config PATH", configOptionHelp + "\nIts settings.store names the store.")])
+        case .todos:
+            page(
+                overview: """
+                    Edit the to-dos in the shared store, then ask a running daemon to reload the to-dos
+                    widgets. A to-do is named by its title (ignoring case) or an id prefix.
+                    """,
+                usage: usage(of: .todos),
+                arguments: [
+                    ("list", "Open ones oldest first, then done ones, most recently done first."),
+                    ("add TITLE", "Add a to-do."), ("toggle TITLE-OR-ID", "Mark done, or open again."),
+                    ("rm TITLE-OR-ID", "Delete a to-do."),
+                ],
+                options: [("--config PATH", configOptionHelp + "\nIts settings.store names the store.")])
+        case .entities:
+            page(
+                overview: """
+                    The configuration picker: the entities a widget's entity parameter can name, with the ids to
+                    paste into widgets.yaml (WidgetKit's suggestedEntities and entities(matching:)).
+                    """,
+                usage: usage(of: .entities),
+                arguments: [("motivations", "The entity type.")],
+                options: [
+                    ("--match TEXT", "Only those matching TEXT (ignoring case and accents)."),
+                    ("--config PATH", configOptionHelp),
+                ])
         }
     }
 
@@ -178,6 +223,9 @@ enum Help {
         case .cron: "Print a cron expression's next fire times."
         case .click: "Click a widget, as a bar would."
         case .intent: "Run one of a widget's intents."
+        case .motivations: "Edit the motivations in the store."
+        case .todos: "Edit the to-dos in the store."
+        case .entities: "Pick an entity for widgets.yaml."
         }
     }
 

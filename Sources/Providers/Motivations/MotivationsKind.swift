@@ -1,0 +1,104 @@
+import Foundation
+import Scheduler
+import Store
+
+/// One motivation from the shared store (seed 000's configurable widget): chosen by id, id prefix or
+/// search, else the newest; ⭐ when favourite; painted in the record's colour; a left click toggles the
+/// favourite. Policy `.never`: it changes only when the app (the CLI) or a click changes the store.
+public struct MotivationsKind: WidgetKind {
+    public let name = "motivations"
+    public let displayName = "Motivation"
+    public let summary = "A motivation from your store, with its favourite star and colour; click to favourite."
+    public let families: [Family] = [
+        .systemSmall, .systemMedium, .systemLarge, .accessoryInline, .accessoryRectangular,
+    ]
+    public let parameters = [
+        ParameterSpec(
+            "motivation", displayName: "Motivation", type: .entity("motivation"),
+            summary: "An id or id prefix ('widgetd entities motivations' lists them), or {match: TEXT}; "
+                + "absent: the newest."),
+        ParameterSpec(
+            "show_timestamp", displayName: "Show Timestamp", type: .bool, default: .bool(false),
+            summary: "Show when the motivation was added."),
+    ]
+    public let intents = [IntentSpec("toggle-favorite", summary: "Mark or unmark the motivation as a favourite.")]
+
+    /// The seed's text when there is no motivation to show.
+    public static let fallbackText = "Stay motivated!"
+
+    let store: StoreAccess
+
+    public init(store: StoreAccess) {
+        self.store = store
+    }
+
+    public func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: Self.fallbackText, background: SeedColor.from(hex: Motivation.defaultBackgroundColorHex))
+    }
+
+    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        TimelineEntry(date: context.now, content: try content(for: configuration, in: context))
+    }
+
+    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(entries: [try await snapshot(for: configuration, in: context)], policy: .never)
+    }
+
+    public func defaultIntent(for button: MouseButton) -> String? {
+        button == .left ? "toggle-favorite" : nil
+    }
+
+    public func perform(
+        _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
+    ) async throws -> IntentOutcome {
+        guard invocation.intent == "toggle-favorite" else {
+            throw IntentError("kind 'motivations' has no intent '\(invocation.intent)'")
+        }
+        guard let motivation = try resolve(configuration) else {
+            throw IntentError("there is no motivation to favourite; add one with 'widgetd motivations add'")
+        }
+        let toggled = try store.open().motivations.toggleFavorite(id: motivation.id)
+        return IntentOutcome(
+            "\(toggled.isFavorite ? "favourite" : "no longer favourite"): \(toggled.message ?? "(no message)")")
+    }
+
+    /// The configured motivation: by id or prefix, by the first match of a search, or the newest.
+    func resolve(_ configuration: IntentValues) throws -> Motivation? {
+        let motivations = try store.open().motivations
+        switch configuration.entity("motivation") {
+        case .id(let reference)?:
+            do {
+                return try motivations.resolve(reference: reference)
+            } catch .notFound {
+                // Deleted since the config was written: the seed's widget falls back to its default text.
+                return nil
+            }
+        case .match(let text)?:
+            return try motivations.matching(text).first
+        case nil:
+            return try motivations.defaultResult()
+        }
+    }
+
+    private func content(for configuration: IntentValues, in context: ProviderContext) throws -> EntryContent {
+        guard let motivation = try resolve(configuration) else { return placeholder(in: context) }
+        let message = motivation.message ?? Self.fallbackText
+        let star = motivation.isFavorite ? "⭐ " : ""
+        var text = star + message
+        let stamp = Self.timestampText(motivation.timestamp, in: context.timeZone)
+        if configuration.bool("show_timestamp") == true {
+            text += " · " + stamp
+        }
+        let background = SeedColor.from(hex: motivation.backgroundColorHex)
+        return EntryContent(
+            text: text, shortText: star + message, tooltip: "\(message)\nadded \(stamp) · id \(motivation.id)",
+            foreground: SeedColor.foreground(on: background), background: background,
+            classes: motivation.isFavorite ? ["favorite"] : [])
+    }
+
+    /// "29 Nov 2026, 19:30": the seed's abbreviated date and shortened time.
+    public static func timestampText(_ date: Date, in zone: TimeZone) -> String {
+        let fields = Strftime.fields(of: date, in: zone, calendar: Calendar(identifier: .gregorian))
+        return Strftime(format: "%e %b %Y, %H:%M").string(from: fields).trimmingCharacters(in: .whitespaces)
+    }
+}

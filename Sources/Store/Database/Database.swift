@@ -1,0 +1,275 @@
+internal import CSQLite
+import Foundation
+
+/// One SQLite connection to a store file, set up for several processes sharing it.
+///
+/// Opening switches the file to write-ahead logging (readers never wait for the writer), `synchronous=NORMAL` (safe
+/// with WAL: a power cut can lose the last commits but never corrupts), foreign keys on, and a busy timeout so a
+/// connection waits for another's lock instead of failing at once. Write transactions begin with `BEGIN IMMEDIATE`
+/// and are retried whole on `SQLITE_BUSY`; see `transaction(_:_:)`.
+///
+/// ## Threads
+///
+/// A connection is used by one thread at a time. `Database` enforces that itself, which is why it is `Sendable`:
+/// every call takes the connection's lock, and `transaction` keeps it until the transaction ends, so threads that
+/// share one `Database` take turns and never see each other's unfinished transactions. `Statement` and `Row` are not
+/// `Sendable`: use them on the thread that made them. For work in parallel, open one `Database` per thread; SQLite
+/// then arbitrates between the connections as it does between processes. A transaction body must not wait for
+/// another thread that uses the same `Database`: that thread waits for the lock the body holds.
+public final class Database: @unchecked Sendable {
+    /// The file this connection opened.
+    public let path: String
+
+    /// The `sqlite3 *`, closed in `deinit`; touched only while `lock` is held.
+    private let handle: OpaquePointer
+    /// Recursive because a transaction body, which runs with the lock held, makes further calls on the same thread.
+    private let lock = NSRecursiveLock()
+    /// How many `transaction` calls are open on this connection; 0 outside any. Guarded by `lock`.
+    private var transactionDepth = 0
+
+    /// How often a transaction or statement that met `SQLITE_BUSY` is run again before the error is thrown.
+    let busyRetryLimit = 8
+
+    /// Opens or creates the store file at `path` (`sqlite3_open_v2`), creating its parent directory (mode 0700).
+    ///
+    /// - Parameter busyTimeout: how long one statement waits for another connection's lock (`sqlite3_busy_timeout`)
+    ///   before SQLite gives up with `SQLITE_BUSY`.
+    /// - Throws: `StoreError.walUnavailable` if the file cannot use write-ahead logging (`:memory:` cannot either),
+    ///   `.cannotCreateDirectory`, and SQLite's error if the file cannot be opened or is not a database.
+    public init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(StoreError) {
+        self.path = path
+        try Self.createParentDirectory(of: path)
+        var opened: OpaquePointer?
+        // FULLMUTEX although `lock` already serialises use: it keeps SQLite safe should a code path ever miss it.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened else {
+            throw .sqlite(code: status, extendedCode: status, message: "out of memory opening \(path)", sql: nil)
+        }
+        guard status == SQLITE_OK else {
+            // sqlite3_open_v2 hands back a handle even on failure, only so the message can be read; then it must go.
+            let message = String(cString: sqlite3_errmsg(opened))
+            sqlite3_close_v2(opened)
+            throw .sqlite(code: status & 0xFF, extendedCode: status, message: "\(message) (\(path))", sql: nil)
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+        let milliseconds =
+            busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        TextFolding.register(on: handle)
+        try configure()
+    }
+
+    deinit {
+        // close_v2 rather than close: should a statement somehow outlive us, SQLite defers the close instead of
+        // failing. Statements keep their Database alive, so in practice none is left.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Sets the pragmas every connection needs; the busy timeout is already in place, since switching a fresh file
+    /// to WAL takes a lock another process may be holding.
+    private func configure() throws(StoreError) {
+        let mode = try fetch("PRAGMA journal_mode=WAL", []) { $0.string(at: 0) ?? "" }.first ?? ""
+        guard mode.lowercased() == "wal" else {
+            throw .walUnavailable(path: path, journalMode: mode)
+        }
+        try execute("PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    /// Creates the missing directories above `path` one by one with mode 0700: the store holds personal notes,
+    /// and a directory that already exists keeps the mode its owner gave it.
+    private static func createParentDirectory(of path: String) throws(StoreError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard !parent.isEmpty else { return }
+        var prefix = parent.hasPrefix("/") ? "" : "."
+        for component in parent.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw .cannotCreateDirectory(path: prefix, errno: errno)
+            }
+        }
+    }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more `;`-separated statements that return no rows worth reading, such as a schema script.
+    ///
+    /// Each statement is prepared and stepped on its own, so an error names the statement that failed rather than
+    /// the whole script.
+    public func execute(_ sql: String) throws(StoreError) {
+        try withHandle { _ throws(StoreError) in
+            var remaining = Substring(sql)
+            while let (statement, rest) = try prepareFirst(of: remaining) {
+                try forEachRow(of: statement, wrap: Database.keep) { (_: Row) throws(StoreError) in }
+                remaining = rest
+            }
+        }
+    }
+
+    /// Runs one statement with `bindings` for its parameters (`?`, `?NNN`, `:name`, in order), discarding rows.
+    public func execute(_ sql: String, _ bindings: (any SQLBindable)?...) throws(StoreError) {
+        try run(sql, bindings)
+    }
+
+    /// Prepares one statement (`sqlite3_prepare_v2`) for binding and stepping by hand.
+    public func prepare(_ sql: String) throws(StoreError) -> Statement {
+        try Statement.prepareOne(database: self, sql: sql)
+    }
+
+    /// Runs one statement and maps each row it returns with `map`.
+    ///
+    /// Outside a transaction a statement that meets `SQLITE_BUSY` before its first row is run again after a short
+    /// pause, so `map` may see rows only from the final run.
+    public func query<T>(
+        _ sql: String, _ bindings: (any SQLBindable)?..., map: (Row) throws -> T
+    ) throws -> [T] {
+        try rows(sql, bindings, wrap: { $0 as any Error }, map: map)
+    }
+
+    /// `PRAGMA user_version`: the schema version the migrations keep; set it with `setUserVersion(_:)`.
+    ///
+    /// A read-only property plus a function rather than one settable property, because reading can fail and a Swift
+    /// property cannot both throw and have a setter.
+    public var userVersion: Int {
+        get throws(StoreError) { try fetch("PRAGMA user_version", []) { $0.int(at: 0) }.first ?? 0 }
+    }
+
+    /// Sets `PRAGMA user_version` (pragmas take no parameters, hence the integer in the text).
+    public func setUserVersion(_ version: Int) throws(StoreError) {
+        try execute("PRAGMA user_version = \(Int32(clamping: version))")
+    }
+
+    /// The rowid of the last row this connection inserted (`sqlite3_last_insert_rowid`).
+    ///
+    /// Read it inside the transaction that inserted: outside one, another thread sharing this `Database` may have
+    /// inserted since.
+    public var lastInsertRowID: Int64 {
+        withHandle { sqlite3_last_insert_rowid($0) }
+    }
+
+    /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE` on this connection (`sqlite3_changes`).
+    public var changes: Int {
+        withHandle { Int(sqlite3_changes($0)) }
+    }
+
+    /// Whether a transaction is open on this connection (`sqlite3_get_autocommit` is 0).
+    public var isInTransaction: Bool {
+        withHandle { sqlite3_get_autocommit($0) == 0 }
+    }
+
+    // MARK: - Internals shared with Statement and the stores
+
+    /// Runs `body` with the connection, holding the lock so no other thread uses it meanwhile.
+    func withHandle<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(handle)
+    }
+
+    /// The error SQLite just reported for `status`, with its message; call with the lock held.
+    func error(_ status: Int32, sql: String?) -> StoreError {
+        .sqlite(
+            code: status & 0xFF, extendedCode: sqlite3_extended_errcode(handle),
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    /// Runs one statement with positional bindings, discarding rows.
+    func run(_ sql: String, _ bindings: [(any SQLBindable)?]) throws(StoreError) {
+        _ = try rows(sql, bindings, wrap: Database.keep) { (_: Row) throws(StoreError) in () }
+    }
+
+    /// Runs one statement once, without the retry on `SQLITE_BUSY`, discarding rows.
+    func runOnce(_ sql: String) throws(StoreError) {
+        let statement = try Statement.prepareOne(database: self, sql: sql)
+        while try statement.step() {}
+    }
+
+    /// Runs one statement with positional bindings and maps its rows, with typed errors for the stores.
+    func fetch<T>(_ sql: String, _ bindings: [(any SQLBindable)?], map: (Row) -> T) throws(StoreError) -> [T] {
+        try rows(sql, bindings, wrap: Database.keep) { (row: Row) throws(StoreError) in map(row) }
+    }
+
+    /// The core of `query` and `fetch`: generic over the error type so both can share it, with `wrap` turning the
+    /// store's own errors into the caller's.
+    private func rows<T, E: Error>(
+        _ sql: String, _ bindings: [(any SQLBindable)?], wrap: (StoreError) -> E, map: (Row) throws(E) -> T
+    ) throws(E) -> [T] {
+        try withHandle { _ throws(E) in
+            let statement: Statement
+            do throws(StoreError) {
+                statement = try Statement.prepareOne(database: self, sql: sql)
+                for (offset, value) in bindings.enumerated() {
+                    try statement.bind(value, at: offset + 1)
+                }
+            } catch {
+                throw wrap(error)
+            }
+            var results: [T] = []
+            try forEachRow(of: statement, wrap: wrap) { row throws(E) in results.append(try map(row)) }
+            return results
+        }
+    }
+
+    /// Steps `statement` to the end, handing each row to `body`.
+    ///
+    /// Outside a transaction each statement is its own transaction, so one that failed with `SQLITE_BUSY` before
+    /// producing a row changed nothing and can simply run again; inside a transaction the error goes up to
+    /// `transaction`, which retries the whole of it.
+    func forEachRow<E: Error>(
+        of statement: Statement, wrap: (StoreError) -> E, _ body: (Row) throws(E) -> Void
+    ) throws(E) {
+        try withHandle { handle throws(E) in
+            let standalone = sqlite3_get_autocommit(handle) != 0
+            var attempt = 0
+            var delivered = false
+            while true {
+                let hasRow: Bool
+                do throws(StoreError) {
+                    hasRow = try statement.step()
+                } catch {
+                    statement.reset()
+                    guard error.isBusy, standalone, !delivered, attempt < busyRetryLimit else { throw wrap(error) }
+                    attempt += 1
+                    Self.pause(beforeRetry: attempt)
+                    continue
+                }
+                guard hasRow else { break }
+                delivered = true
+                try body(Row(statement: statement))
+            }
+            statement.reset()
+        }
+    }
+
+    /// Splits the first statement off `sql` and prepares it; nil when only white space and comments are left.
+    private func prepareFirst(of sql: Substring) throws(StoreError) -> (Statement, Substring)? {
+        let (statement, rest) = try Statement.prepareFirst(database: self, sql: sql)
+        guard let statement else { return nil }
+        return (statement, rest)
+    }
+
+    /// The `wrap` for callers whose error type is `StoreError` itself.
+    static func keep(_ error: StoreError) -> StoreError { error }
+
+    /// Sleeps before retry number `attempt`: exponential from 2 ms up to 256 ms, with jitter so two processes that
+    /// collided do not collide again in step.
+    static func pause(beforeRetry attempt: Int) {
+        let base = 0.002 * Double(1 << min(attempt - 1, 7))
+        Thread.sleep(forTimeInterval: base * Double.random(in: 0.5...1.5))
+    }
+
+    // MARK: - Transactions (bookkeeping used by Database+Transaction)
+
+    /// Opens a nesting level and returns its depth before opening; call with the lock held.
+    func enterTransaction() -> Int {
+        defer { transactionDepth += 1 }
+        return transactionDepth
+    }
+
+    /// Closes the innermost nesting level; call with the lock held.
+    func leaveTransaction() {
+        transactionDepth -= 1
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Providers
+import Scheduler
+import Store
+
+/// The CLI as the app: edits the shared store in one transaction per command, then tells a running daemon
+/// to reload the kind (the seed's `WidgetCenter.shared.reloadTimelines(ofKind:)`).
+enum AppCommands {
+    static func run(
+        _ command: AppCommand, store access: StoreAccess, configPath: String, environment: [String: String],
+        console: Console
+    ) -> Int32 {
+        do {
+            let store = try access.open()
+            let zone = TimeZone.current
+            switch command {
+            case .motivationsList:
+                list(try store.motivations.all(), zone: zone, console: console)
+            case .motivationsSearch(let text):
+                let found = try store.motivations.matching(text)
+                guard !found.isEmpty else {
+                    console.err("widgetd: no motivation matches '\(text)'")
+                    return ExitCode.failure
+                }
+                list(found, zone: zone, console: console)
+            case .motivationsAdd(let message):
+                let added: Motivation
+                if let message {
+                    added = try store.motivations.add(message: message)
+                } else {
+                    guard let sample = try store.motivations.addSample() else {
+                        console.err(
+                            "widgetd: all \(Motivation.samples.count) sample motivations are stored already; "
+                                + "give one of your own: widgetd motivations add MESSAGE")
+                        return ExitCode.failure
+                    }
+                    added = sample
+                }
+                console.out("added \(short(added.id))  \(added.message ?? "")")
+                reload("motivations", configPath: configPath, environment: environment)
+            case .motivationsRemove(let ids):
+                for removed in try store.motivations.remove(ids: ids) {
+                    console.out("removed \(short(removed.id))  \(removed.message ?? "")")
+                }
+                reload("motivations", configPath: configPath, environment: environment)
+            case .motivationsFavorite(let id):
+                let toggled = try store.motivations.toggleFavorite(id: id)
+                console.out(
+                    "\(toggled.isFavorite ? "⭐ favourite" : "no longer favourite"): \(short(toggled.id))  "
+                        + (toggled.message ?? ""))
+                reload("motivations", configPath: configPath, environment: environment)
+            case .motivationsColor(let id, let hex):
+                let changed = try store.motivations.setColor(id: id, hex: hex)
+                console.out("\(short(changed.id))  \(changed.backgroundColorHex)  \(changed.message ?? "")")
+                reload("motivations", configPath: configPath, environment: environment)
+            case .todosList:
+                let todos = try store.todos.all()
+                if todos.isEmpty { console.out(TodosKind.emptyText) }
+                for todo in todos {
+                    console.out("\(todo.completed ? "☑" : "☐")  \(short(todo.id))  \(todo.title)")
+                }
+            case .todosAdd(let title):
+                let added = try store.todos.add(title: title)
+                console.out("added \(short(added.id))  \(added.title)")
+                reload("todos", configPath: configPath, environment: environment)
+            case .todosToggle(let reference):
+                let toggled = try store.todos.toggle(titleOrID: reference)
+                console.out("\(toggled.completed ? "☑ done" : "☐ open again"): \(toggled.title)")
+                reload("todos", configPath: configPath, environment: environment)
+            case .todosRemove(let reference):
+                let removed = try store.todos.remove(titleOrID: reference)
+                console.out("removed \(short(removed.id))  \(removed.title)")
+                reload("todos", configPath: configPath, environment: environment)
+            case .entities(_, let match):
+                let found = try match.map { try store.motivations.matching($0) } ?? store.motivations.suggested()
+                guard !found.isEmpty else {
+                    console.err("widgetd: no motivation\(match.map { " matches '\($0)'" } ?? " is stored yet")")
+                    return ExitCode.failure
+                }
+                for motivation in found {
+                    console.out("\(motivation.id)  \(motivation.isFavorite ? "⭐ " : "")\(motivation.message ?? "")")
+                }
+                console.out("")
+                console.out("In widgets.yaml:  intent: {motivation: \(short(found[0].id))}")
+            }
+            return ExitCode.success
+        } catch {
+            console.err("widgetd: error: \(error)")
+            return ExitCode.failure
+        }
+    }
+
+    /// The id prefix lists show: long enough to be unique in any realistic store, short enough to type.
+    static func short(_ id: String) -> String {
+        String(id.prefix(8))
+    }
+
+    private static func list(_ motivations: [Motivation], zone: TimeZone, console: Console) {
+        if motivations.isEmpty {
+            console.out("No motivations yet: widgetd motivations add [MESSAGE]")
+        }
+        for motivation in motivations {
+            let star = motivation.isFavorite ? "⭐" : "  "
+            let stamp = MotivationsKind.timestampText(motivation.timestamp, in: zone)
+            console.out(
+                "\(short(motivation.id))  \(star)  \(motivation.backgroundColorHex)  \(stamp)  "
+                    + (motivation.message ?? "(no message)"))
+        }
+    }
+
+    /// Tells a running daemon the kind's data changed; with no daemon there is nothing to tell.
+    private static func reload(_ kind: String, configPath: String, environment: [String: String]) {
+        let paths = DaemonPaths(environment: environment, settings: ConfigLoader.settings(path: configPath))
+        try? ControlClient.send(ControlCommand(.reloadKind(kind)), fifo: paths.control.fifo)
+    }
+}
