@@ -12,7 +12,7 @@ final class DaemonUnderTest {
     var environment: [String: String] {
         [
             "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
-            "HOME": directory.url.path + "/home",
+            "XDG_DATA_HOME": directory.url.path + "/data", "HOME": directory.url.path + "/home",
         ]
     }
     var runtime: String { directory.url.path + "/run/widgetd" }

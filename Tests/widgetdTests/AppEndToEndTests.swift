@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+/// The CLI as the app, on a real store file in a temporary `XDG_DATA_HOME`.
+@Suite("widgetd motivations, todos and entities, end to end")
+struct AppEndToEndTests {
+    struct Home {
+        let directory: TemporaryDirectory
+        var environment: [String: String] {
+            [
+                "XDG_DATA_HOME": directory.url.path + "/data", "XDG_RUNTIME_DIR": directory.url.path + "/run",
+                "HOME": directory.url.path,
+            ]
+        }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+        }
+
+        func widgetd(_ arguments: String...) throws -> ProcessResult {
+            try runWidgetd(arguments, environment: environment)
+        }
+    }
+
+    @Test func addListFavouriteColourSearchRemove() throws {
+        let home = try Home()
+        defer { home.directory.remove() }
+        let empty = try home.widgetd("motivations", "list")
+        #expect(empty.stdout == "No motivations yet: widgetd motivations add [MESSAGE]\n")
+        let added = try home.widgetd("motivations", "add", "Push", "beyond", "limits.")
+        #expect(added.status == 0, "\(added.stderr)")
+        let id = String(try #require(added.stdout.split(separator: " ").dropFirst().first))
+        #expect(id.count == 8)
+        _ = try home.widgetd("motivations", "add", "Café time")
+        #expect(try home.widgetd("motivations", "favorite", id).stdout.hasPrefix("⭐ favourite: \(id)"))
+        #expect(try home.widgetd("motivations", "color", id, "#1e3a8a").status == 0)
+        let list = try home.widgetd("motivations", "list").stdout.split(separator: "\n")
+        #expect(list.count == 2)
+        #expect(list[0].hasSuffix("Café time"))  // newest first
+        #expect(list[1].hasPrefix("\(id)  ⭐  #1e3a8a  "))
+        #expect(try home.widgetd("motivations", "search", "CAFE").stdout.contains("Café time"))
+        let badColour = try home.widgetd("motivations", "color", id, "blue")
+        #expect(badColour.status == 1)
+        let unknown = try home.widgetd("motivations", "favorite", "ffffffff")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("ffffffff"))
+        #expect(try home.widgetd("motivations", "rm", id).stdout.hasPrefix("removed \(id)"))
+        #expect(try home.widgetd("motivations", "list").stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test func addWithoutAMessageUsesEachSeedSampleOnceThenSaysSo() throws {
+        let home = try Home()
+        defer { home.directory.remove() }
+        var messages: Set<String> = []
+        for _ in 0..<20 {
+            let result = try home.widgetd("motivations", "add")
+            #expect(result.status == 0)
+            messages.insert(String(result.stdout.dropFirst("added 12345678  ".count).dropLast()))
+        }
+        #expect(messages.count == 20)
+        #expect(messages.contains("Consistency is your superpower."))
+        let exhausted = try home.widgetd("motivations", "add")
+        #expect(exhausted.status == 1)
+        #expect(exhausted.stderr.contains("all 20 sample motivations are stored already"))
+    }
+
+    @Test func entitiesIsThePickerWithIdsToPaste() throws {
+        let home = try Home()
+        defer { home.directory.remove() }
+        _ = try home.widgetd("motivations", "add", "Push beyond limits.")
+        _ = try home.widgetd("motivations", "add", "Trust the process.")
+        let all = try home.widgetd("entities", "motivations")
+        #expect(all.stdout.split(separator: "\n").filter { $0.split(separator: " ").first?.count == 32 }.count == 2)
+        let matched = try home.widgetd("entities", "motivations", "--match", "limits")
+        let lines = matched.stdout.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("Push beyond limits.") == true)
+        #expect(lines.last?.hasPrefix("In widgets.yaml:  intent: {motivation: ") == true)
+        #expect(try home.widgetd("entities", "motivations", "--match", "zzz").status == 1)
+    }
+
+    @Test func todosAddToggleRemoveAndAmbiguity() throws {
+        let home = try Home()
+        defer { home.directory.remove() }
+        #expect(try home.widgetd("todos", "list").stdout == "No todos yet\n")
+        _ = try home.widgetd("todos", "add", "Buy", "milk")
+        _ = try home.widgetd("todos", "add", "Call mom")
+        #expect(try home.widgetd("todos", "toggle", "buy milk").stdout == "☑ done: Buy milk\n")
+        let list = try home.widgetd("todos", "list").stdout.split(separator: "\n")
+        #expect(list.map { $0.hasPrefix("☐") } == [true, false])
+        #expect(try home.widgetd("todos", "rm", "Call mom").status == 0)
+        let missing = try home.widgetd("todos", "toggle", "Nothing like it")
+        #expect(missing.status == 1)
+    }
+}
+
+@Suite("clicks and the store with the daemon running")
+struct InteractiveEndToEndTests {
+    @Test func aClickTogglesTheFavouriteStarInTheWidget() throws {
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  motivation:\n    kind: motivations\n    output: [plain, waybar]\n")
+        let env = daemon.environment
+        #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
+        // The app's write reloads the kind: the widget shows the new motivation without the daemon polling.
+        #expect(waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        let click = try daemon.cli(["click", "motivation", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(daemon.read("motivation.plain") == "⭐ No zero days.\n")
+        #expect(daemon.read("motivation.waybar")?.contains("\"favorite\"") == true)
+        _ = try daemon.cli(["intent", "motivation", "toggle-favorite", "--wait"])
+        #expect(daemon.read("motivation.plain") == "No zero days.\n")
+    }
+
+    @Test func manyProcessesWritingAtOnceLoseNothing() throws {
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  motivation:\n    kind: motivations\n  todo:\n    kind: todos\n")
+        let env = daemon.environment
+        #expect(try runWidgetd(["motivations", "add", "Shared"], environment: env).status == 0)
+        let id = try #require(
+            try runWidgetd(["motivations", "list"], environment: env).stdout.split(separator: " ").first)
+        // Four processes at once, each with 25 favourite toggles and 25 to-dos: 200 writes, while the daemon
+        // reads the same store for every reload they trigger, and the clicks toggle too.
+        let writers = (0..<4).map { writer in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            let binary = widgetdBinary.path
+            process.arguments = [
+                "-c",
+                "for i in $(seq 1 25); do \(binary) motivations favorite \(id) >/dev/null || exit 1; "
+                    + "\(binary) todos add \"task \(writer)-$i\" >/dev/null || exit 1; done",
+            ]
+            process.environment = env.merging(["PATH": "/usr/bin:/bin"]) { $1 }
+            return process
+        }
+        for writer in writers { try writer.run() }
+        for _ in 0..<10 { _ = try daemon.cli(["click", "motivation"]) }
+        for writer in writers {
+            writer.waitUntilExit()
+            #expect(writer.terminationStatus == 0)
+        }
+        #expect(
+            waitFor("the last click to land") { daemon.log.components(separatedBy: "toggle-favorite:").count == 11 })
+        // 100 toggles from the writers and 10 from clicks: an even number, so not a favourite.
+        let list = try runWidgetd(["motivations", "list"], environment: env).stdout
+        #expect(list.hasPrefix("\(id)      #"), "\(list)")
+        let todos = try runWidgetd(["todos", "list"], environment: env).stdout.split(separator: "\n")
+        #expect(todos.count == 100)
+        #expect(Set(todos.map { $0.split(separator: " ").last }).count == 100)
+        #expect(!daemon.log.contains("database is locked"))
+        #expect(waitFor("the widget to show no star") { daemon.read("motivation.plain") == "Shared\n" })
+    }
+}
