@@ -9,6 +9,7 @@ extension KindRegistry {
             ClockKind(),
             MotivationsKind(store: store),
             TodosKind(store: store),
+            ExecKind(),
         ])
     }
 }

@@ -30,6 +30,7 @@ final class DaemonUnderTest {
         configPath = try directory.write("widgets.yaml", config)
         logPath = try directory.write("daemon-\(UUID().uuidString).log", "")
         process.executableURL = widgetdBinary
+        process.currentDirectoryURL = directory.url
         process.arguments = ["run", "--config", configPath, "--log-level", "debug"] + arguments
         process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

@@ -37,11 +37,72 @@ extension ConfigValidator {
         let zone = fields["timezone"].flatMap { timeZone($0.value) }
         let formats = fields["output"].map { outputs($0.value) } ?? [.plain]
         let bindings = fields["on_click"].map { clickBindings($0.value, kind: kind) } ?? [:]
+        let exec = kind.flatMap { execSettings(fields, kind: $0, at: nameMark, name: name) }
 
         guard errors.count == errorCount, let kind else { return nil }
         return WidgetInstance(
             name: name, kind: kind.name, family: family ?? kind.families[0], intent: intent, schedule: cron,
-            timeZone: zone, outputs: formats, onClick: bindings, mark: nameMark)
+            timeZone: zone, outputs: formats, onClick: bindings, exec: exec, mark: nameMark)
+    }
+
+    /// `command:`, `timeout:` and `interval:`: required and allowed only for a kind that runs commands.
+    private mutating func execSettings(
+        _ fields: [String: YAMLPair], kind: any WidgetKind, at nameMark: YAMLMark, name: String
+    ) -> ExecSettings? {
+        guard kind.runsCommands else {
+            for key in Self.execKeys {
+                if let pair = fields[key] {
+                    report(
+                        "'\(key)' is only for kind 'exec'; kind '\(kind.name)' does not run commands", at: pair.key.mark
+                    )
+                }
+            }
+            return nil
+        }
+        guard let commandPair = fields["command"] else {
+            report("widget '\(name)' has no 'command'; write command: [program, arguments…]", at: nameMark)
+            return nil
+        }
+        guard let words = commandPair.value.sequence, !words.isEmpty else {
+            report(
+                "'command' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
+                at: commandPair.value.mark)
+            return nil
+        }
+        let argv = words.compactMap { text($0, for: "command", expected: "a command word") }
+        var settings = ExecSettings(command: argv)
+        if let pair = fields["timeout"], let seconds = duration(pair.value, for: "timeout", within: 0.01...300) {
+            settings.timeout = seconds
+        }
+        if let pair = fields["interval"], let seconds = duration(pair.value, for: "interval", within: 1...31_536_000) {
+            settings.interval = seconds
+        }
+        return argv.count == words.count ? settings : nil
+    }
+
+    /// A duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds.
+    private mutating func duration(_ node: YAMLNode, for key: String, within range: ClosedRange<TimeInterval>)
+        -> TimeInterval?
+    {
+        guard let text = text(node, for: key, expected: "a duration such as 5s or 2m") else { return nil }
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite else { continue }
+            let seconds = value * unit.seconds
+            guard range.contains(seconds) else {
+                report(
+                    "'\(key)' of \(text) is out of range; expected \(Self.describe(range.lowerBound)) to "
+                        + Self.describe(range.upperBound), at: node.mark)
+                return nil
+            }
+            return seconds
+        }
+        report("'\(text)' is not a duration for '\(key)'; write e.g. 500ms, 5s, 2m or 1h", at: node.mark)
+        return nil
+    }
+
+    private static func describe(_ seconds: TimeInterval) -> String {
+        seconds < 1 ? "\(Int((seconds * 1000).rounded()))ms" : "\(Int(seconds))s"
     }
 
     private mutating func checkInstanceName(_ name: String, at mark: YAMLMark) {
@@ -106,6 +167,16 @@ extension ConfigValidator {
         }
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
+            if kind.acceptsAnyParameter, kind.parameter(named: key) == nil {
+                // The exec kind's parameters are the script's: any name, read as a string.
+                let spec = ParameterSpec(key, displayName: key, type: .string)
+                do {
+                    values[key] = try ParameterDecoder.decode(pair.value, for: spec)
+                } catch {
+                    report(error)
+                }
+                continue
+            }
             guard let spec = kind.parameter(named: key) else {
                 report(
                     "unknown parameter '\(key)' for kind '\(kind.name)'"

@@ -197,6 +197,21 @@ public struct Engine: Sendable {
         return step(index, now: now)
     }
 
+    /// Shows a timeline that did not come from a reload (an intent produced it), as if a reload had.
+    /// A reload in flight is superseded: its late answer is ignored.
+    public mutating func install(_ timeline: Timeline, for name: String, now: Date) -> [EngineAction] {
+        guard let index = indexByName[name] else { return [] }
+        states[index].inFlight = nil
+        states[index].inFlightDeadline = nil
+        states[index].timeline = timeline
+        states[index].failure = nil
+        states[index].consecutiveFailures = 0
+        states[index].retryAt = nil
+        states[index].lastReloadStart = now
+        states[index].schedulePolicy(of: timeline, now: now, settings: settings)
+        return step(index, now: now)
+    }
+
     /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake.
     private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
         if let token = states[index].inFlight, let deadline = states[index].inFlightDeadline, deadline <= now {
@@ -226,7 +241,10 @@ public struct Engine: Sendable {
                 let token = nextToken
                 nextToken += 1
                 states[index].inFlight = token
-                states[index].inFlightDeadline = now.addingTimeInterval(settings.providerTimeout)
+                // A command with a longer timeout of its own gets a second more than it, so its own limit
+                // (which kills its process group) comes first.
+                let timeout = max(settings.providerTimeout, (states[index].instance.exec?.timeout ?? 0) + 1)
+                states[index].inFlightDeadline = now.addingTimeInterval(timeout)
                 states[index].lastReloadStart = now
                 actions.append(.reload(instance: states[index].instance.name, token: token))
             }

@@ -49,9 +49,13 @@ public struct IntentOutcome: Sendable, Hashable {
     /// True when the intent changed data every widget of the kind shows (the shared store), so all of them
     /// reload, as WidgetKit's `reloadTimelines(ofKind:)`; false to reload only the clicked instance.
     public var reloadsKind: Bool
+    /// A timeline the intent produced itself (the exec kind's click run, whose output is what i3blocks
+    /// would show); the widget shows it instead of reloading.
+    public var timeline: Timeline?
 
-    public init(_ message: String, reloadsKind: Bool = true) {
+    public init(_ message: String, reloadsKind: Bool = true, timeline: Timeline? = nil) {
         self.message = message
         self.reloadsKind = reloadsKind
+        self.timeline = timeline
     }
 }

@@ -14,10 +14,12 @@ public struct ProviderContext: Sendable {
     /// What the instance shows as the call starts, so a kind can continue from it (the quotes kind shows
     /// the next quote); nil for previews and before the first entry.
     public var current: EntryContent?
+    /// The instance's `command:`, `timeout:` and `interval:`, for kinds that run commands.
+    public var exec: ExecSettings?
 
     public init(
         instance: String, family: Family, isPreview: Bool = false, now: Date, timeZone: TimeZone = .current,
-        current: EntryContent? = nil
+        current: EntryContent? = nil, exec: ExecSettings? = nil
     ) {
         self.instance = instance
         self.family = family
@@ -25,6 +27,7 @@ public struct ProviderContext: Sendable {
         self.now = now
         self.timeZone = timeZone
         self.current = current
+        self.exec = exec
     }
 }
 
@@ -43,6 +46,11 @@ public protocol WidgetKind: Sendable {
     var parameters: [ParameterSpec] { get }
     /// Actions this kind performs on clicks and `intent` lines.
     var intents: [IntentSpec] { get }
+    /// True for a kind whose `intent:` takes any parameter name, passing each on as a string (`exec`).
+    var acceptsAnyParameter: Bool { get }
+    /// True for a kind that runs the widget's `command:` (`exec`): only it takes `command`, `timeout` and
+    /// `interval`.
+    var runsCommands: Bool { get }
 
     /// Content to paint at once, before any timeline: generic, with no data access.
     func placeholder(in context: ProviderContext) -> EntryContent
@@ -59,6 +67,10 @@ public protocol WidgetKind: Sendable {
 
 extension WidgetKind {
     public var intents: [IntentSpec] { [] }
+
+    public var acceptsAnyParameter: Bool { false }
+
+    public var runsCommands: Bool { false }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
 

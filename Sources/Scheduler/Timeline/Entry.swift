@@ -70,6 +70,8 @@ public enum ReloadPolicy: Sendable, Hashable {
 public struct Timeline: Sendable, Hashable {
     public private(set) var entries: [TimelineEntry]
     public var policy: ReloadPolicy
+    /// Things the provider wants said in the daemon's log (an exec command's output was cut, say).
+    public var notes: [String] = []
 
     /// Sorts the entries by date; of entries sharing a date the last one given wins.
     public init(entries: [TimelineEntry], policy: ReloadPolicy) {

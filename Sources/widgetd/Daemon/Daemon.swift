@@ -93,7 +93,7 @@ final class Daemon {
         }
         let wakeup = self.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
-        runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 2))
+        runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 4))
         let now = Date()
         engine = Engine(
             instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
@@ -149,8 +149,11 @@ final class Daemon {
 
     private func handle(_ completion: ProviderCompletion) {
         guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { return }
-        if case .failure(let failure) = completion.result {
+        switch completion.result {
+        case .failure(let failure):
             log(.warning, "\(completion.instance): \(failure.message)")
+        case .success(let timeline):
+            for note in timeline.notes { log(.warning, "\(completion.instance): \(note)") }
         }
         let now = Date()
         perform(
@@ -171,6 +174,12 @@ final class Daemon {
         switch completion.outcome {
         case .success(let outcome):
             log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
+            if let timeline = outcome.timeline {
+                perform(engine.install(timeline, for: completion.instance, now: now))
+                writeStatus(of: completion.instance, now: now)
+                completion.acknowledgement.map(acknowledge)
+                return
+            }
             let target: ReloadTarget =
                 outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
             request(target, acknowledgement: completion.acknowledgement, now: now)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Providers
 
 /// Starts a click's command (`on_click: {right: [xdg-open, …]}`) without waiting for it: the seed's "tap
 /// outside the button opens the app".
@@ -41,7 +42,7 @@ enum DetachedCommand {
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ)
+        let result = SpawnGuard.withLock { posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ) }
         guard result == 0 else {
             throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(result)))")
         }

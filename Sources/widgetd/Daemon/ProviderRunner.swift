@@ -71,7 +71,7 @@ struct ProviderRunner: Sendable {
         }
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current)
+            current: current, exec: instance.exec)
         let queue = self.queue
         Task(executorPreference: executor) {
             let result: Result<Timeline, ProviderFailure>
@@ -95,7 +95,7 @@ extension ProviderRunner {
         guard let kind = registry.kind(named: instance.kind) else { return }
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current)
+            current: current, exec: instance.exec)
         Task(executorPreference: executor) {
             let outcome: Result<IntentOutcome, IntentError>
             do {

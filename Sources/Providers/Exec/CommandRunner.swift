@@ -1,0 +1,164 @@
+import Foundation
+import Glibc
+
+/// What one run of a command gave.
+struct CommandResult: Sendable {
+    var output: [UInt8]
+    /// True when the output went past the cap and the rest was thrown away.
+    var truncated: Bool
+    var exitStatus: Int32
+    /// The first lines of standard error, for the failure message.
+    var errorOutput: String
+}
+
+/// Why a command gave no result.
+struct CommandError: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Runs a command as the exec kind needs: argv without a shell, in its own process group so a timeout
+/// kills everything it started, with an empty signal mask (the daemon blocks several), a cap on what it
+/// may print, and a hard deadline.
+enum CommandRunner {
+    /// Bytes of standard output kept; the rest is read and dropped so the command is not blocked.
+    static let outputCap = 64 * 1024
+    static let errorCap = 4 * 1024
+
+    static func run(_ argv: [String], environment: [String: String], timeout: TimeInterval) throws -> CommandResult {
+        guard let program = argv.first, !program.isEmpty else { throw CommandError(description: "empty command") }
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        let pid = try SpawnGuard.withLock { () throws -> pid_t in
+            try spawn(program, argv, environment: environment, outPipe: &outPipe, errPipe: &errPipe)
+        }
+        defer {
+            close(outPipe[0])
+            close(errPipe[0])
+        }
+
+        let deadline = Date().addingTimeInterval(timeout)
+        var output: [UInt8] = []
+        var errors: [UInt8] = []
+        var truncated = false
+        var open: Set<Int32> = [outPipe[0], errPipe[0]]
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !open.isEmpty {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                // The whole group: a shell script's children go too.
+                kill(-pid, SIGKILL)
+                var status: Int32 = 0
+                _ = waitpid(pid, &status, 0)
+                throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
+            }
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining * 1000, 60_000).rounded(.up)))
+            if ready < 0 && errno != EINTR { break }
+            for descriptor in descriptors where descriptor.revents != 0 {
+                let count = read(descriptor.fd, &buffer, buffer.count)
+                if count <= 0 {
+                    if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                    open.remove(descriptor.fd)
+                    continue
+                }
+                if descriptor.fd == outPipe[0] {
+                    let room = outputCap - output.count
+                    if count > room { truncated = true }
+                    output.append(contentsOf: buffer[0..<min(count, max(room, 0))])
+                } else if errors.count < errorCap {
+                    errors.append(contentsOf: buffer[0..<min(count, errorCap - errors.count)])
+                }
+            }
+        }
+        // Its output is closed, but it may linger (a script that backgrounds a child with its own stdout):
+        // wait for the exit only until the deadline. A short nap between checks, as there is no
+        // descriptor to poll for one child's exit without SIGCHLD, which the daemon owns.
+        var status: Int32 = 0
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            if deadline.timeIntervalSinceNow <= 0 {
+                kill(-pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
+            }
+            usleep(2_000)
+        }
+        // WIFEXITED / WEXITSTATUS, which Swift does not import (they are macros).
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return CommandResult(
+            output: output, truncated: truncated, exitStatus: exitStatus,
+            errorOutput: String(decoding: errors, as: UTF8.self))
+    }
+
+    /// Makes the pipes and starts the command on them; the caller reads the read ends and closes them.
+    private static func spawn(
+        _ program: String, _ argv: [String], environment: [String: String], outPipe: inout [Int32],
+        errPipe: inout [Int32]
+    ) throws -> pid_t {
+        guard makePipe(&outPipe) else { throw CommandError(description: "pipe: \(errnoText())") }
+        guard makePipe(&errPipe) else {
+            close(outPipe[0])
+            close(outPipe[1])
+            throw CommandError(description: "pipe: \(errnoText())")
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+
+        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        var environmentStrings: [UnsafeMutablePointer<CChar>?] =
+            environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            arguments.forEach { free($0) }
+            environmentStrings.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, program, &actions, &attributes, &arguments, &environmentStrings)
+        close(outPipe[1])
+        close(errPipe[1])
+        guard spawned == 0 else {
+            close(outPipe[0])
+            close(errPipe[0])
+            throw CommandError(description: "cannot run \(program): \(String(cString: strerror(spawned)))")
+        }
+        return pid
+
+    }
+
+    /// A pipe whose ends close on exec, so only the child's dup2'd copies reach it (`pipe2` needs
+    /// _GNU_SOURCE, which Swift's Glibc import does not define). Called under `SpawnGuard`.
+    private static func makePipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    static func format(_ seconds: TimeInterval) -> String {
+        seconds < 1
+            ? "\(Int((seconds * 1000).rounded())) ms"
+            : seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+}

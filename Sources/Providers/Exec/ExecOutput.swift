@@ -1,0 +1,124 @@
+import Foundation
+import Scheduler
+
+/// Reads what an exec command printed: i3blocks' lines, or a JSON timeline.
+enum ExecOutput {
+    /// i3blocks' exit code for "urgent".
+    static let urgentExitStatus: Int32 = 33
+
+    /// The timeline the output describes.
+    /// - Parameter defaultPolicy: when the output names none (i3blocks lines always; JSON may).
+    static func timeline(
+        from result: CommandResult, now: Date, defaultPolicy: ReloadPolicy
+    ) throws -> Timeline {
+        let text = TextSanitizer.repair(bytes: result.output)
+        guard result.exitStatus == 0 || result.exitStatus == urgentExitStatus else {
+            let reason = firstLine(result.errorOutput) ?? firstLine(text) ?? "no output"
+            throw ExecError("exited with status \(result.exitStatus): \(reason)")
+        }
+        let trimmed = text.drop { $0.isWhitespace }
+        if trimmed.hasPrefix("{") {
+            var timeline = try jsonTimeline(Data(trimmed.utf8), now: now, defaultPolicy: defaultPolicy)
+            if result.exitStatus == urgentExitStatus { timeline = timeline.markedUrgent() }
+            return timeline
+        }
+        return Timeline(
+            entries: [TimelineEntry(date: now, content: lines(text, urgent: result.exitStatus == urgentExitStatus))],
+            policy: defaultPolicy)
+    }
+
+    /// i3blocks' format: full_text, short_text, color, background, one per line.
+    static func lines(_ text: String, urgent: Bool) -> EntryContent {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        }
+        func line(_ index: Int) -> String? {
+            index < lines.count && !lines[index].isEmpty ? lines[index] : nil
+        }
+        return EntryContent(
+            text: line(0) ?? "", shortText: line(1), foreground: line(2).flatMap(Color.init(hex:)),
+            background: line(3).flatMap(Color.init(hex:)), state: urgent ? .urgent : .normal)
+    }
+
+    /// `{"entries":[{"date":…,"text":…}],"policy":…}`, or one i3bar block `{"full_text":…}`.
+    static func jsonTimeline(_ data: Data, now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ExecError("printed JSON that does not parse: \(error.localizedDescription)")
+        }
+        guard let root = object as? [String: Any] else { throw ExecError("printed JSON that is not an object") }
+        if root["full_text"] != nil {
+            return Timeline(entries: [try entry(root, now: now, textKey: "full_text")], policy: defaultPolicy)
+        }
+        guard let list = root["entries"] as? [[String: Any]], !list.isEmpty else {
+            throw ExecError("a JSON timeline needs \"entries\": [{\"date\": …, \"text\": …}, …]")
+        }
+        let entries = try list.map { try entry($0, now: now, textKey: "text") }
+        return Timeline(entries: entries, policy: try policy(root["policy"], now: now) ?? defaultPolicy)
+    }
+
+    private static func entry(_ object: [String: Any], now: Date, textKey: String) throws -> TimelineEntry {
+        guard let text = object[textKey] as? String else { throw ExecError("an entry has no \"\(textKey)\" string") }
+        let date = try object["date"].map { try self.date($0) } ?? now
+        var content = EntryContent(
+            text: text, shortText: (object["short_text"] ?? object["short"]) as? String,
+            tooltip: object["tooltip"] as? String,
+            foreground: (object["color"] as? String).flatMap(Color.init(hex:)),
+            background: (object["background"] as? String).flatMap(Color.init(hex:)))
+        if object["urgent"] as? Bool == true || object["state"] as? String == "urgent" { content.state = .urgent }
+        if let classes = object["class"] as? [String] { content.classes = classes }
+        if let relative = object["relative"] {
+            content.dynamicDate = DynamicDate(try self.date(relative), style: .relative)
+        } else if let timer = object["timer"] {
+            content.dynamicDate = DynamicDate(try self.date(timer), style: .timer)
+        }
+        return TimelineEntry(date: date, content: content)
+    }
+
+    private static func policy(_ value: Any?, now: Date) throws -> ReloadPolicy? {
+        switch value {
+        case nil: return nil
+        case let name as String where name == "atEnd": return .atEnd
+        case let name as String where name == "never": return .never
+        case let object as [String: Any]:
+            guard let date = object["after"] else { break }
+            return .after(try self.date(date))
+        default: break
+        }
+        throw ExecError("\"policy\" must be \"atEnd\", \"never\" or {\"after\": DATE}")
+    }
+
+    /// ISO 8601 text, or seconds since 1970.
+    private static func date(_ value: Any) throws -> Date {
+        if let seconds = value as? Double { return Date(timeIntervalSince1970: seconds) }
+        if let text = value as? String, let date = ISO8601Text.parse(text, defaultTimeZone: .current) { return date }
+        throw ExecError("'\(value)' is not a date; write ISO 8601 (2026-11-29T19:30:00+01:00) or epoch seconds")
+    }
+
+    private static func firstLine(_ text: String) -> String? {
+        text.split(separator: "\n").first.map { String($0.prefix(200)) }
+    }
+}
+
+/// A problem with a command's run or its output, as the widget's tooltip shows it.
+struct ExecError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension Timeline {
+    /// Every entry marked urgent (exit status 33).
+    func markedUrgent() -> Timeline {
+        Timeline(
+            entries: entries.map { entry in
+                var entry = entry
+                entry.content.state = .urgent
+                return entry
+            }, policy: policy)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// The exec kind, run by the built daemon on real scripts.
+@Suite("exec kind, end to end")
+struct ExecEndToEndTests {
+    @Test func anI3blocksScriptRunsUnchangedWithItsEnvironment() throws {
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  cpu:
+                    kind: exec
+                    family: systemMedium
+                    command: [sh, -c, 'echo "$BLOCK_NAME $WIDGETD_PARAM_MAX_LOAD $WIDGETD_FAMILY"; echo short; echo "#FF0000"; echo "#000000"']
+                    intent:
+                      max-load: "0.8"
+                    output: [i3blocks, i3bar]
+
+                """)
+        #expect(
+            waitFor("the script's output") {
+                daemon.read("cpu.i3blocks") == "cpu 0.8 systemMedium\nshort\n#ff0000\n#000000\n"
+            })
+        let block = try #require(daemon.read("cpu.i3bar"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
+        #expect(object["full_text"] as? String == "cpu 0.8 systemMedium")
+        #expect(object["color"] as? String == "#ff0000")
+    }
+
+    @Test func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() throws {
+        let script =
+            "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + i, "
+            + "'text': 'step %d' % i} for i in range(3)], 'policy': 'never'}))"
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  steps:\n    kind: exec\n    command: [python3, -c, \"\(script)\"]\n")
+        // The first entry shows before its date (as WidgetKit does), then each one at its date.
+        var seen: [String] = []
+        #expect(
+            waitFor("all three entries", timeout: .seconds(15)) {
+                if let text = daemon.read("steps.plain"), text != seen.last { seen.append(text) }
+                return seen.last == "step 2\n"
+            })
+        #expect(seen.suffix(3) == ["step 0\n", "step 1\n", "step 2\n"])
+        #expect(daemon.log.components(separatedBy: "steps: asking exec for a timeline").count == 2)
+    }
+
+    @Test func aHangingScriptIsKilledAtItsTimeoutGoesStaleAndOthersCarryOn() throws {
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  stuck:
+                    kind: exec
+                    command: [sh, -c, 'echo $$ > pid; sleep 100']
+                    timeout: 300ms
+                  fine:
+                    kind: exec
+                    command: [echo, fine]
+
+                """)
+        #expect(waitFor("the healthy widget") { daemon.read("fine.plain") == "fine\n" })
+        #expect(
+            waitFor("the timeout") { daemon.log.contains("stuck: timed out after 300 ms; its processes were killed") })
+        #expect(waitFor("the stale mark") { daemon.read("stuck.json")?.contains("\"state\":\"stale\"") == true })
+        let pidText = try String(contentsOfFile: daemon.directory.url.path + "/pid", encoding: .utf8)
+        let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(waitFor("the script to be gone") { kill(pid, 0) != 0 })
+    }
+
+    @Test func tenMegabytesOfOutputAreCappedAndLogged() throws {
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  big:\n    kind: exec\n    command: [sh, -c, 'head -c 10000000 /dev/zero | tr \"\\\\000\" a']\n"
+        )
+        #expect(waitFor("the capped output") { daemon.read("big.plain")?.hasPrefix("aaaa") == true })
+        #expect(daemon.read("big.plain")?.count == 25)  // 24 cells of systemSmall with its ellipsis, and "\n"
+        #expect(waitFor("the log line") { daemon.log.contains("big: output cut at 64 KiB") })
+    }
+
+    @Test func exitStatus33IsUrgent() throws {
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  battery:\n    kind: exec\n    command: [sh, -c, 'echo 5%; exit 33']\n    output: [i3bar, waybar]\n"
+        )
+        #expect(waitFor("the urgent block") { daemon.read("battery.i3bar")?.contains("\"urgent\":true") == true })
+        #expect(daemon.read("battery.waybar")?.contains("\"urgent\"") == true)
+    }
+
+    @Test func aFailingScriptKeepsItsLastGoodEntry() throws {
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  flaky:
+                    kind: exec
+                    command: [sh, -c, 'if [ -e broken ]; then echo oops >&2; exit 2; fi; echo good']
+
+                """)
+        #expect(waitFor("the good output") { daemon.read("flaky.plain") == "good\n" })
+        _ = FileManager.default.createFile(atPath: daemon.directory.url.path + "/broken", contents: Data())
+        #expect(try daemon.cli(["reload", "flaky", "--wait"]).status == 0)
+        #expect(daemon.read("flaky.plain") == "good\n")
+        #expect(daemon.read("flaky.json")?.contains("\"state\":\"stale\"") == true)
+        #expect(daemon.log.contains("flaky: exited with status 2: oops"))
+    }
+
+    @Test func aClickRunsTheCommandWithBlockButton() throws {
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  clicky:\n    kind: exec\n    command: [sh, -c, 'echo \"b=$BLOCK_BUTTON x=$BLOCK_X\"']\n")
+        #expect(waitFor("the first run") { daemon.read("clicky.plain") == "b= x=\n" })
+        #expect(
+            try daemon.cli(["click", "clicky", "--button", "3", "--x", "12", "--width", "80", "--wait"]).status == 0)
+        #expect(daemon.read("clicky.plain") == "b=3 x=12\n")
+    }
+}
