@@ -109,6 +109,23 @@ struct ConfigValidationTests {
             name: "bad instance name", yaml: "widgets:\n  my widget:\n    kind: sample\n", line: 2, column: 3,
             fragments: ["widget name 'my widget' may use only"]),
         ConfigMistake(
+            name: "command for a kind that runs none",
+            yaml: "widgets:\n  w:\n    kind: sample\n    command: [date]\n", line: 4, column: 5,
+            fragments: ["'command' is only for kind 'exec'"]),
+        ConfigMistake(
+            name: "exec without a command", yaml: "widgets:\n  w:\n    kind: exec\n", line: 2, column: 3,
+            fragments: ["widget 'w' has no 'command'"]),
+        ConfigMistake(
+            name: "exec command as a string", yaml: "widgets:\n  w:\n    kind: exec\n    command: date +%T\n",
+            line: 4, column: 14, fragments: ["'command' must be a list"]),
+        ConfigMistake(
+            name: "bad duration", yaml: "widgets:\n  w:\n    kind: exec\n    command: [date]\n    interval: soon\n",
+            line: 5, column: 15, fragments: ["'soon' is not a duration for 'interval'"]),
+        ConfigMistake(
+            name: "timeout out of range",
+            yaml: "widgets:\n  w:\n    kind: exec\n    command: [date]\n    timeout: 10m\n", line: 5, column: 14,
+            fragments: ["'timeout' of 10m is out of range"]),
+        ConfigMistake(
             name: "empty file", yaml: "\n  \n", line: 1, column: 1, fragments: ["the file is empty"]),
         ConfigMistake(
             name: "only comments", yaml: "# nothing yet\n", line: 1, column: 1, fragments: ["only comments"]),
@@ -175,7 +192,7 @@ struct ConfigValidationTests {
         let rendered = result.renderedDiagnostics()
         #expect(
             rendered == """
-                widgets.yaml:3:11: error: unknown kind 'sampel'; did you mean 'sample'? known kinds: sample
+                widgets.yaml:3:11: error: unknown kind 'sampel'; did you mean 'sample'? known kinds: sample, exec
                     kind: sampel
                           ^
                 """)

@@ -33,8 +33,31 @@ struct SampleKind: WidgetKind {
     }
 }
 
+/// A kind that runs commands, as `exec` does, for the `command:` checks.
+struct CommandKind: WidgetKind {
+    let name = "exec"
+    let displayName = "Command"
+    let summary = "Runs a command."
+    let families: [Family] = [.systemSmall]
+    let parameters: [ParameterSpec] = []
+    var acceptsAnyParameter: Bool { true }
+    var runsCommands: Bool { true }
+
+    func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: "…")
+    }
+
+    func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        TimelineEntry(date: context.now, content: EntryContent(text: "ran"))
+    }
+
+    func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(entries: [try await snapshot(for: configuration, in: context)], policy: .never)
+    }
+}
+
 extension KindRegistry {
-    static let sample = KindRegistry([SampleKind()])
+    static let sample = KindRegistry([SampleKind(), CommandKind()])
 }
 
 /// Loads `text` as widgets.yaml with the sample registry.

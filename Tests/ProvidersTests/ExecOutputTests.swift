@@ -1,0 +1,92 @@
+import Foundation
+import Scheduler
+import Testing
+
+@testable import Providers
+
+@Suite("exec output")
+struct ExecOutputTests {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func result(_ text: String, status: Int32 = 0) -> CommandResult {
+        CommandResult(output: Array(text.utf8), truncated: false, exitStatus: status, errorOutput: "")
+    }
+
+    @Test func i3blocksLinesGiveTextShortTextAndColours() throws {
+        let timeline = try ExecOutput.timeline(
+            from: result("full\nshort\n#00FF00\n#111111\n"), now: now, defaultPolicy: .never)
+        let content = try #require(timeline.entries.first).content
+        #expect(content.text == "full")
+        #expect(content.shortText == "short")
+        #expect(content.foreground == Color(hex: "#00ff00"))
+        #expect(content.background == Color(hex: "#111111"))
+        #expect(timeline.policy == .never)
+    }
+
+    @Test func emptyShortTextLineKeepsTheColourInPlace() throws {
+        let content = try #require(
+            try ExecOutput.timeline(from: result("label\n\n#0000FF\n"), now: now, defaultPolicy: .never).entries.first
+        ).content
+        #expect(content.shortText == nil)
+        #expect(content.foreground == Color(hex: "#0000ff"))
+    }
+
+    @Test func invalidUTF8IsRepairedNotDropped() throws {
+        let bytes: [UInt8] = Array("ok ".utf8) + [0xFF, 0xFE] + Array(" done\n".utf8)
+        let timeline = try ExecOutput.timeline(
+            from: CommandResult(output: bytes, truncated: false, exitStatus: 0, errorOutput: ""), now: now,
+            defaultPolicy: .never)
+        #expect(timeline.entries.first?.content.text.hasPrefix("ok ") == true)
+        #expect(timeline.entries.first?.content.text.hasSuffix(" done") == true)
+    }
+
+    @Test func aJSONTimelineWithAfterPolicyAndLiveDates() throws {
+        let json = """
+            {"entries": [
+              {"date": "2027-01-15T08:00:00+00:00", "text": "first", "color": "#ff0000"},
+              {"date": 1800000060, "text": "tea {date}", "timer": 1800000360, "urgent": true}
+            ], "policy": {"after": "2027-01-15T09:00:00Z"}}
+            """
+        let timeline = try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never)
+        #expect(timeline.entries.map(\.content.text) == ["first", "tea {date}"])
+        #expect(timeline.entries[1].date == now.addingTimeInterval(60))
+        #expect(timeline.entries[1].content.state == .urgent)
+        #expect(timeline.entries[1].content.dynamicDate == DynamicDate(now.addingTimeInterval(360), style: .timer))
+        #expect(timeline.policy == .after(now.addingTimeInterval(3600)))
+    }
+
+    @Test func anI3barBlockObjectIsOneEntry() throws {
+        let timeline = try ExecOutput.timeline(
+            from: result(#"{"full_text": "json block", "short_text": "jb"}"#), now: now, defaultPolicy: .atEnd)
+        #expect(timeline.entries.first?.content.text == "json block")
+        #expect(timeline.policy == .atEnd)
+    }
+
+    @Test(arguments: [
+        (#"{"entries": []}"#, "needs \"entries\""), (#"{"entries": [{"text": 1}]}"#, "no \"text\" string"),
+        (#"{"entries": [{"text": "a", "date": "soon"}]}"#, "is not a date"),
+        (#"{"entries": [{"text": "a"}], "policy": "sometimes"}"#, "\"policy\" must be"), ("{oops", "does not parse"),
+    ])
+    func badJSONSaysWhatIsWrong(_ json: String, _ fragment: String) {
+        #expect {
+            try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never)
+        } throws: { error in
+            "\(error)".contains(fragment)
+        }
+    }
+
+    @Test func aNonZeroExitIsAFailureNamingTheFirstErrorLine() {
+        #expect {
+            try ExecOutput.timeline(
+                from: CommandResult(output: [], truncated: false, exitStatus: 3, errorOutput: "no battery\nmore"),
+                now: now, defaultPolicy: .never)
+        } throws: { error in
+            "\(error)" == "exited with status 3: no battery"
+        }
+    }
+
+    @Test func parameterNamesBecomeEnvironmentNames() {
+        #expect(ExecKind.environmentName("max-load") == "MAX_LOAD")
+        #expect(ExecKind.environmentName("city") == "CITY")
+    }
+}
