@@ -13,28 +13,28 @@ final class Daemon {
     let log: Log
     let environment: [String: String]
 
-    private var configuration: Configuration
-    private let paths: DaemonPaths
-    private var engine: Engine
-    private let outputs: OutputWriter
-    private let memory: EntryMemory?
-    private let runner: ProviderRunner
-    private let completions: CompletionQueue
+    var configuration: Configuration
+    let paths: DaemonPaths
+    var engine: Engine
+    let outputs: OutputWriter
+    let memory: EntryMemory?
+    let runner: ProviderRunner
+    let completions: CompletionQueue
 
-    private let lock: LockFile
-    private let fifo: ControlFIFO
-    private let timer: WallClockTimer
-    private let watcher: Inotify
-    private let signals: SignalFile
-    private let wakeup: Wakeup
-    private var configWatch: Inotify.Watch?
-    private var zoneWatch: Inotify.Watch?
+    let lock: LockFile
+    let fifo: ControlFIFO
+    let timer: WallClockTimer
+    let watcher: Inotify
+    let signals: SignalFile
+    let wakeup: Wakeup
+    var configWatch: Inotify.Watch?
+    var zoneWatch: Inotify.Watch?
 
     /// Acknowledgements waiting for reloads to finish.
-    private var acknowledgements = AcknowledgementBook()
+    var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
-    private var children: Set<pid_t> = []
-    private var stopping = false
+    var children: Set<pid_t> = []
+    var stopping = false
 
     /// Why the daemon could not start, worded for the user.
     struct StartError: Error, CustomStringConvertible {
@@ -343,140 +343,5 @@ final class Daemon {
             placeholders[instance.name] = kind.placeholder(in: context)
         }
         return placeholders
-    }
-
-    // MARK: - Clicks and intents
-
-    /// A click: the instance's `on_click:` binding for the button, else its kind's default intent.
-    private func click(
-        _ name: String, button number: Int, relativeX: Int?, width: Int?, _ token: ControlCommand.AckToken?,
-        now: Date
-    ) {
-        defer { reapChildren() }
-        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
-            let button = MouseButton(number: number)
-        else {
-            log(.warning, "click on unknown widget '\(name)' (or button \(number)): dropped")
-            token.map(acknowledge)
-            return
-        }
-        let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
-        switch action {
-        case nil:
-            log(.info, "\(name): nothing is bound to the \(button.rawValue) button")
-            token.map(acknowledge)
-        case .command(let argv)?:
-            do {
-                children.insert(try DetachedCommand.spawn(argv))
-                log(.info, "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
-            } catch {
-                log(.warning, "\(name): \(error)")
-            }
-            token.map(acknowledge)
-        case .intent(let intent)?:
-            guard let spec = kind.intent(named: intent) else {
-                log(.warning, "\(name): kind '\(kind.name)' has no intent '\(intent)'")
-                token.map(acknowledge)
-                return
-            }
-            var invocation = IntentInvocation(
-                intent: intent, click: ClickLocation(button: button, relativeX: relativeX, width: width))
-            invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
-            runner.perform(
-                invocation, on: instance, now: now, current: engine.content(of: name, at: now), acknowledgement: token)
-        }
-    }
-
-    /// An `intent NAME INTENT key=value…` line, its parameters read as the intent declares them.
-    private func run(
-        _ intent: String, on name: String, parameters: [(name: String, value: String)],
-        _ token: ControlCommand.AckToken?, now: Date
-    ) {
-        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
-            log(.warning, "intent '\(intent)' for unknown widget '\(name)': dropped")
-            token.map(acknowledge)
-            return
-        }
-        guard let spec = kind.intent(named: intent) else {
-            let names = kind.intents.map(\.name)
-            log(
-                .warning,
-                "\(name): unknown intent '\(intent)' for kind '\(kind.name)'"
-                    + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
-                    + "; dropped")
-            token.map(acknowledge)
-            return
-        }
-        do {
-            let values = try kind.intentParameters(parameters, for: spec)
-            runner.perform(
-                IntentInvocation(intent: intent, parameters: values), on: instance, now: now,
-                current: engine.content(of: name, at: now), acknowledgement: token)
-        } catch {
-            log(.warning, "\(name): \(intent): \(error); dropped")
-            token.map(acknowledge)
-        }
-    }
-
-    private func reapChildren() {
-        children = DetachedCommand.reap(children)
-    }
-
-    // MARK: - Control FIFO
-
-    private func handleControlLines() {
-        for result in fifo.readLines() {
-            switch result {
-            case .rejected(let reason):
-                log(.warning, "control FIFO: dropped a line: \(reason)")
-            case .line(let line):
-                do {
-                    handle(try ControlCommand.parse(line))
-                } catch {
-                    log(.warning, "control FIFO: dropped '\(line.prefix(80))': \(error)")
-                }
-            }
-        }
-    }
-
-    private func handle(_ command: ControlCommand) {
-        let now = Date()
-        switch command.action {
-        case .reloadAll:
-            request(.all, command, now: now)
-        case .reloadKind(let kind):
-            request(.kind(kind), command, now: now)
-        case .reloadInstance(let name):
-            request(.instance(name), command, now: now)
-        case .config:
-            reloadConfiguration()
-            command.acknowledgement.map(acknowledge)
-        case .click(let name, let button, let relativeX, let width):
-            click(name, button: button, relativeX: relativeX, width: width, command.acknowledgement, now: now)
-        case .intent(let name, let intent, let parameters):
-            run(intent, on: name, parameters: parameters.map { ($0.name, $0.value) }, command.acknowledgement, now: now)
-        }
-    }
-
-    private func request(_ target: ReloadTarget, _ command: ControlCommand, now: Date) {
-        if !request(target, acknowledgement: command.acknowledgement, now: now) {
-            log(.warning, "'\(command.line)' names no widget")
-        }
-    }
-
-    /// Asks for reloads; with a token, acknowledges once every reload it caused is written.
-    /// - Returns: false when the target matched no widget.
-    @discardableResult
-    private func request(_ target: ReloadTarget, acknowledgement: ControlCommand.AckToken?, now: Date) -> Bool {
-        let issuedBefore = engine.lastIssuedToken
-        let names = engine.request(target, now: now)
-        if let acknowledgement {
-            if names.isEmpty {
-                acknowledge(acknowledgement)
-            } else {
-                acknowledgements.wait(acknowledgement, for: names, after: issuedBefore)
-            }
-        }
-        return !names.isEmpty
     }
 }

@@ -1,0 +1,103 @@
+import Scheduler
+
+/// Parsing of the app commands: `motivations`, `todos` and `entities`.
+extension CommandLineParser {
+    /// `motivations ACTION …`, `todos ACTION …`, `entities KIND [--match TEXT]`: positional words plus
+    /// `--config` (and `--match` for entities).
+    static func parseApp(_ name: CommandName, _ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(
+            arguments, command: name, knownOptions: name == .entities ? ["--match", "--config"] : ["--config"])
+        var words: [String] = []
+        var match: String?
+        var configPath: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option("--match", let inline) where name == .entities:
+                match = try scanner.value(of: "--match", inline: inline, placeholder: "TEXT")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let word):
+                words.append(word)
+            }
+        }
+        let app: AppCommand
+        switch name {
+        case .motivations: app = try motivationsCommand(words)
+        case .todos: app = try todosCommand(words)
+        default:
+            guard words.count == 1, let kind = words.first else {
+                throw UsageError(words.isEmpty ? "Missing KIND (motivations)." : "Give one KIND.", command: .entities)
+            }
+            guard kind == "motivations" else {
+                throw UsageError("Kind '\(kind)' has no entities; 'motivations' has.", command: .entities)
+            }
+            app = .entities(kind: kind, match: match)
+        }
+        return .app(app, configPath: configPath)
+    }
+
+    private static func motivationsCommand(_ words: [String]) throws(UsageError) -> AppCommand {
+        let actions = ["list", "add", "rm", "favorite", "color", "search"]
+        guard let action = words.first else {
+            throw UsageError("Missing ACTION: \(actions.joined(separator: ", ")).", command: .motivations)
+        }
+        let rest = Array(words.dropFirst())
+        func exactly(_ count: Int, _ what: String) throws(UsageError) {
+            guard rest.count == count else {
+                throw UsageError("'motivations \(action)' takes \(what).", command: .motivations)
+            }
+        }
+        switch action {
+        case "list":
+            try exactly(0, "no arguments")
+            return .motivationsList
+        case "add":
+            return .motivationsAdd(message: rest.isEmpty ? nil : rest.joined(separator: " "))
+        case "rm":
+            guard !rest.isEmpty else {
+                throw UsageError("'motivations rm' takes one or more IDs.", command: .motivations)
+            }
+            return .motivationsRemove(ids: rest)
+        case "favorite":
+            try exactly(1, "one ID")
+            return .motivationsFavorite(id: rest[0])
+        case "color":
+            try exactly(2, "an ID and a HEX colour")
+            return .motivationsColor(id: rest[0], hex: rest[1])
+        case "search":
+            guard !rest.isEmpty else { throw UsageError("'motivations search' takes TEXT.", command: .motivations) }
+            return .motivationsSearch(text: rest.joined(separator: " "))
+        default:
+            let hint = Suggestion.didYouMean(action, in: actions, then: "actions: \(actions.joined(separator: ", "))")
+            throw UsageError("Unknown action '\(action)'\(hint).", command: .motivations)
+        }
+    }
+
+    private static func todosCommand(_ words: [String]) throws(UsageError) -> AppCommand {
+        let actions = ["list", "add", "toggle", "rm"]
+        guard let action = words.first else {
+            throw UsageError("Missing ACTION: \(actions.joined(separator: ", ")).", command: .todos)
+        }
+        let text = words.dropFirst().joined(separator: " ")
+        switch action {
+        case "list":
+            guard words.count == 1 else { throw UsageError("'todos list' takes no arguments.", command: .todos) }
+            return .todosList
+        case "add", "toggle", "rm":
+            guard !text.isEmpty else {
+                throw UsageError(
+                    "'todos \(action)' takes \(action == "add" ? "a TITLE" : "a TITLE or ID").", command: .todos)
+            }
+            switch action {
+            case "add": return .todosAdd(title: text)
+            case "toggle": return .todosToggle(titleOrID: text)
+            default: return .todosRemove(titleOrID: text)
+            }
+        default:
+            let hint = Suggestion.didYouMean(action, in: actions, then: "actions: \(actions.joined(separator: ", "))")
+            throw UsageError("Unknown action '\(action)'\(hint).", command: .todos)
+        }
+    }
+}
