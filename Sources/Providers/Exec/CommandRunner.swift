@@ -110,20 +110,6 @@ enum CommandRunner {
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         var environmentStrings: [UnsafeMutablePointer<CChar>?] =
             environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -132,7 +118,9 @@ enum CommandRunner {
             environmentStrings.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, &arguments, &environmentStrings)
+        let spawned = ChildAttributes.with(.processGroup) { attributes in
+            posix_spawnp(&pid, program, &actions, &attributes, &arguments, &environmentStrings)
+        }
         close(outPipe[1])
         close(errPipe[1])
         guard spawned == 0 else {

@@ -13,24 +13,8 @@ enum DetachedCommand {
         var description: String
     }
 
-    /// glibc's `POSIX_SPAWN_SETSID` (2.26+), which Swift does not import because it is behind _GNU_SOURCE.
-    private static let setSessionFlag: Int32 = 0x80
-
     static func spawn(_ argv: [String]) throws -> pid_t {
         guard let program = argv.first, !program.isEmpty else { throw SpawnError(description: "empty command") }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setSessionFlag))
-
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -42,7 +26,11 @@ enum DetachedCommand {
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = SpawnGuard.withLock { posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ) }
+        let result = SpawnGuard.withLock {
+            ChildAttributes.with(.session) { attributes in
+                posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ)
+            }
+        }
         guard result == 0 else {
             throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(result)))")
         }
