@@ -127,6 +127,18 @@ struct DaemonEndToEndTests {
         #expect(daemon.read("quote.plain") == quote)
     }
 
+    @Test func sighupRereadsTheConfig() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("start-up") { daemon.log.contains("started: 2 widgets") })
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(waitFor("the re-read") { daemon.log.contains("SIGHUP: re-reading") })
+        #expect(
+            waitFor("the configuration applied") {
+                daemon.log.contains("configuration applied: 2 widgets, 0 restarted")
+            })
+        #expect(daemon.process.isRunning)
+    }
+
     @Test func aSecondDaemonRefusesToStartAndStopIsClean() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(waitFor("start-up") { FileManager.default.fileExists(atPath: daemon.runtime + "/lock") })

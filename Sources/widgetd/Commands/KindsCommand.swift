@@ -13,7 +13,10 @@ enum KindsCommand {
             "  \(kind.summary)",
             "  families: \(kind.families.map(\.rawValue).joined(separator: ", "))",
         ]
-        if kind.parameters.isEmpty {
+        if kind.acceptsAnyParameter {
+            lines.append("  parameters: any names, passed to the command as WIDGETD_PARAM_<NAME>")
+            lines.append("  widget keys: command (argv list), timeout (default 5s), interval")
+        } else if kind.parameters.isEmpty {
             lines.append("  parameters: none")
         } else {
             lines.append("  parameters:")
