@@ -81,12 +81,18 @@ enum Help {
                 overview: """
                     Print a widget's current entry. With --follow, print it again on every change, for
                     i3blocks interval=persist, polybar tail = true and waybar exec.
+                    Clicks pass through to the daemon: when i3blocks runs the command for a click
+                    ($BLOCK_BUTTON set, with relative_x and width from i3blocks 1.5), the click is sent first
+                    and the entry printed once it shows the result. With --follow, each line on standard
+                    input is a click: a button number, or i3blocks 1.5's format=json object with button,
+                    relative_x and width. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
+                    every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
                     """,
                 usage: usage(of: .show),
                 arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
                 options: [
                     ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
-                    ("--follow", "Keep running and print each change (no polling: inotify)."),
+                    ("--follow", "Keep running, print each change (no polling: inotify), forward stdin's clicks."),
                     ("--config PATH", configOptionHelp),
                 ])
         case .reload:

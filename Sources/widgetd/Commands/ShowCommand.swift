@@ -23,9 +23,14 @@ enum ShowCommand {
             format = .plain
         }
         let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
-        let directory = DaemonPaths(environment: environment, settings: settings).output
+        let paths = DaemonPaths(environment: environment, settings: settings)
+        let directory = paths.output
         let path = directory + "/" + instance + ".json"
+        let forwarder = ClickForwarder(instance: instance, paths: paths.control)
         guard follow else {
+            if let click = ClickForwarder.click(environment: environment) {
+                forwardFirst(click, with: forwarder, console: console)
+            }
             guard let rendered = render(path, as: format) else {
                 console.err("widgetd: error: no entry for '\(instance)' in \(directory) (is the daemon running?)")
                 return ExitCode.failure
@@ -33,7 +38,23 @@ enum ShowCommand {
             console.out(rendered)
             return ExitCode.success
         }
-        return followEntry(path, in: directory, as: format, console: console)
+        // Nothing else in this process reads standard input, so the follow loop may own (and at the end close) it.
+        let clicks = ClickForwarder.readsClicks(from: STDIN_FILENO) ? FileDescriptor(owning: STDIN_FILENO) : nil
+        return followEntry(path, in: directory, as: format, clicks: clicks, forwarder: forwarder, console: console)
+    }
+
+    /// How long a click from i3blocks' environment may take to show before the entry is printed anyway.
+    static let clickTimeout: Duration = .seconds(2)
+
+    /// Sends the click i3blocks started this command for and waits until the daemon has written its result, so the
+    /// entry printed next already shows it. A click that fails is reported on stderr and the entry printed anyway:
+    /// the bar should keep showing the widget.
+    private static func forwardFirst(_ click: ClickForwarder.Click, with forwarder: ClickForwarder, console: Console) {
+        do {
+            try forwarder.sendAndWait(click, timeout: clickTimeout)
+        } catch {
+            console.err("widgetd: warning: click on '\(forwarder.instance)' not confirmed: \(error)")
+        }
     }
 
     /// The entry at `path` rendered as `format`, without its final newline; nil when there is none.
@@ -46,10 +67,16 @@ enum ShowCommand {
         return text
     }
 
-    /// Prints the entry, then again each time the daemon replaces the file (inotify: no polling).
-    private static func followEntry(_ path: String, in directory: String, as format: OutputFormat, console: Console)
-        -> Int32
-    {
+    /// Prints the entry, then again each time the daemon replaces the file (inotify: no polling), and forwards the
+    /// clicks that arrive on `clicks` (a persist block's standard input) meanwhile.
+    ///
+    /// One `poll` waits for both, so a click never waits for an entry or the other way round. When `clicks` ends
+    /// (end of file, `/dev/null`) or fails, it is dropped from the poll and the entries go on alone: a descriptor
+    /// at end of file stays readable, and polling it further would spin.
+    private static func followEntry(
+        _ path: String, in directory: String, as format: OutputFormat, clicks: FileDescriptor?,
+        forwarder: ClickForwarder, console: Console
+    ) -> Int32 {
         let name = (path as NSString).lastPathComponent
         let watcher: Inotify
         do {
@@ -61,21 +88,61 @@ enum ShowCommand {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
             return ExitCode.failure
         }
+        var clicks = clicks
+        var lines = ClickForwarder.LineSplitter()
         var last: String?
+        var changed = true
         while true {
-            if let rendered = render(path, as: format), rendered != last {
+            if changed, let rendered = render(path, as: format), rendered != last {
                 console.out(rendered)
                 last = rendered
             }
+            let ready: Set<Int32>
             do {
-                _ = try Poller.waitUntilReadable(watcher.fileDescriptor, timeout: nil)
+                ready = try Poller.readable(
+                    [watcher.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []), timeout: nil)
             } catch {
                 console.err("widgetd: error: \(error)")
                 return ExitCode.failure
             }
+            if let input = clicks, ready.contains(input.rawValue),
+                !forwardClicks(from: input, lines: &lines, with: forwarder, console: console)
+            {
+                clicks = nil
+            }
             // Only this instance's file matters; the rest of the directory changes too.
-            guard watcher.readEvents().contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) })
-            else { continue }
+            changed =
+                ready.contains(watcher.fileDescriptor)
+                && watcher.readEvents().contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) })
         }
+    }
+
+    /// Reads what is waiting on `input` and sends each complete line's click; false once `input` has ended (end of
+    /// file or an error), so the caller stops polling it.
+    private static func forwardClicks(
+        from input: FileDescriptor, lines: inout ClickForwarder.LineSplitter, with forwarder: ClickForwarder,
+        console: Console
+    ) -> Bool {
+        let bytes: [UInt8]
+        do {
+            bytes = try input.read(upTo: 4096)
+        } catch {
+            // EAGAIN: someone else set the descriptor non-blocking and took the bytes first; wait for more.
+            guard error.errno == EAGAIN else {
+                console.err("widgetd: warning: no more clicks from standard input: \(error)")
+                return false
+            }
+            return true
+        }
+        guard !bytes.isEmpty else { return false }
+        for line in lines.lines(adding: bytes) {
+            guard let click = ClickForwarder.click(line: line) else { continue }
+            do {
+                try forwarder.send(click)
+            } catch {
+                console.err("widgetd: warning: click on '\(forwarder.instance)' not forwarded: \(error)")
+            }
+        }
+        return true
     }
 }
