@@ -21,6 +21,8 @@ struct ExecEndToEndTests {
             waitFor("the script's output") {
                 daemon.read("cpu.i3blocks") == "cpu 0.8 systemMedium\nshort\n#ff0000\n#000000\n"
             })
+        // The formats are written one after another: wait for the second too.
+        #expect(waitFor("the i3bar file") { daemon.read("cpu.i3bar")?.contains("cpu 0.8") == true })
         let block = try #require(daemon.read("cpu.i3bar"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
         #expect(object["full_text"] as? String == "cpu 0.8 systemMedium")
@@ -82,7 +84,7 @@ struct ExecEndToEndTests {
                 "widgets:\n  battery:\n    kind: exec\n    command: [sh, -c, 'echo 5%; exit 33']\n    output: [i3bar, waybar]\n"
         )
         #expect(waitFor("the urgent block") { daemon.read("battery.i3bar")?.contains("\"urgent\":true") == true })
-        #expect(daemon.read("battery.waybar")?.contains("\"urgent\"") == true)
+        #expect(waitFor("the urgent class") { daemon.read("battery.waybar")?.contains("\"urgent\"") == true })
     }
 
     @Test func aFailingScriptKeepsItsLastGoodEntry() throws {
