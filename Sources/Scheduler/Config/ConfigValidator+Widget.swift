@@ -1,9 +1,6 @@
 import Foundation
 
 extension ConfigValidator {
-    /// Longest instance name: it becomes a file name and a word on FIFO lines.
-    static let maximumNameLength = 64
-
     /// Checks one instance under `widgets:`; nil when anything about it is wrong (every problem is reported).
     mutating func widget(named name: String, at nameMark: YAMLMark, from node: YAMLNode) -> WidgetInstance? {
         let errorCount = errors.count
@@ -106,15 +103,8 @@ extension ConfigValidator {
     }
 
     private mutating func checkInstanceName(_ name: String, at mark: YAMLMark) {
-        let allowed = name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "_" || scalar == "-")
-        }
-        if name.isEmpty || !allowed || name.hasPrefix("-") {
-            report(
-                "widget name '\(name)' may use only letters, digits, '_' and '-', and may not start with '-'",
-                at: mark)
-        } else if name.count > Self.maximumNameLength {
-            report("widget name '\(name)' is longer than \(Self.maximumNameLength) characters", at: mark)
+        if let problem = InstanceName.problem(name) {
+            report("widget name '\(name)' \(problem)", at: mark)
         }
     }
 

@@ -65,7 +65,7 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
 
         /// The token `text`, or nil when it is empty, longer than 64 or has other characters.
         public init?(_ text: String) {
-            guard (1...64).contains(text.utf8.count), text.utf8.allSatisfy(ControlCommand.isNameByte) else {
+            guard (1...64).contains(text.utf8.count), text.utf8.allSatisfy(InstanceName.isNameByte) else {
                 return nil
             }
             rawValue = text
@@ -83,7 +83,7 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
     /// The words the command starts with, for "did you mean".
     public static let commandNames = ["reload", "click", "intent", "config"]
     /// Longest name of an instance, kind, intent or parameter, as widgets.yaml allows.
-    public static let maximumNameLength = 64
+    public static let maximumNameLength = InstanceName.maximumLength
 
     public var action: Action
     /// When set, the daemon creates `<runtime dir>/acks/TOKEN` after the request's entries are written.
@@ -201,13 +201,8 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
 
     /// Checks a name the way widgets.yaml checks instance names: it becomes a file name and a FIFO word.
     private static func name(_ text: String, what: String) throws(ControlParseError) -> String {
-        guard !text.isEmpty, text.utf8.allSatisfy(isNameByte), !text.hasPrefix("-") else {
-            throw ControlParseError(
-                "\(what) \(show(text)) may use only letters, digits, '_' and '-', "
-                    + "and may not start with '-'")
-        }
-        guard text.utf8.count <= maximumNameLength else {
-            throw ControlParseError("\(what) \(show(text)) is longer than \(maximumNameLength) characters")
+        if let problem = InstanceName.problem(text) {
+            throw ControlParseError("\(what) \(show(text)) \(problem)")
         }
         return text
     }
@@ -223,13 +218,6 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
             return nil
         }
         return Int(text)
-    }
-
-    static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "_"), UInt8(ascii: "-"): true
-        default: false
-        }
     }
 
     /// `text` quoted for a message, with control characters escaped and long text cut, so that whatever a
