@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite"]),
         .target(name: "Providers", dependencies: ["Scheduler", "Store"]),
         .executableTarget(name: "widgetd", dependencies: ["Scheduler", "Providers", "Store"]),
+        // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
+        .executableTarget(name: "widgetd-bench"),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store"]),
