@@ -13,11 +13,14 @@ public final class StoreAccess: Sendable {
     }
 
     /// The open store (opened and migrated now if it was not yet).
+    ///
+    /// Opened under the lock: provider threads that start together would otherwise each open (and
+    /// migrate) a connection, and SQLite keeps a dropped connection's descriptor while another holds a
+    /// lock on the file.
     public func open() throws(StoreError) -> SharedStore {
-        if let store = store.withLock({ $0 }) { return store }
-        let opened = try SharedStore(path: path)
-        return store.withLock { current in
+        try store.withLock { (current: inout SharedStore?) throws(StoreError) -> SharedStore in
             if let current { return current }
+            let opened = try SharedStore(path: path)
             current = opened
             return opened
         }
