@@ -90,7 +90,9 @@ final class Report {
             return
         }
         for goal in goals {
-            print("\(goal.met ? "met   " : "MISSED") \(Format.pad(goal.figure, 44)) \(Format.pad(goal.measured, 24)) goal \(goal.goal)")
+            print(
+                "\(goal.met ? "met   " : "MISSED") \(Format.pad(goal.figure, 44)) \(Format.pad(goal.measured, 24)) goal \(goal.goal)"
+            )
         }
         let met = goals.filter(\.met).count
         print("\(met) of \(goals.count) goals met")

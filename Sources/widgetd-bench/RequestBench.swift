@@ -193,7 +193,8 @@ enum StartupBench {
         }
         guard done else {
             throw BenchError(
-                "start-up of \(count): \(painted.count) painted, \(arrived.count) timelines in 300 s; \(scenario.logTail)")
+                "start-up of \(count): \(painted.count) painted, \(arrived.count) timelines in 300 s; \(scenario.logTail)"
+            )
         }
         sleepSeconds(1)
         return StartupResult(

@@ -187,7 +187,8 @@ enum I3blocksBench {
         let childrenRSS = variant == .command ? 0 : Proc.childrenRSS(of: i3blocks.pid)
         return I3blocksResult(
             count: count, variant: variant, seconds: seconds, updates: counts1.updates - counts0.updates,
-            lines: counts1.lines - counts0.lines, ownCPU: cpu1.own - cpu0.own, childrenCPU: cpu1.children - cpu0.children,
+            lines: counts1.lines - counts0.lines, ownCPU: cpu1.own - cpu0.own,
+            childrenCPU: cpu1.children - cpu0.children,
             peakKilobytes: peak,
             childrenKilobytes: childrenRSS)
     }

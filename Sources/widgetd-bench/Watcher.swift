@@ -108,8 +108,10 @@ final class RenameWatcher: @unchecked Sendable {
             close(stopPipe[0])
             close(stopPipe[1])
         }
-        var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: stopPipe[0], events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0

@@ -31,8 +31,10 @@ struct Scenario {
         environment["XDG_STATE_HOME"] = directory + "/state"
         environment["XDG_CONFIG_HOME"] = directory + "/config"
         self.environment = environment
-        for path in [directory, runtime, control, output, status, directory + "/data", directory + "/state",
-                     directory + "/config", directory + "/config/widgetd"] {
+        for path in [
+            directory, runtime, control, output, status, directory + "/data", directory + "/state",
+            directory + "/config", directory + "/config/widgetd",
+        ] {
             try makeDirectory(path)
         }
     }
@@ -50,7 +52,8 @@ struct Scenario {
 
     /// Starts `widgetd run` on this scenario's config; its log (warnings and errors) goes to `daemon.log`.
     func startDaemon() throws -> Child {
-        try Child([widgetd, "run", "--config", config, "--log-level", "warning"], environment: environment, stderr: log)
+        try Child(
+            [widgetd, "run", "--config", config, "--log-level", "warning"], environment: environment, stderr: log)
     }
 
     /// The number of visible files in `directory` (the daemon's temporary files start with a dot).

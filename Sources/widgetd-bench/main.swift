@@ -58,7 +58,9 @@ struct Options {
                 options.sections = Set(value(argument).split(separator: ",").map(String.init))
                 let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory"]
                 if !options.sections.isSubset(of: known) {
-                    fail("--only: unknown section \(options.sections.subtracting(known).sorted().joined(separator: ", "))")
+                    fail(
+                        "--only: unknown section \(options.sections.subtracting(known).sorted().joined(separator: ", "))"
+                    )
                 }
             case "--swap-n": options.swapCounts = list(argument)
             case "--i3blocks-n": options.i3blocksCounts = list(argument)
@@ -145,9 +147,13 @@ let report = Report()
 print("# widgetd-bench")
 print("machine:  \(machineDescription())")
 print("load:     \(Proc.loadAverage()) (1, 5, 15 min) at start")
-print("daemon:   \(widgetd)\(widgetd.contains("/debug/") ? "  (a DEBUG build: figures are not the release daemon's)" : "")")
+print(
+    "daemon:   \(widgetd)\(widgetd.contains("/debug/") ? "  (a DEBUG build: figures are not the release daemon's)" : "")"
+)
 print("outputs:  \(root) (tmpfs)")
-print("windows:  \(Format.number(options.window)) s swaps and i3blocks, \(Format.number(options.idleWindow)) s idle, \(options.sampleCount) samples per latency")
+print(
+    "windows:  \(Format.number(options.window)) s swaps and i3blocks, \(Format.number(options.idleWindow)) s idle, \(options.sampleCount) samples per latency"
+)
 
 var swaps: [Int: SwapResult] = [:]
 var exitCode: Int32 = 0
@@ -177,7 +183,8 @@ if !swapCounts.isEmpty {
             report.figure(
                 "swap cost N=\(count)", "\(Format.ms(result.cpuPerThousand)) CPU/1000 swaps",
                 "(\(result.swaps) swaps of \(expected) due; \(Format.ms(result.cpuScheduled)) on CPU by schedstat; "
-                    + "utime+stime \(Int((result.cpuTicks * Proc.ticksPerSecond).rounded())) ticks = \(Format.ms(result.ticksPerThousand))/1000)")
+                    + "utime+stime \(Int((result.cpuTicks * Proc.ticksPerSecond).rounded())) ticks = \(Format.ms(result.ticksPerThousand))/1000)"
+            )
             report.figure(
                 "lateness N=\(count) p50/p99/max",
                 "\(Format.ms(result.lateness.median)) / \(Format.ms(result.lateness.p99)) / \(Format.ms(result.lateness.max))",
@@ -212,7 +219,8 @@ if !swapCounts.isEmpty {
         report.goal(
             "burst of 1000 → all renamed (p50 of seconds)", Format.ms(result.burst.median), goal: "≤ 50 ms",
             met: result.burst.median <= 0.05,
-            "(p99 \(Format.ms(result.burst.p99)), max \(Format.ms(result.burst.max)) over \(result.burst.count) seconds)")
+            "(p99 \(Format.ms(result.burst.p99)), max \(Format.ms(result.burst.max)) over \(result.burst.count) seconds)"
+        )
         let perSwap = Double(result.wchar) / Double(max(result.swaps, 1))
         report.figure(
             "bytes written per swap N=1000", "\(Format.number(perSwap)) B (wchar)",
@@ -322,7 +330,8 @@ if options.sections.contains("startup") || options.sections.contains("memory") {
             report.goal(
                 "baseline peak RSS (1 quotes widget)", Format.kB(Double(base.peakKilobytes)), goal: "≤ 20 MB",
                 met: base.peakKilobytes <= 20 * 1024,
-                "(anonymous \(Format.kB(Double(base.anonymousKilobytes))), the rest shared libraries' pages; \(base.descriptors) fds)")
+                "(anonymous \(Format.kB(Double(base.anonymousKilobytes))), the rest shared libraries' pages; \(base.descriptors) fds)"
+            )
         }
         if let base = startups[1] {
             report.goal(
@@ -338,7 +347,9 @@ if options.sections.contains("startup") || options.sections.contains("memory") {
             }
             // Held to "does not grow with N": the largest N against the next smaller one.
             let counts = startups.keys.sorted()
-            let grows = counts.count >= 2 && startups[counts.last!]!.descriptors > startups[counts[counts.count - 2]]!.descriptors
+            let grows =
+                counts.count >= 2
+                && startups[counts.last!]!.descriptors > startups[counts[counts.count - 2]]!.descriptors
             report.goal(
                 "descriptors at N=\(counts.map(String.init).joined(separator: ", "))",
                 counts.map { String(startups[$0]!.descriptors) }.joined(separator: ", "),
@@ -352,7 +363,8 @@ if options.sections.contains("startup") || options.sections.contains("memory") {
 // latency figures of anything measured after them.
 if options.sections.contains("i3blocks") {
     report.section(
-        "i3blocks 1.4 with the same N clocks as blocks, \(Format.number(options.window)) s each, beside the swaps above")
+        "i3blocks 1.4 with the same N clocks as blocks, \(Format.number(options.window)) s each, beside the swaps above"
+    )
     let ticker = I3blocksBench.buildTicker(root: root)
     if ticker == nil { report.note("no C compiler: the persist-c variant is skipped") }
     for count in options.i3blocksCounts {
@@ -365,7 +377,8 @@ if options.sections.contains("i3blocks") {
                     "i3blocks \(variant.rawValue) N=\(count)", "\(Format.ms(result.cpuPerThousand)) CPU/1000 updates",
                     "(CPU \(Format.number(result.cpu)) s = own \(Format.number(result.ownCPU)) s + children \(Format.number(result.childrenCPU)) s; "
                         + "\(result.updates) of \(expected) updates delivered in \(result.lines) lines; peak RSS \(Format.kB(Double(result.peakKilobytes)))"
-                        + (result.childrenKilobytes > 0 ? " + loops \(Format.kB(Double(result.childrenKilobytes)))" : "") + ")")
+                        + (result.childrenKilobytes > 0
+                            ? " + loops \(Format.kB(Double(result.childrenKilobytes)))" : "") + ")")
                 guard let ours = swaps[count] else { return }
                 let ratio = result.cpuPerThousand / ours.cpuPerThousand
                 let goal: Double = variant == .command ? 30 : 5
@@ -373,8 +386,8 @@ if options.sections.contains("i3blocks") {
                 let value = "\(Format.ratio(ratio)) less CPU/update"
                 let detail =
                     "(widgetd \(Format.ms(ours.cpuPerThousand)) vs \(Format.ms(result.cpuPerThousand)) per 1000; "
-                        + "CPU totals \(Format.number(ours.cpuScheduled)) s vs \(Format.number(result.cpu)) s; "
-                        + "peak RSS \(Format.kB(Double(ours.peakKilobytes))) vs \(Format.kB(Double(result.peakKilobytes + result.childrenKilobytes))))"
+                    + "CPU totals \(Format.number(ours.cpuScheduled)) s vs \(Format.number(result.cpu)) s; "
+                    + "peak RSS \(Format.kB(Double(ours.peakKilobytes))) vs \(Format.kB(Double(result.peakKilobytes + result.childrenKilobytes))))"
                 // The issue holds the ratio to a goal at N = 1000.
                 if count == 1000 {
                     report.goal(name, value, goal: "≥ \(Int(goal))×", met: ratio >= goal, detail)
