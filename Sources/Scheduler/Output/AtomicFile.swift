@@ -17,13 +17,16 @@ public enum AtomicFile {
     /// and even elsewhere a crash only loses an entry that the daemon renders again when it starts. `rename` alone
     /// gives readers the atomicity they need.
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(OutputError) {
-        let slash = path.lastIndex(of: "/")
+        // By UTF-8 code unit: `lastIndex(of: Character)` walks grapheme clusters, a tenth of a swap's instructions.
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
         let (temporary, descriptor) = try createTemporary(in: directory, for: name, permissions: permissions)
         do throws(OutputError) {
             // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
-            try Syscall.retrying("fchmod", path: temporary) { fchmod(descriptor, permissions) }
+            if permissions & processUmask != 0 {
+                try Syscall.retrying("fchmod", path: temporary) { fchmod(descriptor, permissions) }
+            }
             try writeAll(bytes, to: descriptor, path: temporary)
         } catch {
             // Best effort: the error to report is the one that got here.
@@ -50,7 +53,7 @@ public enum AtomicFile {
     private static func createTemporary(
         in directory: String, for name: String, permissions: mode_t
     ) throws(OutputError) -> (String, Int32) {
-        let pid = getpid()
+        let pid = processID
         while true {
             let temporary = "\(directory).\(name).\(pid).\(counter.next())"
             do throws(OutputError) {
@@ -85,6 +88,18 @@ public enum AtomicFile {
             throw failure
         }
     }
+
+    /// getpid() is a system call in glibc ≥ 2.25; the daemon never forks a process that writes files.
+    private static let processID = getpid()
+
+    /// The umask, read once from /proc/self/status (no set-and-restore race); 0o777 when unknown, which keeps fchmod.
+    private static let processUmask: mode_t = {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+            let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+        else { return 0o777 }
+        return value
+    }()
 
     /// Numbers this process's temporary files.
     private static let counter = Counter()

@@ -54,9 +54,83 @@ public struct CanonicalEntry: Codable, Sendable, Hashable {
     ///
     /// Throws `EncodingError` only for a date that is not finite.
     public func encoded() throws -> [UInt8] {
+        guard date.timeIntervalSince1970.isFinite, dynamicDate?.date.timeIntervalSince1970.isFinite ?? true else {
+            return try encodedByJSONEncoder()  // throws the EncodingError callers expect
+        }
+        // The bytes JSONEncoder gives with [.sortedKeys, .withoutEscapingSlashes], written directly: the daemon
+        // encodes one record per entry swap, and JSONEncoder's generic machinery was half of a swap's instructions.
+        var out: [UInt8] = []
+        out.reserveCapacity(192)
+        var first = true
+        func key(_ name: StaticString) {
+            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            first = false
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        }
+        if let background { key("background"); Self.appendString(background.hex, to: &out) }
+        key("classes")
+        out.append(UInt8(ascii: "["))
+        for (index, name) in classes.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            Self.appendString(name, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
+        key("date"); Self.appendNumber(date.timeIntervalSince1970, to: &out)
+        if let dynamicDate {
+            key("dynamicDate")
+            out.append(contentsOf: Array(#"{"date":"#.utf8))
+            Self.appendNumber(dynamicDate.date.timeIntervalSince1970, to: &out)
+            out.append(contentsOf: Array(#","style":"#.utf8))
+            Self.appendString(dynamicDate.style.rawValue, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        key("family"); Self.appendString(family.rawValue, to: &out)
+        if let foreground { key("foreground"); Self.appendString(foreground.hex, to: &out) }
+        key("instance"); Self.appendString(instance, to: &out)
+        key("kind"); Self.appendString(kind, to: &out)
+        if let shortText { key("shortText"); Self.appendString(shortText, to: &out) }
+        key("state"); Self.appendString(state.rawValue, to: &out)
+        key("text"); Self.appendString(text, to: &out)
+        if let tooltip { key("tooltip"); Self.appendString(tooltip, to: &out) }
+        out.append(contentsOf: [UInt8(ascii: "}"), UInt8(ascii: "\n")])
+        return out
+    }
+
+    /// The record as JSONEncoder writes it; `encoded()` must give the same bytes.
+    public func encodedByJSONEncoder() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return [UInt8](try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// A JSON number as JSONEncoder writes a Double: its description, without a trailing ".0".
+    private static func appendNumber(_ value: Double, to out: inout [UInt8]) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        out.append(contentsOf: text.utf8)
+    }
+
+    /// A JSON string as JSONEncoder escapes it: quote, backslash and control characters; slashes left alone.
+    private static func appendString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x08: out.append(contentsOf: [92, UInt8(ascii: "b")])
+            case 0x0C: out.append(contentsOf: [92, UInt8(ascii: "f")])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
     }
 
     private enum CodingKeys: String, CodingKey {

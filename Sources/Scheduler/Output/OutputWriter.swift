@@ -98,7 +98,9 @@ public final class OutputWriter {
     /// The configuration already limits names to letters, digits, `_` and `-`; this guards the file system against any
     /// other caller.
     private func fileName(_ instance: String, _ suffix: String) throws(OutputError) -> String {
-        guard !instance.isEmpty, !instance.hasPrefix("."), !instance.contains("/"), !instance.utf8.contains(0) else {
+        // By UTF-8 code unit: `contains("/")` on a String goes through Foundation's `range(of:)`, once per file written.
+        let bytes = instance.utf8
+        guard !instance.isEmpty, !instance.hasPrefix("."), !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0) else {
             throw OutputError(refusing: path(of: instance), because: "is not a valid instance name for a file")
         }
         return instance + "." + suffix
