@@ -32,11 +32,11 @@ enum CommandLineParser {
         }
         switch name {
         case .help: return try parseHelp(rest)
-        case .check: return try parseCheck(rest)
+        case .check: return .check(configPath: try parseConfigOption(rest, command: .check))
         case .kinds: return try parseKinds(rest)
         case .preview: return try parsePreview(rest)
         case .run: return try parseRun(rest)
-        case .list: return try parseList(rest)
+        case .list: return .list(configPath: try parseConfigOption(rest, command: .list))
         case .show: return try parseShow(rest)
         case .reload: return try parseReload(rest)
         case .cron: return try parseCron(rest)
@@ -60,8 +60,11 @@ enum CommandLineParser {
         return .help(topic: name)
     }
 
-    private static func parseCheck(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .check, knownOptions: ["--config"])
+    /// Commands whose only option is `--config` (check, list).
+    private static func parseConfigOption(
+        _ arguments: ArraySlice<String>, command: CommandName
+    ) throws(UsageError) -> String? {
+        var scanner = ArgumentScanner(arguments, command: command, knownOptions: ["--config"])
         var configPath: String?
         while let token = scanner.next() {
             switch token {
@@ -73,7 +76,7 @@ enum CommandLineParser {
                 throw scanner.unexpected(argument)
             }
         }
-        return .check(configPath: configPath)
+        return configPath
     }
 
     private static func parseKinds(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -140,22 +143,6 @@ enum CommandLineParser {
             }
         }
         return .run(configPath: configPath, logLevel: logLevel)
-    }
-
-    private static func parseList(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .list, knownOptions: ["--config"])
-        var configPath: String?
-        while let token = scanner.next() {
-            switch token {
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                throw scanner.unexpected(argument)
-            }
-        }
-        return .list(configPath: configPath)
     }
 
     private static func parseShow(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
