@@ -49,7 +49,7 @@ enum RequestBench {
             guard line.withCString({ write(fifo, $0, strlen($0)) }) > 0 else {
                 throw BenchError("writing the FIFO failed: \(String(cString: strerror(errno)))")
             }
-            guard let (event, _) = watcher.waitFor(name: target + ".json", from: from, timeout: 5) else {
+            guard let (event, _) = watcher.waitFor(name: target + ".plain", from: from, timeout: 5) else {
                 throw BenchError("\(line.dropLast()): no file renamed within 5 s; \(scenario.logTail)")
             }
             latencies.append(event.time - sent)
@@ -85,7 +85,7 @@ enum RequestBench {
             let done = waitUntil(timeout: 30, interval: 0.005) {
                 let events = watcher.snapshot(from: next)
                 next += events.count
-                for event in events where event.name.hasSuffix(".json") {
+                for event in events where event.name.hasSuffix(".plain") {
                     if names.insert(event.name).inserted { last = event.time }
                 }
                 return names.count >= count
@@ -137,7 +137,7 @@ enum IdleBench {
 struct StartupResult {
     var count: Int
     var check: Summary?
-    /// Spawn → every `<name>.json` present (placeholders painted).
+    /// Spawn → every `<name>.plain` present (placeholders painted).
     var painted: Double
     /// Spawn → every `status/<name>.json` present (first timelines in).
     var timelines: Double
@@ -182,10 +182,11 @@ enum StartupBench {
         let done = waitUntil(timeout: 300, interval: 0.01) {
             let events = watcher.snapshot(from: next)
             next += events.count
-            for event in events where event.name.hasSuffix(".json") {
+            for event in events {
                 if event.directory == 0 {
+                    guard event.name.hasSuffix(".plain") else { continue }
                     if painted.insert(event.name).inserted, painted.count == count { paintedAt = event.time }
-                } else if arrived.insert(event.name).inserted, arrived.count == count {
+                } else if event.name.hasSuffix(".json"), arrived.insert(event.name).inserted, arrived.count == count {
                     arrivedAt = event.time
                 }
             }

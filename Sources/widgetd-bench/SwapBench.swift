@@ -6,15 +6,15 @@ import Glibc
 struct SwapResult {
     var count: Int
     var seconds: Double
-    /// Canonical `<name>.json` renames seen in the window: one per entry swap.
+    /// `<name>.plain` renames seen in the window: one per entry swap.
     var swaps: Int
-    /// All renames seen in the window (the `.plain` file and the `.json`).
+    /// All renames seen in the window (bar files, and records when timelines arrive).
     var renames: Int
     /// utime + stime from /proc/PID/stat, in seconds (10 ms ticks).
     var cpuTicks: Double
     /// Time on CPU from /proc/PID/task/*/schedstat, in seconds (exact).
     var cpuScheduled: Double
-    /// Per entry: its second boundary → its `.json` renamed.
+    /// Per entry: its second boundary → its `.plain` renamed.
     var lateness: Summary
     /// Per second: the boundary → the first file of that second renamed (the wake-up).
     var first: Summary
@@ -22,7 +22,7 @@ struct SwapResult {
     var burst: Summary
     var wchar: Int
     var writeBytes: Int
-    /// The sizes of one instance's files (`c0.plain` + `c0.json`).
+    /// The size of one instance's bar file (`c0.plain`).
     var fileBytes: Int
     var peakKilobytes: Int
     var descriptors: Int
@@ -70,10 +70,10 @@ enum SwapBench {
             let late = event.time - boundary
             let seen = bySecond[boundary]
             bySecond[boundary] = (min(seen?.first ?? late, late), max(seen?.last ?? late, late))
-            if event.name.hasSuffix(".json") { lateness.append(late) }
+            if event.name.hasSuffix(".plain") { lateness.append(late) }
         }
         var fileBytes = 0
-        for suffix in ["plain", "json"] {
+        for suffix in ["plain"] {
             var info = stat()
             if stat(scenario.output + "/c0." + suffix, &info) == 0 { fileBytes += Int(info.st_size) }
         }
@@ -238,8 +238,8 @@ enum StaggeredBench {
         let cpu1 = Proc.scheduledSeconds(daemon.pid)
         guard daemon.isRunning else { throw BenchError("the daemon stopped: \(scenario.logTail)") }
         var lateness: [Double] = []
-        for event in watcher.snapshot(from: from) where event.name.hasSuffix(".json") {
-            guard let index = Int(event.name.dropFirst().dropLast(5)) else { continue }
+        for event in watcher.snapshot(from: from) where event.name.hasSuffix(".plain") {
+            guard let index = Int(event.name.dropFirst().dropLast(6)) else { continue }
             let offset = Double(index) * spacing
             let due = start + (event.time - start - offset).rounded(.down) + offset
             lateness.append(event.time - due)

@@ -188,7 +188,7 @@ if !swapCounts.isEmpty {
             report.figure(
                 "lateness N=\(count) p50/p99/max",
                 "\(Format.ms(result.lateness.median)) / \(Format.ms(result.lateness.p99)) / \(Format.ms(result.lateness.max))",
-                "(second boundary → <name>.json renamed, each swap)")
+                "(second boundary → <name>.plain renamed, each swap)")
             report.figure(
                 "first rename N=\(count) p50/p99",
                 "\(Format.ms(result.first.median)) / \(Format.ms(result.first.p99))",
@@ -224,7 +224,8 @@ if !swapCounts.isEmpty {
         let perSwap = Double(result.wchar) / Double(max(result.swaps, 1))
         report.figure(
             "bytes written per swap N=1000", "\(Format.number(perSwap)) B (wchar)",
-            "(files c0.plain + c0.json = \(result.fileBytes) B; \(result.renames / max(result.swaps, 1)) renames/swap; "
+            "(file c0.plain = \(result.fileBytes) B; "
+                + "\(String(format: "%.3f", Double(result.renames) / Double(max(result.swaps, 1)))) renames/swap; "
                 + "write_bytes \(result.writeBytes) B: tmpfs has no block device to count)")
     }
     for count in swapCounts {

@@ -84,19 +84,20 @@ struct OutputWriterTests {
         let directory = try TestDirectory()
         defer { directory.remove() }
         let writer = try OutputWriter(directory: directory.path)
-        let entry = CanonicalEntry(
-            instance: "clock", kind: "clock", family: .systemSmall, date: Date(), content: EntryContent(text: "12:00"))
+        let record = InstanceRecord(
+            instance: "clock", kind: "clock", family: .systemSmall, entries: [],
+            fallback: EntryContent(text: "12:00"))
         for format in OutputFormat.allCases {
-            try writer.write(instance: "clock", format: format, contents: entry.rendered(as: format))
+            try writer.write(instance: "clock", format: format, contents: record.rendered(as: format))
         }
-        try writer.writeCanonical(instance: "clock", entry: entry)
+        try writer.writeRecord(record)
         try writer.write(instance: "clockwork", format: .plain, contents: "keep\n")
         #expect(try directory.names().count == OutputFormat.allCases.count + 2)
         try writer.remove(instance: "clock")
         #expect(try directory.names() == ["clockwork.plain"])
         // Removing again is fine, and a write after a removal is not skipped.
         try writer.remove(instance: "clock")
-        #expect(try writer.write(instance: "clock", format: .plain, contents: entry.rendered(as: .plain)))
+        #expect(try writer.write(instance: "clock", format: .plain, contents: record.rendered(as: .plain)))
     }
 
     @Test(arguments: ["", ".hidden", "../escape", "a/b"])
@@ -108,39 +109,5 @@ struct OutputWriterTests {
             try writer.write(instance: name, format: .plain, contents: "x\n")
         }
         #expect(try directory.names().isEmpty)
-    }
-
-    @Test func theCanonicalEntryRoundTripsAndIsWrittenOnlyWhenChanged() throws {
-        let directory = try TestDirectory()
-        defer { directory.remove() }
-        let writer = try OutputWriter(directory: directory.path)
-        let date = Date(timeIntervalSince1970: 1_800_000_000.123_456_7)
-        let content = EntryContent(
-            text: "Due {date}", shortText: "Due", tooltip: "Report\n<draft>", foreground: Color(hex: "#ff000080"),
-            background: Color(hex: "#222"), state: .urgent, classes: ["work"],
-            dynamicDate: DynamicDate(date.addingTimeInterval(300), style: .relative))
-        let entry = CanonicalEntry(
-            instance: "report", kind: "countdown", family: .systemMedium, date: date, content: content)
-        #expect(try writer.writeCanonical(instance: "report", entry: entry))
-        #expect(try !writer.writeCanonical(instance: "report", entry: entry))
-
-        let data = try Data(contentsOf: URL(fileURLWithPath: directory.appending("report.json")))
-        #expect(try JSONDecoder().decode(CanonicalEntry.self, from: data) == entry)
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["date"] is NSNumber)
-        #expect(object["foreground"] as? String == "#ff000080")
-        #expect(data.last == UInt8(ascii: "\n"))
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(text.hasPrefix(##"{"background":"#222222","classes":["work"],"date":1800000000.1234567,"##))
-        #expect(entry.content == content)
-
-        let now = date.addingTimeInterval(60)
-        for format in OutputFormat.allCases {
-            #expect(
-                entry.rendered(as: format, at: now)
-                    == Renderer.render(
-                        content.resolved(at: now), family: .systemMedium, format: format, instance: "report"))
-        }
-        #expect(entry.rendered(as: .plain, at: now) == "Due in 4 min\n")
     }
 }

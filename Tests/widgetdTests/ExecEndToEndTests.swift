@@ -37,12 +37,20 @@ struct ExecEndToEndTests {
             config: "widgets:\n  steps:\n    kind: exec\n    command: [python3, -c, \"\(script)\"]\n")
         // The first entry shows before its date (as WidgetKit does), then each one at its date.
         var seen: [String] = []
+        var recordInode: UInt64?
         #expect(
             waitFor("all three entries", timeout: .seconds(15)) {
                 if let text = daemon.read("steps.plain"), text != seen.last { seen.append(text) }
+                if seen.last == "step 1\n", recordInode == nil {
+                    recordInode = try? inode(daemon.output + "/steps.json")
+                }
                 return seen.last == "step 2\n"
             })
         #expect(seen.suffix(3) == ["step 0\n", "step 1\n", "step 2\n"])
+        // A swap writes the bar files alone: the record (the timeline) was written once, when it arrived.
+        #expect(recordInode != nil)
+        #expect(try inode(daemon.output + "/steps.json") == recordInode)
+        #expect(try daemon.cli(["show", "steps"]).stdout == "step 2\n")
         #expect(daemon.log.components(separatedBy: "steps: asking exec for a timeline").count == 2)
     }
 
@@ -62,7 +70,11 @@ struct ExecEndToEndTests {
         #expect(waitFor("the healthy widget") { daemon.read("fine.plain") == "fine\n" })
         #expect(
             waitFor("the timeout") { daemon.log.contains("stuck: timed out after 300 ms; its processes were killed") })
-        #expect(waitFor("the stale mark") { daemon.read("stuck.json")?.contains("\"state\":\"stale\"") == true })
+        #expect(
+            waitFor("the stale mark") {
+                (try? daemon.cli(["show", "stuck", "--format", "waybar"]))?.stdout.contains(#""class":["stale""#)
+                    == true
+            })
         let pidText = try String(contentsOfFile: daemon.directory.url.path + "/pid", encoding: .utf8)
         let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(waitFor("the script to be gone") { kill(pid, 0) != 0 })
@@ -100,7 +112,10 @@ struct ExecEndToEndTests {
         _ = FileManager.default.createFile(atPath: daemon.directory.url.path + "/broken", contents: Data())
         #expect(try daemon.cli(["reload", "flaky", "--wait"]).status == 0)
         #expect(daemon.read("flaky.plain") == "good\n")
-        #expect(daemon.read("flaky.json")?.contains("\"state\":\"stale\"") == true)
+        // Marked stale where a bar can show it (waybar's class), with the failure in its tooltip.
+        let waybar = try daemon.cli(["show", "flaky", "--format", "waybar"]).stdout
+        #expect(waybar.contains(#""class":["stale"]"#))
+        #expect(waybar.contains("exited with status 2"))
         #expect(daemon.log.contains("flaky: exited with status 2: oops"))
     }
 

@@ -6,6 +6,9 @@ public enum EngineAction: Sendable, Equatable {
     case reload(instance: String, token: UInt64)
     /// The instance shows new content: render and write it.
     case show(instance: String, content: EntryContent)
+    /// What the instance will show over time changed (it started, a timeline arrived, a reload failed or
+    /// recovered): write its record (`record(of:)`). Entry swaps never cause this.
+    case recordChanged(instance: String)
 }
 
 /// Which instances a reload request names (the FIFO's `reload all | reload kind K | reload NAME`).
@@ -100,6 +103,15 @@ public struct Engine: Sendable {
         indexByName[name].map { states[$0].content(at: now) }
     }
 
+    /// Its timeline, fallback and failure, for readers that work out what it shows at any instant.
+    public func record(of name: String) -> InstanceRecord? {
+        guard let index = indexByName[name] else { return nil }
+        let state = states[index]
+        return InstanceRecord(
+            instance: name, kind: state.instance.kind, family: state.instance.family,
+            entries: state.timeline?.entries ?? [], fallback: state.fallback, failure: state.failure)
+    }
+
     /// A snapshot for `widgetd list`.
     public func status(of name: String, now: Date) -> InstanceStatus? {
         guard let index = indexByName[name] else { return nil }
@@ -177,6 +189,7 @@ public struct Engine: Sendable {
         guard let index = indexByName[name], states[index].inFlight == token else { return [] }
         states[index].inFlight = nil
         states[index].inFlightDeadline = nil
+        states[index].recordChanged = true
         switch result {
         case .success(let timeline):
             states[index].timeline = timeline
@@ -203,6 +216,7 @@ public struct Engine: Sendable {
         guard let index = indexByName[name] else { return [] }
         states[index].inFlight = nil
         states[index].inFlightDeadline = nil
+        states[index].recordChanged = true
         states[index].timeline = timeline
         states[index].failure = nil
         states[index].consecutiveFailures = 0
@@ -227,6 +241,10 @@ public struct Engine: Sendable {
         if content != states[index].shown {
             states[index].shown = content
             actions.append(.show(instance: states[index].instance.name, content: content))
+        }
+        if states[index].recordChanged {
+            states[index].recordChanged = false
+            actions.append(.recordChanged(instance: states[index].instance.name))
         }
         if states[index].inFlight == nil {
             if let cron = states[index].cronDeadline, cron <= now {

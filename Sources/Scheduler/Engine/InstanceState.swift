@@ -30,6 +30,8 @@ struct InstanceState {
     var eagerStreak = 0
     /// The content last handed to the outputs, so unchanged entries are not written again.
     var shown: EntryContent?
+    /// The record (timeline, fallback, failure) changed since the loop was last told; true for a new instance.
+    var recordChanged = true
     /// Bumped whenever the deadline changes, so stale heap items are recognised.
     var generation: UInt64 = 0
 
@@ -46,24 +48,18 @@ struct InstanceState {
     /// What the widget shows at `now`: the current entry of the last good timeline (marked stale while the
     /// provider fails), else the restored or placeholder content; dynamic dates written out.
     func content(at now: Date) -> EntryContent {
-        var content = timeline?.entry(at: now)?.content ?? restored ?? placeholder
-        if let failure {
-            content.state = .stale
-            content.tooltip = "\(content.tooltip.map { $0 + "\n" } ?? "")\(failure)"
-        }
-        return content.resolved(at: now)
+        ShownContent.at(now, entries: timeline?.entries ?? [], fallback: fallback, failure: failure)
     }
+
+    /// What the instance shows without a timeline entry: the restored content, else the placeholder.
+    var fallback: EntryContent { restored ?? placeholder }
 
     /// The next instant anything about this instance changes: an entry swap, a dynamic date tick, or a reload.
     func nextWake(after now: Date) -> Date? {
         if requested && inFlight == nil { return now }
         var candidates: [Date] = []
-        if let next = timeline?.nextEntryDate(after: now) {
-            candidates.append(next)
-        }
-        let current = timeline?.entry(at: now)?.content ?? restored ?? placeholder
-        if let dynamicDate = current.dynamicDate {
-            candidates.append(dynamicDate.nextChange(after: now))
+        if let change = ShownContent.nextChange(after: now, entries: timeline?.entries ?? [], fallback: fallback) {
+            candidates.append(change)
         }
         if inFlight == nil, let deadline = reloadDeadline {
             candidates.append(deadline)

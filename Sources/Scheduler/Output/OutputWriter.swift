@@ -46,20 +46,22 @@ public final class OutputWriter {
         try writeIfChanged(Array(contents.utf8), name: try fileName(instance, format.rawValue))
     }
 
-    /// Writes the canonical record to `<directory>/<instance>.json` unless it is unchanged; returns whether it wrote.
-    @discardableResult
-    public func writeCanonical(instance: String, entry: CanonicalEntry) throws(OutputError) -> Bool {
-        let name = try fileName(instance, "json")
+    /// Writes the instance's record to `<directory>/<instance>.json`.
+    ///
+    /// Always written, and not remembered: records change only when a timeline arrives or a reload fails, so
+    /// remembering their bytes (a clock's hour of entries) would cost memory to save almost no writes.
+    public func writeRecord(_ record: InstanceRecord) throws(OutputError) {
+        let name = try fileName(record.instance, "json")
         let bytes: [UInt8]
         do {
-            bytes = try entry.encoded()
+            bytes = try record.encoded()
         } catch {
-            throw OutputError(refusing: path(of: name), because: "cannot encode the entry: \(error)")
+            throw OutputError(refusing: path(of: name), because: "cannot encode the record: \(error)")
         }
-        return try writeIfChanged(bytes, name: name)
+        try AtomicFile.write(bytes, to: path(of: name))
     }
 
-    /// Deletes every file of `instance`: one per format and its `.json`. Files already gone are fine.
+    /// Deletes every file of `instance`: one per format and its record. Files already gone are fine.
     ///
     /// Tries every file before throwing the first failure, so one stuck file does not keep the others around.
     public func remove(instance: String) throws(OutputError) {

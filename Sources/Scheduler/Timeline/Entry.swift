@@ -93,25 +93,12 @@ public struct Timeline: Sendable, Hashable {
 
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.
     public func entry(at now: Date) -> TimelineEntry? {
-        guard let first = entries.first else { return nil }
-        let after = indexOfFirstEntry(after: now)
-        return after == 0 ? first : entries[after - 1]
+        ShownContent.entry(at: now, in: entries)
     }
 
     /// The date of the first entry after `now`: when the shown entry next changes.
     public func nextEntryDate(after now: Date) -> Date? {
-        let index = indexOfFirstEntry(after: now)
+        let index = ShownContent.indexOfFirstEntry(after: now, in: entries)
         return index < entries.count ? entries[index].date : nil
-    }
-
-    /// Binary search: entries are sorted, and a clock's timeline holds thousands.
-    private func indexOfFirstEntry(after now: Date) -> Int {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].date <= now { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Scheduler
 
-/// `widgetd show NAME`: the current entry in any format; with `--follow`, once per change.
+/// `widgetd show NAME`: the current entry in any format, worked out from the record the daemon keeps beside the
+/// bar files; with `--follow`, once per change.
 enum ShowCommand {
     static func run(
         instance: String, formatName: String?, follow: Bool, configPath: String, registry: KindRegistry,
@@ -57,63 +58,84 @@ enum ShowCommand {
         }
     }
 
-    /// The entry at `path` rendered as `format`, without its final newline; nil when there is none.
-    static func render(_ path: String, as format: OutputFormat) -> String? {
-        guard let data = FileManager.default.contents(atPath: path),
-            let entry = try? JSONDecoder().decode(CanonicalEntry.self, from: data)
-        else { return nil }
-        var text = entry.rendered(as: format)
+    /// The entry at `now` of the record at `path`, rendered as `format`, without its final newline; nil when there is
+    /// no record.
+    static func render(_ path: String, as format: OutputFormat, at now: Date = Date()) -> String? {
+        readRecord(path).map { render($0, as: format, at: now) }
+    }
+
+    static func readRecord(_ path: String) -> InstanceRecord? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? JSONDecoder().decode(InstanceRecord.self, from: data)
+    }
+
+    private static func render(_ record: InstanceRecord, as format: OutputFormat, at now: Date) -> String {
+        var text = record.rendered(as: format, at: now)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
     }
 
-    /// Prints the entry, then again each time the daemon replaces the file (inotify: no polling), and forwards the
-    /// clicks that arrive on `clicks` (a persist block's standard input) meanwhile.
+    /// Prints the entry, then a line each time it changes, and forwards the clicks that arrive on `clicks` (a persist
+    /// block's standard input) meanwhile.
     ///
-    /// One `poll` waits for both, so a click never waits for an entry or the other way round. When `clicks` ends
-    /// (end of file, `/dev/null`) or fails, it is dropped from the poll and the entries go on alone: a descriptor
-    /// at end of file stays readable, and polling it further would spin.
+    /// The record holds the whole timeline, so this sleeps on a wall-clock timer until its next entry (or dynamic
+    /// date tick) is due, as the daemon does, and re-reads the record when inotify says the daemon replaced it: no
+    /// polling, and no dependence on which bar files the instance writes. One `poll` waits for all three, so a click
+    /// never waits for an entry or the other way round. When `clicks` ends (end of file, `/dev/null`) or fails, it is
+    /// dropped from the poll and the entries go on alone: a descriptor at end of file stays readable, and polling it
+    /// further would spin.
     private static func followEntry(
         _ path: String, in directory: String, as format: OutputFormat, clicks: FileDescriptor?,
         forwarder: ClickForwarder, console: Console
     ) -> Int32 {
         let name = (path as NSString).lastPathComponent
         let watcher: Inotify
+        let timer: WallClockTimer
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             watcher = try Inotify()
             _ = try watcher.watch(directory: directory, mask: [.movedTo, .closeWrite, .create])
+            timer = try WallClockTimer()
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
             return ExitCode.failure
         }
         var clicks = clicks
         var lines = ClickForwarder.LineSplitter()
+        var record = readRecord(path)
         var last: String?
-        var changed = true
         while true {
-            if changed, let rendered = render(path, as: format), rendered != last {
-                console.out(rendered)
-                last = rendered
+            let now = Date()
+            if let record {
+                let rendered = render(record, as: format, at: now)
+                if rendered != last {
+                    console.out(rendered)
+                    last = rendered
+                }
             }
             let ready: Set<Int32>
             do {
+                try timer.arm(at: record?.nextChange(after: now))
                 ready = try Poller.readable(
-                    [watcher.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []), timeout: nil)
+                    [watcher.fileDescriptor, timer.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []),
+                    timeout: nil)
             } catch {
                 console.err("widgetd: error: \(error)")
                 return ExitCode.failure
             }
+            if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
             if let input = clicks, ready.contains(input.rawValue),
                 !forwardClicks(from: input, lines: &lines, with: forwarder, console: console)
             {
                 clicks = nil
             }
-            // Only this instance's file matters; the rest of the directory changes too.
-            changed =
-                ready.contains(watcher.fileDescriptor)
-                && watcher.readEvents().contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) })
+            // Only this instance's record matters; the rest of the directory changes too.
+            if ready.contains(watcher.fileDescriptor),
+                watcher.readEvents().contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) })
+            {
+                record = readRecord(path) ?? record
+            }
         }
     }
 

@@ -97,7 +97,7 @@ final class Daemon {
         let now = Date()
         engine = Engine(
             instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
-            restored: memory?.recall(configuration.widgets) ?? [:], now: now)
+            restored: memory?.recall(configuration.widgets, at: now) ?? [:], now: now)
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -160,9 +160,7 @@ final class Daemon {
             engine.completed(
                 instance: completion.instance, token: completion.token, result: completion.result, now: now))
         writeStatus(of: completion.instance, now: now)
-        if case .success = completion.result, let content = engine.content(of: completion.instance, at: now) {
-            remember(completion.instance, content: content, now: now)
-        }
+        if case .success = completion.result { remember(completion.instance) }
         for token in acknowledgements.completed(instance: completion.instance, token: completion.token) {
             acknowledge(token)
         }
@@ -261,10 +259,7 @@ final class Daemon {
     }
 
     private func stop() {
-        let now = Date()
-        for name in engine.instanceNames {
-            if let content = engine.content(of: name, at: now) { remember(name, content: content, now: now) }
-        }
+        for name in engine.instanceNames { remember(name) }
         fifo.remove()
         lock.remove()
         log(.info, "stopped")
@@ -272,45 +267,50 @@ final class Daemon {
 
     // MARK: - Actions
 
-    /// Starts reloads and writes changed entries in every configured format.
+    /// Writes changed entries in every configured format, starts reloads, and writes changed records, in that order:
+    /// at start-up every placeholder is painted before 10,000 provider calls compete with the loop for the CPU.
     func perform(_ actions: [EngineAction]) {
         let now = Date()
-        for action in actions {
-            switch action {
-            case .reload(let name, let token):
-                guard let instance = engine.instance(named: name) else { continue }
-                log(.debug, "\(name): asking \(instance.kind) for a timeline")
-                runner.start(instance, token: token, now: now, current: engine.content(of: name, at: now))
-            case .show(let name, let content):
-                log(.debug, "\(name): shows '\(content.text)'")
-                write(name, content: content, now: now)
+        for case .show(let name, let content) in actions {
+            log(.debug, "\(name): shows '\(content.text)'")
+            write(name, content: content, now: now)
+        }
+        for case .reload(let name, let token) in actions {
+            guard let instance = engine.instance(named: name) else { continue }
+            log(.debug, "\(name): asking \(instance.kind) for a timeline")
+            runner.start(instance, token: token, now: now, current: engine.content(of: name, at: now))
+        }
+        for case .recordChanged(let name) in actions {
+            guard let record = engine.record(of: name) else { continue }
+            do {
+                try outputs.writeRecord(record)
+            } catch {
+                log(.error, "\(name): cannot write its record: \(error)")
             }
         }
     }
 
+    /// Writes the instance's bar files; its record is written separately, only when it changes.
     private func write(_ name: String, content: EntryContent, now: Date) {
         guard let instance = engine.instance(named: name) else { return }
-        let entry = CanonicalEntry(
-            instance: name, kind: instance.kind, family: instance.family, date: now, content: content)
         do {
             for format in instance.outputs {
                 _ = try outputs.write(
-                    instance: name, format: format, contents: entry.rendered(as: format, at: now))
+                    instance: name, format: format,
+                    contents: Renderer.render(content, family: instance.family, format: format, instance: name))
             }
-            _ = try outputs.writeCanonical(instance: name, entry: entry)
         } catch {
             log(.error, "\(name): cannot write its entry: \(error)")
         }
     }
 
-    private func remember(_ name: String, content: EntryContent, now: Date) {
-        guard let memory, let instance = engine.instance(named: name) else { return }
-        let entry = CanonicalEntry(
-            instance: name, kind: instance.kind, family: instance.family, date: now, content: content)
+    /// Keeps the instance's record for the next run.
+    private func remember(_ name: String) {
+        guard let memory, let record = engine.record(of: name) else { return }
         do {
-            try memory.remember(entry)
+            try memory.remember(record)
         } catch {
-            log(.debug, "\(name): cannot keep its entry: \(error)")
+            log(.debug, "\(name): cannot keep its record: \(error)")
         }
     }
 

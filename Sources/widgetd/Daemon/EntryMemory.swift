@@ -1,11 +1,11 @@
 import Foundation
 import Scheduler
 
-/// The last entry of each instance, kept under `$XDG_STATE_HOME/widgetd/entries/` so a restarted daemon
-/// paints what the bar showed before, not a placeholder, while the first timelines load.
+/// The record of each instance, kept under `$XDG_STATE_HOME/widgetd/entries/` so a restarted daemon paints
+/// what the bar would show now (the kept timeline's current entry), not a placeholder, while the first timelines
+/// load.
 ///
-/// Written when a timeline arrives and at a clean stop, not on every entry swap: a clock would otherwise
-/// write to disk every second.
+/// Written when a timeline arrives and at a clean stop, never on an entry swap.
 struct EntryMemory {
     let directory: String
 
@@ -16,24 +16,24 @@ struct EntryMemory {
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    func remember(_ entry: CanonicalEntry) throws {
-        try AtomicFile.write(entry.encoded(), to: directory + "/" + entry.instance + ".json")
+    func remember(_ record: InstanceRecord) throws {
+        try AtomicFile.write(record.encoded(), to: directory + "/" + record.instance + ".json")
     }
 
     func forget(_ instance: String) {
         unlink(directory + "/" + instance + ".json")
     }
 
-    /// The remembered content of each named instance whose kind and family are unchanged.
-    func recall(_ instances: [WidgetInstance]) -> [String: EntryContent] {
+    /// What each named instance whose kind and family are unchanged showed at `now` by its kept record.
+    func recall(_ instances: [WidgetInstance], at now: Date) -> [String: EntryContent] {
         var contents: [String: EntryContent] = [:]
         let decoder = JSONDecoder()
         for instance in instances {
             guard let data = FileManager.default.contents(atPath: directory + "/" + instance.name + ".json"),
-                let entry = try? decoder.decode(CanonicalEntry.self, from: data),
-                entry.kind == instance.kind, entry.family == instance.family
+                let record = try? decoder.decode(InstanceRecord.self, from: data),
+                record.kind == instance.kind, record.family == instance.family
             else { continue }
-            contents[instance.name] = entry.content
+            contents[instance.name] = record.keptContent(at: now)
         }
         return contents
     }

@@ -1,0 +1,226 @@
+import Foundation
+
+/// What an instance shows over time, kept as `<instance>.json` beside the bar files: the entries of its last good
+/// timeline, what it shows without one, and why its provider last failed.
+///
+/// A record, not the current entry, so that the daemon writes it only when a timeline arrives or a reload fails,
+/// never on an entry swap: a swap writes the bar files alone. Readers (`widgetd show`, `list`, a restarted daemon)
+/// take the entry for any instant from it by the engine's own rule, `content(at:)`, and `show --follow` knows when
+/// the next entry is due without asking anyone, as a WidgetKit host does with a timeline.
+///
+/// Dates are seconds since 1970 (JSON numbers), not ISO 8601 strings: they decode back to exactly the same `Date`
+/// (ISO 8601 keeps milliseconds at best), they read the same whatever date strategy a coder is set to (`Date`'s own
+/// `Codable` writes seconds since 2001), and scripts turn them into times with `jq todate` or `date -d @`.
+public struct InstanceRecord: Sendable, Hashable {
+    public var instance: String
+    public var kind: String
+    public var family: Family
+    /// The last good timeline's entries, by date; empty before the first timeline.
+    public var entries: [TimelineEntry]
+    /// Shown when there is no entry: the entry kept from the previous run, else the placeholder.
+    public var fallback: EntryContent
+    /// Why the provider's last call failed; the entries are then shown marked stale.
+    public var failure: String?
+
+    public init(
+        instance: String, kind: String, family: Family, entries: [TimelineEntry], fallback: EntryContent,
+        failure: String? = nil
+    ) {
+        self.instance = instance
+        self.kind = kind
+        self.family = family
+        self.entries = entries
+        self.fallback = fallback
+        self.failure = failure
+    }
+
+    /// What the instance shows at `now`, by the engine's rule.
+    public func content(at now: Date) -> EntryContent {
+        ShownContent.at(now, entries: entries, fallback: fallback, failure: failure)
+    }
+
+    /// The entry current at `now` as its provider gave it (dynamic dates unresolved, not marked stale), else the
+    /// fallback: what a restarted daemon shows until its first timeline arrives.
+    public func keptContent(at now: Date) -> EntryContent {
+        ShownContent.entry(at: now, in: entries)?.content ?? fallback
+    }
+
+    /// The first instant after `now` at which `content(at:)` may change: the next entry or dynamic-date tick.
+    public func nextChange(after now: Date) -> Date? {
+        ShownContent.nextChange(after: now, entries: entries, fallback: fallback)
+    }
+
+    /// The file contents `format` gets at `now`.
+    public func rendered(as format: OutputFormat, at now: Date = Date(), markup: Bool = false) -> String {
+        Renderer.render(content(at: now), family: family, format: format, instance: instance, markup: markup)
+    }
+
+    /// The record as written to disk: JSON with sorted keys, so equal records give equal bytes, and a final newline.
+    ///
+    /// Throws `EncodingError` only for a date that is not finite.
+    public func encoded() throws -> [UInt8] {
+        let finite = { (date: Date?) in date?.timeIntervalSince1970.isFinite ?? true }
+        guard
+            entries.allSatisfy({ finite($0.date) && finite($0.content.dynamicDate?.date) }),
+            finite(fallback.dynamicDate?.date)
+        else {
+            return try encodedByJSONEncoder()  // throws the EncodingError callers expect
+        }
+        var json = JSONBytes(capacity: 160 + entries.count * 96)
+        json.beginObject()
+        json.key("entries")
+        json.array(entries) { json, entry in Self.write(entry.content, date: entry.date, to: &json) }
+        if let failure {
+            json.key("failure")
+            json.string(failure)
+        }
+        json.key("fallback")
+        Self.write(fallback, date: nil, to: &json)
+        json.key("family")
+        json.string(family.rawValue)
+        json.key("instance")
+        json.string(instance)
+        json.key("kind")
+        json.string(kind)
+        json.endObject()
+        json.newline()
+        return json.bytes
+    }
+
+    /// The record as JSONEncoder writes it; `encoded()` gives the same bytes, faster.
+    public func encodedByJSONEncoder() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return [UInt8](try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// One content object, its keys in sorted order (`date` falls between `classes` and `dynamicDate`).
+    private static func write(_ content: EntryContent, date: Date?, to json: inout JSONBytes) {
+        json.beginObject()
+        if let background = content.background {
+            json.key("background")
+            json.string(background.hex)
+        }
+        json.key("classes")
+        json.array(content.classes) { json, name in json.string(name) }
+        if let date {
+            json.key("date")
+            json.number(date.timeIntervalSince1970)
+        }
+        if let dynamicDate = content.dynamicDate {
+            json.key("dynamicDate")
+            json.beginObject()
+            json.key("date")
+            json.number(dynamicDate.date.timeIntervalSince1970)
+            json.key("style")
+            json.string(dynamicDate.style.rawValue)
+            json.endObject()
+        }
+        if let foreground = content.foreground {
+            json.key("foreground")
+            json.string(foreground.hex)
+        }
+        if let shortText = content.shortText {
+            json.key("shortText")
+            json.string(shortText)
+        }
+        json.key("state")
+        json.string(content.state.rawValue)
+        json.key("text")
+        json.string(content.text)
+        if let tooltip = content.tooltip {
+            json.key("tooltip")
+            json.string(tooltip)
+        }
+        json.endObject()
+    }
+}
+
+extension InstanceRecord: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case instance, kind, family, entries, fallback, failure
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        instance = try container.decode(String.self, forKey: .instance)
+        kind = try container.decode(String.self, forKey: .kind)
+        family = try container.decode(Family.self, forKey: .family)
+        entries = try container.decode([StoredContent].self, forKey: .entries).map { stored in
+            guard let date = stored.date else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .entries, in: container, debugDescription: "a timeline entry without a date")
+            }
+            return TimelineEntry(date: date, content: stored.content)
+        }
+        fallback = try container.decode(StoredContent.self, forKey: .fallback).content
+        failure = try container.decodeIfPresent(String.self, forKey: .failure)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(instance, forKey: .instance)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(family, forKey: .family)
+        try container.encode(entries.map { StoredContent($0.content, date: $0.date) }, forKey: .entries)
+        try container.encode(StoredContent(fallback, date: nil), forKey: .fallback)
+        try container.encodeIfPresent(failure, forKey: .failure)
+    }
+}
+
+/// An entry's content (and date, for a timeline entry) as the record stores it: dates as seconds since 1970.
+private struct StoredContent: Codable {
+    var date: Date?
+    var content: EntryContent
+
+    init(_ content: EntryContent, date: Date?) {
+        self.content = content
+        self.date = date
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case date, text, shortText, tooltip, foreground, background, state, classes, dynamicDate
+    }
+
+    private enum DynamicDateKeys: String, CodingKey {
+        case date, style
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decodeIfPresent(Double.self, forKey: .date).map(Date.init(timeIntervalSince1970:))
+        var dynamicDate: DynamicDate?
+        if container.contains(.dynamicDate) {
+            let nested = try container.nestedContainer(keyedBy: DynamicDateKeys.self, forKey: .dynamicDate)
+            dynamicDate = DynamicDate(
+                Date(timeIntervalSince1970: try nested.decode(Double.self, forKey: .date)),
+                style: try nested.decode(DynamicDate.Style.self, forKey: .style))
+        }
+        content = EntryContent(
+            text: try container.decode(String.self, forKey: .text),
+            shortText: try container.decodeIfPresent(String.self, forKey: .shortText),
+            tooltip: try container.decodeIfPresent(String.self, forKey: .tooltip),
+            foreground: try container.decodeIfPresent(Color.self, forKey: .foreground),
+            background: try container.decodeIfPresent(Color.self, forKey: .background),
+            state: try container.decodeIfPresent(EntryState.self, forKey: .state) ?? .normal,
+            classes: try container.decodeIfPresent([String].self, forKey: .classes) ?? [],
+            dynamicDate: dynamicDate)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(date?.timeIntervalSince1970, forKey: .date)
+        try container.encode(content.text, forKey: .text)
+        try container.encodeIfPresent(content.shortText, forKey: .shortText)
+        try container.encodeIfPresent(content.tooltip, forKey: .tooltip)
+        try container.encodeIfPresent(content.foreground, forKey: .foreground)
+        try container.encodeIfPresent(content.background, forKey: .background)
+        try container.encode(content.state, forKey: .state)
+        try container.encode(content.classes, forKey: .classes)
+        if let dynamicDate = content.dynamicDate {
+            var nested = container.nestedContainer(keyedBy: DynamicDateKeys.self, forKey: .dynamicDate)
+            try nested.encode(dynamicDate.date.timeIntervalSince1970, forKey: .date)
+            try nested.encode(dynamicDate.style, forKey: .style)
+        }
+    }
+}
