@@ -310,7 +310,9 @@ if options.sections.contains("startup") || options.sections.contains("memory") {
         report.figure("start → all \(count) timelines in", Format.ms(result.timelines), "(every status file present)")
     }
     if options.sections.contains("memory") {
-        for count in [1, 1000] where count != options.startupCount {
+        // N = 3 is one widget of each kind in the mix: the store opened, the clock's calendar data loaded. Costs
+        // paid once per kind are not per instance, so the per-instance figures are taken above it.
+        for count in [3, 1000] where count != options.startupCount {
             runSection("memory N=\(count)") {
                 startups[count] = try StartupBench.run(count: count, checkRuns: 0, root: root, widgetd: widgetd)
             }
@@ -334,17 +336,17 @@ if options.sections.contains("startup") || options.sections.contains("memory") {
                 "(anonymous \(Format.kB(Double(base.anonymousKilobytes))), the rest shared libraries' pages; \(base.descriptors) fds)"
             )
         }
-        if let base = startups[1] {
-            report.goal(
-                "baseline peak RSS (1 motivations widget)", Format.kB(Double(base.peakKilobytes)), goal: "≤ 20 MB",
-                met: base.peakKilobytes <= 20 * 1024,
-                "(the store open: SQLite and its page cache; anonymous \(Format.kB(Double(base.anonymousKilobytes))))")
-            for count in startups.keys.sorted() where count > 1 {
+        if let base = startups[3] {
+            report.figure(
+                "peak RSS, one widget of each kind (N=3)", Format.kB(Double(base.peakKilobytes)),
+                "(the store open: SQLite and its page cache; the clock's calendar data; anonymous "
+                    + "\(Format.kB(Double(base.anonymousKilobytes))))")
+            for count in startups.keys.sorted() where count > 3 {
                 let result = startups[count]!
-                let perInstance = Double(result.peakKilobytes - base.peakKilobytes) / Double(count - 1)
+                let perInstance = Double(result.peakKilobytes - base.peakKilobytes) / Double(count - 3)
                 report.goal(
                     "memory per instance N=\(count)", Format.kB(perInstance), goal: "≤ 4 kB", met: perInstance <= 4,
-                    "(peak RSS above the 1-widget baseline)")
+                    "(peak RSS above N=3, per instance)")
             }
             // Held to "does not grow with N": the largest N against the next smaller one.
             let counts = startups.keys.sorted()

@@ -13,7 +13,8 @@ final class Daemon {
     let log: Log
     let environment: [String: String]
 
-    var configuration: Configuration
+    /// The running `settings:`; the widgets live in the engine alone, so a config of 10,000 is not held twice.
+    let settings: Settings
     let paths: DaemonPaths
     var engine: Engine
     let outputs: OutputWriter
@@ -30,6 +31,8 @@ final class Daemon {
     var configWatch: Inotify.Watch?
     var zoneWatch: Inotify.Watch?
 
+    /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
+    var reloads = ReloadQueue(limit: 32)
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
@@ -53,7 +56,7 @@ final class Daemon {
         guard let configuration = loaded.configuration else {
             throw StartError(description: loaded.renderedDiagnostics())
         }
-        self.configuration = configuration
+        settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
 
         do {
@@ -104,7 +107,7 @@ final class Daemon {
     func run() -> Int32 {
         log(
             .info,
-            "started: \(configuration.widgets.count) widgets from \(configPath); outputs in \(paths.output); "
+            "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
         perform(engine.advance(now: Date()))
         while !stopping {
@@ -141,10 +144,13 @@ final class Daemon {
     private func handleCompletions() {
         for item in completions.drain() {
             switch item {
-            case .timeline(let completion): handle(completion)
+            case .timeline(let completion):
+                reloads.finished()
+                handle(completion)
             case .intent(let completion): handle(completion)
             }
         }
+        startWaitingReloads()
     }
 
     private func handle(_ completion: ProviderCompletion) {
@@ -235,10 +241,9 @@ final class Daemon {
             log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
             return
         }
-        if configuration.settings != self.configuration.settings {
+        if configuration.settings != settings {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")
         }
-        self.configuration.widgets = configuration.widgets
         let now = Date()
         let (gone, actions) = engine.reconfigure(
             configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
@@ -276,10 +281,9 @@ final class Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
-            guard let instance = engine.instance(named: name) else { continue }
-            log(.debug, "\(name): asking \(instance.kind) for a timeline")
-            runner.start(instance, token: token, now: now, current: engine.content(of: name, at: now))
+            reloads.add(name, token: token)
         }
+        startWaitingReloads()
         for case .recordChanged(let name) in actions {
             guard let record = engine.record(of: name) else { continue }
             do {
@@ -287,6 +291,23 @@ final class Daemon {
             } catch {
                 log(.error, "\(name): cannot write its record: \(error)")
             }
+        }
+    }
+
+    /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
+    /// (it timed out in the queue, or a newer one superseded it) is skipped.
+    private func startWaitingReloads() {
+        while let reload = reloads.next() {
+            guard engine.isAwaiting(instance: reload.instance, token: reload.token),
+                let instance = engine.instance(named: reload.instance)
+            else {
+                reloads.finished()
+                continue
+            }
+            log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
+            let now = Date()
+            runner.start(
+                instance, token: reload.token, now: now, current: engine.content(of: reload.instance, at: now))
         }
     }
 

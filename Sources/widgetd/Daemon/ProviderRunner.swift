@@ -44,7 +44,8 @@ final class CompletionQueue: Sendable {
 
     func drain() -> [Completion] {
         items.withLock { items in
-            defer { items.removeAll(keepingCapacity: true) }
+            // Not keeping capacity: a start-up burst of 10,000 results would otherwise stay allocated for good.
+            defer { items = [] }
             return items
         }
     }
