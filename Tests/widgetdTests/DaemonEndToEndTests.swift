@@ -127,6 +127,29 @@ struct DaemonEndToEndTests {
         #expect(daemon.read("quote.plain") == quote)
     }
 
+    @Test func aWaitForAWidgetThatAnEditRemovesEnds() throws {
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  quote:\n    kind: quotes\n  slow:\n    kind: exec\n    command: [sleep, '20']\n"
+                + "    timeout: 120s\n")
+        #expect(waitFor("the quote") { daemon.read("quote.plain") != nil })
+        // `slow` is still in its first reload, so this waits for the one after it, which the edit below cancels.
+        let waiter = Process()
+        waiter.executableURL = widgetdBinary
+        waiter.arguments = ["reload", "slow", "--wait", "--timeout", "100", "--config", daemon.configPath]
+        waiter.environment = daemon.environment
+        waiter.standardError = FileHandle.nullDevice
+        try waiter.run()
+        defer {
+            if waiter.isRunning { waiter.terminate() }
+            waiter.waitUntilExit()
+        }
+        #expect(waitFor("the request") { daemon.log.contains("reload requested: slow (ack ") })
+        try daemon.editConfig("widgets:\n  quote:\n    kind: quotes\n")
+        #expect(waitFor("reload --wait to return") { !waiter.isRunning })
+        waiter.waitUntilExit()
+        #expect(waiter.terminationStatus == 0)
+    }
+
     @Test func sighupRereadsTheConfig() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(waitFor("start-up") { daemon.log.contains("started: 2 widgets") })

@@ -32,4 +32,18 @@ struct AcknowledgementBook {
         }
         return done.reversed()
     }
+
+    /// The instance is gone (a config edit removed it): no reload of it will finish, so stop waiting for one.
+    /// - Returns: the tokens now complete.
+    mutating func forget(instance: String) -> [ControlCommand.AckToken] {
+        var done: [ControlCommand.AckToken] = []
+        for index in waiting.indices.reversed() where waiting[index].instances.contains(instance) {
+            waiting[index].instances.remove(instance)
+            if waiting[index].instances.isEmpty {
+                done.append(waiting[index].token)
+                waiting.remove(at: index)
+            }
+        }
+        return done.reversed()
+    }
 }

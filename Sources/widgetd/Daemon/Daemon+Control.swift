@@ -130,6 +130,10 @@ extension Daemon {
     func request(_ target: ReloadTarget, acknowledgement: ControlCommand.AckToken?, now: Date) -> Bool {
         let issuedBefore = engine.lastIssuedToken
         let names = engine.request(target, now: now)
+        log(
+            .debug,
+            "reload requested: \(names.count <= 8 ? names.joined(separator: ", ") : "\(names.count) widgets")"
+                + (acknowledgement.map { " (ack \($0))" } ?? ""))
         if let acknowledgement {
             if names.isEmpty {
                 acknowledge(acknowledgement)

@@ -255,6 +255,8 @@ final class Daemon {
                 log(.warning, "\(name): cannot remove its files: \(error)")
             }
             if !remaining.contains(name) {
+                // A `--wait` for a reload of it would otherwise wait for one that never comes.
+                for token in acknowledgements.forget(instance: name) { acknowledge(token) }
                 memory?.forget(name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
             }
