@@ -79,8 +79,10 @@ enum Help {
         case .show:
             page(
                 overview: """
-                    Print a widget's current entry. With --follow, print it again on every change, for
-                    i3blocks interval=persist, polybar tail = true and waybar exec.
+                    Print a widget's current entry, worked out from the timeline the daemon keeps for it.
+                    With --follow, print it again on every change (waking at the timeline's next entry, or
+                    when a new timeline arrives), for i3blocks interval=persist, polybar tail = true and
+                    waybar exec.
                     Clicks pass through to the daemon: when i3blocks runs the command for a click
                     ($BLOCK_BUTTON set, with relative_x and width from i3blocks 1.5), the click is sent first
                     and the entry printed once it shows the result. With --follow, each line on standard
@@ -92,7 +94,7 @@ enum Help {
                 arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
                 options: [
                     ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
-                    ("--follow", "Keep running, print each change (no polling: inotify), forward stdin's clicks."),
+                    ("--follow", "Keep running, print each change (no polling), forward stdin's clicks."),
                     ("--config PATH", configOptionHelp),
                 ])
         case .reload:
