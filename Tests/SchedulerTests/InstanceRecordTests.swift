@@ -77,6 +77,35 @@ struct InstanceRecordTests {
         #expect(empty.nextChange(after: Self.start) == nil)
     }
 
+    @Test func theKeptRecordHoldsOnlyTheCurrentEntry() {
+        let record = Self.record(failure: "timed out")
+        let kept = record.kept(at: Self.start.addingTimeInterval(90))
+        #expect(kept.entries == [Self.entries[1]])
+        #expect(kept.fallback == record.fallback)
+        #expect(kept.failure == "timed out")
+        #expect(
+            kept.content(at: Self.start.addingTimeInterval(90)) == record.content(at: Self.start.addingTimeInterval(90))
+        )
+        // Before the timeline starts, its first entry is the current one.
+        #expect(record.kept(at: Self.start.addingTimeInterval(-5)).entries == [Self.entries[0]])
+        let empty = InstanceRecord(
+            instance: "a", kind: "quotes", family: .systemSmall, entries: [], fallback: EntryContent(text: "Small"))
+        #expect(empty.kept(at: Self.start).entries.isEmpty)
+    }
+
+    @Test func defaultsAreLeftOutOfEachEntry() throws {
+        let record = InstanceRecord(
+            instance: "c", kind: "clock", family: .accessoryInline,
+            entries: [TimelineEntry(date: Date(timeIntervalSince1970: 60), content: EntryContent(text: "00:01"))],
+            fallback: EntryContent(text: "--:--"))
+        let text = String(decoding: try record.encoded(), as: UTF8.self)
+        #expect(
+            text
+                == #"{"entries":[{"date":60,"text":"00:01"}],"fallback":{"text":"--:--"},"family":"accessoryInline","instance":"c","kind":"clock"}"#
+                + "\n")
+        #expect(try JSONDecoder().decode(InstanceRecord.self, from: Data(text.utf8)) == record)
+    }
+
     @Test func rendersEveryFormatAsTheRendererDoesForTheCurrentEntry() {
         let record = Self.record()
         let now = Self.start.addingTimeInterval(30)

@@ -45,6 +45,14 @@ public struct InstanceRecord: Sendable, Hashable {
         ShownContent.entry(at: now, in: entries)?.content ?? fallback
     }
 
+    /// The record cut down to the entry current at `now`: what a restarted daemon needs to paint the widget until its
+    /// first timeline arrives, without keeping a clock's hour of entries on disk.
+    public func kept(at now: Date) -> InstanceRecord {
+        var kept = self
+        kept.entries = ShownContent.entry(at: now, in: entries).map { [$0] } ?? []
+        return kept
+    }
+
     /// The first instant after `now` at which `content(at:)` may change: the next entry or dynamic-date tick.
     public func nextChange(after now: Date) -> Date? {
         ShownContent.nextChange(after: now, entries: entries, fallback: fallback)
@@ -101,8 +109,10 @@ public struct InstanceRecord: Sendable, Hashable {
             json.key("background")
             json.string(background.hex)
         }
-        json.key("classes")
-        json.array(content.classes) { json, name in json.string(name) }
+        if !content.classes.isEmpty {
+            json.key("classes")
+            json.array(content.classes) { json, name in json.string(name) }
+        }
         if let date {
             json.key("date")
             json.number(date.timeIntervalSince1970)
@@ -124,8 +134,10 @@ public struct InstanceRecord: Sendable, Hashable {
             json.key("shortText")
             json.string(shortText)
         }
-        json.key("state")
-        json.string(content.state.rawValue)
+        if content.state != .normal {
+            json.key("state")
+            json.string(content.state.rawValue)
+        }
         json.key("text")
         json.string(content.text)
         if let tooltip = content.tooltip {
@@ -215,8 +227,9 @@ private struct StoredContent: Codable {
         try container.encodeIfPresent(content.tooltip, forKey: .tooltip)
         try container.encodeIfPresent(content.foreground, forKey: .foreground)
         try container.encodeIfPresent(content.background, forKey: .background)
-        try container.encode(content.state, forKey: .state)
-        try container.encode(content.classes, forKey: .classes)
+        // Defaults are left out: a per-second clock's record holds 3,600 entries of a date and a text.
+        if content.state != .normal { try container.encode(content.state, forKey: .state) }
+        if !content.classes.isEmpty { try container.encode(content.classes, forKey: .classes) }
         if let dynamicDate = content.dynamicDate {
             var nested = container.nestedContainer(keyedBy: DynamicDateKeys.self, forKey: .dynamicDate)
             try nested.encode(dynamicDate.date.timeIntervalSince1970, forKey: .date)

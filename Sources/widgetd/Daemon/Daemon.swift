@@ -331,7 +331,7 @@ final class Daemon {
     private func remember(_ name: String) {
         guard let memory, let record = engine.record(of: name) else { return }
         do {
-            try memory.remember(record)
+            try memory.remember(record.kept(at: Date()))
         } catch {
             log(.debug, "\(name): cannot keep its record: \(error)")
         }

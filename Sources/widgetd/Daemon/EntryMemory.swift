@@ -1,9 +1,8 @@
 import Foundation
 import Scheduler
 
-/// The record of each instance, kept under `$XDG_STATE_HOME/widgetd/entries/` so a restarted daemon paints
-/// what the bar would show now (the kept timeline's current entry), not a placeholder, while the first timelines
-/// load.
+/// The record of each instance, cut down to its current entry, kept under `$XDG_STATE_HOME/widgetd/entries/` so a
+/// restarted daemon paints what the bar showed before, not a placeholder, while the first timelines load.
 ///
 /// Written when a timeline arrives and at a clean stop, never on an entry swap.
 struct EntryMemory {
