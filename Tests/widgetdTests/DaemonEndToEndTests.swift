@@ -150,6 +150,30 @@ struct DaemonEndToEndTests {
         #expect(waiter.terminationStatus == 0)
     }
 
+    @Test func deletedOutputFilesAreWrittenAgain() throws {
+        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n    output: [plain, i3bar]\n")
+        #expect(waitFor("the files") { daemon.read("quote.i3bar") != nil && daemon.read("quote.json") != nil })
+        let plain = try #require(daemon.read("quote.plain"))
+        unlink(daemon.output + "/quote.plain")
+        unlink(daemon.output + "/quote.json")
+        #expect(
+            waitFor("the deleted files to come back") {
+                daemon.read("quote.plain") == plain && daemon.read("quote.json") != nil
+            })
+        #expect(daemon.log.contains("quote.plain was deleted: writing it again"))
+
+        try FileManager.default.removeItem(atPath: daemon.output)
+        #expect(
+            waitFor("the directory and every file to come back") {
+                daemon.read("quote.plain") == plain && daemon.read("quote.i3bar") != nil
+                    && daemon.read("quote.json") != nil
+            })
+        #expect(daemon.log.contains("was deleted or moved: making it again"))
+        // Watched again: a later deletion is repaired too.
+        unlink(daemon.output + "/quote.i3bar")
+        #expect(waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
+    }
+
     @Test func sighupRereadsTheConfig() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(waitFor("start-up") { daemon.log.contains("started: 2 widgets") })

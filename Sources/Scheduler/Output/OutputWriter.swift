@@ -19,7 +19,23 @@ public final class OutputWriter {
     /// keeps other users from reading what the widgets show or planting files there.
     public init(directory: String) throws(OutputError) {
         self.directory = directory
-        try Self.makeDirectory(directory)
+        try Self.prepare(directory)
+    }
+
+    /// Forgets what was last written to the file `name` (someone else deleted it), so its next write is not skipped.
+    public func forget(fileNamed name: String) {
+        lastWritten[name] = nil
+    }
+
+    /// Creates the directory again, as `init` does, and forgets every file: someone deleted the directory.
+    public func recreate() throws(OutputError) {
+        lastWritten = [:]
+        try Self.prepare(directory)
+    }
+
+    /// Creates `directory` and its missing parents (0700), and checks that it is a directory of this user's.
+    private static func prepare(_ directory: String) throws(OutputError) {
+        try makeDirectory(directory)
         // A trailing slash would make `lstat` follow a symbolic link, so it is checked without one.
         var checked = Substring(directory)
         while checked.count > 1, checked.hasSuffix("/") { checked = checked.dropLast() }

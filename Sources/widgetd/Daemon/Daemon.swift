@@ -30,6 +30,8 @@ final class Daemon {
     let wakeup: Wakeup
     var configWatch: Inotify.Watch?
     var zoneWatch: Inotify.Watch?
+    /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
+    var outputWatch: Inotify.Watch?
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
@@ -87,6 +89,7 @@ final class Daemon {
         configWatch = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
         zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
+        outputWatch = try? watcher.watch(directory: paths.output, mask: Self.outputWatchMask)
 
         do {
             memory = try EntryMemory(directory: paths.entries)
@@ -219,6 +222,7 @@ final class Daemon {
             log(.info, "\(configPath) changed: re-reading it")
             reloadConfiguration()
         }
+        handleOutputEvents(events)
     }
 
     /// The local time zone changed: local cron times move, and timelines rendered in the old zone (a clock)
@@ -287,12 +291,17 @@ final class Daemon {
         }
         startWaitingReloads()
         for case .recordChanged(let name) in actions {
-            guard let record = engine.record(of: name) else { continue }
-            do {
-                try outputs.writeRecord(record)
-            } catch {
-                log(.error, "\(name): cannot write its record: \(error)")
-            }
+            writeRecord(of: name)
+        }
+    }
+
+    /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure.
+    func writeRecord(of name: String) {
+        guard let record = engine.record(of: name) else { return }
+        do {
+            try outputs.writeRecord(record)
+        } catch {
+            log(.error, "\(name): cannot write its record: \(error)")
         }
     }
 
@@ -314,7 +323,7 @@ final class Daemon {
     }
 
     /// Writes the instance's bar files; its record is written separately, only when it changes.
-    private func write(_ name: String, content: EntryContent, now: Date) {
+    func write(_ name: String, content: EntryContent, now: Date) {
         guard let instance = engine.instance(named: name) else { return }
         do {
             for format in instance.outputs {
