@@ -30,7 +30,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"], swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Providers", dependencies: ["Scheduler", "Store"], swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Providers", dependencies: ["Scheduler", "Store", "CLinux"], swiftSettings: staticRuntimeInRelease),
         .executableTarget(
             name: "widgetd", dependencies: ["Scheduler", "Providers", "Store"],
             swiftSettings: staticRuntimeInRelease,

@@ -1,5 +1,5 @@
 // Brings the Linux descriptor APIs that Swift's Glibc module leaves out (timerfd, signalfd, eventfd) into
-// Swift, plus inotify so one module covers the daemon's event sources. Everything here is in glibc itself:
+// Swift, plus inotify so one module covers the daemon's event sources, and posix_spawn's closefrom. Everything here is in glibc itself:
 // no library to link.
 #ifndef WIDGETD_CLINUX_SHIM_H
 #define WIDGETD_CLINUX_SHIM_H
@@ -8,5 +8,13 @@
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <spawn.h>
+
+// glibc 2.34 added posix_spawn_file_actions_addclosefrom_np, but declares it only for _DEFAULT_SOURCE builds,
+// which Swift's Glibc import is not: declared here, for children that must not inherit the daemon's descriptors.
+static inline int widgetd_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
+    extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
 
 #endif

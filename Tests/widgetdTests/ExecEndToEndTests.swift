@@ -80,6 +80,47 @@ struct ExecEndToEndTests {
         #expect(waitFor("the script to be gone") { kill(pid, 0) != 0 })
     }
 
+    @Test func hangingScriptsHoldUpNoOtherWidget() throws {
+        // More hanging scripts than the in-process kinds have threads: each command gets a thread of its own.
+        let hanging = (0..<6).map {
+            "  slow\($0):\n    kind: exec\n    command: [sh, -c, 'echo $$ >> pids; exec sleep 20']\n    timeout: 60s\n"
+        }
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n" + hanging.joined()
+                + "  quote:\n    kind: quotes\n  motivation:\n    kind: motivations\n")
+        #expect(waitFor("the quote") { daemon.read("quote.plain") != nil })
+        let before = daemon.read("quote.plain")
+        let reload = try daemon.cli(["reload", "quote", "--wait", "--timeout", "5"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        #expect(daemon.read("quote.plain") != before)
+        #expect(try runWidgetd(["motivations", "add", "Keep going."], environment: daemon.environment).status == 0)
+        #expect(waitFor("the motivation") { daemon.read("motivation.plain") == "Keep going.\n" })
+        let click = try daemon.cli(["click", "motivation", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(daemon.read("motivation.plain") == "⭐ Keep going.\n")
+
+        // A daemon that stops ends the commands still running, as i3blocks does with its blocks.
+        let pidsPath = daemon.directory.url.path + "/pids"
+        var pids: [pid_t] = []
+        #expect(
+            waitFor("every script started") {
+                pids = ((try? String(contentsOfFile: pidsPath, encoding: .utf8)) ?? "").split(separator: "\n")
+                    .compactMap { pid_t($0) }
+                return pids.count == 6
+            })
+        daemon.stop()
+        #expect(waitFor("the scripts to be gone") { pids.allSatisfy { kill($0, 0) != 0 } })
+    }
+
+    @Test func aCommandInheritsNoDescriptorButItsThree() throws {
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  fds:\n    kind: exec\n    command: [python3, -c, \"import os; fds = [int(f) for f in os.listdir('/proc/self/fd')]; print(*sorted(f for f in fds if os.path.exists('/proc/self/fd/%d' % f)))\"]\n"
+        )
+        #expect(waitFor("the listing") { daemon.read("fds.plain")?.hasPrefix("0") == true })
+        #expect(daemon.read("fds.plain") == "0 1 2\n")
+    }
+
     @Test func tenMegabytesOfOutputAreCappedAndLogged() throws {
         let daemon = try DaemonUnderTest(
             config:

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// What a child process of the daemon starts with, for `posix_spawn`: an empty signal mask and default
@@ -36,5 +37,12 @@ public enum ChildAttributes {
         }
         posix_spawnattr_setflags(&attributes, Int16(flags))
         return try body(&attributes)
+    }
+
+    /// Adds to `actions` the closing of every descriptor from 3 up in the child, after its dup2s: a child must not
+    /// hold the daemon's lock, FIFO or pipes (a detached click command would keep the lock past the daemon's exit),
+    /// nor whatever the daemon itself inherited.
+    public static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        _ = widgetd_spawn_close_from(&actions, 3)
     }
 }

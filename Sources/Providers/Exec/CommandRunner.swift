@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// What one run of a command gave.
 struct CommandResult: Sendable {
@@ -16,6 +17,25 @@ struct CommandError: Error, CustomStringConvertible {
     var description: String
 }
 
+/// The process groups of the commands running now, so a daemon that stops can end them rather than leave them
+/// running without a reader.
+public enum RunningCommands {
+    private static let groups = Mutex<Set<pid_t>>([])
+
+    static func started(_ pid: pid_t) {
+        groups.withLock { _ = $0.insert(pid) }
+    }
+
+    static func ended(_ pid: pid_t) {
+        groups.withLock { _ = $0.remove(pid) }
+    }
+
+    /// Sends SIGTERM to every running command's process group, as i3blocks does to its blocks when it exits.
+    public static func terminateAll() {
+        for group in groups.withLock({ $0 }) { kill(-group, SIGTERM) }
+    }
+}
+
 /// Runs a command as the exec kind needs: argv without a shell, in its own process group so a timeout
 /// kills everything it started, with an empty signal mask (the daemon blocks several), a cap on what it
 /// may print, and a hard deadline.
@@ -29,9 +49,12 @@ enum CommandRunner {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         let pid = try SpawnGuard.withLock { () throws -> pid_t in
-            try spawn(program, argv, environment: environment, outPipe: &outPipe, errPipe: &errPipe)
+            let pid = try spawn(program, argv, environment: environment, outPipe: &outPipe, errPipe: &errPipe)
+            RunningCommands.started(pid)
+            return pid
         }
         defer {
+            RunningCommands.ended(pid)
             close(outPipe[0])
             close(errPipe[0])
         }
@@ -109,6 +132,7 @@ enum CommandRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        ChildAttributes.closeInheritedDescriptors(&actions)
 
         var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
         var environmentStrings: [UnsafeMutablePointer<CChar>?] =

@@ -1,12 +1,14 @@
 import Foundation
 import Glibc
+import Providers
 import Scheduler
 
 /// `widgetd run`: one thread that owns the engine and every output, sleeping in `poll()` until a
 /// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
 ///
-/// Providers run as tasks on Swift's pool; their results come back through `CompletionQueue`, whose
-/// wake-up is one of the descriptors the loop polls. Nothing here polls on a period.
+/// Providers run as tasks on threads of our own (a pool of four for in-process kinds, a thread per call for
+/// commands); their results come back through `CompletionQueue`, whose wake-up is one of the descriptors the loop
+/// polls. Nothing here polls on a period.
 final class Daemon {
     let configPath: String
     let registry: KindRegistry
@@ -35,6 +37,8 @@ final class Daemon {
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
+    /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
+    var commandReloads = ReloadQueue(limit: 64)
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
@@ -148,7 +152,7 @@ final class Daemon {
         for item in completions.drain() {
             switch item {
             case .timeline(let completion):
-                reloads.finished()
+                if completion.ranCommand { commandReloads.finished() } else { reloads.finished() }
                 handle(completion)
             case .intent(let completion): handle(completion)
             }
@@ -270,6 +274,8 @@ final class Daemon {
     }
 
     private func stop() {
+        // Commands still running would otherwise run on with no one to read them.
+        RunningCommands.terminateAll()
         for name in engine.instanceNames { remember(name) }
         fifo.remove()
         lock.remove()
@@ -287,7 +293,11 @@ final class Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
-            reloads.add(name, token: token)
+            if let kind = engine.instance(named: name)?.kind, runner.runsCommands(kind) {
+                commandReloads.add(name, token: token)
+            } else {
+                reloads.add(name, token: token)
+            }
         }
         startWaitingReloads()
         for case .recordChanged(let name) in actions {
@@ -308,11 +318,16 @@ final class Daemon {
     /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
     /// (it timed out in the queue, or a newer one superseded it) is skipped.
     private func startWaitingReloads() {
-        while let reload = reloads.next() {
+        startWaiting(in: &reloads)
+        startWaiting(in: &commandReloads)
+    }
+
+    private func startWaiting(in queue: inout ReloadQueue) {
+        while let reload = queue.next() {
             guard engine.isAwaiting(instance: reload.instance, token: reload.token),
                 let instance = engine.instance(named: reload.instance)
             else {
-                reloads.finished()
+                queue.finished()
                 continue
             }
             log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")

@@ -35,6 +35,19 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
+/// Runs each job on a thread of its own, for providers that block their thread for as long as a command runs
+/// (`exec`): a few hanging scripts must not hold up the clock, the store widgets or a click.
+///
+/// The daemon bounds how many such calls run at once (`ReloadQueue`), so this never starts threads without limit.
+final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let thread = Thread { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        thread.name = "widgetd-command"
+        thread.start()
+    }
+}
+
 /// A pthread condition variable with its mutex: `wait` blocks until `take` gives something.
 final class ConditionVariable: @unchecked Sendable {
     private var mutex = pthread_mutex_t()

@@ -7,6 +7,8 @@ struct ProviderCompletion: Sendable {
     var instance: String
     var token: UInt64
     var result: Result<Timeline, ProviderFailure>
+    /// The call ran a command on a thread of its own (`exec`), not on the provider pool.
+    var ranCommand = false
 }
 
 /// An intent that finished running.
@@ -51,7 +53,9 @@ final class CompletionQueue: Sendable {
     }
 }
 
-/// Runs provider calls off the loop thread, so a slow provider never delays another instance or the loop.
+/// Runs provider calls off the loop thread, so a slow provider never delays another instance or the loop: kinds
+/// that work in-process share a few threads, and a kind that runs commands gets a thread per call, since a command
+/// may take until its timeout.
 ///
 /// Timeouts are the engine's: it gives each call a deadline on the same wall-clock timer as everything
 /// else, and ignores an answer that comes after it. (A `Task.sleep` per call would keep libdispatch's
@@ -60,6 +64,16 @@ struct ProviderRunner: Sendable {
     let registry: KindRegistry
     let queue: CompletionQueue
     let executor: ProviderExecutor
+    let commandExecutor = ThreadPerJobExecutor()
+
+    /// Whether `kind`'s calls block for a command, and so run on threads of their own.
+    func runsCommands(_ kind: String) -> Bool {
+        registry.kind(named: kind)?.runsCommands ?? false
+    }
+
+    private func executor(for kind: any WidgetKind) -> any TaskExecutor {
+        kind.runsCommands ? commandExecutor : executor
+    }
 
     /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
     func start(_ instance: WidgetInstance, token: UInt64, now: Date, current: EntryContent?) {
@@ -67,21 +81,24 @@ struct ProviderRunner: Sendable {
             queue.post(
                 ProviderCompletion(
                     instance: instance.name, token: token,
-                    result: .failure(ProviderFailure("unknown kind '\(instance.kind)'"))))
+                    result: .failure(ProviderFailure("unknown kind '\(instance.kind)'")),
+                    ranCommand: runsCommands(instance.kind)))
             return
         }
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
             current: current, exec: instance.exec)
         let queue = self.queue
-        Task(executorPreference: executor) {
+        let ranCommand = kind.runsCommands
+        Task(executorPreference: executor(for: kind)) {
             let result: Result<Timeline, ProviderFailure>
             do {
                 result = .success(try await kind.timeline(for: instance.intent, in: context))
             } catch {
                 result = .failure(ProviderFailure("\(error)"))
             }
-            queue.post(ProviderCompletion(instance: instance.name, token: token, result: result))
+            queue.post(
+                ProviderCompletion(instance: instance.name, token: token, result: result, ranCommand: ranCommand))
         }
     }
 }
@@ -97,7 +114,7 @@ extension ProviderRunner {
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
             current: current, exec: instance.exec)
-        Task(executorPreference: executor) {
+        Task(executorPreference: executor(for: kind)) {
             let outcome: Result<IntentOutcome, IntentError>
             do {
                 outcome = .success(try await kind.perform(invocation, for: instance.intent, in: context))
