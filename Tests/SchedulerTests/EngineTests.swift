@@ -198,6 +198,7 @@ struct EngineTests {
         let content = harness.engine.content(of: "a", at: harness.now)
         #expect(content?.text == "good")
         #expect(content?.state == .stale)
+        #expect(content?.foreground == Color(hex: "#888888"))
         #expect(content?.tooltip?.contains("boom") == true)
         // Success clears the failure and the stale mark.
         harness.now = t0.addingTimeInterval(30)

@@ -3,13 +3,19 @@ import Foundation
 /// The one rule for what a widget shows at an instant, shared by the engine and by everything that reads an
 /// instance's record (`widgetd show`, `list`, a restarted daemon), so they can never disagree.
 enum ShownContent {
-    /// The current entry of `entries` (sorted by date), else `fallback`; marked stale with the reason in its tooltip
-    /// while the provider fails; dynamic dates written out for `now`.
+    /// The text colour of an entry kept while its provider fails.
+    static let staleForeground = Color(red: 0x88, green: 0x88, blue: 0x88)
+
+    /// The current entry of `entries` (sorted by date), else `fallback`; marked stale and greyed, with the reason in
+    /// its tooltip, while the provider fails; dynamic dates written out for `now`.
     static func at(_ now: Date, entries: [TimelineEntry], fallback: EntryContent, failure: String?) -> EntryContent {
         var content = entry(at: now, in: entries)?.content ?? fallback
         if let failure {
             content.state = .stale
             content.tooltip = "\(content.tooltip.map { $0 + "\n" } ?? "")\(failure)"
+            // Greyed where a bar takes a colour (i3bar, i3blocks, polybar, tmux): a failing widget must not look
+            // healthy. waybar gets the `stale` class instead, for its style sheet.
+            content.foreground = staleForeground
         }
         return content.resolved(at: now)
     }

@@ -59,6 +59,9 @@ extension Daemon {
     /// The whole output directory went: make it again, watch it again, and write every file.
     private func restoreOutputDirectory() {
         log(.warning, "\(paths.output) was deleted or moved: making it again and writing every widget's files")
+        // A moved directory is still watched where it went; its events are not ours any more.
+        if let old = outputWatch { try? watcher.unwatch(old) }
+        outputWatch = nil
         do {
             try outputs.recreate()
             outputWatch = try watcher.watch(directory: paths.output, mask: Self.outputWatchMask)
