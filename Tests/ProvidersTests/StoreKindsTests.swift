@@ -88,10 +88,10 @@ struct MotivationsKindTests {
     }
 
     @Test(arguments: [
-        ("#D3D3D3", "#d3d3d3"), ("1e3a8a", "#1e3a8a"), ("#abc", "#ffffff"), ("#1234567", "#ffffff"),
-        ("", "#ffffff"), ("12zz56", "#000012"),
+        ("#D3D3D3", "#d3d3d3"), ("1e3a8a", "#1e3a8a"), ("#abc", "#aabbcc"), ("#1e3a8a80", "#1e3a8a80"),
+        ("#1234567", "#ffffff"), ("", "#ffffff"), ("12zz56", "#000012"), ("abc", "#ffffff"),
     ])
-    func badColourHexFallsBackAsTheSeedDoes(_ hex: String, _ expected: String) async throws {
+    func storedColoursShowAsWrittenAndBadOnesFallBackAsTheSeedDoes(_ hex: String, _ expected: String) async throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         // The store refuses bad hex through its API; an older writer may still have left one.

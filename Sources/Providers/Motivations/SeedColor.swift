@@ -1,11 +1,14 @@
 import Foundation
 import Scheduler
+import Store
 
-/// A record's colour hex read the way the seed's `Color(hex:)` reads it, so a bad value falls back the same
-/// way: anything but six hex digits (after dropping every non-alphanumeric character) is white, and six
-/// characters that are not all hex digits give the value of their leading hex digits, as `Scanner` does.
+/// A record's colour hex: the forms the store accepts (`#RGB`, `#RRGGBB`, `#RRGGBBAA`) as written, and anything
+/// else (an older or foreign writer's value) read the way the seed's `Color(hex:)` reads it, so a bad value falls
+/// back the same way: anything but six hex digits (after dropping every non-alphanumeric character) is white, and
+/// six characters that are not all hex digits give the value of their leading hex digits, as `Scanner` does.
 enum SeedColor {
     static func from(hex: String) -> Color {
+        if ColorHex.isValid(hex), let color = Color(hex: hex) { return color }
         let cleaned = String(
             hex.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
         guard cleaned.count == 6 else { return Color(red: 255, green: 255, blue: 255) }
