@@ -245,11 +245,38 @@ struct EngineTests {
         }
         #expect(harness.shown("a").last == "two")
         // Back by a day, to 12:31:40 the day before: the 13:00 fire time it had is now a day away, so the next
-        // is taken from the new now (13:00 that day), and the entry shown is the timeline's first again.
+        // is taken from the new now (13:00 that day). The timeline was made for a day that has not come yet:
+        // its first entry shows, and a reload starts at once.
+        let reloadsBefore = harness.reloads(of: "a").count
         harness.now = t0.addingTimeInterval(1900 - 86_400)
         harness.record(harness.engine.clockChanged(now: harness.now))
         #expect(harness.shown("a").last == "one")
+        #expect(harness.reloads(of: "a").count == reloadsBefore + 1)
+        #expect(harness.reloads(of: "a").last == harness.now)
+        harness.complete("a", .success(Timeline(entries: entries(harness.now, ["back"], every: 1), policy: .never)))
+        #expect(harness.shown("a").last == "back")
         #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(3600 - 86_400))
+    }
+
+    @Test func aClockStepBackReloadsATimelineMadeForLater() {
+        // A per-minute clock from 12:00; NTP steps the wall clock back to 11:55.
+        var harness = EngineHarness([instance("clock")], at: t0)
+        harness.complete(
+            "clock", .success(Timeline(entries: entries(t0, ["12:00", "12:01"], every: 60), policy: .atEnd)))
+        harness.now = t0.addingTimeInterval(-300)
+        harness.record(harness.engine.clockChanged(now: harness.now))
+        #expect(harness.reloads(of: "clock").last == harness.now)
+        harness.complete(
+            "clock", .success(Timeline(entries: entries(harness.now, ["11:55", "11:56"], every: 60), policy: .atEnd)))
+        #expect(harness.shown("clock").last == "11:55")
+        // A small step back that no reload started after changes nothing.
+        var steady = EngineHarness([instance("quote")], at: t0)
+        steady.complete("quote", .success(Timeline(entries: entries(t0, ["q"], every: 60), policy: .never)))
+        steady.now = t0.addingTimeInterval(600)
+        steady.record(steady.engine.clockChanged(now: steady.now))
+        steady.now = t0.addingTimeInterval(300)
+        steady.record(steady.engine.clockChanged(now: steady.now))
+        #expect(steady.reloads(of: "quote") == [t0])
     }
 
     @Test func berlinSpringForwardFiresAtTheEndOfTheGap() {

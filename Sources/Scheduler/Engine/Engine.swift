@@ -169,13 +169,22 @@ public struct Engine: Sendable {
 
     /// The wall clock was set (NTP step, settimeofday, time-zone change) or the machine resumed: every
     /// instance is looked at again. Missed deadlines fire once, since each instance is stepped once and its
-    /// next `schedule:` time is taken from `now`.
+    /// next `schedule:` time is taken from `now`. An instance whose last reload started after `now` (the clock
+    /// went back past it) is reloaded: its timeline and policy were made for a time that has not come yet, and a
+    /// clock would otherwise show its first entry, frozen, until then.
     public mutating func clockChanged(now: Date) -> [EngineAction] {
         var actions: [EngineAction] = []
         for index in states.indices {
             if let cron = states[index].cronDeadline, cron > now {
                 // After a jump backward the old fire time may be far ahead: take the next one from now.
                 states[index].cronDeadline = states[index].nextCronDate(after: now)
+            }
+            if let started = states[index].lastReloadStart, started > now {
+                if states[index].inFlight != nil {
+                    states[index].requestedDuringReload = true
+                } else {
+                    states[index].requested = true
+                }
             }
             actions += step(index, now: now)
         }
