@@ -90,3 +90,19 @@ struct ExecOutputTests {
         #expect(ExecKind.environmentName("city") == "CITY")
     }
 }
+
+@Suite("exec environment")
+struct ExecEnvironmentTests {
+    @Test(arguments: [
+        ("LABEL", true), ("T_WARN", true), ("_private", true), ("label2", true), ("max-load", false),
+        ("2LABEL", false), ("", false), ("LÄBEL", false), ("A B", false),
+    ])
+    func onlyNamesAShellReadsAreExportedAsThemselves(_ name: String, _ exported: Bool) {
+        #expect(ExecKind.isPlainEnvironmentName(name) == exported)
+    }
+
+    @Test func intervalsReadAsI3blocksWritesThem() {
+        #expect(ExecKind.seconds(30) == "30")
+        #expect(ExecKind.seconds(0.5) == "0.5")
+    }
+}

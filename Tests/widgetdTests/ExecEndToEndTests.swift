@@ -11,21 +11,24 @@ struct ExecEndToEndTests {
                   cpu:
                     kind: exec
                     family: systemMedium
-                    command: [sh, -c, 'echo "$BLOCK_NAME $WIDGETD_PARAM_MAX_LOAD $WIDGETD_FAMILY"; echo short; echo "#FF0000"; echo "#000000"']
+                    command: [sh, -c, 'echo "$LABEL$BLOCK_NAME $WIDGETD_PARAM_MAX_LOAD $WIDGETD_FAMILY $BLOCK_INTERVAL"; echo short; echo "#FF0000"; echo "#000000"']
+                    interval: 30s
                     intent:
                       max-load: "0.8"
+                      LABEL: "CPU "
                     output: [i3blocks, i3bar]
 
                 """)
+        // `LABEL` as i3blocks-contrib scripts read it, the parameter under widgetd's own name, the interval.
         #expect(
             waitFor("the script's output") {
-                daemon.read("cpu.i3blocks") == "cpu 0.8 systemMedium\nshort\n#ff0000\n#000000\n"
+                daemon.read("cpu.i3blocks") == "CPU cpu 0.8 systemMedium 30\nshort\n#ff0000\n#000000\n"
             })
         // The formats are written one after another: wait for the second too.
         #expect(waitFor("the i3bar file") { daemon.read("cpu.i3bar")?.contains("cpu 0.8") == true })
         let block = try #require(daemon.read("cpu.i3bar"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
-        #expect(object["full_text"] as? String == "cpu 0.8 systemMedium")
+        #expect(object["full_text"] as? String == "CPU cpu 0.8 systemMedium 30")
         #expect(object["color"] as? String == "#ff0000")
     }
 

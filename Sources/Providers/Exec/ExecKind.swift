@@ -69,22 +69,44 @@ public struct ExecKind: WidgetKind {
         return timeline
     }
 
-    /// The daemon's environment plus `WIDGETD_*`, and i3blocks' `BLOCK_*` so its scripts feel at home.
+    /// The daemon's environment plus `WIDGETD_*`, and what i3blocks gives a block's command so its scripts run
+    /// unchanged: `BLOCK_*`, and each `intent:` value under its own name too, as i3blocks 1.5 exports a block's
+    /// properties (i3blocks-contrib scripts are configured with keys such as `LABEL=` and `T_WARN=`).
     func environment(for configuration: IntentValues, context: ProviderContext, click: ClickLocation?)
         -> [String: String]
     {
         var environment = self.environment
+        for (name, value) in configuration.values {
+            guard case .string(let text) = value else { continue }
+            environment["WIDGETD_PARAM_" + Self.environmentName(name)] = text
+            if Self.isPlainEnvironmentName(name), !name.hasPrefix("WIDGETD_"), !name.hasPrefix("BLOCK_") {
+                environment[name] = text
+            }
+        }
         environment["WIDGETD_INSTANCE"] = context.instance
         environment["WIDGETD_FAMILY"] = context.family.rawValue
         environment["BLOCK_NAME"] = context.instance
         environment["BLOCK_INSTANCE"] = configuration.string("instance") ?? ""
-        for (name, value) in configuration.values {
-            if case .string(let text) = value { environment["WIDGETD_PARAM_" + Self.environmentName(name)] = text }
-        }
+        environment["BLOCK_INTERVAL"] = context.exec?.interval.map { Self.seconds($0) } ?? "once"
         environment["BLOCK_BUTTON"] = click.map { String($0.button.number) } ?? ""
         environment["BLOCK_X"] = click?.relativeX.map(String.init) ?? ""
         environment["BLOCK_Y"] = ""
         return environment
+    }
+
+    /// A name a shell can read as `$NAME`: a letter or `_`, then letters, digits and `_`, ASCII only.
+    static func isPlainEnvironmentName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isASCIILetter($0) || (48...57).contains($0) }
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (65...90).contains(byte) || (97...122).contains(byte)
+    }
+
+    /// An interval as i3blocks writes `interval=`: whole seconds, or a decimal when it has a fraction.
+    static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? String(Int(interval)) : String(interval)
     }
 
     /// `max-age` → `MAX_AGE`.
