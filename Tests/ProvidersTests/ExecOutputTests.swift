@@ -55,6 +55,15 @@ struct ExecOutputTests {
         #expect(timeline.policy == .after(now.addingTimeInterval(3600)))
     }
 
+    @Test func aPercentageReachesWaybarWithinZeroToAHundred() throws {
+        let json = """
+            {"entries": [{"text": "a", "percentage": 42.6}, {"text": "b", "percentage": -3, "date": 1800000001},
+              {"text": "c", "percentage": true, "date": 1800000002}, {"text": "d", "date": 1800000003}]}
+            """
+        let timeline = try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never)
+        #expect(timeline.entries.map(\.content.percentage) == [43, 0, nil, nil])
+    }
+
     @Test func anI3barBlockObjectIsOneEntry() throws {
         let timeline = try ExecOutput.timeline(
             from: result(#"{"full_text": "json block", "short_text": "jb"}"#), now: now, defaultPolicy: .atEnd)

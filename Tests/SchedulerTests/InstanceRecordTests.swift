@@ -13,7 +13,8 @@ struct InstanceRecordTests {
             content: EntryContent(
                 text: "Due {date}", shortText: "Due", tooltip: "Report\n<draft> \"a/b\" \\ \u{1}",
                 foreground: Color(hex: "#ff000080"), background: Color(hex: "#222"), state: .urgent,
-                classes: ["work", "é"], dynamicDate: DynamicDate(start.addingTimeInterval(300), style: .relative))),
+                classes: ["work", "é"], dynamicDate: DynamicDate(start.addingTimeInterval(300), style: .relative),
+                percentage: 42)),
         TimelineEntry(date: start.addingTimeInterval(60), content: EntryContent(text: "plain ⭐ 日本")),
         TimelineEntry(date: start.addingTimeInterval(120.5), content: EntryContent(text: "last", state: .stale)),
     ]

@@ -233,6 +233,10 @@ struct RendererTests {
                 == ##"{"full_text":"12:00","short_text":"12:00","color":"#ff0000","background":"#00000080","##
                 + #""urgent":false,"name":"widgetd","instance":"clock","markup":"none"}"# + "\n")
         #expect(render(content, .waybar) == #"{"text":"12:00","alt":"12:00","class":["normal"]}"# + "\n")
+        #expect(
+            render(EntryContent(text: "5%", percentage: 5), .waybar)
+                == #"{"text":"5%","alt":"5%","class":["normal"],"percentage":5}"# + "\n")
+        #expect(EntryContent(text: "x", percentage: 140).percentage == 100)
         #expect(render(content, .polybar) == "%{B#80000000}%{F#ff0000}12:00%{F-}%{B-}\n")
         #expect(render(content, .tmux) == "#[fg=#ff0000,bg=#000000]12:00#[default]\n")
         #expect(render(EntryContent(text: "12:00"), .tmux) == "12:00\n")

@@ -69,6 +69,11 @@ enum ExecOutput {
             background: (object["background"] as? String).flatMap(Color.init(hex:)))
         if object["urgent"] as? Bool == true || object["state"] as? String == "urgent" { content.state = .urgent }
         if let classes = object["class"] as? [String] { content.classes = classes }
+        if !(object["percentage"] is Bool), let percentage = (object["percentage"] as? NSNumber)?.doubleValue,
+            percentage.isFinite
+        {
+            content.percentage = Int(percentage.rounded())
+        }
         if let relative = object["relative"] {
             content.dynamicDate = DynamicDate(try self.date(relative), style: .relative)
         } else if let timer = object["timer"] {

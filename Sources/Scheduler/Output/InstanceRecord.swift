@@ -130,6 +130,10 @@ public struct InstanceRecord: Sendable, Hashable {
             json.key("foreground")
             json.string(foreground.hex)
         }
+        if let percentage = content.percentage {
+            json.key("percentage")
+            json.number(Double(percentage))
+        }
         if let shortText = content.shortText {
             json.key("shortText")
             json.string(shortText)
@@ -191,7 +195,7 @@ private struct StoredContent: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case date, text, shortText, tooltip, foreground, background, state, classes, dynamicDate
+        case date, text, shortText, tooltip, foreground, background, state, classes, dynamicDate, percentage
     }
 
     private enum DynamicDateKeys: String, CodingKey {
@@ -216,7 +220,8 @@ private struct StoredContent: Codable {
             background: try container.decodeIfPresent(Color.self, forKey: .background),
             state: try container.decodeIfPresent(EntryState.self, forKey: .state) ?? .normal,
             classes: try container.decodeIfPresent([String].self, forKey: .classes) ?? [],
-            dynamicDate: dynamicDate)
+            dynamicDate: dynamicDate,
+            percentage: try container.decodeIfPresent(Int.self, forKey: .percentage))
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -235,5 +240,6 @@ private struct StoredContent: Codable {
             try nested.encode(dynamicDate.date.timeIntervalSince1970, forKey: .date)
             try nested.encode(dynamicDate.style, forKey: .style)
         }
+        try container.encodeIfPresent(content.percentage, forKey: .percentage)
     }
 }

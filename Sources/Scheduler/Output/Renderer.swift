@@ -112,7 +112,7 @@ public enum Renderer {
     /// waybar hands `text`, `alt` (through `{alt}` in `format`) and `tooltip` to GTK as pango markup unless the module
     /// sets `escape: true`, so all three are pango-escaped here (and that option must stay off, or `&` shows as
     /// `&amp;`). `class` lists the state first, for CSS such as `#custom-clock.urgent`, then the entry's own classes.
-    /// `percentage` is left out: entries carry none.
+    /// `percentage` (0–100, for `format-icons`) only when the entry has one.
     private static func appendWaybar(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
         output.append(contentsOf: #"{"text":"#.utf8)
         Escaping.appendJSONString(text.full, pango: true, to: &output)
@@ -128,7 +128,11 @@ public enum Renderer {
             output.append(UInt8(ascii: ","))
             Escaping.appendJSONString(TextSanitizer.singleLine(name), to: &output)
         }
-        output.append(contentsOf: "]}".utf8)
+        output.append(UInt8(ascii: "]"))
+        if let percentage = content.percentage {
+            output.append(contentsOf: #","percentage":\#(percentage)"#.utf8)
+        }
+        output.append(UInt8(ascii: "}"))
     }
 
     /// `%{B#…}%{F#…}text%{F-}%{B-}`, with tags only for the colours the entry sets.

@@ -11,9 +11,9 @@ public enum EntryState: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// What one entry shows: the text and how to paint it. Dates live on `TimelineEntry`.
 ///
-/// Only the text and state are stored inline; the rest (short text, tooltip, colours, classes, dynamic date) sits in
-/// one shared box that most entries do not have. A clock's timeline holds thousands of entries, and this keeps each
-/// at 32 bytes instead of 88: a per-second clock's hour of entries is 144 kB instead of 340 kB.
+/// Only the text and state are stored inline; the rest (short text, tooltip, colours, classes, dynamic date,
+/// percentage) sits in one shared box that most entries do not have. A clock's timeline holds thousands of entries,
+/// and this keeps each at 32 bytes instead of 88: a per-second clock's hour of entries is 144 kB instead of 340 kB.
 public struct EntryContent: Sendable, Hashable {
     public var text: String
     public var state: EntryState
@@ -28,13 +28,14 @@ public struct EntryContent: Sendable, Hashable {
         background: Color? = nil,
         state: EntryState = .normal,
         classes: [String] = [],
-        dynamicDate: DynamicDate? = nil
+        dynamicDate: DynamicDate? = nil,
+        percentage: Int? = nil
     ) {
         self.text = text
         self.state = state
         let styling = Styling(
             shortText: shortText, tooltip: tooltip, foreground: foreground, background: background, classes: classes,
-            dynamicDate: dynamicDate)
+            dynamicDate: dynamicDate, percentage: percentage.map { min(max($0, 0), 100) })
         self.styling = styling == Styling() ? nil : StylingBox(styling)
     }
 
@@ -71,6 +72,12 @@ public struct EntryContent: Sendable, Hashable {
         set { restyle { $0.dynamicDate = newValue } }
     }
 
+    /// A level from 0 to 100 for bars that pick an icon or style by it (waybar's `percentage`).
+    public var percentage: Int? {
+        get { styling?.value.percentage }
+        set { restyle { $0.percentage = newValue.map { min(max($0, 0), 100) } } }
+    }
+
     /// Boxes are immutable, so a change makes a new one (or none, when everything is back to its default).
     private mutating func restyle(_ change: (inout Styling) -> Void) {
         var value = styling?.value ?? Styling()
@@ -98,6 +105,7 @@ public struct EntryContent: Sendable, Hashable {
         var background: Color?
         var classes: [String] = []
         var dynamicDate: DynamicDate?
+        var percentage: Int?
     }
 
     private final class StylingBox: Sendable {
