@@ -137,7 +137,8 @@ struct DaemonEndToEndTests {
         waiter.executableURL = widgetdBinary
         waiter.arguments = ["reload", "slow", "--wait", "--timeout", "100", "--config", daemon.configPath]
         waiter.environment = daemon.environment
-        waiter.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        waiter.standardError = errors
         try waiter.run()
         defer {
             if waiter.isRunning { waiter.terminate() }
@@ -147,7 +148,10 @@ struct DaemonEndToEndTests {
         try daemon.editConfig("widgets:\n  quote:\n    kind: quotes\n")
         #expect(waitFor("reload --wait to return") { !waiter.isRunning })
         waiter.waitUntilExit()
-        #expect(waiter.terminationStatus == 0)
+        // Answered, as a request that could not be done.
+        #expect(waiter.terminationStatus == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message == "widgetd: error: 'slow' was removed from the configuration\n")
     }
 
     @Test func deletedOutputFilesAreWrittenAgain() throws {
@@ -178,6 +182,25 @@ struct DaemonEndToEndTests {
         // Watched again: a later deletion is repaired too.
         unlink(daemon.output + "/quote.i3bar")
         #expect(waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
+    }
+
+    @Test func waitReportsARequestThatFailed() throws {
+        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n  todos:\n    kind: todos\n")
+        #expect(
+            waitFor("the first timelines") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+                    && FileManager.default.fileExists(atPath: daemon.runtime + "/status/todos.json")
+            })
+        let unknown = try daemon.cli(["intent", "quote", "nope", "--wait"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("widgetd: error: quote: unknown intent 'nope' for kind 'quotes'"))
+        let missing = try daemon.cli(["intent", "todos", "toggle", "item=nothing like it", "--wait"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("widgetd: error: todos: toggle failed: "), "\(missing.stderr)")
+        // A button with nothing bound does nothing, which is no failure: bars send every button.
+        let scroll = try daemon.cli(["click", "quote", "--button", "4", "--wait"])
+        #expect(scroll.status == 0, "\(scroll.stderr)")
+        #expect(try daemon.cli(["intent", "quote", "next", "--wait"]).status == 0)
     }
 
     @Test func sighupRereadsTheConfig() throws {

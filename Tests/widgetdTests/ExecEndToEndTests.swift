@@ -154,7 +154,10 @@ struct ExecEndToEndTests {
                 """)
         #expect(waitFor("the good output") { daemon.read("flaky.plain") == "good\n" })
         _ = FileManager.default.createFile(atPath: daemon.directory.url.path + "/broken", contents: Data())
-        #expect(try daemon.cli(["reload", "flaky", "--wait"]).status == 0)
+        // --wait reports the failure: the reload was done, and did not work.
+        let reload = try daemon.cli(["reload", "flaky", "--wait"])
+        #expect(reload.status == 1)
+        #expect(reload.stderr == "widgetd: error: flaky: exited with status 2: oops\n")
         #expect(daemon.read("flaky.plain") == "good\n")
         // Marked stale where a bar can show it (waybar's class), with the failure in its tooltip.
         let waybar = try daemon.cli(["show", "flaky", "--format", "waybar"]).stdout

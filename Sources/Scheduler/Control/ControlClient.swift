@@ -14,6 +14,8 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
     case unsafe(ControlPathError)
     /// The daemon did not acknowledge the request before the deadline.
     case noAcknowledgement(token: String)
+    /// The daemon acknowledged the request with why it failed (a provider's error, an unknown widget or intent).
+    case failed(String)
     /// A system call failed.
     case system(SystemError)
 
@@ -26,6 +28,7 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
         case .busy(let path): "widgetd is not reading its control FIFO \(path) (it stayed full)"
         case .unsafe(let error): error.description
         case .noAcknowledgement: "widgetd did not confirm the request in time; it may still be working on it"
+        case .failed(let reason): reason
         case .system(let error): error.description
         }
     }
@@ -78,7 +81,8 @@ public enum ControlClient {
     }
 
     /// Sends `command` with an acknowledgement token and waits until the daemon has written the entries it
-    /// caused, by watching `<runtime dir>/acks` for the token's file (inotify); removes the file after.
+    /// caused, by watching `<runtime dir>/acks` for the token's file (inotify); removes the file after. Throws
+    /// `.failed` with the daemon's reason when the acknowledgement says the request failed.
     ///
     /// The watch is in place before the request is written, so a fast daemon cannot acknowledge unseen.
     /// Uses the command's token, or a new one when it has none.
@@ -118,7 +122,14 @@ public enum ControlClient {
             }
             _ = inotify.readEvents()  // the access() above is the test; this only clears the queue
         }
+        // An empty acknowledgement is a success; one with text says why the request failed. The daemon writes
+        // it by rename, so what is there is all of it.
+        let reason = try? FileDescriptor.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).read(upTo: 4096)
         _ = unlink(file)
+        if var reason, !reason.isEmpty {
+            while reason.last == UInt8(ascii: "\n") { reason.removeLast() }
+            throw .failed(String(decoding: reason, as: UTF8.self))
+        }
         return token
     }
 

@@ -81,10 +81,19 @@ public struct ControlPaths: Sendable, Equatable {
         acknowledgements + "/" + token.rawValue
     }
 
-    /// Acknowledges `token` by creating its empty file (`open(O_CREAT)`); for the daemon, once the entries a
-    /// request caused are written. The CLI waiting for it (`ControlClient.sendAndWait`) removes it.
-    public func acknowledge(_ token: ControlCommand.AckToken) throws(ControlPathError) {
+    /// Acknowledges `token`: for the daemon, once the entries a request caused are written. A success is an empty
+    /// file (`open(O_CREAT)`); a failure is a file holding why, written by rename so that the waiting CLI
+    /// (`ControlClient.sendAndWait`, which removes it) never reads half of it.
+    public func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) throws(ControlPathError) {
         let path = acknowledgement(token)
+        if let failure {
+            do {
+                try AtomicFile.write(Array((failure + "\n").utf8), to: path)
+            } catch {
+                throw .system(SystemError(call: "write", subject: path, errno: error.errno ?? EIO))
+            }
+            return
+        }
         try withPathErrors { () throws(SystemError) in
             _ = try FileDescriptor.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK)
         }

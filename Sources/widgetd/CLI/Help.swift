@@ -107,7 +107,11 @@ enum Help {
                 arguments: [("all | NAME", "Every widget, or the instance NAME.")],
                 options: [
                     ("--kind KIND", "Every widget of KIND (WidgetKit's reloadTimelines(ofKind:))."),
-                    ("--wait", "Return once the new entries are written, so a script knows its reload landed."),
+                    (
+                        "--wait",
+                        "Return once the new entries are written, so a script knows its reload landed; exit 1 "
+                            + "with the reason when a reload failed."
+                    ),
                     ("--timeout SECONDS", "How long --wait waits (default 10)."),
                     ("--config PATH", configOptionHelp),
                 ])
@@ -136,7 +140,7 @@ enum Help {
                 options: [
                     ("--button N", "1 left (default), 2 middle, 3 right, 4 scroll up, 5 scroll down."),
                     ("--x X --width W", "Where the click landed in the block, in pixels, as i3bar reports it."),
-                    ("--wait", "Return once the widget shows the result."),
+                    ("--wait", "Return once the widget shows the result; exit 1 with the reason when it failed."),
                     ("--config PATH", configOptionHelp),
                 ])
         case .intent:
@@ -150,7 +154,10 @@ enum Help {
                     ("NAME", "The widget instance."), ("INTENT", "The intent, e.g. toggle-favorite."),
                     ("KEY=VALUE", "The intent's parameters, typed as it declares them."),
                 ],
-                options: [("--wait", "Return once the widgets show the result."), ("--config PATH", configOptionHelp)])
+                options: [
+                    ("--wait", "Return once the widgets show the result; exit 1 with the reason when it failed."),
+                    ("--config PATH", configOptionHelp),
+                ])
         case .motivations:
             page(
                 overview: """

@@ -11,7 +11,19 @@ struct AcknowledgementBook {
         var instances: Set<String>
         /// Reloads with a larger token started after the request.
         var after: UInt64
+        /// Why reloads it waited for failed, one line each.
+        var failures: [String] = []
+
+        /// All the failures in one line, for the acknowledgement; nil when everything worked.
+        var failure: String? {
+            guard !failures.isEmpty else { return nil }
+            let shown = failures.prefix(3).joined(separator: "; ")
+            return failures.count > 3 ? shown + "; and \(failures.count - 3) more" : shown
+        }
     }
+
+    /// A request that is complete: its token, and why any of its reloads failed.
+    typealias Done = (token: ControlCommand.AckToken, failure: String?)
 
     private var waiting: [Waiting] = []
 
@@ -19,14 +31,16 @@ struct AcknowledgementBook {
         waiting.append(Waiting(token: token, instances: Set(instances), after: issued))
     }
 
-    /// Records a finished reload (success or failure, so `--wait` never hangs on a failing provider).
-    /// - Returns: the tokens now complete.
-    mutating func completed(instance: String, token: UInt64) -> [ControlCommand.AckToken] {
-        var done: [ControlCommand.AckToken] = []
+    /// Records a finished reload (success or failure, so `--wait` never hangs on a failing provider); `failure` is
+    /// why it failed.
+    /// - Returns: the requests now complete.
+    mutating func completed(instance: String, token: UInt64, failure: String? = nil) -> [Done] {
+        var done: [Done] = []
         for index in waiting.indices.reversed() where token > waiting[index].after {
-            waiting[index].instances.remove(instance)
+            guard waiting[index].instances.remove(instance) != nil else { continue }
+            if let failure { waiting[index].failures.append(failure) }
             if waiting[index].instances.isEmpty {
-                done.append(waiting[index].token)
+                done.append((waiting[index].token, waiting[index].failure))
                 waiting.remove(at: index)
             }
         }
@@ -34,13 +48,14 @@ struct AcknowledgementBook {
     }
 
     /// The instance is gone (a config edit removed it): no reload of it will finish, so stop waiting for one.
-    /// - Returns: the tokens now complete.
-    mutating func forget(instance: String) -> [ControlCommand.AckToken] {
-        var done: [ControlCommand.AckToken] = []
+    /// - Returns: the requests now complete; the removal counts as a failure.
+    mutating func forget(instance: String) -> [Done] {
+        var done: [Done] = []
         for index in waiting.indices.reversed() where waiting[index].instances.contains(instance) {
             waiting[index].instances.remove(instance)
+            waiting[index].failures.append("'\(instance)' was removed from the configuration")
             if waiting[index].instances.isEmpty {
-                done.append(waiting[index].token)
+                done.append((waiting[index].token, waiting[index].failure))
                 waiting.remove(at: index)
             }
         }

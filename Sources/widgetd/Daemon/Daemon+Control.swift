@@ -16,27 +16,30 @@ extension Daemon {
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
             let button = MouseButton(number: number)
         else {
-            log(.warning, "click on unknown widget '\(name)' (or button \(number)): dropped")
-            token.map(acknowledge)
+            let reason = "click on unknown widget '\(name)' (or button \(number))"
+            log(.warning, "\(reason): dropped")
+            token.map { acknowledge($0, failure: reason) }
             return
         }
         let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
         switch action {
         case nil:
             log(.info, "\(name): nothing is bound to the \(button.rawValue) button")
-            token.map(acknowledge)
+            token.map { acknowledge($0) }
         case .command(let argv)?:
             do {
                 children.insert(try DetachedCommand.spawn(argv))
                 log(.info, "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
+                token.map { acknowledge($0) }
             } catch {
                 log(.warning, "\(name): \(error)")
+                token.map { acknowledge($0, failure: "\(name): \(error)") }
             }
-            token.map(acknowledge)
         case .intent(let intent)?:
             guard let spec = kind.intent(named: intent) else {
-                log(.warning, "\(name): kind '\(kind.name)' has no intent '\(intent)'")
-                token.map(acknowledge)
+                let reason = "\(name): kind '\(kind.name)' has no intent '\(intent)'"
+                log(.warning, reason)
+                token.map { acknowledge($0, failure: reason) }
                 return
             }
             var invocation = IntentInvocation(
@@ -53,18 +56,18 @@ extension Daemon {
         _ token: ControlCommand.AckToken?, now: Date
     ) {
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
-            log(.warning, "intent '\(intent)' for unknown widget '\(name)': dropped")
-            token.map(acknowledge)
+            let reason = "intent '\(intent)' for unknown widget '\(name)'"
+            log(.warning, "\(reason): dropped")
+            token.map { acknowledge($0, failure: reason) }
             return
         }
         guard let spec = kind.intent(named: intent) else {
             let names = kind.intents.map(\.name)
-            log(
-                .warning,
+            let reason =
                 "\(name): unknown intent '\(intent)' for kind '\(kind.name)'"
-                    + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
-                    + "; dropped")
-            token.map(acknowledge)
+                + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
+            log(.warning, "\(reason); dropped")
+            token.map { acknowledge($0, failure: reason) }
             return
         }
         do {
@@ -74,7 +77,7 @@ extension Daemon {
                 current: engine.content(of: name, at: now), acknowledgement: token)
         } catch {
             log(.warning, "\(name): \(intent): \(error); dropped")
-            token.map(acknowledge)
+            token.map { acknowledge($0, failure: "\(name): \(intent): \(error)") }
         }
     }
 
@@ -110,7 +113,7 @@ extension Daemon {
             request(.instance(name), command, now: now)
         case .config:
             reloadConfiguration()
-            command.acknowledgement.map(acknowledge)
+            command.acknowledgement.map { acknowledge($0) }
         case .click(let name, let button, let relativeX, let width):
             click(name, button: button, relativeX: relativeX, width: width, command.acknowledgement, now: now)
         case .intent(let name, let intent, let parameters):
@@ -136,7 +139,7 @@ extension Daemon {
                 + (acknowledgement.map { " (ack \($0))" } ?? ""))
         if let acknowledgement {
             if names.isEmpty {
-                acknowledge(acknowledgement)
+                acknowledge(acknowledgement, failure: "no widget matches the request")
             } else {
                 acknowledgements.wait(acknowledgement, for: names, after: issuedBefore)
             }

@@ -174,8 +174,12 @@ final class Daemon {
                 instance: completion.instance, token: completion.token, result: completion.result, now: now))
         writeStatus(of: completion.instance, now: now)
         if case .success = completion.result { remember(completion.instance) }
-        for token in acknowledgements.completed(instance: completion.instance, token: completion.token) {
-            acknowledge(token)
+        var failure: String?
+        if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
+        for (token, failure) in acknowledgements.completed(
+            instance: completion.instance, token: completion.token, failure: failure)
+        {
+            acknowledge(token, failure: failure)
         }
     }
 
@@ -188,15 +192,16 @@ final class Daemon {
             if let timeline = outcome.timeline {
                 perform(engine.install(timeline, for: completion.instance, now: now))
                 writeStatus(of: completion.instance, now: now)
-                completion.acknowledgement.map(acknowledge)
+                completion.acknowledgement.map { acknowledge($0) }
                 return
             }
             let target: ReloadTarget =
                 outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
             request(target, acknowledgement: completion.acknowledgement, now: now)
         case .failure(let error):
-            log(.warning, "\(completion.instance): \(completion.intent) failed: \(error)")
-            completion.acknowledgement.map(acknowledge)
+            let reason = "\(completion.instance): \(completion.intent) failed: \(error)"
+            log(.warning, reason)
+            completion.acknowledgement.map { acknowledge($0, failure: reason) }
         }
     }
 
@@ -264,7 +269,7 @@ final class Daemon {
             }
             if !remaining.contains(name) {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
-                for token in acknowledgements.forget(instance: name) { acknowledge(token) }
+                for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
                 memory?.forget(name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
             }
@@ -371,9 +376,10 @@ final class Daemon {
         }
     }
 
-    func acknowledge(_ token: ControlCommand.AckToken) {
+    /// Tells a waiting CLI its request is done; with `failure`, why it did not work (the CLI then exits 1).
+    func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
         do {
-            try paths.control.acknowledge(token)
+            try paths.control.acknowledge(token, failure: failure)
         } catch {
             log(.warning, "cannot acknowledge \(token): \(error)")
         }
