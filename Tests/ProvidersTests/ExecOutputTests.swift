@@ -58,10 +58,11 @@ struct ExecOutputTests {
     @Test func aPercentageReachesWaybarWithinZeroToAHundred() throws {
         let json = """
             {"entries": [{"text": "a", "percentage": 42.6}, {"text": "b", "percentage": -3, "date": 1800000001},
-              {"text": "c", "percentage": true, "date": 1800000002}, {"text": "d", "date": 1800000003}]}
+              {"text": "c", "percentage": true, "date": 1800000002}, {"text": "d", "date": 1800000003},
+              {"text": "e", "percentage": 1e300, "date": 1800000004}, {"text": "f", "percentage": -1e300, "date": 1800000005}]}
             """
         let timeline = try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never)
-        #expect(timeline.entries.map(\.content.percentage) == [43, 0, nil, nil])
+        #expect(timeline.entries.map(\.content.percentage) == [43, 0, nil, nil, 100, 0])
     }
 
     @Test func anI3barBlockObjectIsOneEntry() throws {

@@ -72,7 +72,8 @@ enum ExecOutput {
         if !(object["percentage"] is Bool), let percentage = (object["percentage"] as? NSNumber)?.doubleValue,
             percentage.isFinite
         {
-            content.percentage = Int(percentage.rounded())
+            // Clamped before the conversion: `Int(1e300)` traps, and a script must never stop the daemon.
+            content.percentage = Int(min(max(percentage, 0), 100).rounded())
         }
         if let relative = object["relative"] {
             content.dynamicDate = DynamicDate(try self.date(relative), style: .relative)
