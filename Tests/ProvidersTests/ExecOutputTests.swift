@@ -65,6 +65,17 @@ struct ExecOutputTests {
         #expect(timeline.entries.map(\.content.percentage) == [43, 0, nil, nil, 100, 0])
     }
 
+    @Test(arguments: [
+        #"{"entries": [{"text": "t", "timer": 1e300}]}"#, #"{"entries": [{"text": "t", "date": -1e300}]}"#,
+        #"{"entries": [{"text": "t"}], "policy": {"after": 1e300}}"#,
+        #"{"entries": [{"text": "t", "relative": "99999-01-01T00:00:00Z"}]}"#,
+    ])
+    func datesFarOutOfRangeAreRefusedNotTrapped(_ json: String) {
+        #expect(throws: (any Error).self) {
+            try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never)
+        }
+    }
+
     @Test func anI3barBlockObjectIsOneEntry() throws {
         let timeline = try ExecOutput.timeline(
             from: result(#"{"full_text": "json block", "short_text": "jb"}"#), now: now, defaultPolicy: .atEnd)

@@ -97,10 +97,22 @@ enum ExecOutput {
     }
 
     /// ISO 8601 text, or seconds since 1970.
+    /// Dates a script may give: 1970 to 9999. Far beyond that, whole-second arithmetic on them (a timer's text, a
+    /// calendar date for `widgetd list`) would overflow, and a script's bad number must not stop the daemon.
+    static let dateRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
     private static func date(_ value: Any) throws -> Date {
-        if let seconds = value as? Double { return Date(timeIntervalSince1970: seconds) }
-        if let text = value as? String, let date = ISO8601Text.parse(text, defaultTimeZone: .current) { return date }
-        throw ExecError("'\(value)' is not a date; write ISO 8601 (2026-11-29T19:30:00+01:00) or epoch seconds")
+        var parsed: Date?
+        if let seconds = value as? Double, seconds.isFinite {
+            parsed = Date(timeIntervalSince1970: seconds)
+        } else if let text = value as? String {
+            parsed = ISO8601Text.parse(text, defaultTimeZone: .current)
+        }
+        guard let date = parsed else {
+            throw ExecError("'\(value)' is not a date; write ISO 8601 (2026-11-29T19:30:00+01:00) or epoch seconds")
+        }
+        guard dateRange.contains(date) else { throw ExecError("'\(value)' is not a date between 1970 and 9999") }
+        return date
     }
 
     private static func firstLine(_ text: String) -> String? {
