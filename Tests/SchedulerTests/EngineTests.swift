@@ -341,6 +341,25 @@ struct DynamicDateTests {
 
 @Suite("engine timeouts")
 struct EngineTimeoutTests {
+    @Test func theTimeoutCountsFromWhenTheCallStarted() {
+        let t0 = at("2026-06-01T12:00:00+00:00")
+        var settings = EngineSettings()
+        settings.providerTimeout = 5
+        var harness = EngineHarness([instance("queued")], at: t0, settings: settings)
+        let token = harness.pending["queued"]!
+        #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(5))
+        // It waited 3 s for a free provider thread.
+        harness.now = t0.addingTimeInterval(3)
+        harness.engine.started(instance: "queued", token: token, now: harness.now)
+        #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(8))
+        harness.now = t0.addingTimeInterval(6)
+        harness.record(harness.engine.advance(now: harness.now))
+        #expect(harness.engine.status(of: "queued", now: harness.now)?.lastError == nil)
+        // A token that is not the one in flight changes nothing.
+        harness.engine.started(instance: "queued", token: token + 100, now: harness.now)
+        #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(8))
+    }
+
     @Test func aSlowProviderTimesOutGoesStaleAndItsLateAnswerIsIgnored() {
         let t0 = at("2026-06-01T12:00:00+00:00")
         var settings = EngineSettings()
@@ -356,6 +375,12 @@ struct EngineTimeoutTests {
         let status = harness.engine.status(of: "slow", now: harness.now)
         #expect(status?.lastError == "timed out after 5 s")
         #expect(status?.content.state == .stale)
+        // Said once, for the loop to log and to answer a `--wait` with.
+        let failures = harness.log.compactMap { _, action -> String? in
+            if case .failed("slow", slowToken, let reason) = action { return reason }
+            return nil
+        }
+        #expect(failures == ["timed out after 5 s"])
         #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(6))  // first retry after 1 s
         let late = harness.engine.completed(
             instance: "slow", token: slowToken,

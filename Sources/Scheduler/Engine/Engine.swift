@@ -9,6 +9,8 @@ public enum EngineAction: Sendable, Equatable {
     /// What the instance will show over time changed (it started, a timeline arrived, a reload failed or
     /// recovered): write its record (`record(of:)`). Entry swaps never cause this.
     case recordChanged(instance: String)
+    /// The engine gave up on a provider call (it timed out): log it, and count it as that reload's failure.
+    case failed(instance: String, token: UInt64, reason: String)
 }
 
 /// Which instances a reload request names (the FIFO's `reload all | reload kind K | reload NAME`).
@@ -239,11 +241,12 @@ public struct Engine: Sendable {
     private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
         if let token = states[index].inFlight, let deadline = states[index].inFlightDeadline, deadline <= now {
             // The provider is too slow: its call counts as failed, and its late answer will be ignored.
-            let seconds = settings.providerTimeout
+            let seconds = timeout(of: states[index].instance)
             let text = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
-            return completed(
-                instance: states[index].instance.name, token: token,
-                result: .failure(ProviderFailure("timed out after \(text) s")), now: now)
+            let reason = "timed out after \(text) s"
+            let name = states[index].instance.name
+            return [.failed(instance: name, token: token, reason: reason)]
+                + completed(instance: name, token: token, result: .failure(ProviderFailure(reason)), now: now)
         }
         var actions: [EngineAction] = []
         let content = states[index].content(at: now)
@@ -268,16 +271,27 @@ public struct Engine: Sendable {
                 let token = nextToken
                 nextToken += 1
                 states[index].inFlight = token
-                // A command with a longer timeout of its own gets a second more than it, so its own limit
-                // (which kills its process group) comes first.
-                let timeout = max(settings.providerTimeout, (states[index].instance.exec?.timeout ?? 0) + 1)
-                states[index].inFlightDeadline = now.addingTimeInterval(timeout)
+                states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
                 states[index].lastReloadStart = now
                 actions.append(.reload(instance: states[index].instance.name, token: token))
             }
         }
         reschedule(index, now: now)
         return actions
+    }
+
+    /// The loop handed the call to a provider thread only now (it waited for a free one): its timeout counts from
+    /// here, not from when the engine asked for it.
+    public mutating func started(instance name: String, token: UInt64, now: Date) {
+        guard let index = indexByName[name], states[index].inFlight == token else { return }
+        states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
+        reschedule(index, now: now)
+    }
+
+    /// How long a provider call of `instance` may take. A command with a longer timeout of its own gets a second
+    /// more than it, so its own limit (which kills its process group) comes first.
+    private func timeout(of instance: WidgetInstance) -> TimeInterval {
+        max(settings.providerTimeout, (instance.exec?.timeout ?? 0) + 1)
     }
 
     private mutating func reschedule(_ index: Int, now: Date) {

@@ -308,6 +308,15 @@ final class Daemon {
         for case .recordChanged(let name) in actions {
             writeRecord(of: name)
         }
+        for case .failed(let name, let token, let reason) in actions {
+            // The provider call is still running somewhere; its late answer will be ignored.
+            log(.warning, "\(name): \(reason)")
+            for (ack, failure) in acknowledgements.completed(
+                instance: name, token: token, failure: "\(name): \(reason)")
+            {
+                acknowledge(ack, failure: failure)
+            }
+        }
     }
 
     /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure.
@@ -337,6 +346,7 @@ final class Daemon {
             }
             log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
             let now = Date()
+            engine.started(instance: reload.instance, token: reload.token, now: now)
             runner.start(
                 instance, token: reload.token, now: now, current: engine.content(of: reload.instance, at: now))
         }

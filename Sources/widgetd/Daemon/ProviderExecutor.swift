@@ -35,16 +35,51 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Runs each job on a thread of its own, for providers that block their thread for as long as a command runs
-/// (`exec`): a few hanging scripts must not hold up the clock, the store widgets or a click.
-///
-/// The daemon bounds how many such calls run at once (`ReloadQueue`), so this never starts threads without limit.
-final class ThreadPerJobExecutor: TaskExecutor, @unchecked Sendable {
+/// Runs jobs on threads started as they are needed, up to `maximumThreads`, for providers and intents that block
+/// their thread for as long as a command runs (`exec`): a few hanging scripts must not hold up the clock, the store
+/// widgets or a click. Past the limit, jobs wait in order for a thread to finish; a thread with nothing left to run
+/// ends, so an idle daemon keeps none.
+final class CommandExecutor: TaskExecutor, @unchecked Sendable {
+    private struct State {
+        var waiting: [UnownedJob] = []
+        var threads = 0
+    }
+
+    let maximumThreads: Int
+    private let state = Mutex(State())
+
+    init(maximumThreads: Int) {
+        self.maximumThreads = max(1, maximumThreads)
+    }
+
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let thread = Thread { [self] in job.runSynchronously(on: asUnownedTaskExecutor()) }
+        let startsThread = state.withLock { state in
+            guard state.threads < maximumThreads else {
+                state.waiting.append(job)
+                return false
+            }
+            state.threads += 1
+            return true
+        }
+        guard startsThread else { return }
+        let thread = Thread { [self] in work(first: job) }
         thread.name = "widgetd-command"
         thread.start()
+    }
+
+    private func work(first: UnownedJob) {
+        var next: UnownedJob? = first
+        while let job = next {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            next = state.withLock { state in
+                guard !state.waiting.isEmpty else {
+                    state.threads -= 1
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+        }
     }
 }
 

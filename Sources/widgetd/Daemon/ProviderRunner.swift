@@ -64,7 +64,9 @@ struct ProviderRunner: Sendable {
     let registry: KindRegistry
     let queue: CompletionQueue
     let executor: ProviderExecutor
-    let commandExecutor = ThreadPerJobExecutor()
+    /// As many threads as the daemon lets commands run at once (`Daemon.commandReloads`), so reloads never wait
+    /// here; intents (clicks) take threads from the same limit.
+    let commandExecutor = CommandExecutor(maximumThreads: 64)
 
     /// Whether `kind`'s calls block for a command, and so run on threads of their own.
     func runsCommands(_ kind: String) -> Bool {
