@@ -169,19 +169,21 @@ struct DaemonEndToEndTests {
             waitFor("the deleted files to come back") {
                 daemon.read("quote.plain") == plain && daemon.read("quote.json") != nil
             })
-        #expect(daemon.log.contains("quote.plain was deleted: writing it again"))
+        #expect(daemon.log.contains("quote's files were deleted: writing them again"))
 
-        // Moved away at once (a file-by-file `rm -r` races the daemon writing the files again).
-        #expect(rename(daemon.output, daemon.output + ".old") == 0)
+        // `rm -r` of the whole directory succeeds (the daemon waits until the deletions stop), then it comes back.
+        try FileManager.default.removeItem(atPath: daemon.output)
         #expect(
             waitFor("the directory and every file to come back") {
                 daemon.read("quote.plain") == plain && daemon.read("quote.i3bar") != nil
                     && daemon.read("quote.json") != nil
             })
         #expect(daemon.log.contains("was deleted or moved: making it again"))
-        // Watched again: a later deletion is repaired too.
+        // Watched again: a later deletion is repaired too, and so is a move.
         unlink(daemon.output + "/quote.i3bar")
         #expect(waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
+        #expect(rename(daemon.output, daemon.output + ".old") == 0)
+        #expect(waitFor("the moved directory made again") { daemon.read("quote.plain") == plain })
     }
 
     @Test func waitReportsARequestThatFailed() throws {
@@ -319,6 +321,42 @@ struct ShowAndListEndToEndTests {
             #expect(object?["instance"] as? String == "seconds")
         }
         #expect(Set(lines).count == lines.count)
+    }
+
+    @Test func showFollowCarriesOnWhenTheOutputDirectoryIsReplaced() throws {
+        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n")
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+            })
+        let follower = Process()
+        follower.executableURL = widgetdBinary
+        follower.arguments = ["show", "quote", "--follow", "--config", daemon.configPath]
+        follower.environment = daemon.environment
+        let outPath = try daemon.directory.write("follow.out", "")
+        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        follower.standardInput = FileHandle.nullDevice
+        try follower.run()
+        defer {
+            follower.terminate()
+            follower.waitUntilExit()
+        }
+        let lines = { ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n") }
+        #expect(waitFor("the first line") { lines().count == 1 })
+        for replace in [
+            { () throws in try FileManager.default.removeItem(atPath: daemon.output) },
+            { () throws in _ = rename(daemon.output, daemon.output + ".old-\(UUID().uuidString)") },
+        ] {
+            let before = lines().count
+            try replace()
+            #expect(waitFor("the directory made again") { daemon.read("quote.json") != nil })
+            #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+            let shown = try #require(daemon.read("quote.plain"))
+            #expect(
+                waitFor("show --follow to print the new quote") {
+                    lines().count > before && lines().last.map { $0 + "\n" } == shown
+                }, "printed: \(lines())")
+        }
     }
 
     @Test func showRendersAnyFormatAndListShowsEveryWidget() throws {

@@ -82,12 +82,16 @@ public final class Inotify: Sendable {
 
     /// Watches the directory at `path` for `mask` (`inotify_add_watch` with `IN_ONLYDIR`).
     ///
-    /// Watching the same directory twice returns the same watch, with the new mask replacing the old one.
+    /// Watching the same directory twice returns the same watch, with the new mask replacing the old one, or, with
+    /// `adding`, joining it (`IN_MASK_ADD`), for a second user of a directory someone else may watch already.
     /// A path that is not a directory fails with `ENOTDIR`; a symbolic link to one is followed.
     @discardableResult
-    public func watch(directory path: String, mask: Mask = .fileChanges) throws(SystemError) -> Watch {
+    public func watch(directory path: String, mask: Mask = .fileChanges, adding: Bool = false) throws(SystemError)
+        -> Watch
+    {
+        let flags = UInt32(IN_ONLYDIR) | (adding ? UInt32(IN_MASK_ADD) : 0)
         let raw = try systemCall("inotify_add_watch", path) {
-            inotify_add_watch(fileDescriptor, path, mask.rawValue | UInt32(IN_ONLYDIR))
+            inotify_add_watch(fileDescriptor, path, mask.rawValue | flags)
         }
         return Watch(rawValue: raw)
     }

@@ -91,11 +91,12 @@ enum ShowCommand {
         let name = (path as NSString).lastPathComponent
         let watcher: Inotify
         let timer: WallClockTimer
+        var directoryWatch: DirectoryWatch
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             watcher = try Inotify()
-            _ = try watcher.watch(directory: directory, mask: [.movedTo, .closeWrite, .create])
+            directoryWatch = try DirectoryWatch(directory, on: watcher)
             timer = try WallClockTimer()
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
@@ -130,11 +131,14 @@ enum ShowCommand {
             {
                 clicks = nil
             }
-            // Only this instance's record matters; the rest of the directory changes too.
-            if ready.contains(watcher.fileDescriptor),
-                watcher.readEvents().contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) })
-            {
-                record = readRecord(path) ?? record
+            // Only this instance's record matters; the rest of the directory changes too. A directory that was
+            // replaced (deleted or moved, and made again by the daemon) is watched again where it now is.
+            if ready.contains(watcher.fileDescriptor) {
+                let events = watcher.readEvents()
+                let replaced = directoryWatch.follow(events)
+                if replaced || events.contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) }) {
+                    record = readRecord(path) ?? record
+                }
             }
         }
     }
@@ -164,6 +168,45 @@ enum ShowCommand {
             } catch {
                 console.err("widgetd: warning: click on '\(forwarder.instance)' not forwarded: \(error)")
             }
+        }
+        return true
+    }
+}
+
+/// A watch on the output directory that survives the directory being deleted or moved away and made again: it then
+/// watches the parent until the directory is back, and the directory again once it is.
+private struct DirectoryWatch {
+    static let mask: Inotify.Mask = [.movedTo, .closeWrite, .create, .deleteSelf, .moveSelf]
+
+    let path: String
+    let watcher: Inotify
+    private var current: Inotify.Watch?
+    private var parent: Inotify.Watch?
+
+    init(_ path: String, on watcher: Inotify) throws(SystemError) {
+        self.path = path
+        self.watcher = watcher
+        current = try watcher.watch(directory: path, mask: Self.mask)
+    }
+
+    /// Takes in a batch of events; true when the directory was replaced and is watched again (re-read everything).
+    mutating func follow(_ events: [Inotify.Event]) -> Bool {
+        let gone = events.contains { event in
+            event.watch != nil && event.watch == current
+                && !event.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty
+        }
+        let name = (path as NSString).lastPathComponent
+        let back = events.contains { $0.watch != nil && $0.watch == parent && $0.name == name }
+        guard gone || back || events.contains(where: { $0.mask.contains(.queueOverflow) }) else { return false }
+        // A moved directory is still watched where it went.
+        if gone, let old = current { try? watcher.unwatch(old) }
+        current = try? watcher.watch(directory: path, mask: Self.mask)
+        if current != nil {
+            if let watch = parent { try? watcher.unwatch(watch) }
+            parent = nil
+        } else if parent == nil {
+            parent = try? watcher.watch(
+                directory: (path as NSString).deletingLastPathComponent, mask: [.create, .movedTo])
         }
         return true
     }

@@ -1,74 +1,73 @@
 import Foundation
 import Scheduler
 
-/// Files someone else deleted from the output directory come back at once: the writer skips unchanged entries, so
-/// without this a deleted file (a tmpfs cleaner, a user's `rm`) would stay missing until its entry next changes,
-/// which for a `.never` widget is never.
+/// Files someone else deleted from the output directory come back: the writer skips unchanged entries, so without
+/// this a deleted file (a tmpfs cleaner, a user's `rm`) would stay missing until its entry next changes, which for a
+/// `.never` widget is never.
 ///
-/// Only deletions are watched (`IN_DELETE`, and the directory's own removal): the daemon's writes are renames, which
-/// raise neither, so swaps cost no extra wake-up.
+/// Only deletions are watched (`IN_DELETE`, and the directory's own removal or move): the daemon's writes are
+/// renames, which raise neither, so swaps cost no extra wake-up. The repair waits until deletions have stopped for
+/// `repairDelay`, so an `rm -r` of the directory is not raced (it would fail with "Directory not empty") and the
+/// directory comes back after it, whole.
 extension Daemon {
     static let outputWatchMask: Inotify.Mask = [.delete, .deleteSelf, .moveSelf]
+    static let repairDelay: TimeInterval = 0.2
+
+    /// Watches the output directory, adding to any watch the config or zone already has on the same directory.
+    func watchOutputDirectory() {
+        outputWatch = try? watcher.watch(directory: paths.output, mask: Self.outputWatchMask, adding: true)
+    }
 
     func handleOutputEvents(_ events: [Inotify.Event]) {
-        let mine = events.filter { $0.watch != nil && $0.watch == outputWatch }
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
-        if mine.contains(where: { $0.mask.contains(.deleteSelf) || $0.mask.contains(.moveSelf) })
-            || (overflow && access(paths.output, F_OK) != 0)
-        {
+        let deletions = events.contains { event in
+            event.watch != nil && event.watch == outputWatch
+                && !event.mask.intersection([.delete, .deleteSelf, .moveSelf]).isEmpty
+        }
+        guard overflow || deletions else { return }
+        // Again from now: the repair comes once deletions have stopped.
+        repairDue = Date().addingTimeInterval(Self.repairDelay)
+    }
+
+    /// Puts back what is missing: the whole directory, or the files of configured instances.
+    func repairOutputs() {
+        repairDue = nil
+        guard access(paths.output, F_OK) == 0 else {
             restoreOutputDirectory()
             return
         }
         let now = Date()
-        if overflow {
-            // Which deletions were lost is unknown: look for every file that should be there.
-            for name in engine.instanceNames {
-                guard let instance = engine.instance(named: name) else { continue }
-                for suffix in instance.outputs.map(\.rawValue) + ["json"] {
-                    restore(fileNamed: name + "." + suffix, now: now)
-                }
+        for name in engine.instanceNames {
+            guard let instance = engine.instance(named: name) else { continue }
+            var missing = false
+            for format in instance.outputs where access(paths.output + "/" + name + "." + format.rawValue, F_OK) != 0 {
+                outputs.forget(fileNamed: name + "." + format.rawValue)
+                missing = true
             }
-            return
-        }
-        for event in mine where event.mask.contains(.delete) {
-            restore(fileNamed: event.name, now: now)
-        }
-    }
-
-    /// Rewrites one file if it is missing and belongs to a configured instance; temporary files and the files of
-    /// removed instances stay gone. The daemon's own removals (a restarted instance's old files) raise events too,
-    /// but by the time they are read the new files are there.
-    private func restore(fileNamed name: String, now: Date) {
-        guard access(paths.output + "/" + name, F_OK) != 0 else { return }
-        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return }
-        let instanceName = String(name[..<dot])
-        let suffix = String(name[name.index(after: dot)...])
-        guard let instance = engine.instance(named: instanceName) else { return }
-        if suffix == "json" {
-            log(.info, "\(name) was deleted: writing it again")
-            writeRecord(of: instanceName)
-        } else if let format = OutputFormat(rawValue: suffix), instance.outputs.contains(format),
-            let content = engine.content(of: instanceName, at: now)
-        {
-            log(.info, "\(name) was deleted: writing it again")
-            outputs.forget(fileNamed: name)
-            write(instanceName, content: content, now: now)
+            if missing, let content = engine.content(of: name, at: now) {
+                log(.info, "\(name)'s files were deleted: writing them again")
+                write(name, content: content, now: now)
+            }
+            if access(paths.output + "/" + name + ".json", F_OK) != 0 {
+                writeRecord(of: name)
+            }
         }
     }
 
     /// The whole output directory went: make it again, watch it again, and write every file.
     private func restoreOutputDirectory() {
         log(.warning, "\(paths.output) was deleted or moved: making it again and writing every widget's files")
-        // A moved directory is still watched where it went; its events are not ours any more.
-        if let old = outputWatch { try? watcher.unwatch(old) }
+        // A moved directory is still watched where it went; its events are not ours any more. A watch the config
+        // or zone shares stays.
+        if let old = outputWatch, old != configWatch, old != zoneWatch { try? watcher.unwatch(old) }
         outputWatch = nil
         do {
             try outputs.recreate()
-            outputWatch = try watcher.watch(directory: paths.output, mask: Self.outputWatchMask)
         } catch {
             log(.error, "cannot make \(paths.output) again: \(error)")
             return
         }
+        watchOutputDirectory()
         let now = Date()
         for name in engine.instanceNames {
             if let content = engine.content(of: name, at: now) { write(name, content: content, now: now) }

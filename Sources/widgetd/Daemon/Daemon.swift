@@ -34,6 +34,8 @@ final class Daemon {
     var zoneWatch: Inotify.Watch?
     /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
     var outputWatch: Inotify.Watch?
+    /// When to put back deleted output files: a moment after the last deletion (`Daemon+Outputs`).
+    var repairDue: Date?
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
@@ -93,7 +95,6 @@ final class Daemon {
         configWatch = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
         zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
-        outputWatch = try? watcher.watch(directory: paths.output, mask: Self.outputWatchMask)
 
         do {
             memory = try EntryMemory(directory: paths.entries)
@@ -108,6 +109,7 @@ final class Daemon {
         engine = Engine(
             instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
             restored: memory?.recall(configuration.widgets, at: now) ?? [:], now: now)
+        watchOutputDirectory()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -119,7 +121,7 @@ final class Daemon {
         perform(engine.advance(now: Date()))
         while !stopping {
             do {
-                try timer.arm(at: engine.nextDeadline())
+                try timer.arm(at: [engine.nextDeadline(), repairDue].compactMap { $0 }.min())
                 let ready = try Poller.readable(
                     [
                         timer.fileDescriptor, wakeup.fileDescriptor, fifo.fileDescriptor, watcher.fileDescriptor,
@@ -136,6 +138,7 @@ final class Daemon {
                 if ready.contains(fifo.fileDescriptor) { handleControlLines() }
                 if ready.contains(watcher.fileDescriptor) { handleFileEvents() }
                 if ready.contains(signals.fileDescriptor) { handleSignals() }
+                if let due = repairDue, due <= Date() { repairOutputs() }
                 perform(engine.advance(now: Date()))
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
