@@ -365,6 +365,10 @@ struct ShowAndListEndToEndTests {
             waitFor("the first timeline") {
                 FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
             })
+        let unknown = try daemon.cli(["show", "quot"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.hasPrefix("widgetd: error: no widget named 'quot' in "))
+        #expect(unknown.stderr.contains("did you mean 'quote'?"))
         let tmux = try daemon.cli(["show", "quote", "--format", "tmux"])
         #expect(tmux.status == 0)
         #expect(tmux.stdout == daemon.read("quote.plain"))

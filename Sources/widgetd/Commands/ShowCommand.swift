@@ -23,8 +23,15 @@ enum ShowCommand {
         } else {
             format = .plain
         }
-        let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
-        let paths = DaemonPaths(environment: environment, settings: settings)
+        let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration
+        // When the config can be read, a name it lacks is an error, not a removed widget's leftover record.
+        if let names = configuration?.widgets.map(\.name), !names.contains(instance) {
+            console.err(
+                "widgetd: error: no widget named '\(instance)' in \(configPath)"
+                    + Suggestion.didYouMean(instance, in: names))
+            return ExitCode.failure
+        }
+        let paths = DaemonPaths(environment: environment, settings: configuration?.settings ?? Settings())
         let directory = paths.output
         let path = directory + "/" + instance + ".json"
         let forwarder = ClickForwarder(instance: instance, paths: paths.control)
