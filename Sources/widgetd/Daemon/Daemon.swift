@@ -292,8 +292,9 @@ final class Daemon {
 
     // MARK: - Actions
 
-    /// Writes changed entries in every configured format, starts reloads, and writes changed records, in that order:
-    /// at start-up every placeholder is painted before 10,000 provider calls compete with the loop for the CPU.
+    /// Writes changed entries in every configured format, starts reloads, writes changed records, and reports the calls
+    /// the engine gave up on, in that order: at start-up every placeholder is painted before 10,000 provider calls
+    /// compete with the loop for the CPU.
     func perform(_ actions: [EngineAction]) {
         let now = Date()
         for case .show(let name, let content) in actions {
