@@ -126,6 +126,22 @@ struct TodosKindTests {
         #expect(done.content.foreground == Color(hex: "#888888"))
     }
 
+    @Test func doneItemsAreDimmedWhereABarCanDimPartOfABlock() async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let kind = TodosKind(store: fixture.access)
+        for (offset, title) in ["Alpha", "Beta"].enumerated() {
+            _ = try fixture.store.todos.add(title: title, created: Date(timeIntervalSince1970: Double(offset)))
+        }
+        _ = try fixture.store.todos.toggle(titleOrID: "Beta")
+        let shown = try #require(try await kind.timeline(for: IntentValues(), in: fixture.context).entries.first)
+        #expect(shown.content.text == "☐ Alpha  ☑ Beta")
+        #expect(shown.content.dimmedRanges == [9..<15])
+        #expect(shown.content.foreground == nil)
+        let waybar = Renderer.render(shown.content, family: .systemLarge, format: .waybar, instance: "todos")
+        #expect(waybar.hasPrefix(#"{"text":"☐ Alpha  <span alpha='50%'>☑ Beta</span>","#))
+    }
+
     @Test func aClickTogglesTheItemUnderThePointerElseTheFirstOpenOne() async throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }

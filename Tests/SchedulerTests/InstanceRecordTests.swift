@@ -15,7 +15,8 @@ struct InstanceRecordTests {
                 foreground: Color(hex: "#ff000080"), background: Color(hex: "#222"), state: .urgent,
                 classes: ["work", "é"], dynamicDate: DynamicDate(start.addingTimeInterval(300), style: .relative),
                 percentage: 42)),
-        TimelineEntry(date: start.addingTimeInterval(60), content: EntryContent(text: "plain ⭐ 日本")),
+        TimelineEntry(
+            date: start.addingTimeInterval(60), content: EntryContent(text: "plain ⭐ 日本", dimmedRanges: [6..<7])),
         TimelineEntry(date: start.addingTimeInterval(120.5), content: EntryContent(text: "last", state: .stale)),
     ]
 

@@ -225,6 +225,41 @@ struct RendererTests {
         #expect(waybar["tooltip"] == nil)
     }
 
+    @Test func dimmedPartsWhereTheFormatCanStyleAPartOfABlock() throws {
+        let content = EntryContent(text: "☐ <b>&  ☑ 50% #[x]", dimmedRanges: [8..<18])
+        #expect(render(content, .plain) == "☐ <b>&  ☑ 50% #[x]\n")
+        #expect(
+            try jsonObject(render(content, .waybar))["text"] as? String
+                == "☐ &lt;b&gt;&amp;  <span alpha='50%'>☑ 50% #[x]</span>")
+        #expect(render(content, .polybar) == "☐ <b>&  %{F#888888}☑ 50% #[x]%{F-}\n")
+        #expect(render(content, .tmux) == "☐ <b>&  #[dim]☑ 50% ##[x]#[nodim]\n")
+        // i3bar without markup cannot dim a part; with pango markup it can.
+        #expect(try jsonObject(render(content, .i3bar))["full_text"] as? String == "☐ <b>&  ☑ 50% #[x]")
+        let marked = Renderer.render(content, family: .systemSmall, format: .i3bar, instance: "clock", markup: true)
+        #expect(
+            try jsonObject(marked)["full_text"] as? String == "☐ &lt;b&gt;&amp;  <span alpha='50%'>☑ 50% #[x]</span>")
+        // Its own colour comes back after a dimmed part in polybar.
+        var coloured = content
+        coloured.foreground = Color(hex: "#ff0000")
+        #expect(render(coloured, .polybar) == "%{F#ff0000}☐ <b>&  %{F#888888}☑ 50% #[x]%{F#ff0000}%{F-}\n")
+    }
+
+    @Test func aCutRunKeepsTheEllipsisInsideItsStyle() throws {
+        // systemSmall's budget cuts the dimmed run, and "…" ends it inside the span.
+        let content = EntryContent(
+            text: "open item  done item that is long", dimmedRanges: [11..<33])
+        let text = try #require(try jsonObject(render(content, .waybar))["text"] as? String)
+        #expect(text.hasPrefix("open item  <span alpha='50%'>done"))
+        #expect(text.hasSuffix("…</span>"))
+        // A dimmed run wholly past the cut is gone.
+        let long = String(repeating: "x", count: 40) + " done"
+        let late = EntryContent(text: long, dimmedRanges: [41..<45])
+        #expect(render(late, .waybar) == render(EntryContent(text: long), .waybar))
+        // Ranges out of order or past the end change nothing and break nothing.
+        let hostile = EntryContent(text: "abc", dimmedRanges: [2..<9, 0..<1])
+        #expect(render(hostile, .tmux) == "ab#[dim]c#[nodim]\n")
+    }
+
     @Test func exactShapes() {
         let content = EntryContent(
             text: "12:00", foreground: Color(hex: "#ff0000"), background: Color(hex: "#00000080"))

@@ -86,10 +86,19 @@ public struct TodosKind: WidgetKind {
         guard !todos.isEmpty else { return EntryContent(text: emptyText) }
         let text = todos.map { line(for: $0) }.joined(separator: separator)
         let open = todos.filter { !$0.completed }
+        // Each done item dimmed where a bar can style part of a block; all done, the whole block is.
+        var dimmedRanges: [Range<Int>] = []
+        var offset = 0
+        for todo in todos {
+            let length = line(for: todo).count
+            if todo.completed { dimmedRanges.append(offset..<offset + length) }
+            offset += length + separator.count
+        }
         return EntryContent(
             text: text, shortText: line(for: open.first ?? todos[0]),
             tooltip: todos.map { line(for: $0) }.joined(separator: "\n"),
-            foreground: open.isEmpty ? dimmed : nil, classes: open.isEmpty ? ["completed"] : [])
+            foreground: open.isEmpty ? dimmed : nil, classes: open.isEmpty ? ["completed"] : [],
+            dimmedRanges: open.isEmpty ? [] : dimmedRanges)
     }
 
     /// The item under a click `fraction` of the way along the block, laid out as `content(for:)` writes it

@@ -117,6 +117,12 @@ public struct InstanceRecord: Sendable, Hashable {
             json.key("date")
             json.number(date.timeIntervalSince1970)
         }
+        if !content.dimmedRanges.isEmpty {
+            json.key("dimmed")
+            json.array(content.dimmedRanges) { json, range in
+                json.array([range.lowerBound, range.upperBound]) { json, bound in json.number(Double(bound)) }
+            }
+        }
         if let dynamicDate = content.dynamicDate {
             json.key("dynamicDate")
             json.beginObject()
@@ -195,7 +201,7 @@ private struct StoredContent: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case date, text, shortText, tooltip, foreground, background, state, classes, dynamicDate, percentage
+        case date, text, shortText, tooltip, foreground, background, state, classes, dynamicDate, percentage, dimmed
     }
 
     private enum DynamicDateKeys: String, CodingKey {
@@ -221,7 +227,21 @@ private struct StoredContent: Codable {
             state: try container.decodeIfPresent(EntryState.self, forKey: .state) ?? .normal,
             classes: try container.decodeIfPresent([String].self, forKey: .classes) ?? [],
             dynamicDate: dynamicDate,
-            percentage: try container.decodeIfPresent(Int.self, forKey: .percentage))
+            percentage: try container.decodeIfPresent(Int.self, forKey: .percentage),
+            dimmedRanges: try Self.ranges(container.decodeIfPresent([[Int]].self, forKey: .dimmed) ?? []))
+    }
+
+    /// `[[start, end], …]` as ranges, refusing pairs that are not one, backwards or out of order.
+    private static func ranges(_ pairs: [[Int]]) throws -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        for pair in pairs {
+            guard pair.count == 2, pair[0] >= 0, pair[0] <= pair[1], pair[0] >= (ranges.last?.upperBound ?? 0) else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(codingPath: [], debugDescription: "bad dimmed range \(pair)"))
+            }
+            ranges.append(pair[0]..<pair[1])
+        }
+        return ranges
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -241,5 +261,8 @@ private struct StoredContent: Codable {
             try nested.encode(dynamicDate.style, forKey: .style)
         }
         try container.encodeIfPresent(content.percentage, forKey: .percentage)
+        if !content.dimmedRanges.isEmpty {
+            try container.encode(content.dimmedRanges.map { [$0.lowerBound, $0.upperBound] }, forKey: .dimmed)
+        }
     }
 }

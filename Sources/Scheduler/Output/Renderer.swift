@@ -38,9 +38,9 @@ public enum Renderer {
         case .waybar:
             appendWaybar(text, content: content, to: &output)
         case .polybar:
-            appendPolybar(text.full, content: content, to: &output)
+            appendPolybar(text, content: content, to: &output)
         case .tmux:
-            appendTmux(text.full, content: content, to: &output)
+            appendTmux(text, content: content, to: &output)
         }
         output.append(UInt8(ascii: "\n"))
         return String(decoding: output, as: UTF8.self)
@@ -49,10 +49,55 @@ public enum Renderer {
     /// The full and short text a bar shows: sanitized, then fitted to `family`.
     private static func fittedText(of content: EntryContent, family: Family) -> FittedText {
         var clean = content
-        clean.text = TextSanitizer.singleLine(content.text)
+        // Dimmed parts are sanitized one by one, so where each starts and ends is known in the clean text.
+        let (text, dimmed) = sanitized(content.text, dimming: content.dimmedRanges)
+        clean.text = text
         // A short text of nothing but controls would blank the widget when the bar shortens it; use the full one.
         clean.shortText = content.shortText.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
-        return clean.fitted(to: family)
+        var fitted = clean.fitted(to: family)
+        guard !dimmed.isEmpty else { return fitted }
+        // A cut keeps a prefix of the text and adds "…", which joins the run it ends.
+        let kept = fitted.full == text ? text.utf8.count : fitted.full.utf8.count - DisplayWidth.ellipsis.utf8.count
+        let end = fitted.full.utf8.count
+        fitted.dimmed = dimmed.compactMap { range in
+            guard range.lowerBound < kept else { return nil }
+            return range.lowerBound..<(range.upperBound >= kept ? end : range.upperBound)
+        }
+        return fitted
+    }
+
+    /// `text` made single-line, and its dimmed character ranges as UTF-8 offsets into the result.
+    private static func sanitized(_ text: String, dimming ranges: [Range<Int>]) -> (String, [Range<Int>]) {
+        guard !ranges.isEmpty else { return (TextSanitizer.singleLine(text), []) }
+        let characters = Array(text)
+        var clean = ""
+        var dimmed: [Range<Int>] = []
+        var position = 0
+        func append(_ range: Range<Int>, dimmed isDimmed: Bool) {
+            let range = range.clamped(to: position..<characters.count)
+            guard !range.isEmpty else { return }
+            let start = clean.utf8.count
+            clean += TextSanitizer.singleLine(String(characters[range]))
+            if isDimmed, clean.utf8.count > start { dimmed.append(start..<clean.utf8.count) }
+            position = range.upperBound
+        }
+        for range in ranges where range.lowerBound >= position {
+            append(position..<range.lowerBound, dimmed: false)
+            append(range, dimmed: true)
+        }
+        append(position..<characters.count, dimmed: false)
+        return (clean, dimmed)
+    }
+
+    /// The full text as pango markup: each run escaped, dimmed runs in a half-transparent span.
+    private static func pangoMarkup(_ text: FittedText) -> String {
+        var output: [UInt8] = []
+        for run in text.runs {
+            if run.dimmed { output.append(contentsOf: "<span alpha='50%'>".utf8) }
+            Escaping.appendPango(String(run.text), to: &output)
+            if run.dimmed { output.append(contentsOf: "</span>".utf8) }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 
     /// i3blocks' raw format: full_text, short_text, color and background lines, in the i3bar protocol's key order.
@@ -70,7 +115,11 @@ public enum Renderer {
                 output.append(contentsOf: line.utf8)
             }
         }
-        appendText(text.full, &output)
+        if markup, !text.dimmed.isEmpty {
+            output.append(contentsOf: pangoMarkup(text).utf8)
+        } else {
+            appendText(text.full, &output)
+        }
         guard !text.short.isEmpty || content.foreground != nil || content.background != nil else { return }
         output.append(UInt8(ascii: "\n"))
         appendText(text.short, &output)
@@ -87,7 +136,11 @@ public enum Renderer {
         _ text: FittedText, content: EntryContent, instance: String, markup: Bool, to output: inout [UInt8]
     ) {
         output.append(contentsOf: #"{"full_text":"#.utf8)
-        Escaping.appendJSONString(text.full, pango: markup, to: &output)
+        if markup, !text.dimmed.isEmpty {
+            Escaping.appendJSONString(pangoMarkup(text), to: &output)
+        } else {
+            Escaping.appendJSONString(text.full, pango: markup, to: &output)
+        }
         output.append(contentsOf: #","short_text":"#.utf8)
         Escaping.appendJSONString(text.short, pango: markup, to: &output)
         if let foreground = content.foreground {
@@ -115,7 +168,11 @@ public enum Renderer {
     /// `percentage` (0–100, for `format-icons`) only when the entry has one.
     private static func appendWaybar(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
         output.append(contentsOf: #"{"text":"#.utf8)
-        Escaping.appendJSONString(text.full, pango: true, to: &output)
+        if text.dimmed.isEmpty {
+            Escaping.appendJSONString(text.full, pango: true, to: &output)
+        } else {
+            Escaping.appendJSONString(pangoMarkup(text), to: &output)
+        }
         output.append(contentsOf: #","alt":"#.utf8)
         Escaping.appendJSONString(text.short, pango: true, to: &output)
         if let tooltip = content.tooltip {
@@ -136,14 +193,22 @@ public enum Renderer {
     }
 
     /// `%{B#…}%{F#…}text%{F-}%{B-}`, with tags only for the colours the entry sets.
-    private static func appendPolybar(_ text: String, content: EntryContent, to output: inout [UInt8]) {
+    private static func appendPolybar(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
         if let background = content.background {
             output.append(contentsOf: "%{B\(polybarHex(background))}".utf8)
         }
         if let foreground = content.foreground {
             output.append(contentsOf: "%{F\(polybarHex(foreground))}".utf8)
         }
-        Escaping.appendPolybar(text, to: &output)
+        for run in text.runs {
+            guard run.dimmed else {
+                Escaping.appendPolybar(String(run.text), to: &output)
+                continue
+            }
+            output.append(contentsOf: "%{F\(polybarHex(dimmedForeground))}".utf8)
+            Escaping.appendPolybar(String(run.text), to: &output)
+            output.append(contentsOf: (content.foreground.map { "%{F\(polybarHex($0))}" } ?? "%{F-}").utf8)
+        }
         if content.foreground != nil {
             output.append(contentsOf: "%{F-}".utf8)
         }
@@ -153,7 +218,7 @@ public enum Renderer {
     }
 
     /// `#[fg=#…,bg=#…]text#[default]`, or the bare text when the entry sets no colour.
-    private static func appendTmux(_ text: String, content: EntryContent, to output: inout [UInt8]) {
+    private static func appendTmux(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
         let style = [
             content.foreground.map { "fg=\(tmuxHex($0))" },
             content.background.map { "bg=\(tmuxHex($0))" },
@@ -161,11 +226,18 @@ public enum Renderer {
         if !style.isEmpty {
             output.append(contentsOf: "#[\(style.joined(separator: ","))]".utf8)
         }
-        Escaping.appendTmux(text, to: &output)
+        for run in text.runs {
+            if run.dimmed { output.append(contentsOf: "#[dim]".utf8) }
+            Escaping.appendTmux(String(run.text), to: &output)
+            if run.dimmed { output.append(contentsOf: "#[nodim]".utf8) }
+        }
         if !style.isEmpty {
             output.append(contentsOf: "#[default]".utf8)
         }
     }
+
+    /// polybar has no dim attribute: dimmed runs take this grey instead.
+    static let dimmedForeground = Color(red: 0x88, green: 0x88, blue: 0x88)
 
     /// polybar's colour form: `#rrggbb`, or `#aarrggbb` with the alpha first (polybar's `rgba` reads ARGB, not the
     /// `#rrggbbaa` that i3bar takes).

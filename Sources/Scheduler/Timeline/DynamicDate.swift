@@ -83,6 +83,8 @@ extension EntryContent {
         }
         var copy = self
         copy.text = fill(text)
+        // Offsets into the text no longer hold once the date is written into it.
+        if copy.text != text { copy.dimmedRanges = [] }
         copy.shortText = shortText.map(fill)
         copy.tooltip = tooltip.map { $0.replacingOccurrences(of: DynamicDate.token, with: rendered) }
         copy.dynamicDate = nil

@@ -12,7 +12,7 @@ public enum EntryState: String, Sendable, Hashable, Codable, CaseIterable {
 /// What one entry shows: the text and how to paint it. Dates live on `TimelineEntry`.
 ///
 /// Only the text and state are stored inline; the rest (short text, tooltip, colours, classes, dynamic date,
-/// percentage) sits in one shared box that most entries do not have. A clock's timeline holds thousands of entries,
+/// percentage, dimmed ranges) sits in one shared box that most entries do not have. A clock's timeline holds thousands of entries,
 /// and this keeps each at 32 bytes instead of 88: a per-second clock's hour of entries is 144 kB instead of 340 kB.
 public struct EntryContent: Sendable, Hashable {
     public var text: String
@@ -29,13 +29,15 @@ public struct EntryContent: Sendable, Hashable {
         state: EntryState = .normal,
         classes: [String] = [],
         dynamicDate: DynamicDate? = nil,
-        percentage: Int? = nil
+        percentage: Int? = nil,
+        dimmedRanges: [Range<Int>] = []
     ) {
         self.text = text
         self.state = state
         let styling = Styling(
             shortText: shortText, tooltip: tooltip, foreground: foreground, background: background, classes: classes,
-            dynamicDate: dynamicDate, percentage: percentage.map { min(max($0, 0), 100) })
+            dynamicDate: dynamicDate, percentage: percentage.map { min(max($0, 0), 100) },
+            dimmedRanges: dimmedRanges)
         self.styling = styling == Styling() ? nil : StylingBox(styling)
     }
 
@@ -78,6 +80,13 @@ public struct EntryContent: Sendable, Hashable {
         set { restyle { $0.percentage = newValue.map { min(max($0, 0), 100) } } }
     }
 
+    /// Parts of `text` shown dimmed where a bar can style part of a block (waybar, polybar, tmux, and i3bar with
+    /// pango markup): character offsets, in order, not overlapping. A to-do list dims the items that are done.
+    public var dimmedRanges: [Range<Int>] {
+        get { styling?.value.dimmedRanges ?? [] }
+        set { restyle { $0.dimmedRanges = newValue } }
+    }
+
     /// Boxes are immutable, so a change makes a new one (or none, when everything is back to its default).
     private mutating func restyle(_ change: (inout Styling) -> Void) {
         var value = styling?.value ?? Styling()
@@ -106,6 +115,7 @@ public struct EntryContent: Sendable, Hashable {
         var classes: [String] = []
         var dynamicDate: DynamicDate?
         var percentage: Int?
+        var dimmedRanges: [Range<Int>] = []
     }
 
     private final class StylingBox: Sendable {

@@ -2,6 +2,34 @@
 public struct FittedText: Sendable, Hashable {
     public var full: String
     public var short: String
+    /// Parts of `full` to show dimmed, as UTF-8 offsets, in order; a cut run keeps the `…` that ends it.
+    public var dimmed: [Range<Int>] = []
+
+    public init(full: String, short: String, dimmed: [Range<Int>] = []) {
+        self.full = full
+        self.short = short
+        self.dimmed = dimmed
+    }
+
+    /// `full` as runs of text, each dimmed or not.
+    public var runs: [(text: Substring, dimmed: Bool)] {
+        var runs: [(text: Substring, dimmed: Bool)] = []
+        let bytes = full.utf8
+        var position = 0
+        func run(_ range: Range<Int>, dimmed: Bool) {
+            guard !range.isEmpty else { return }
+            let start = bytes.index(bytes.startIndex, offsetBy: range.lowerBound)
+            let end = bytes.index(bytes.startIndex, offsetBy: range.upperBound)
+            runs.append((full[start..<end], dimmed))
+        }
+        for range in dimmed {
+            run(position..<range.lowerBound, dimmed: false)
+            run(range, dimmed: true)
+            position = range.upperBound
+        }
+        run(position..<bytes.count, dimmed: false)
+        return runs
+    }
 }
 
 extension EntryContent {
