@@ -341,6 +341,21 @@ struct DynamicDateTests {
 
 @Suite("engine timeouts")
 struct EngineTimeoutTests {
+    @Test func aCallStartingLateLosesNoEntryThatIsDue() {
+        let t0 = at("2026-06-01T12:00:00+00:00")
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["A", "B", "C"], every: 10), policy: .never)))
+        harness.now = t0.addingTimeInterval(5)
+        harness.engine.request(.instance("a"), now: harness.now)
+        harness.record(harness.engine.advance(now: harness.now))
+        let token = harness.pending["a"]!
+        // The loop hands the call to a thread in the same pass that B falls due in.
+        harness.now = t0.addingTimeInterval(10.001)
+        harness.engine.started(instance: "a", token: token, now: harness.now)
+        harness.record(harness.engine.advance(now: harness.now))
+        #expect(harness.shown("a").last == "B")
+    }
+
     @Test func theTimeoutCountsFromWhenTheCallStarted() {
         let t0 = at("2026-06-01T12:00:00+00:00")
         var settings = EngineSettings()
@@ -351,6 +366,10 @@ struct EngineTimeoutTests {
         // It waited 3 s for a free provider thread.
         harness.now = t0.addingTimeInterval(3)
         harness.engine.started(instance: "queued", token: token, now: harness.now)
+        // The old wake-up at 5 s stays and finds nothing timed out; the next is the new deadline.
+        harness.now = t0.addingTimeInterval(5)
+        harness.record(harness.engine.advance(now: harness.now))
+        #expect(harness.engine.status(of: "queued", now: harness.now)?.lastError == nil)
         #expect(harness.engine.nextDeadline() == t0.addingTimeInterval(8))
         harness.now = t0.addingTimeInterval(6)
         harness.record(harness.engine.advance(now: harness.now))

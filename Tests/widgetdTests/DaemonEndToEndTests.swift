@@ -184,6 +184,12 @@ struct DaemonEndToEndTests {
         #expect(waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
         #expect(rename(daemon.output, daemon.output + ".old") == 0)
         #expect(waitFor("the moved directory made again") { daemon.read("quote.plain") == plain })
+        // Replaced at once by a new, empty directory: the new one is watched and filled.
+        try FileManager.default.removeItem(atPath: daemon.output)
+        #expect(mkdir(daemon.output, 0o700) == 0)
+        #expect(waitFor("the new directory filled") { daemon.read("quote.plain") == plain })
+        unlink(daemon.output + "/quote.i3bar")
+        #expect(waitFor("a deletion in the new directory repaired") { daemon.read("quote.i3bar") != nil })
     }
 
     @Test func waitReportsARequestThatFailed() throws {

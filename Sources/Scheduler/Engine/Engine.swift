@@ -284,8 +284,11 @@ public struct Engine: Sendable {
     /// here, not from when the engine asked for it.
     public mutating func started(instance name: String, token: UInt64, now: Date) {
         guard let index = indexByName[name], states[index].inFlight == token else { return }
-        states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
-        reschedule(index, now: now)
+        let deadline = now.addingTimeInterval(timeout(of: states[index].instance))
+        states[index].inFlightDeadline = deadline
+        // Added beside the queued wake-up, not in its place: an entry change due before `now` must still be shown
+        // by the next `advance`. The earlier wake-up then finds nothing timed out and looks again.
+        heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: states[index].generation))
     }
 
     /// How long a provider call of `instance` may take. A command with a longer timeout of its own gets a second

@@ -20,19 +20,26 @@ extension Daemon {
 
     func handleOutputEvents(_ events: [Inotify.Event]) {
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
-        let deletions = events.contains { event in
-            event.watch != nil && event.watch == outputWatch
-                && !event.mask.intersection([.delete, .deleteSelf, .moveSelf]).isEmpty
+        let mine = events.filter { $0.watch != nil && $0.watch == outputWatch }
+        // The directory itself went (deleted, moved away); it may be back, as a new directory, before the repair.
+        if mine.contains(where: { !$0.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty }) {
+            outputDirectoryReplaced = true
         }
+        // The daemon's own temporary files (`.name.pid.n`, removed when a write fails) are not outputs: counting
+        // them would retry a failing write (a full disk) every repair delay, forever.
+        let deletions =
+            outputDirectoryReplaced
+            || mine.contains { $0.mask.contains(.delete) && !$0.name.hasPrefix(".") }
         guard overflow || deletions else { return }
         // Again from now: the repair comes once deletions have stopped.
         repairDue = Date().addingTimeInterval(Self.repairDelay)
     }
 
-    /// Puts back what is missing: the whole directory, or the files of configured instances.
+    /// Puts back what is missing: the whole directory (also when a new one took its place), or the files of
+    /// configured instances.
     func repairOutputs() {
         repairDue = nil
-        guard access(paths.output, F_OK) == 0 else {
+        guard access(paths.output, F_OK) == 0, !outputDirectoryReplaced else {
             restoreOutputDirectory()
             return
         }
@@ -57,6 +64,7 @@ extension Daemon {
     /// The whole output directory went: make it again, watch it again, and write every file.
     private func restoreOutputDirectory() {
         log(.warning, "\(paths.output) was deleted or moved: making it again and writing every widget's files")
+        outputDirectoryReplaced = false
         // A moved directory is still watched where it went; its events are not ours any more. A watch the config
         // or zone shares stays.
         if let old = outputWatch, old != configWatch, old != zoneWatch { try? watcher.unwatch(old) }

@@ -36,6 +36,8 @@ final class Daemon {
     var outputWatch: Inotify.Watch?
     /// When to put back deleted output files: a moment after the last deletion (`Daemon+Outputs`).
     var repairDue: Date?
+    /// The output directory itself was deleted or moved since the last repair.
+    var outputDirectoryReplaced = false
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
@@ -129,6 +131,7 @@ final class Daemon {
                     ], timeout: nil)
                 if ready.contains(timer.fileDescriptor), timer.consume() == .clockChanged {
                     log(.info, "the wall clock changed: looking at every widget again")
+                    if repairDue != nil { repairDue = Date().addingTimeInterval(Self.repairDelay) }
                     perform(engine.clockChanged(now: Date()))
                 }
                 if ready.contains(wakeup.fileDescriptor) {

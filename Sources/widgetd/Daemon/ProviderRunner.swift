@@ -64,9 +64,12 @@ struct ProviderRunner: Sendable {
     let registry: KindRegistry
     let queue: CompletionQueue
     let executor: ProviderExecutor
-    /// As many threads as the daemon lets commands run at once (`Daemon.commandReloads`), so reloads never wait
-    /// here; intents (clicks) take threads from the same limit.
+    /// As many threads as the daemon lets command reloads run at once (`Daemon.commandReloads`), so a reload never
+    /// waits here after its timeout has started.
     let commandExecutor = CommandExecutor(maximumThreads: 64)
+    /// Clicks and intents on command widgets: threads of their own, so a burst of clicks on a slow script holds up
+    /// no reload; past 16 running, clicks wait their turn.
+    let commandIntentExecutor = CommandExecutor(maximumThreads: 16)
 
     /// Whether `kind`'s calls block for a command, and so run on threads of their own.
     func runsCommands(_ kind: String) -> Bool {
@@ -116,7 +119,7 @@ extension ProviderRunner {
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
             current: current, exec: instance.exec)
-        Task(executorPreference: executor(for: kind)) {
+        Task(executorPreference: kind.runsCommands ? commandIntentExecutor : executor) {
             let outcome: Result<IntentOutcome, IntentError>
             do {
                 outcome = .success(try await kind.perform(invocation, for: instance.intent, in: context))
