@@ -244,6 +244,22 @@ struct RendererTests {
         #expect(render(coloured, .polybar) == "%{F#ff0000}☐ <b>&  %{F#888888}☑ 50% #[x]%{F#ff0000}%{F-}\n")
     }
 
+    @Test(arguments: [
+        ("a\tb", 2..<3, "a <span alpha='50%'>b</span>"),
+        ("ok \u{1B}[1mdone", 3..<4, "ok done"),
+        ("x\u{1B}[31my", 2..<4, "xy"),
+        // "é" with a combining accent is one character; the line break after it becomes the dimmed run's space.
+        ("é\u{301}\nend", 1..<5, "é\u{301}<span alpha='50%'> end</span>"),
+    ])
+    func dimmingNeverChangesTheText(_ text: String, _ range: Range<Int>, _ waybarText: String) throws {
+        let dimmed = EntryContent(text: text, dimmedRanges: [range])
+        let plain = EntryContent(text: text)
+        for format in [OutputFormat.plain, .i3blocks, .i3bar] {
+            #expect(render(dimmed, format) == render(plain, format), "\(format)")
+        }
+        #expect(try jsonObject(render(dimmed, .waybar))["text"] as? String == waybarText)
+    }
+
     @Test func aCutRunKeepsTheEllipsisInsideItsStyle() throws {
         // systemSmall's budget cuts the dimmed run, and "…" ends it inside the span.
         let content = EntryContent(

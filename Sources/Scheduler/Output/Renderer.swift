@@ -66,26 +66,27 @@ public enum Renderer {
         return fitted
     }
 
-    /// `text` made single-line, and its dimmed character ranges as UTF-8 offsets into the result.
+    /// `text` made single-line, and its dimmed character ranges as UTF-8 offsets into the result. The text is cleaned
+    /// whole, as without ranges, so dimming never changes what any format shows; ranges out of order, overlapping or
+    /// past the end are dropped or cut.
     private static func sanitized(_ text: String, dimming ranges: [Range<Int>]) -> (String, [Range<Int>]) {
         guard !ranges.isEmpty else { return (TextSanitizer.singleLine(text), []) }
-        let characters = Array(text)
-        var clean = ""
+        // Character offsets to UTF-8 offsets.
+        var utf8Offsets = [0]
+        for character in text { utf8Offsets.append(utf8Offsets[utf8Offsets.count - 1] + character.utf8.count) }
+        let characterCount = utf8Offsets.count - 1
+        var bounds: [Int] = []
+        for range in ranges {
+            let lower = max(range.lowerBound, 0)
+            let upper = min(range.upperBound, characterCount)
+            guard lower < upper, bounds.isEmpty || utf8Offsets[lower] >= bounds[bounds.count - 1] else { continue }
+            bounds += [utf8Offsets[lower], utf8Offsets[upper]]
+        }
+        let (clean, mapped) = TextSanitizer.singleLine(text, mapping: bounds)
         var dimmed: [Range<Int>] = []
-        var position = 0
-        func append(_ range: Range<Int>, dimmed isDimmed: Bool) {
-            let range = range.clamped(to: position..<characters.count)
-            guard !range.isEmpty else { return }
-            let start = clean.utf8.count
-            clean += TextSanitizer.singleLine(String(characters[range]))
-            if isDimmed, clean.utf8.count > start { dimmed.append(start..<clean.utf8.count) }
-            position = range.upperBound
+        for pair in stride(from: 0, to: mapped.count - 1, by: 2) where mapped[pair] < mapped[pair + 1] {
+            dimmed.append(mapped[pair]..<mapped[pair + 1])
         }
-        for range in ranges where range.lowerBound >= position {
-            append(position..<range.lowerBound, dimmed: false)
-            append(range, dimmed: true)
-        }
-        append(position..<characters.count, dimmed: false)
         return (clean, dimmed)
     }
 

@@ -15,13 +15,19 @@ public enum TextSanitizer {
     /// `text` on one line: newlines, tabs and the Unicode line and paragraph separators become a space (a run of them
     /// one space, and none at either end); every other control character and terminal escape sequence is removed.
     public static func singleLine(_ text: String) -> String {
-        clean(text, keepingNewlines: false)
+        clean(text, keepingNewlines: false, mapping: []).text
+    }
+
+    /// `singleLine(text)`, and where each of `offsets` (UTF-8 offsets into `text`, ascending) lands in it: the offset
+    /// at which what follows that point of `text` starts in the result, for styling part of a text.
+    public static func singleLine(_ text: String, mapping offsets: [Int]) -> (text: String, offsets: [Int]) {
+        clean(text, keepingNewlines: false, mapping: offsets)
     }
 
     /// `text` with its lines kept, for tooltips: CR LF, CR and the other line breaks become "\n" (blank lines stay,
     /// none lead or trail); tabs become a space and the other controls and escape sequences go as in `singleLine(_:)`.
     public static func multiLine(_ text: String) -> String {
-        clean(text, keepingNewlines: true)
+        clean(text, keepingNewlines: true, mapping: []).text
     }
 
     /// Whether `text` has anything `clean` would change; most entries do not, so they are returned without a copy.
@@ -43,9 +49,13 @@ public enum TextSanitizer {
 
     /// Works on UTF-8 bytes: every character it removes or replaces is ASCII, a C1 control (`C2 80`…`C2 9F`) or
     /// U+2028/U+2029 (`E2 80 A8`/`A9`), and it only ever removes whole characters, so what it keeps stays valid.
-    private static func clean(_ text: String, keepingNewlines: Bool) -> String {
-        guard needsCleaning(text) else { return text }
+    private static func clean(_ text: String, keepingNewlines: Bool, mapping offsets: [Int]) -> (
+        text: String, offsets: [Int]
+    ) {
+        guard needsCleaning(text) else { return (text, offsets) }
         var text = text
+        var mapped: [Int] = []
+        mapped.reserveCapacity(offsets.count)
         let cleaned = text.withUTF8 { bytes in
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
@@ -53,7 +63,15 @@ public enum TextSanitizer {
             var pendingNewlines = 0
             var pendingSpace = false
             var index = 0
+            // Offsets at or before `index` land where the next kept character will be written.
+            func map() {
+                while mapped.count < offsets.count, offsets[mapped.count] <= index {
+                    let pending = output.isEmpty ? 0 : pendingNewlines > 0 ? pendingNewlines : pendingSpace ? 1 : 0
+                    mapped.append(output.count + pending)
+                }
+            }
             while index < bytes.count {
+                map()
                 let byte = bytes[index]
                 var length = 1
                 // nil: keep; false: a space-like break; true: a line break.
@@ -106,9 +124,12 @@ public enum TextSanitizer {
                 pendingSpace = false
                 output.append(byte)
             }
+            // What lies past the end, and breaks that trailed (never written), land at the end.
+            while mapped.count < offsets.count { mapped.append(output.count) }
+            mapped = mapped.map { min($0, output.count) }
             return output
         }
-        return String(decoding: cleaned, as: UTF8.self)
+        return (String(decoding: cleaned, as: UTF8.self), mapped)
     }
 
     /// The index after the escape sequence that starts with the ESC at `start` (ECMA-48 syntax).
