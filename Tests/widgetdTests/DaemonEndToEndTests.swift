@@ -365,6 +365,41 @@ struct ShowAndListEndToEndTests {
         }
     }
 
+    @Test func showFollowCarriesOnWhenTheOutputDirectorysParentsGoToo() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let output = root.url.path + "/cache/widgetd/out"
+        let daemon = try DaemonUnderTest(
+            config: "settings:\n  output_dir: \(output)\nwidgets:\n  quote:\n    kind: quotes\n")
+        let read = { (try? String(contentsOfFile: output + "/quote.plain", encoding: .utf8)) }
+        #expect(
+            waitFor("the first timeline") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
+            })
+        let follower = Process()
+        follower.executableURL = widgetdBinary
+        follower.arguments = ["show", "quote", "--follow", "--config", daemon.configPath]
+        follower.environment = daemon.environment
+        let outPath = try daemon.directory.write("follow.out", "")
+        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        follower.standardInput = FileHandle.nullDevice
+        try follower.run()
+        defer {
+            follower.terminate()
+            follower.waitUntilExit()
+        }
+        let lines = { ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n") }
+        #expect(waitFor("the first line") { lines().count == 1 })
+        try FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")
+        #expect(waitFor("the whole path made again") { read() != nil })
+        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        let shown = try #require(read())
+        #expect(
+            waitFor("show --follow to print the new quote") {
+                lines().count > 1 && lines().last.map { $0 + "\n" } == shown
+            }, "printed: \(lines())")
+    }
+
     @Test func showRendersAnyFormatAndListShowsEveryWidget() throws {
         let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)
         #expect(

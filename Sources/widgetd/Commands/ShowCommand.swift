@@ -181,14 +181,15 @@ enum ShowCommand {
 }
 
 /// A watch on the output directory that survives the directory being deleted or moved away and made again: it then
-/// watches the parent until the directory is back, and the directory again once it is.
+/// watches the nearest ancestor that still exists until the directory is back (the daemon makes the whole path
+/// again, one directory at a time), and the directory again once it is.
 private struct DirectoryWatch {
     static let mask: Inotify.Mask = [.movedTo, .closeWrite, .create, .deleteSelf, .moveSelf]
 
     let path: String
     let watcher: Inotify
     private var current: Inotify.Watch?
-    private var parent: Inotify.Watch?
+    private var ancestor: Inotify.Watch?
 
     init(_ path: String, on watcher: Inotify) throws(SystemError) {
         self.path = path
@@ -202,19 +203,35 @@ private struct DirectoryWatch {
             event.watch != nil && event.watch == current
                 && !event.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty
         }
-        let name = (path as NSString).lastPathComponent
-        let back = events.contains { $0.watch != nil && $0.watch == parent && $0.name == name }
-        guard gone || back || events.contains(where: { $0.mask.contains(.queueOverflow) }) else { return false }
+        // Anything made in the watched ancestor may be the next step down the path.
+        let grew = events.contains { $0.watch != nil && $0.watch == ancestor }
+        guard gone || grew || events.contains(where: { $0.mask.contains(.queueOverflow) }) else { return false }
         // A moved directory is still watched where it went.
         if gone, let old = current { try? watcher.unwatch(old) }
-        current = try? watcher.watch(directory: path, mask: Self.mask)
-        if current != nil {
-            if let watch = parent { try? watcher.unwatch(watch) }
-            parent = nil
-        } else if parent == nil {
-            parent = try? watcher.watch(
-                directory: (path as NSString).deletingLastPathComponent, mask: [.create, .movedTo])
-        }
+        if let watch = ancestor { try? watcher.unwatch(watch) }
+        ancestor = nil
+        resolve()
         return true
+    }
+
+    /// Watches the directory if it exists, else the deepest ancestor that does. A level made while that ancestor was
+    /// being found raised no event anyone saw, so the search runs again until nothing deeper exists (bounded: the
+    /// path has only so many levels).
+    private mutating func resolve() {
+        for _ in 0..<64 {
+            current = try? watcher.watch(directory: path, mask: Self.mask)
+            if current != nil { return }
+            var directory = (path as NSString).deletingLastPathComponent
+            var below = path
+            while ancestor == nil, !directory.isEmpty {
+                ancestor = try? watcher.watch(directory: directory, mask: [.create, .movedTo])
+                if ancestor != nil || directory == "/" { break }
+                below = directory
+                directory = (directory as NSString).deletingLastPathComponent
+            }
+            guard let watch = ancestor, access(below, F_OK) == 0 else { return }
+            try? watcher.unwatch(watch)
+            ancestor = nil
+        }
     }
 }
