@@ -24,10 +24,7 @@ struct DaemonEndToEndTests {
     @Test func writesEveryConfiguredFormatAndTheCanonicalEntry() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         // The status file is written after the first timeline's entry is in every format.
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let plain = try #require(daemon.read("quote.plain"))
         #expect(!plain.isEmpty && plain.hasSuffix("\n"))
         #expect(daemon.read("quote.i3blocks")?.hasPrefix(plain) == true)
@@ -73,10 +70,7 @@ struct DaemonEndToEndTests {
 
     @Test func aFIFOReloadOfAKindUpdatesItsFilesWithTheNextQuote() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let first = try #require(daemon.read("quote.plain")).dropLast()
         let next = try #require(QuotesKind.quote(in: "focus", after: String(first)))
         let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
@@ -106,10 +100,7 @@ struct DaemonEndToEndTests {
 
     @Test func aBrokenEditKeepsTheRunningConfigAndAGoodOneApplies() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let quote = daemon.read("quote.plain")
         try daemon.editConfig("widgets:\n  quote:\n    kind: quotez\n")
         #expect(
@@ -157,10 +148,7 @@ struct DaemonEndToEndTests {
     @Test func deletedOutputFilesAreWrittenAgain() throws {
         let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n    output: [plain, i3bar]\n")
         // The first timeline, not the placeholder: a quote that arrives later would replace the file by itself.
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         #expect(waitFor("the files") { daemon.read("quote.i3bar") != nil && daemon.read("quote.json") != nil })
         let plain = try #require(daemon.read("quote.plain"))
         unlink(daemon.output + "/quote.plain")
@@ -303,22 +291,11 @@ struct ShowAndListEndToEndTests {
     @Test func showFollowPrintsOneLinePerChange() throws {
         let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)
         #expect(waitFor("the clock file") { daemon.read("seconds.plain") != nil })
-        let follower = Process()
-        follower.executableURL = widgetdBinary
-        follower.arguments = ["show", "seconds", "--follow", "--format", "i3bar", "--config", daemon.configPath]
-        follower.environment = daemon.environment
-        let outPath = try daemon.directory.write("follow.out", "")
-        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        follower.standardInput = FileHandle.nullDevice
-        try follower.run()
-        defer {
-            follower.terminate()
-            follower.waitUntilExit()
-        }
+        let follower = try Follower(daemon, showing: "seconds", arguments: ["--format", "i3bar"])
         var lines: [Substring] = []
         #expect(
             waitFor("three lines from show --follow") {
-                lines = ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+                lines = follower.lines
                 return lines.count >= 3
             })
         // Each line is one i3bar block, and each differs from the one before.
@@ -331,23 +308,9 @@ struct ShowAndListEndToEndTests {
 
     @Test func showFollowCarriesOnWhenTheOutputDirectoryIsReplaced() throws {
         let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n")
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
-        let follower = Process()
-        follower.executableURL = widgetdBinary
-        follower.arguments = ["show", "quote", "--follow", "--config", daemon.configPath]
-        follower.environment = daemon.environment
-        let outPath = try daemon.directory.write("follow.out", "")
-        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        follower.standardInput = FileHandle.nullDevice
-        try follower.run()
-        defer {
-            follower.terminate()
-            follower.waitUntilExit()
-        }
-        let lines = { ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n") }
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let follower = try Follower(daemon, showing: "quote")
+        let lines = { follower.lines }
         #expect(waitFor("the first line") { lines().count == 1 })
         for replace in [
             { () throws in try FileManager.default.removeItem(atPath: daemon.output) },
@@ -372,23 +335,9 @@ struct ShowAndListEndToEndTests {
         let daemon = try DaemonUnderTest(
             config: "settings:\n  output_dir: \(output)\nwidgets:\n  quote:\n    kind: quotes\n")
         let read = { (try? String(contentsOfFile: output + "/quote.plain", encoding: .utf8)) }
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
-        let follower = Process()
-        follower.executableURL = widgetdBinary
-        follower.arguments = ["show", "quote", "--follow", "--config", daemon.configPath]
-        follower.environment = daemon.environment
-        let outPath = try daemon.directory.write("follow.out", "")
-        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        follower.standardInput = FileHandle.nullDevice
-        try follower.run()
-        defer {
-            follower.terminate()
-            follower.waitUntilExit()
-        }
-        let lines = { ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n") }
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let follower = try Follower(daemon, showing: "quote")
+        let lines = { follower.lines }
         #expect(waitFor("the first line") { lines().count == 1 })
         try FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")
         #expect(waitFor("the whole path made again") { read() != nil })
@@ -402,10 +351,7 @@ struct ShowAndListEndToEndTests {
 
     @Test func showRendersAnyFormatAndListShowsEveryWidget() throws {
         let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)
-        #expect(
-            waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-            })
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let unknown = try daemon.cli(["show", "quot"])
         #expect(unknown.status == 1)
         #expect(unknown.stderr.hasPrefix("widgetd: error: no widget named 'quot' in "))

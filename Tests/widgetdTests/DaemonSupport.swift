@@ -68,6 +68,11 @@ final class DaemonUnderTest {
         _ = rename(temporary, configPath)
     }
 
+    /// Whether the first timeline of `name` has landed (the daemon writes its status file after its entries).
+    func hasTimeline(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: runtime + "/status/" + name + ".json")
+    }
+
     /// Context switches of every thread of the daemon (`/proc/PID/task/*/status`).
     func contextSwitches() throws -> Int {
         let tasks = "/proc/\(process.processIdentifier)/task"
@@ -80,6 +85,33 @@ final class DaemonUnderTest {
             }
         }
         return total
+    }
+}
+
+/// `widgetd show NAME --follow` against a daemon under test, what it prints collected in a file; stopped when
+/// dropped.
+final class Follower {
+    private let process = Process()
+    private let outPath: String
+
+    init(_ daemon: DaemonUnderTest, showing name: String, arguments: [String] = []) throws {
+        outPath = try daemon.directory.write("follow-\(UUID().uuidString).out", "")
+        process.executableURL = widgetdBinary
+        process.arguments = ["show", name, "--follow"] + arguments + ["--config", daemon.configPath]
+        process.environment = daemon.environment
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// The lines printed so far.
+    var lines: [Substring] {
+        ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
     }
 }
 

@@ -35,25 +35,22 @@ struct AcknowledgementBook {
     /// why it failed.
     /// - Returns: the requests now complete.
     mutating func completed(instance: String, token: UInt64, failure: String? = nil) -> [Done] {
-        var done: [Done] = []
-        for index in waiting.indices.reversed() where token > waiting[index].after {
-            guard waiting[index].instances.remove(instance) != nil else { continue }
-            if let failure { waiting[index].failures.append(failure) }
-            if waiting[index].instances.isEmpty {
-                done.append((waiting[index].token, waiting[index].failure))
-                waiting.remove(at: index)
-            }
-        }
-        return done.reversed()
+        settle(instance, failure: failure) { token > $0.after }
     }
 
     /// The instance is gone (a config edit removed it): no reload of it will finish, so stop waiting for one.
     /// - Returns: the requests now complete; the removal counts as a failure.
     mutating func forget(instance: String) -> [Done] {
+        settle(instance, failure: "'\(instance)' was removed from the configuration") { _ in true }
+    }
+
+    /// Takes `instance` off every request `applies` to, noting `failure`; returns the requests left waiting for
+    /// nothing, in the order they came.
+    private mutating func settle(_ instance: String, failure: String?, where applies: (Waiting) -> Bool) -> [Done] {
         var done: [Done] = []
-        for index in waiting.indices.reversed() where waiting[index].instances.contains(instance) {
-            waiting[index].instances.remove(instance)
-            waiting[index].failures.append("'\(instance)' was removed from the configuration")
+        for index in waiting.indices.reversed() where applies(waiting[index]) {
+            guard waiting[index].instances.remove(instance) != nil else { continue }
+            if let failure { waiting[index].failures.append(failure) }
             if waiting[index].instances.isEmpty {
                 done.append((waiting[index].token, waiting[index].failure))
                 waiting.remove(at: index)

@@ -1,0 +1,115 @@
+import Foundation
+import Providers
+import Scheduler
+
+/// What the daemon does with the engine's answers: writes entries and records, hands reloads to the provider
+/// threads, and keeps the status files, the kept records and the acknowledgements.
+extension Daemon {
+
+    /// Writes changed entries in every configured format, starts reloads, writes changed records, and reports the calls
+    /// the engine gave up on, in that order: at start-up every placeholder is painted before 10,000 provider calls
+    /// compete with the loop for the CPU.
+    func perform(_ actions: [EngineAction]) {
+        let now = Date()
+        for case .show(let name, let content) in actions {
+            log(.debug, "\(name): shows '\(content.text)'")
+            write(name, content: content, now: now)
+        }
+        for case .reload(let name, let token) in actions {
+            if let kind = engine.instance(named: name)?.kind, runner.runsCommands(kind) {
+                commandReloads.add(name, token: token)
+            } else {
+                reloads.add(name, token: token)
+            }
+        }
+        startWaitingReloads()
+        for case .recordChanged(let name) in actions {
+            writeRecord(of: name)
+        }
+        for case .failed(let name, let token, let reason) in actions {
+            // The provider call is still running somewhere; its late answer will be ignored.
+            log(.warning, "\(name): \(reason)")
+            for (ack, failure) in acknowledgements.completed(
+                instance: name, token: token, failure: "\(name): \(reason)")
+            {
+                acknowledge(ack, failure: failure)
+            }
+        }
+    }
+
+    /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure.
+    func writeRecord(of name: String) {
+        guard let record = engine.record(of: name) else { return }
+        do {
+            try outputs.writeRecord(record)
+        } catch {
+            log(.error, "\(name): cannot write its record: \(error)")
+        }
+    }
+
+    /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
+    /// (it timed out in the queue, or a newer one superseded it) is skipped.
+    func startWaitingReloads() {
+        startWaiting(in: &reloads)
+        startWaiting(in: &commandReloads)
+    }
+
+    func startWaiting(in queue: inout ReloadQueue) {
+        while let reload = queue.next() {
+            guard engine.isAwaiting(instance: reload.instance, token: reload.token),
+                let instance = engine.instance(named: reload.instance)
+            else {
+                queue.finished()
+                continue
+            }
+            log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
+            let now = Date()
+            engine.started(instance: reload.instance, token: reload.token, now: now)
+            runner.start(
+                instance, token: reload.token, now: now, current: engine.content(of: reload.instance, at: now))
+        }
+    }
+
+    /// Writes the instance's bar files; its record is written separately, only when it changes.
+    func write(_ name: String, content: EntryContent, now: Date) {
+        guard let instance = engine.instance(named: name) else { return }
+        do {
+            for format in instance.outputs {
+                _ = try outputs.write(
+                    instance: name, format: format,
+                    contents: Renderer.render(content, family: instance.family, format: format, instance: name))
+            }
+        } catch {
+            log(.error, "\(name): cannot write its entry: \(error)")
+        }
+    }
+
+    /// Keeps the instance's record for the next run.
+    func remember(_ name: String) {
+        guard let memory, let record = engine.record(of: name) else { return }
+        do {
+            try memory.remember(record.kept(at: Date()))
+        } catch {
+            log(.debug, "\(name): cannot keep its record: \(error)")
+        }
+    }
+
+    func writeStatus(of name: String, now: Date) {
+        guard let status = engine.status(of: name, now: now) else { return }
+        do {
+            try AtomicFile.write(
+                InstanceStatusRecord(status).encoded(), to: InstanceStatusRecord.path(for: name, in: paths.status))
+        } catch {
+            log(.debug, "\(name): cannot write its status: \(error)")
+        }
+    }
+
+    /// Tells a waiting CLI its request is done; with `failure`, why it did not work (the CLI then exits 1).
+    func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
+        do {
+            try paths.control.acknowledge(token, failure: failure)
+        } catch {
+            log(.warning, "cannot acknowledge \(token): \(error)")
+        }
+    }
+}
