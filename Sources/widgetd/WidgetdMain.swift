@@ -12,6 +12,10 @@ struct WidgetdMain {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let handled: [Int32] = [SIGHUP, SIGTERM, SIGINT]
+        // A reader that goes away (a closed pipe on stdout or stderr) makes writes fail with EPIPE, which the daemon's
+        // log counts and a command's console ends on quietly, instead of SIGPIPE killing the process (and the daemon
+        // leaving its FIFO and lock behind).
+        StandardStreams.ignoreBrokenPipes()
         do {
             if case .run? = try? CommandLineParser.parse(arguments) {
                 // SIGCHLD too: the daemon reaps the commands clicks start when its signalfd reports one.
@@ -22,7 +26,7 @@ struct WidgetdMain {
                 try SignalFile.unblockInThisThread(handled + [SIGPIPE])
             }
         } catch {
-            FileHandle.standardError.write(Data("widgetd: error: \(error)\n".utf8))
+            Console.standard.err("widgetd: error: \(error)")
             exit(ExitCode.failure)
         }
         exit(run(arguments, environment: ProcessInfo.processInfo.environment))

@@ -73,7 +73,7 @@ struct ControlClientTests {
     @Test func aCommandTooLongForOneWriteIsRefused() throws {
         let command = ControlCommand(
             .intent(instance: "q", intent: "next", parameters: [.init("text", String(repeating: "y", count: 5000))]))
-        #expect(throws: ControlClientError.lineTooLong(bytes: 5000 + "intent q next text=\n".utf8.count)) {
+        #expect(throws: ControlClientError.lineTooLong(bytes: 5000 + "\nintent q next text=\n".utf8.count)) {
             try ControlClient.send(command, fifo: "/nonexistent/control")
         }
     }

@@ -51,7 +51,7 @@ struct ControlFIFOTests {
             try writer.write("reload all\n")
         }  // the writer closes here
         #expect(try readControlLines(from: fifo) { !$0.isEmpty } == [.line("reload all")])
-        // Without the daemon's own write end this would be POLLHUP, at once and for ever.
+        // Without a fresh read end this would be POLLHUP, at once and for ever.
         #expect(try Poller.readable([fifo.fileDescriptor], timeout: .milliseconds(200)).isEmpty)
         #expect(fifo.readLines().isEmpty)
 

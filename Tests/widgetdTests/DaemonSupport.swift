@@ -18,8 +18,11 @@ final class DaemonUnderTest {
     var runtime: String { directory.url.path + "/run/widgetd" }
     var output: String { runtime + "/out" }
 
-    /// Starts a daemon on `config`, in fresh directories or in those of an earlier daemon (`reusing`).
-    init(config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil) throws {
+    /// Starts a daemon on `config`, in fresh directories or in those of an earlier daemon (`reusing`); its log goes
+    /// to `standardError` when given (`/dev/full`, a pipe nobody reads), else to a file `log` reads.
+    init(
+        config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil
+    ) throws {
         directory = try reusing ?? TemporaryDirectory()
         ownsDirectory = reusing == nil
         for sub in ["run", "state", "home"] {
@@ -33,7 +36,7 @@ final class DaemonUnderTest {
         process.currentDirectoryURL = directory.url
         process.arguments = ["run", "--config", configPath, "--log-level", "debug"] + arguments
         process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardError = try standardError ?? FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()

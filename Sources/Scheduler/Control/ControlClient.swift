@@ -36,7 +36,7 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
 
 /// The CLI's end of the control FIFO: writes one request line for the daemon (DESIGN §4).
 public enum ControlClient {
-    /// Writes `command`'s line and a newline to the FIFO at `path` in one `write`, so it arrives whole even
+    /// Writes `command`'s line between two newlines to the FIFO at `path` in one `write`, so it arrives whole even
     /// when other writers write at the same time (`open(O_WRONLY | O_NONBLOCK)`, `write`).
     ///
     /// Opening without blocking is how a missing daemon shows: `ENXIO`, no reader, rather than a CLI that
@@ -59,7 +59,9 @@ public enum ControlClient {
         guard reparsed == command else {
             throw .invalid(ControlParseError("cannot write '\(line)' as a control line"))
         }
-        let bytes = Array((line + "\n").utf8)
+        // A newline first ends whatever line another writer left unfinished (`printf 'reload all' > control` just
+        // before), so this request is never glued to it; the daemon skips the empty line if there was none.
+        let bytes = Array(("\n" + line + "\n").utf8)
         guard bytes.count <= ControlFIFO.maximumLineLength else { throw .lineTooLong(bytes: bytes.count) }
 
         let fifo = try open(path)

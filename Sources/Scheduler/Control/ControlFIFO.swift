@@ -11,9 +11,14 @@ public enum ControlLineResult: Equatable, Sendable {
 /// The daemon's end of the control FIFO: creates it, reads it without blocking, and cuts what arrives into
 /// lines (DESIGN §4).
 ///
-/// The daemon opens a write end of its own and keeps it open. Without one, the FIFO reaches end of file
-/// each time the last writer closes, and from then on `poll()` reports `POLLHUP` at once, every time, and
-/// the loop spins; with one, there is always a writer, so the reader only ever sees data or `EAGAIN`.
+/// A line ends at its newline, or where its writer closed the FIFO: `printf 'reload all' > control` is one request,
+/// not the first half of the next writer's line. The reader sees the close as end of file (`read` returns 0 once
+/// every writer has gone); the partial line is then taken as complete, and the read end is opened again, because
+/// `poll()` on a FIFO reader that has seen its writers go reports `POLLHUP` at once, every time, and the loop would
+/// spin. A fresh read end reports nothing until a writer has come and gone again (Linux keeps, per open file, the
+/// writer count it has seen). The new read end is opened through `/proc/self/fd` before the old one closes: there
+/// is never a moment with no reader (a writer would get `ENXIO`, "not running"), and it works even when the path
+/// was unlinked or replaced meanwhile.
 ///
 /// Nothing a writer sends can stop the daemon: over-long lines are dropped whole, bytes that are not UTF-8
 /// are rejected, and one call reads a bounded amount so a writer that never stops cannot starve the loop.
@@ -27,9 +32,8 @@ public final class ControlFIFO {
 
     /// The FIFO's path.
     public let path: String
-    private let reader: FileDescriptor
-    /// Held, never written: see the type's documentation.
-    private let writer: FileDescriptor
+    /// Nil once reopening failed (no `/proc`, no descriptors left): the daemon then makes a new FIFO.
+    private var reader: FileDescriptor?
     private let identity: (device: UInt64, inode: UInt64)
 
     /// The bytes of a line whose newline has not arrived yet.
@@ -37,11 +41,21 @@ public final class ControlFIFO {
     /// Inside a line already rejected as too long: drop everything up to its newline.
     private var discarding = false
 
-    /// The read end, for `poll()`.
-    public var fileDescriptor: Int32 { reader.rawValue }
+    /// The read end, for `poll()`; -1 (which `poll` skips) once it is closed.
+    public var fileDescriptor: Int32 { reader?.rawValue ?? -1 }
+
+    /// Whether the read end is open; false after a failed reopen.
+    public var isOpen: Bool { reader != nil }
+
+    /// Whether `path` still names this FIFO (`lstat`): false once it was deleted, or replaced by something else.
+    public var isInPlace: Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && UInt64(info.st_dev) == identity.device
+            && UInt64(info.st_ino) == identity.inode
+    }
 
     /// Creates the FIFO at `path`, mode 0600, or reuses the one there if it passes the checks, and opens it
-    /// (`mkfifo`, `open(O_RDONLY | O_NONBLOCK)`, then `open(O_WRONLY | O_NONBLOCK)`).
+    /// (`mkfifo`, then `open(O_RDONLY | O_NONBLOCK)`).
     ///
     /// Call `ControlPaths.prepare()` first: this checks the FIFO, the directory holding it is checked there.
     /// - Throws: `ControlPathError` when the path is a symbolic link, not a FIFO, another user's, or open to
@@ -59,13 +73,7 @@ public final class ControlFIFO {
         // O_NOFOLLOW and the fstat checks catch a FIFO replaced since the lstat.
         let (reader, readInfo) = try Self.open(path, O_RDONLY)
         try ControlPaths.checkFIFO(readInfo, of: path)
-        // Never blocks: a reader exists (ours), so opening for writing succeeds at once.
-        let (writer, writeInfo) = try Self.open(path, O_WRONLY)
-        guard writeInfo.st_dev == readInfo.st_dev && writeInfo.st_ino == readInfo.st_ino else {
-            throw .notAFIFO(path: path)  // swapped between our two opens
-        }
         self.reader = reader
-        self.writer = writer
         identity = (UInt64(readInfo.st_dev), UInt64(readInfo.st_ino))
     }
 
@@ -77,15 +85,18 @@ public final class ControlFIFO {
         }
     }
 
-    /// Every complete line available now, in order (`read` until `EAGAIN` or the read budget); never blocks.
+    /// Every complete line available now, in order (`read` until `EAGAIN`, end of file or the read budget); never
+    /// blocks.
     ///
-    /// A line without its newline yet is kept for the next call. Empty lines are skipped. A line longer than
-    /// `maximumLineLength` is rejected once, as soon as it is too long, and the rest of it is dropped up to its
-    /// newline; a line that is not UTF-8 is rejected. Reasons: "line longer than 4096 bytes", "not UTF-8".
+    /// A line without its newline yet is kept for the next call, unless its writer has closed the FIFO: then it is
+    /// complete (see the type's documentation). Empty lines are skipped. A line longer than `maximumLineLength` is
+    /// rejected once, as soon as it is too long, and the rest of it is dropped up to its newline (or its writer's
+    /// close), without being kept; a line that is not UTF-8 is rejected. Reasons: "line longer than 4096 bytes",
+    /// "not UTF-8".
     public func readLines() -> [ControlLineResult] {
         var results: [ControlLineResult] = []
         var budget = Self.readBudget
-        while budget > 0 {
+        while budget > 0, let reader {
             let chunk: [UInt8]
             do {
                 chunk = try reader.read(upTo: min(budget, 64 * 1024))
@@ -93,18 +104,40 @@ public final class ControlFIFO {
                 precondition(error.errno == EAGAIN, "reading the control FIFO cannot fail with \(error)")
                 break
             }
-            if chunk.isEmpty { break }  // cannot happen while we hold a write end; stop rather than spin
+            if chunk.isEmpty {
+                // End of file: every writer has closed. Whatever line they left unfinished ends here.
+                endOfWriters(into: &results)
+                break
+            }
             budget -= chunk.count
             split(chunk, into: &results)
         }
         return results
     }
 
-    /// Unlinks the FIFO (`unlink`) for a clean stop, unless the path now names something else.
+    /// The writers have all gone: finishes the pending line and opens a fresh read end (see the type's
+    /// documentation); without one, `isOpen` turns false.
+    private func endOfWriters(into results: inout [ControlLineResult]) {
+        if discarding {
+            discarding = false
+        } else {
+            finishLine(into: &results)
+        }
+        guard let old = reader else { return }
+        // Opened before the old one closes, so a reader exists throughout. Not by path: the path may be gone.
+        let fresh = try? FileDescriptor.open("/proc/self/fd/\(old.rawValue)", O_RDONLY | O_NONBLOCK)
+        if let fresh, let info = try? fresh.status(), UInt64(info.st_dev) == identity.device,
+            UInt64(info.st_ino) == identity.inode
+        {
+            reader = fresh
+        } else {
+            reader = nil
+        }
+    }
+
+    /// Unlinks the FIFO (`unlink`) for a clean stop, unless the path now names something else (another daemon's).
     public func remove() {
-        var info = stat()
-        guard lstat(path, &info) == 0, UInt64(info.st_dev) == identity.device, UInt64(info.st_ino) == identity.inode
-        else { return }
+        guard isInPlace else { return }
         _ = unlink(path)
     }
 

@@ -43,11 +43,22 @@ public final class LockFile: Sendable {
         }
     }
 
-    /// Unlinks the lock file (`unlink`), for a clean stop; the lock itself goes when this object does.
+    /// Whether `path` still names the file this lock holds (`fstat`, `lstat`): false once it was deleted (an
+    /// `rm -rf` of the runtime directory) or replaced, perhaps by another daemon's.
+    public var isInPlace: Bool {
+        var named = stat()
+        guard let locked = try? descriptor.status(), lstat(path, &named) == 0 else { return false }
+        return locked.st_dev == named.st_dev && locked.st_ino == named.st_ino
+    }
+
+    /// Unlinks the lock file (`unlink`), for a clean stop, unless the path now names another file: a daemon that
+    /// started after ours lost its runtime directory holds that one, and unlinking it would let a third one start.
+    /// The lock itself goes when this object does.
     ///
     /// Unlinking while still holding the lock is safe because `lock` below checks, after locking, that the
     /// path still names the file it locked.
     public func remove() {
+        guard isInPlace else { return }
         _ = unlink(path)
     }
 

@@ -25,7 +25,14 @@ struct AcknowledgementBook {
     /// A request that is complete: its token, and why any of its reloads failed.
     typealias Done = (token: ControlCommand.AckToken, failure: String?)
 
+    /// The most requests waiting at once; a request past it is answered at once with a failure, so a flood of
+    /// `--wait` lines cannot grow the daemon without bound.
+    static let limit = 1024
+
     private var waiting: [Waiting] = []
+
+    /// Requests waiting now.
+    var count: Int { waiting.count }
 
     mutating func wait(_ token: ControlCommand.AckToken, for instances: [String], after issued: UInt64) {
         waiting.append(Waiting(token: token, instances: Set(instances), after: issued))

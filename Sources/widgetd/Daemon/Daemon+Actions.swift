@@ -37,13 +37,16 @@ extension Daemon {
         }
     }
 
-    /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure.
+    /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure. A failed write is tried
+    /// again later (`OutputRetry`).
     func writeRecord(of name: String) {
         guard let record = engine.record(of: name) else { return }
         do {
             try outputs.writeRecord(record)
+            outputRetry.succeeded(name, .record)
         } catch {
-            log(.error, "\(name): cannot write its record: \(error)")
+            if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its record: \(error)") }
+            outputRetry.failed(name, .record, reason: "\(name): cannot write its record: \(error)", now: Date())
         }
     }
 
@@ -70,7 +73,8 @@ extension Daemon {
         }
     }
 
-    /// Writes the instance's bar files; its record is written separately, only when it changes.
+    /// Writes the instance's bar files; its record is written separately, only when it changes. A failed write is
+    /// tried again later (`OutputRetry`), and logged once until it works again.
     func write(_ name: String, content: EntryContent, now: Date) {
         guard let instance = engine.instance(named: name) else { return }
         do {
@@ -79,9 +83,29 @@ extension Daemon {
                     instance: name, format: format,
                     contents: Renderer.render(content, family: instance.family, format: format, instance: name))
             }
+            outputRetry.succeeded(name, .entry)
         } catch {
-            log(.error, "\(name): cannot write its entry: \(error)")
+            if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its entry: \(error)") }
+            outputRetry.failed(name, .entry, reason: "\(name): cannot write its entry: \(error)", now: now)
         }
+    }
+
+    /// Tries the failed writes again, with the entries and records as they are now.
+    func retryOutputs(now: Date) {
+        let failing = outputRetry.take(now: now)
+        for (name, part) in failing {
+            guard engine.instance(named: name) != nil else {
+                outputRetry.forget(name)
+                continue
+            }
+            switch part {
+            case .entry:
+                if let content = engine.content(of: name, at: now) { write(name, content: content, now: now) }
+            case .record:
+                writeRecord(of: name)
+            }
+        }
+        if !failing.isEmpty, outputRetry.isEmpty { log(.info, "the output files are written again") }
     }
 
     /// Keeps the instance's record for the next run.
@@ -108,6 +132,7 @@ extension Daemon {
     func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
         do {
             try paths.control.acknowledge(token, failure: failure)
+            removeAcknowledgements(acknowledgementFiles.wrote(token, now: Date()))
         } catch {
             log(.warning, "cannot acknowledge \(token): \(error)")
         }

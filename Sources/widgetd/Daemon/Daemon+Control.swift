@@ -16,20 +16,22 @@ extension Daemon {
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
             let button = MouseButton(number: number)
         else {
-            let reason = "click on unknown widget '\(name)' (or button \(number))"
-            log(.warning, "\(reason): dropped")
+            let reason = "click on unknown widget '\(LogText.excerpt(name))' (or button \(number))"
+            log(.warning, from: Self.fifoSource, "\(reason): dropped")
             token.map { acknowledge($0, failure: reason) }
             return
         }
         let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
         switch action {
         case nil:
-            log(.info, "\(name): nothing is bound to the \(button.rawValue) button")
+            log(.info, from: Self.fifoSource, "\(name): nothing is bound to the \(button.rawValue) button")
             token.map { acknowledge($0) }
         case .command(let argv)?:
             do {
                 children.insert(try DetachedCommand.spawn(argv))
-                log(.info, "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
+                log(
+                    .info, from: Self.fifoSource,
+                    "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
                 token.map { acknowledge($0) }
             } catch {
                 log(.warning, "\(name): \(error)")
@@ -38,7 +40,7 @@ extension Daemon {
         case .intent(let intent)?:
             guard let spec = kind.intent(named: intent) else {
                 let reason = "\(name): kind '\(kind.name)' has no intent '\(intent)'"
-                log(.warning, reason)
+                log(.warning, from: Self.fifoSource, reason)
                 token.map { acknowledge($0, failure: reason) }
                 return
             }
@@ -56,17 +58,17 @@ extension Daemon {
         _ token: ControlCommand.AckToken?, now: Date
     ) {
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
-            let reason = "intent '\(intent)' for unknown widget '\(name)'"
-            log(.warning, "\(reason): dropped")
+            let reason = "intent '\(LogText.excerpt(intent))' for unknown widget '\(LogText.excerpt(name))'"
+            log(.warning, from: Self.fifoSource, "\(reason): dropped")
             token.map { acknowledge($0, failure: reason) }
             return
         }
         guard let spec = kind.intent(named: intent) else {
             let names = kind.intents.map(\.name)
             let reason =
-                "\(name): unknown intent '\(intent)' for kind '\(kind.name)'"
+                "\(name): unknown intent '\(LogText.excerpt(intent))' for kind '\(kind.name)'"
                 + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
-            log(.warning, "\(reason); dropped")
+            log(.warning, from: Self.fifoSource, "\(reason); dropped")
             token.map { acknowledge($0, failure: reason) }
             return
         }
@@ -76,7 +78,9 @@ extension Daemon {
                 IntentInvocation(intent: intent, parameters: values), on: instance, now: now,
                 current: engine.content(of: name, at: now), acknowledgement: token)
         } catch {
-            log(.warning, "\(name): \(intent): \(error); dropped")
+            log(
+                .warning, from: Self.fifoSource,
+                "\(name): \(intent): \(LogText.excerpt("\(error)", limit: 160)); dropped")
             token.map { acknowledge($0, failure: "\(name): \(intent): \(error)") }
         }
     }
@@ -87,18 +91,29 @@ extension Daemon {
 
     // MARK: - Control FIFO
 
+    /// The log source of everything a FIFO line causes: whoever can write the FIFO cannot flood the log.
+    static let fifoSource = "control FIFO"
+
     func handleControlLines() {
+        guard let fifo else { return }
         for result in fifo.readLines() {
             switch result {
             case .rejected(let reason):
-                log(.warning, "control FIFO: dropped a line: \(reason)")
+                log(.warning, from: Self.fifoSource, "control FIFO: dropped a line: \(reason)")
             case .line(let line):
                 do {
                     handle(try ControlCommand.parse(line))
                 } catch {
-                    log(.warning, "control FIFO: dropped '\(line.prefix(80))': \(error)")
+                    // The excerpt is escaped and cut, and so is the reason, which may quote the line.
+                    log(
+                        .warning, from: Self.fifoSource,
+                        "control FIFO: dropped '\(LogText.excerpt(line))': \(LogText.excerpt("\(error)", limit: 160))")
                 }
             }
+        }
+        if !fifo.isOpen {
+            log(.error, "the control FIFO could not be opened again after its writers left: making it again")
+            repairRuntime()
         }
     }
 
@@ -123,7 +138,7 @@ extension Daemon {
 
     private func request(_ target: ReloadTarget, _ command: ControlCommand, now: Date) {
         if !request(target, acknowledgement: command.acknowledgement, now: now) {
-            log(.warning, "'\(command.line)' names no widget")
+            log(.warning, from: Self.fifoSource, "'\(LogText.excerpt(command.line))' names no widget")
         }
     }
 
@@ -140,6 +155,12 @@ extension Daemon {
         if let acknowledgement {
             if names.isEmpty {
                 acknowledge(acknowledgement, failure: "no widget matches the request")
+            } else if acknowledgements.count >= AcknowledgementBook.limit {
+                // The reloads still happen (coalesced); only the confirmation is refused, to bound what is held.
+                acknowledge(
+                    acknowledgement,
+                    failure: "too many requests are waiting to be confirmed (\(AcknowledgementBook.limit)); "
+                        + "the reload was requested but will not be confirmed")
             } else {
                 acknowledgements.wait(acknowledgement, for: names, after: issuedBefore)
             }

@@ -24,8 +24,10 @@ final class Daemon {
     let runner: ProviderRunner
     let completions: CompletionQueue
 
-    let lock: LockFile
-    let fifo: ControlFIFO
+    /// Replaced when its file was deleted (`Daemon+Runtime`).
+    var lock: LockFile
+    /// Replaced when it was deleted or replaced; nil only if making it again failed (`Daemon+Runtime`).
+    var fifo: ControlFIFO?
     let timer: WallClockTimer
     let watcher: Inotify
     let signals: SignalFile
@@ -38,6 +40,16 @@ final class Daemon {
     var repairDue: Date?
     /// The output directory itself was deleted or moved since the last repair.
     var outputDirectoryReplaced = false
+    /// Deletions and replacements in the runtime directory (the FIFO, the lock), and when to repair them
+    /// (`Daemon+Runtime`).
+    var runtimeWatch: Inotify.Watch?
+    var runtimeRepairDue: Date?
+    /// Output writes that failed, to try again (`Daemon+Outputs`).
+    var outputRetry = OutputRetry()
+    /// Acknowledgement files written, removed when nobody took them.
+    var acknowledgementFiles = AcknowledgementFiles()
+    /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
+    var logLimits = LogRateLimiter()
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
@@ -74,6 +86,8 @@ final class Daemon {
         } catch {
             throw StartError(description: "widgetd: error: \(error)")
         }
+        // Left by a daemon before this one (or its clients that gave up): nobody waits for them any more.
+        Self.removeAcknowledgements(in: paths.control.acknowledgements)
         do {
             lock = try LockFile(path: paths.control.lock)
         } catch {
@@ -112,6 +126,7 @@ final class Daemon {
             instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
             restored: memory?.recall(configuration.widgets, at: now) ?? [:], now: now)
         watchOutputDirectory()
+        watchRuntimeDirectory()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -123,10 +138,11 @@ final class Daemon {
         perform(engine.advance(now: Date()))
         while !stopping {
             do {
-                try timer.arm(at: [engine.nextDeadline(), repairDue].compactMap { $0 }.min())
+                try timer.arm(at: nextHousekeeping(after: engine.nextDeadline()))
+                let fifoDescriptor = fifo?.fileDescriptor ?? -1  // -1: poll skips it
                 let ready = try Poller.readable(
                     [
-                        timer.fileDescriptor, wakeup.fileDescriptor, fifo.fileDescriptor, watcher.fileDescriptor,
+                        timer.fileDescriptor, wakeup.fileDescriptor, fifoDescriptor, watcher.fileDescriptor,
                         signals.fileDescriptor,
                     ], timeout: nil)
                 if ready.contains(timer.fileDescriptor), timer.consume() == .clockChanged {
@@ -138,10 +154,11 @@ final class Daemon {
                     _ = wakeup.drain()
                     handleCompletions()
                 }
-                if ready.contains(fifo.fileDescriptor) { handleControlLines() }
+                if fifoDescriptor >= 0, ready.contains(fifoDescriptor) { handleControlLines() }
                 if ready.contains(watcher.fileDescriptor) { handleFileEvents() }
                 if ready.contains(signals.fileDescriptor) { handleSignals() }
                 if let due = repairDue, due <= Date() { repairOutputs() }
+                doHousekeeping(now: Date())
                 perform(engine.advance(now: Date()))
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
@@ -168,11 +185,12 @@ final class Daemon {
 
     private func handle(_ completion: ProviderCompletion) {
         guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { return }
+        // A provider's messages come from outside (a script's output): limited per widget.
         switch completion.result {
         case .failure(let failure):
-            log(.warning, "\(completion.instance): \(failure.message)")
+            log(.warning, from: completion.instance, "\(completion.instance): \(failure.message)")
         case .success(let timeline):
-            for note in timeline.notes { log(.warning, "\(completion.instance): \(note)") }
+            for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
         }
         let now = Date()
         perform(
@@ -182,6 +200,8 @@ final class Daemon {
         if case .success = completion.result { remember(completion.instance) }
         var failure: String?
         if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
+        // A timeline that could not be written is no success either: the bars do not show it.
+        failure = failure ?? outputRetry.failure(of: completion.instance)
         for (token, failure) in acknowledgements.completed(
             instance: completion.instance, token: completion.token, failure: failure)
         {
@@ -198,7 +218,9 @@ final class Daemon {
             if let timeline = outcome.timeline {
                 perform(engine.install(timeline, for: completion.instance, now: now))
                 writeStatus(of: completion.instance, now: now)
-                completion.acknowledgement.map { acknowledge($0) }
+                completion.acknowledgement.map {
+                    acknowledge($0, failure: outputRetry.failure(of: completion.instance))
+                }
                 return
             }
             let target: ReloadTarget =
@@ -216,6 +238,8 @@ final class Daemon {
             switch signal {
             case SIGHUP:
                 log(.info, "SIGHUP: re-reading \(configPath)")
+                // Also the way to bring back a FIFO or lock whose loss inotify could not report.
+                repairRuntime()
                 reloadConfiguration()
             case SIGCHLD:
                 reapChildren()
@@ -238,6 +262,7 @@ final class Daemon {
             reloadConfiguration()
         }
         handleOutputEvents(events)
+        handleRuntimeEvents(events)
     }
 
     /// The local time zone changed: local cron times move, and timelines rendered in the old zone (a clock)
@@ -277,6 +302,7 @@ final class Daemon {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
                 memory?.forget(name)
+                outputRetry.forget(name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
             }
         }
@@ -288,7 +314,8 @@ final class Daemon {
         // Commands still running would otherwise run on with no one to read them.
         RunningCommands.terminateAll()
         for name in engine.instanceNames { remember(name) }
-        fifo.remove()
+        // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).
+        fifo?.remove()
         lock.remove()
         log(.info, "stopped")
     }

@@ -22,16 +22,21 @@ enum LogLevel: Int, Comparable, CaseIterable, Sendable {
 }
 
 /// The daemon's log: one line per event on a sink (stderr in the daemon; systemd's journal adds the time).
+///
+/// Every message is escaped (`LogText.escaped`): whatever text from outside it quotes, a line stays one line with no
+/// control characters.
 struct Log: Sendable {
     var level: LogLevel
     var sink: @Sendable (String) -> Void
 
+    /// Standard error, written with `write(2)`: a failing write is counted, never fatal (`StandardErrorLog`).
     static func standardError(level: LogLevel) -> Log {
-        Log(level: level) { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
+        let stream = StandardErrorLog()
+        return Log(level: level) { line in stream.write(line) }
     }
 
     func callAsFunction(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level >= self.level else { return }
-        sink("widgetd: \(level.name): \(message())")
+        sink("widgetd: \(level.name): \(LogText.escaped(message()))")
     }
 }

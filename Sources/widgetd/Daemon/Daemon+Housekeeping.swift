@@ -1,0 +1,33 @@
+import Foundation
+import Scheduler
+
+/// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
+/// to do: runtime repairs, output retries, log summaries, leftover acknowledgements.
+extension Daemon {
+    /// The earliest of `engineDeadline` and every housekeeping deadline, for the timer.
+    func nextHousekeeping(after engineDeadline: Date?) -> Date? {
+        [
+            engineDeadline, repairDue, runtimeRepairDue, outputRetry.due, logLimits.nextDeadline,
+            acknowledgementFiles.nextRemoval,
+        ].compactMap { $0 }.min()
+    }
+
+    /// Does whatever housekeeping is due at `now`.
+    func doHousekeeping(now: Date) {
+        if let due = runtimeRepairDue, due <= now { repairRuntime() }
+        if let due = outputRetry.due, due <= now { retryOutputs(now: now) }
+        if let due = logLimits.nextDeadline, due <= now {
+            for line in logLimits.flush(now: now) { log(line.level, line.text) }
+        }
+        removeAcknowledgements(acknowledgementFiles.expired(now: now))
+    }
+
+    /// Logs a line caused from outside the daemon (a FIFO line, a provider's message), at most a burst per `source`
+    /// and window, with counts for what was held back (`LogRateLimiter`).
+    func log(_ level: LogLevel, from source: String, _ message: String) {
+        guard level >= log.level else { return }
+        for line in logLimits.admit(.init(level: level, text: message), from: source, now: Date()) {
+            log(line.level, line.text)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+import Scheduler
+
+/// The runtime directory, its control FIFO and lock stay the daemon's own while it runs.
+///
+/// A FIFO deleted or replaced (a tmpfs cleaner, a user's `rm`), or the whole directory removed, would otherwise leave
+/// the daemon deaf: running, but unreachable by every client. Deletions and renames in the directory, and the
+/// directory's own removal, are watched; a moment after they stop (`repairDelay`, so an `rm -rf` is not raced) and on
+/// SIGHUP, the daemon checks each piece by device and inode and makes again what went, with the same checks as at
+/// start-up (the user's own, not a link, closed to others).
+///
+/// The lock decides who owns the directory. A daemon that lost its lock file takes a new one; if another daemon took
+/// it first (started while the directory was gone), that one owns the directory now and this one stops, removing
+/// nothing of the newcomer's. So one daemon serves a runtime directory, however it was removed.
+extension Daemon {
+    static let runtimeWatchMask: Inotify.Mask = [.delete, .movedFrom, .movedTo, .create, .deleteSelf, .moveSelf]
+    /// The entries of the runtime directory whose loss or replacement is repaired.
+    static let runtimeEntries: Set<String> = ["control", "lock", "acks", "status"]
+
+    func watchRuntimeDirectory() {
+        let previous = runtimeWatch
+        runtimeWatch = try? watcher.watch(directory: paths.control.directory, mask: Self.runtimeWatchMask, adding: true)
+        // A directory moved away is still watched where it went; its events are not ours any more.
+        if let previous, previous != runtimeWatch, ![configWatch, zoneWatch, outputWatch].contains(previous) {
+            try? watcher.unwatch(previous)
+        }
+    }
+
+    func handleRuntimeEvents(_ events: [Inotify.Event]) {
+        let overflow = events.contains { $0.mask.contains(.queueOverflow) }
+        let touched = events.contains { event in
+            guard let watch = event.watch, watch == runtimeWatch else { return false }
+            return !event.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty
+                || Self.runtimeEntries.contains(event.name)
+        }
+        guard overflow || touched else { return }
+        runtimeRepairDue = Date().addingTimeInterval(Self.repairDelay)
+    }
+
+    /// Makes again the runtime directory, lock, FIFO and subdirectories where they went or were replaced.
+    func repairRuntime() {
+        runtimeRepairDue = nil
+        let control = paths.control
+        do {
+            try control.prepare()
+        } catch {
+            log(
+                .error,
+                "cannot make \(control.directory) again: \(error); widgetd cannot be reached until it can "
+                    + "(send SIGHUP to try again)")
+            return
+        }
+        watchRuntimeDirectory()
+        if !lock.isInPlace {
+            do {
+                lock = try LockFile(path: control.lock)
+                log(.warning, "\(control.lock) was deleted or replaced: took the lock again")
+            } catch {
+                if case .alreadyRunning(let pid) = error {
+                    log(
+                        .error,
+                        "another widgetd\(pid.map { " (pid \($0))" } ?? "") took \(control.directory) while "
+                            + "this one's lock was gone; leaving it to that one and stopping")
+                    stopping = true
+                } else {
+                    log(.error, "cannot take \(control.lock) again: \(error)")
+                }
+                return
+            }
+        }
+        if fifo?.isInPlace != true || fifo?.isOpen != true {
+            do {
+                fifo = try ControlFIFO(path: control.fifo)
+                log(.warning, "\(control.fifo) was deleted or replaced: listening on it again")
+            } catch {
+                log(.error, "cannot make the control FIFO again: \(error); send SIGHUP to try again")
+            }
+        }
+        if mkdir(paths.status, 0o700) == 0 {
+            for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
+        }
+    }
+
+    /// Removes every acknowledgement file in `directory`: at start-up, nobody can be waiting for them.
+    static func removeAcknowledgements(in directory: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names { unlink(directory + "/" + name) }
+    }
+
+    /// Removes acknowledgement files nobody took in time (`AcknowledgementFiles`).
+    func removeAcknowledgements(_ tokens: [ControlCommand.AckToken]) {
+        for token in tokens { unlink(paths.control.acknowledgement(token)) }
+    }
+}

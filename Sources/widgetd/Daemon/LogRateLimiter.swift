@@ -1,0 +1,101 @@
+import Foundation
+
+/// Keeps one source of log lines (the control FIFO, one widget) from flooding the log.
+///
+/// Per source and window (`window` seconds from its first line): the first `burst` different lines are logged; a line
+/// identical to the one just logged is only counted; lines past the burst are counted too. When the window ends, what
+/// was held back is one line: "… (repeated 5123 times)" for repeats of the last line, else "… N more lines not logged
+/// …; the last: …". Nothing is lost without a count, and a flood of a million bad lines costs a few log lines.
+///
+/// Pure: the caller passes the time and arms its timer at `nextDeadline`, so tests run with a clock of their own.
+struct LogRateLimiter {
+    /// A line to log and how important it is.
+    struct Line: Equatable {
+        var level: LogLevel
+        var text: String
+    }
+
+    let burst: Int
+    let window: TimeInterval
+
+    private struct Source {
+        var windowEnd: Date
+        var logged = 0
+        /// The last line logged, and how many times it came again since.
+        var last: Line?
+        var repeats = 0
+        /// Lines past the burst (not repeats of `last`), and the latest of them.
+        var suppressed = 0
+        var lastSuppressed: Line?
+    }
+
+    private var sources: [String: Source] = [:]
+
+    init(burst: Int = 10, window: TimeInterval = 5) {
+        self.burst = max(1, burst)
+        self.window = window
+    }
+
+    /// What to log now for `line` from `source`: the line, or nothing when it is held back, after any summary of the
+    /// source's previous window.
+    mutating func admit(_ line: Line, from source: String, now: Date) -> [Line] {
+        var out: [Line] = []
+        if let state = sources[source], state.windowEnd <= now {
+            out += summary(of: source, state)
+            sources[source] = nil
+        }
+        var state = sources[source] ?? Source(windowEnd: now.addingTimeInterval(window))
+        defer { sources[source] = state }
+        if let last = state.last, last == line {
+            state.repeats += 1
+            return out
+        }
+        if state.repeats > 0, let last = state.last {
+            out.append(repeated(last, state.repeats))
+            state.repeats = 0
+        }
+        if state.logged < burst {
+            state.logged += 1
+            state.last = line
+            out.append(line)
+        } else {
+            state.last = nil
+            state.suppressed += 1
+            state.lastSuppressed = line
+        }
+        return out
+    }
+
+    /// The summaries of every window that has ended by `now`.
+    mutating func flush(now: Date) -> [Line] {
+        var out: [Line] = []
+        for (source, state) in sources where state.windowEnd <= now {
+            out += summary(of: source, state)
+            sources[source] = nil
+        }
+        return out
+    }
+
+    /// When the next summary is due; nil when nothing is held back.
+    var nextDeadline: Date? {
+        sources.values.lazy.filter { $0.repeats > 0 || $0.suppressed > 0 }.map(\.windowEnd).min()
+    }
+
+    private func summary(of source: String, _ state: Source) -> [Line] {
+        var out: [Line] = []
+        if state.repeats > 0, let last = state.last { out.append(repeated(last, state.repeats)) }
+        if state.suppressed > 0, let latest = state.lastSuppressed {
+            let seconds = window.rounded() == window ? "\(Int(window))" : "\(window)"
+            out.append(
+                Line(
+                    level: latest.level,
+                    text: "\(source): \(state.suppressed) more lines not logged (at most \(burst) every \(seconds) s); "
+                        + "the last: \(latest.text)"))
+        }
+        return out
+    }
+
+    private func repeated(_ line: Line, _ count: Int) -> Line {
+        Line(level: line.level, text: "\(line.text) (repeated \(count) \(count == 1 ? "time" : "times"))")
+    }
+}

@@ -1,0 +1,44 @@
+import Glibc
+
+/// Writes to standard output and standard error with plain `write(2)`, never trapping.
+///
+/// Foundation's `FileHandle.write` traps (the process dies of SIGILL) when a write fails: a full disk
+/// (`2>/dev/full`), or a reader that went away once SIGPIPE is ignored. Here a failure is returned and the caller
+/// decides: the daemon's log counts the lost line and carries on; a one-shot command exits quietly with status 1.
+enum StandardStreams {
+    /// Writes all of `bytes` to `descriptor` (`write` in a loop: `EINTR` retried, a short write continued).
+    ///
+    /// A descriptor someone made non-blocking (`EAGAIN`) is waited for with `poll` up to `patience` milliseconds per
+    /// stall (-1: as long as it takes, as a blocking descriptor would).
+    /// - Returns: nil when everything was written, else the `errno` of the write that failed.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, patience: Int32 = -1) -> Int32? {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if result >= 0 {
+                written += result
+                continue
+            }
+            let code = errno
+            switch code {
+            case EINTR:
+                continue
+            case EAGAIN:
+                var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&entry, 1, patience) > 0 || errno == EINTR { continue }
+                return EAGAIN
+            default:
+                return code
+            }
+        }
+        return nil
+    }
+
+    /// Ignores SIGPIPE in the whole process (`signal(SIGPIPE, SIG_IGN)`), so a reader going away makes a write fail
+    /// with `EPIPE` instead of killing the process.
+    ///
+    /// Safe for children: every process widgetd starts gets SIGPIPE back to its default (`ChildAttributes`).
+    static func ignoreBrokenPipes() {
+        _ = signal(SIGPIPE, SIG_IGN)
+    }
+}

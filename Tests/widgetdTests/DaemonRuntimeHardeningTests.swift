@@ -1,0 +1,308 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a FIFO line without its newline, a FIFO or
+/// runtime directory deleted under it, outputs it cannot write, floods of bad lines, acknowledgements nobody takes.
+@Suite("widgetd run: hardening of the runtime")
+struct DaemonRuntimeHardeningTests {
+    static let config = """
+        widgets:
+          quote:
+            kind: quotes
+            intent:
+              category: focus
+            output: [plain, i3blocks]
+
+        """
+
+    // MARK: 1. A log that cannot be written
+
+    /// Where the daemon's stderr goes: a full device, or a pipe whose reader has gone.
+    enum DeadLog: String, CaseIterable, CustomTestStringConvertible {
+        case fullDevice, closedPipe
+        var testDescription: String { rawValue }
+
+        func open() throws -> FileHandle {
+            switch self {
+            case .fullDevice:
+                return try #require(FileHandle(forWritingAtPath: "/dev/full"))
+            case .closedPipe:
+                var ends: [Int32] = [0, 0]
+                #expect(pipe(&ends) == 0)
+                close(ends[0])
+                return FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            }
+        }
+    }
+
+    @Test(arguments: DeadLog.allCases)
+    func aDaemonWhoseLogCannotBeWrittenKeepsServingAndCleansUp(log: DeadLog) throws {
+        let daemon = try DaemonUnderTest(config: Self.config, standardError: try log.open())
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") || !daemon.process.isRunning })
+        let result = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(daemon.process.isRunning)
+        daemon.stop()
+        #expect(daemon.process.terminationReason == .exit && daemon.process.terminationStatus == 0)
+        #expect(access(daemon.runtime + "/control", F_OK) != 0, "the FIFO is removed")
+        #expect(access(daemon.runtime + "/lock", F_OK) != 0, "the lock is removed")
+    }
+
+    @Test(arguments: DeadLog.allCases)
+    func aCommandWhoseOutputCannotBeWrittenExitsQuietlyWithStatusOne(output: DeadLog) throws {
+        for arguments in [["kinds"], ["help"], ["cron", "* * * * *", "--count", "3"]] {
+            let process = Process()
+            process.executableURL = widgetdBinary
+            process.arguments = arguments
+            process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "LANG": "C.UTF-8"]
+            process.standardOutput = try output.open()
+            process.standardError = try output.open()
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationReason == .exit, "\(arguments): killed by signal \(process.terminationStatus)")
+            #expect(process.terminationStatus == 1, "\(arguments)")
+        }
+    }
+
+    // MARK: 6. A line without its newline
+
+    @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        try writeFIFO(daemon.runtime + "/control", "reload all")  // printf 'reload all' > control
+        let result = try daemon.cli(["reload", "--kind", "quotes", "--wait", "--timeout", "5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(waitFor("the unfinished line as a request") { daemon.log.contains("reload requested: quote\n") })
+        #expect(!daemon.log.contains("reload allreload"), "\(daemon.log)")
+
+        // Even a raw writer without the CLI's leading newline is heard once the first writer has closed.
+        try writeFIFO(daemon.runtime + "/control", "reload all")
+        #expect(
+            waitFor("the second unfinished line") { daemon.log.components(separatedBy: "reload requested").count >= 4 })
+        try writeFIFO(daemon.runtime + "/control", "reload kind quotes ack=raw1\n")
+        #expect(waitFor("the raw request's acknowledgement") { daemon.log.contains("(ack raw1)") })
+    }
+
+    @Test func aClosedWriterWithHalfALineDoesNotMakeTheDaemonSpin() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        try writeFIFO(daemon.runtime + "/control", "reload quote")
+        #expect(waitFor("the line") { daemon.log.contains("reload requested: quote") })
+        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        // A loop spinning on POLLHUP burns a whole core: a second of it is about 100 ticks.
+        let before = try cpuTicks(of: daemon.process.processIdentifier)
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < .seconds(1) { usleep(100_000) }
+        let used = try cpuTicks(of: daemon.process.processIdentifier) - before
+        #expect(used < 10, "the daemon used \(used) ticks of CPU in an idle second")
+    }
+
+    // MARK: 4. The FIFO, the lock and the runtime directory
+
+    @Test func aDeletedFIFOIsMadeAgain() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let fifo = daemon.runtime + "/control"
+        let old = try inode(fifo)
+        #expect(unlink(fifo) == 0)
+        #expect(waitFor("a new FIFO") { (try? inode(fifo)).map { $0 != old } == true })
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO && info.st_mode & 0o777 == 0o600)
+        let result = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func aFIFOReplacedByAnUnsafeOneIsRefusedAndTakenOnSIGHUPOnceItIsSafe() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let fifo = daemon.runtime + "/control"
+        #expect(unlink(fifo) == 0)
+        #expect(mkfifo(fifo, 0o600) == 0 && chmod(fifo, 0o666) == 0)  // `mkfifo control` with a loose umask
+        #expect(waitFor("the refusal") { daemon.log.contains("cannot make the control FIFO again") })
+        #expect(daemon.log.contains("other users must have no access"))
+        // chmod makes no inotify event the daemon watches; SIGHUP is the way to say "look again".
+        #expect(chmod(fifo, 0o600) == 0)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(waitFor("the FIFO taken again") { daemon.log.contains("listening on it again") })
+        let result = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func aRemovedRuntimeDirectoryComesBackAndASecondDaemonIsStillRefused() throws {
+        let first = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { first.hasTimeline("quote") })
+        try FileManager.default.removeItem(atPath: first.runtime)  // rm -rf
+        #expect(
+            waitFor("the FIFO and lock back") {
+                access(first.runtime + "/control", F_OK) == 0 && access(first.runtime + "/lock", F_OK) == 0
+            })
+        let result = try first.cli(["reload", "quote", "--wait"])
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let second = try DaemonUnderTest(config: Self.config, reusing: first.directory)
+        second.process.waitUntilExit()
+        #expect(second.process.terminationStatus == 1)
+        #expect(second.log.contains("already running (pid \(first.process.processIdentifier))"), "\(second.log)")
+        first.stop()
+        #expect(access(first.runtime + "/control", F_OK) != 0 && access(first.runtime + "/lock", F_OK) != 0)
+    }
+
+    @Test func aDaemonWhoseLockWasTakenWhileItsDirectoryWasGoneStopsAndLeavesTheNewLock() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        // Another daemon (this test) makes the directory again and takes the lock before the first repairs it.
+        try FileManager.default.removeItem(atPath: daemon.runtime)
+        #expect(mkdir(daemon.runtime, 0o700) == 0)
+        let lock = open(daemon.runtime + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(lock) }
+        #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        #expect(waitFor("the first daemon to stop") { !daemon.process.isRunning })
+        #expect(daemon.log.contains("leaving it to that one and stopping"), "\(daemon.log)")
+        #expect(access(daemon.runtime + "/lock", F_OK) == 0, "the newcomer's lock stays")
+    }
+
+    // MARK: 7. Outputs that cannot be written
+
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func aFullOutputDiskFailsTheAcknowledgementAndTheEntryIsWrittenOnceSpaceReturns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let mount = directory.url.path + "/tmpfs"
+        #expect(mkdir(mount, 0o700) == 0)
+        #expect(shell("mount -t tmpfs -o size=256k,mode=0700 tmpfs '\(mount)'") == 0)
+        defer { _ = shell("umount -l '\(mount)'") }
+        let config = Self.config + "settings:\n  output_dir: \(mount)/out\n"
+        let daemon = try DaemonUnderTest(config: config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let before = try #require(try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8))
+
+        try fill(mount + "/filler")
+        let result = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("quote: cannot write its entry"), "\(result.stderr)")
+        #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8) == before)
+
+        // Space comes back elsewhere on the disk: no deletion in the output directory, no new entry, and still the
+        // file catches up.
+        #expect(unlink(mount + "/filler") == 0)
+        #expect(
+            waitFor("the new quote on disk") {
+                (try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8)).map { $0 != before } == true
+            })
+        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        daemon.stop()
+    }
+
+    // MARK: 8. Floods and hostile text in the log
+
+    @Test func hostileLinesAreEscapedAndAFloodIsCountedNotRepeated() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        try writeFIFO(
+            daemon.runtime + "/control",
+            "bogus \u{1b}]0;pwned\u{7}\u{1b}[2J\0hidden\rshown " + String(repeating: "x", count: 300) + "\n")
+        #expect(waitFor("the hostile line dropped") { daemon.log.contains("control FIFO: dropped 'bogus") })
+        let hostile = try #require(daemon.log.split(separator: "\n").first { $0.contains("dropped 'bogus") })
+        #expect(hostile.contains("\\x1b]0;pwned\\x07\\x1b[2J\\x00hidden\\rshown"))
+        #expect(hostile.contains("xxx…'"))
+        #expect(hostile.utf8.count < 400, "\(hostile.utf8.count) bytes")
+
+        var flood = ""
+        for index in 0..<5000 { flood += "bogus line \(index)\n" }
+        try writeFIFO(daemon.runtime + "/control", flood)
+        #expect(waitFor("the flood's summary") { daemon.log.contains("more lines not logged") })
+        let dropped = daemon.log.split(separator: "\n").filter { $0.contains("control FIFO: dropped") }
+        #expect(dropped.count <= 12, "\(dropped.count) lines logged for 5,001 bad ones")
+        #expect(daemon.log.contains("the last: control FIFO: dropped 'bogus line 4999'"))
+        for byte in daemon.log.utf8 where byte < 0x20 || byte == 0x7F {
+            #expect(byte == UInt8(ascii: "\n"), "a raw control byte \(byte) in the log")
+        }
+        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+    }
+
+    // MARK: 11. Acknowledgement files
+
+    @Test func acknowledgementFilesNobodyTakesAreRemoved() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let acks = directory.url.path + "/run/widgetd/acks"
+        try FileManager.default.createDirectory(
+            atPath: acks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for index in 0..<50 { _ = try? "".write(toFile: acks + "/stale\(index)", atomically: false, encoding: .utf8) }
+        #expect(
+            chmod(directory.url.path + "/run", 0o700) == 0 && chmod(directory.url.path + "/run/widgetd", 0o700) == 0)
+
+        let daemon = try DaemonUnderTest(config: Self.config, reusing: directory)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(try FileManager.default.contentsOfDirectory(atPath: acks).isEmpty, "stale ones go at start-up")
+
+        // A client that reads its acknowledgement removes it.
+        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: acks).isEmpty)
+
+        // Requests whose writer never reads the answer (a --wait that timed out, a script writing ack= itself).
+        var lines = ""
+        for index in 0..<20 { lines += "reload quote ack=gone\(index)\n" }
+        try writeFIFO(daemon.runtime + "/control", lines)
+        #expect(
+            waitFor("the acknowledgements") { (try? FileManager.default.contentsOfDirectory(atPath: acks).count) == 20 }
+        )
+        #expect(
+            waitFor("the acknowledgements nobody took to go", timeout: .seconds(30)) {
+                (try? FileManager.default.contentsOfDirectory(atPath: acks))?.isEmpty == true
+            })
+        #expect(daemon.process.isRunning)
+    }
+}
+
+/// Opens the FIFO at `path`, writes `text` in one go and closes it, as `printf … > control` does.
+func writeFIFO(_ path: String, _ text: String) throws {
+    let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        if count < 0 {
+            guard errno == EAGAIN || errno == EINTR else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&entry, 1, 1000)
+            continue
+        }
+        offset += count
+    }
+}
+
+/// User plus system CPU time of `pid`, in clock ticks (`/proc/PID/stat`, fields 14 and 15).
+func cpuTicks(of pid: Int32) throws -> Int {
+    let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
+    return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+}
+
+/// Runs `command` with /bin/sh; its exit status.
+func shell(_ command: String) -> Int32 {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return -1 }
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+/// Writes to `path` until the file system is full.
+func fill(_ path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    let block = [UInt8](repeating: 0x61, count: 4096)
+    while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    #expect(errno == ENOSPC)
+}

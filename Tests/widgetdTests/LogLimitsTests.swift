@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import widgetd
+
+/// Issue 10, item 8: text from outside is escaped and cut in the log, and each source's lines are rate limited.
+@Suite("log text and limits")
+struct LogLimitsTests {
+    @Test(
+        arguments: [
+            ("plain text, é and 😀", "plain text, é and 😀"),
+            ("\u{1b}[2Jcleared", "\\x1b[2Jcleared"),
+            ("nul\0here", "nul\\x00here"),
+            ("hidden\rstart", "hidden\\rstart"),
+            ("two\nlines\tand tab", "two\\nlines\\tand tab"),
+            ("del\u{7f} c1\u{85} \u{9b}", "del\\x7f c1\\x85 \\x9b"),
+            ("evil\u{202e}txt.exe \u{2028}", "evil\\u{202e}txt.exe \\u{2028}"),
+        ])
+    func controlCharactersAreEscaped(text: String, escaped: String) {
+        #expect(LogText.escaped(text) == escaped)
+    }
+
+    @Test func anExcerptIsCutAtEightyCharactersWithAnEllipsis() {
+        #expect(LogText.excerpt(String(repeating: "a", count: 80)) == String(repeating: "a", count: 80))
+        #expect(LogText.excerpt(String(repeating: "a", count: 81)) == String(repeating: "a", count: 80) + "…")
+        // Escapes count as what they print, and are never cut in half.
+        let escapes = LogText.excerpt(String(repeating: "\u{1b}", count: 50))
+        #expect(escapes == String(repeating: "\\x1b", count: 20) + "…")
+        // One grapheme of a letter and ten thousand combining marks is still cut.
+        #expect(LogText.excerpt("a" + String(repeating: "\u{301}", count: 10_000)).unicodeScalars.count == 81)
+    }
+
+    @Test func everyLogLineIsEscaped() {
+        let lines = Captured()
+        let log = Log(level: .info) { lines.append($0) }
+        log(.warning, "control FIFO: dropped '\u{1b}]0;pwned\u{7}\0\r'")
+        #expect(lines.all == ["widgetd: warning: control FIFO: dropped '\\x1b]0;pwned\\x07\\x00\\r'"])
+    }
+
+    private static let start = Date(timeIntervalSince1970: 1_000_000)
+    private static func line(_ text: String) -> LogRateLimiter.Line { .init(level: .warning, text: text) }
+
+    @Test func aBurstIsLoggedThenCountedAndSummedUpWhenTheWindowEnds() {
+        var limiter = LogRateLimiter(burst: 3, window: 5)
+        var logged: [String] = []
+        for index in 0..<1000 {
+            let now = Self.start.addingTimeInterval(Double(index) * 0.001)
+            logged += limiter.admit(Self.line("bad line \(index)"), from: "control FIFO", now: now).map(\.text)
+        }
+        #expect(logged == ["bad line 0", "bad line 1", "bad line 2"])
+        #expect(limiter.nextDeadline == Self.start.addingTimeInterval(5))
+        #expect(limiter.flush(now: Self.start.addingTimeInterval(4.9)).isEmpty)
+        #expect(
+            limiter.flush(now: Self.start.addingTimeInterval(5)).map(\.text) == [
+                "control FIFO: 997 more lines not logged (at most 3 every 5 s); the last: bad line 999"
+            ])
+        #expect(limiter.nextDeadline == nil)
+        // A new window starts with a new burst.
+        #expect(
+            limiter.admit(Self.line("next"), from: "control FIFO", now: Self.start.addingTimeInterval(6)).count == 1)
+    }
+
+    @Test func repeatsOfOneLineBecomeACount() {
+        var limiter = LogRateLimiter(burst: 3, window: 5)
+        var logged: [String] = []
+        for index in 0..<5124 {
+            let now = Self.start.addingTimeInterval(Double(index) * 0.0001)
+            logged += limiter.admit(Self.line("same"), from: "control FIFO", now: now).map(\.text)
+        }
+        #expect(logged == ["same"])
+        #expect(limiter.flush(now: Self.start.addingTimeInterval(5)).map(\.text) == ["same (repeated 5123 times)"])
+        // A different line ends the run of repeats at once.
+        _ = limiter.admit(Self.line("a"), from: "s", now: Self.start.addingTimeInterval(10))
+        _ = limiter.admit(Self.line("a"), from: "s", now: Self.start.addingTimeInterval(10))
+        #expect(
+            limiter.admit(Self.line("b"), from: "s", now: Self.start.addingTimeInterval(10)).map(\.text) == [
+                "a (repeated 1 time)", "b",
+            ])
+    }
+
+    @Test func sourcesAreLimitedSeparately() {
+        var limiter = LogRateLimiter(burst: 1, window: 5)
+        #expect(limiter.admit(Self.line("x1"), from: "x", now: Self.start).count == 1)
+        #expect(limiter.admit(Self.line("x2"), from: "x", now: Self.start).isEmpty)
+        #expect(limiter.admit(Self.line("y1"), from: "y", now: Self.start).count == 1)
+        // A summary due but not flushed yet comes before the source's next line.
+        let late = limiter.admit(Self.line("x3"), from: "x", now: Self.start.addingTimeInterval(7)).map(\.text)
+        #expect(late == ["x: 1 more lines not logged (at most 1 every 5 s); the last: x2", "x3"])
+    }
+}
+
+/// Lines a test's log sink received.
+final class Captured: @unchecked Sendable {
+    private var lines: [String] = []
+    private let lock = NSLock()
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}
