@@ -142,8 +142,9 @@ struct DaemonRuntimeHardeningTests {
         #expect(result.status == 0, "\(result.stderr)")
 
         let second = try DaemonUnderTest(config: Self.config, reusing: first.directory)
-        second.process.waitUntilExit()
-        #expect(second.process.terminationStatus == 1)
+        #expect(waitFor("the second daemon to give up") { !second.process.isRunning })
+        second.stop()
+        #expect(second.process.terminationReason == .exit && second.process.terminationStatus == 1)
         #expect(second.log.contains("already running (pid \(first.process.processIdentifier))"), "\(second.log)")
         first.stop()
         #expect(access(first.runtime + "/control", F_OK) != 0 && access(first.runtime + "/lock", F_OK) != 0)
