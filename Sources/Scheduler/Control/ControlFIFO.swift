@@ -2,7 +2,8 @@ import Glibc
 
 /// What one line on the control FIFO turned out to be.
 public enum ControlLineResult: Equatable, Sendable {
-    /// A complete line (newline and a `\r` before it removed), still to be parsed by `ControlCommand`.
+    /// A complete line (newline and a `\r` before it removed; or all a writer sent before it closed the FIFO),
+    /// still to be parsed by `ControlCommand`.
     case line(String)
     /// A line that was dropped, and why; the daemon logs the reason.
     case rejected(reason: String)

@@ -62,7 +62,9 @@ enum Help {
                     Run the daemon: paint placeholders, ask every widget for its timeline, swap entries in at
                     their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
                     takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
-                    SIGTERM or SIGINT stop it cleanly. One daemon runs per user.
+                    A deleted FIFO, lock or runtime directory is made again (SIGHUP also checks them).
+                    SIGTERM or SIGINT stop it cleanly. One daemon runs per user. A log that cannot be written
+                    loses lines, never the daemon.
                     """,
                 usage: usage(of: .run),
                 options: [
@@ -110,7 +112,7 @@ enum Help {
                     (
                         "--wait",
                         "Return once the new entries are written, so a script knows its reload landed; exit 1 "
-                            + "with the reason when a reload failed."
+                            + "with the reason when a reload or writing its files failed."
                     ),
                     ("--timeout SECONDS", "How long --wait waits (default 10)."),
                     ("--config PATH", configOptionHelp),
