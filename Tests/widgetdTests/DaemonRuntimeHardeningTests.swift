@@ -175,8 +175,31 @@ struct DaemonRuntimeHardeningTests {
         return shell("umount '\(mount)'") == 0
     }()
 
-    @Test(.enabled(if: canMountTmpfs, "needs a tiny tmpfs, which only root can mount"))
-    func aFullOutputDiskFailsTheAcknowledgementAndTheEntryIsWrittenOnceSpaceReturns() throws {
+    /// How the output directory stops taking writes, what the daemon then reports, and how it comes back (with no
+    /// deletion in the output directory and no new entry).
+    enum OutputFault: String, CaseIterable, CustomTestStringConvertible {
+        case diskFull, readOnly
+        var testDescription: String { rawValue }
+
+        var reason: String { self == .diskFull ? "No space left on device" : "Read-only file system" }
+
+        func inject(_ mount: String) throws {
+            switch self {
+            case .diskFull: try fill(mount + "/filler")
+            case .readOnly: #expect(shell("mount -o remount,ro '\(mount)'") == 0)
+            }
+        }
+
+        func heal(_ mount: String) {
+            switch self {
+            case .diskFull: #expect(unlink(mount + "/filler") == 0)
+            case .readOnly: #expect(shell("mount -o remount,rw '\(mount)'") == 0)
+            }
+        }
+    }
+
+    @Test(.enabled(if: canMountTmpfs, "needs a tiny tmpfs, which only root can mount"), arguments: OutputFault.allCases)
+    func anUnwritableOutputFailsTheAcknowledgementAndTheEntryIsWrittenOnceItHeals(fault: OutputFault) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let mount = directory.url.path + "/tmpfs"
@@ -188,20 +211,20 @@ struct DaemonRuntimeHardeningTests {
         #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let before = try #require(try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8))
 
-        try fill(mount + "/filler")
+        try fault.inject(mount)
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("quote: cannot write its entry"), "\(result.stderr)")
-        #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
+        #expect(result.stderr.contains(fault.reason), "\(result.stderr)")
         #expect(try String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8) == before)
 
-        // Space comes back elsewhere on the disk: no deletion in the output directory, no new entry, and still the
-        // file catches up.
-        #expect(unlink(mount + "/filler") == 0)
+        // The disk heals without any change the daemon watches, and still the file catches up.
+        fault.heal(mount)
         #expect(
             waitFor("the new quote on disk") {
                 (try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8)).map { $0 != before } == true
             })
+        #expect(waitFor("the daemon to say so") { daemon.log.contains("the output files are written again") })
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         daemon.stop()
     }

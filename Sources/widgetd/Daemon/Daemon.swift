@@ -86,13 +86,14 @@ final class Daemon {
         } catch {
             throw StartError(description: "widgetd: error: \(error)")
         }
-        // Left by a daemon before this one (or its clients that gave up): nobody waits for them any more.
-        Self.removeAcknowledgements(in: paths.control.acknowledgements)
         do {
             lock = try LockFile(path: paths.control.lock)
         } catch {
             throw StartError(description: "widgetd: \(error)")
         }
+        // Left by a daemon before this one (or for its clients that gave up): nobody waits for them any more. Only
+        // with the lock held: a second daemon that is refused must not take the running one's acknowledgements.
+        Self.removeAcknowledgements(in: paths.control.acknowledgements)
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)

@@ -25,7 +25,8 @@ enum StandardStreams {
                 continue
             case EAGAIN:
                 var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                if poll(&entry, 1, patience) > 0 || errno == EINTR { continue }
+                let ready = poll(&entry, 1, patience)
+                if ready > 0 || (ready < 0 && errno == EINTR) { continue }
                 return EAGAIN
             default:
                 return code
