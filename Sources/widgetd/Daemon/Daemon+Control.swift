@@ -83,6 +83,8 @@ extension Daemon {
 
     func reapChildren() {
         children = DetachedCommand.reap(children)
+        // Orphans of commands reparented to the daemon (it is their subreaper) and since ended.
+        ProcessHygiene.reapOrphans()
     }
 
     // MARK: - Control FIFO

@@ -116,6 +116,9 @@ final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
     func run() -> Int32 {
+        if !ProcessHygiene.adoptOrphans() {
+            log(.warning, "cannot become the subreaper of commands' orphans: their background processes may linger")
+        }
         log(
             .info,
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
@@ -277,6 +280,8 @@ final class Daemon {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
                 memory?.forget(name)
+                // What its commands left running in the background goes with the widget.
+                ProcessHygiene.endEscaped(owner: name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
             }
         }
@@ -285,8 +290,10 @@ final class Daemon {
     }
 
     private func stop() {
-        // Commands still running would otherwise run on with no one to read them.
+        // Commands still running would otherwise run on with no one to read them, and what they started in the
+        // background (`setsid` included) must not outlive the daemon.
         RunningCommands.terminateAll()
+        ProcessHygiene.endAll()
         for name in engine.instanceNames { remember(name) }
         fifo.remove()
         lock.remove()
