@@ -45,6 +45,7 @@ extension Daemon {
             var invocation = IntentInvocation(
                 intent: intent, click: ClickLocation(button: button, relativeX: relativeX, width: width))
             invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
+            log(.debug, "\(name): \(button.rawValue) click runs \(intent)")
             runner.perform(
                 invocation, on: instance, now: now, current: engine.content(of: name, at: now), acknowledgement: token)
         }

@@ -43,6 +43,8 @@ final class Daemon {
     var reloads = ReloadQueue(limit: 32)
     /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
     var commandReloads = ReloadQueue(limit: 64)
+    /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
+    var storeReloads = ReloadQueue(limit: 1)
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
@@ -161,7 +163,11 @@ final class Daemon {
         for item in completions.drain() {
             switch item {
             case .timeline(let completion):
-                if completion.ranCommand { commandReloads.finished() } else { reloads.finished() }
+                switch completion.lane {
+                case .shared: reloads.finished()
+                case .commands: commandReloads.finished()
+                case .store: storeReloads.finished()
+                }
                 handle(completion)
             case .intent(let completion): handle(completion)
             }
