@@ -72,16 +72,24 @@ extension Daemon {
     }
 
     /// Writes the instance's bar files; its record is written separately, only when it changes.
-    func write(_ name: String, content: EntryContent, now: Date) {
-        guard let instance = engine.instance(named: name) else { return }
+    /// - Returns: why the write failed (also kept in `failedWrites` until a write succeeds); nil when it worked.
+    @discardableResult
+    func write(_ name: String, content: EntryContent, now: Date) -> String? {
+        guard let instance = engine.instance(named: name) else { return nil }
         do {
             for format in instance.outputs {
                 _ = try outputs.write(
                     instance: name, format: format,
                     contents: Renderer.render(content, family: instance.family, format: format, instance: name))
             }
+            failedWrites[name] = nil
+            return nil
         } catch {
-            log(.error, "\(name): cannot write its entry: \(error)")
+            let failure = "\(name): cannot write its entry: \(error)"
+            // Once per failure, not once per entry while the directory stays refused.
+            if failedWrites[name] != failure { log(.error, failure) }
+            failedWrites[name] = failure
+            return failure
         }
     }
 

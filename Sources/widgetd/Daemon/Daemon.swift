@@ -38,6 +38,11 @@ final class Daemon {
     var repairDue: Date?
     /// The output directory itself was deleted or moved since the last repair.
     var outputDirectoryReplaced = false
+    /// The output directory's parent, for a directory (or a link) put where the output directory was.
+    var outputParentWatch: Inotify.Watch?
+    /// Why each instance's last write failed, until one succeeds: a `--wait` must not report success for entries
+    /// that were not written.
+    var failedWrites: [String: String] = [:]
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
@@ -191,6 +196,7 @@ final class Daemon {
         if case .success = completion.result { remember(completion.instance) }
         var failure: String?
         if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
+        if failure == nil, let written = failedWrites[completion.instance] { failure = written }
         for (token, failure) in acknowledgements.completed(
             instance: completion.instance, token: completion.token, failure: failure)
         {
@@ -207,7 +213,7 @@ final class Daemon {
             if let timeline = outcome.timeline {
                 perform(engine.install(timeline, for: completion.instance, now: now))
                 writeStatus(of: completion.instance, now: now)
-                completion.acknowledgement.map { acknowledge($0) }
+                completion.acknowledgement.map { acknowledge($0, failure: failedWrites[completion.instance]) }
                 return
             }
             let target: ReloadTarget =
@@ -286,6 +292,7 @@ final class Daemon {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
                 memory?.forget(name)
+                failedWrites[name] = nil
                 // What its commands left running in the background goes with the widget.
                 ProcessHygiene.endEscaped(owner: name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
