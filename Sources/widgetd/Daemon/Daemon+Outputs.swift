@@ -27,13 +27,14 @@ extension Daemon {
         }
     }
 
-    /// The output directory's name in its parent, and the parent.
+    /// The directory that holds `path`.
     private static func parent(of path: String) -> String {
         let trimmed = trimmed(path)
         let parent = (trimmed as NSString).deletingLastPathComponent
         return parent.isEmpty ? "." : parent
     }
 
+    /// `path` without trailing slashes.
     private static func trimmed(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
