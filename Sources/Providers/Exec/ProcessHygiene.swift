@@ -91,8 +91,10 @@ public enum ProcessHygiene {
                 let signal = Date() < escalation ? SIGTERM : SIGKILL
                 guard signalled[child.pid] != signal else { continue }
                 signalled[child.pid] = signal
-                // Its group (a setsid'd process leads its own) and the process itself, should it have left the group.
-                if child.group > 1 { kill(-child.group, signal) }
+                // Its group when it leads one (a setsid'd process does), so its children go at once; any other
+                // group is not its own to end (a script in the daemon's session could join the daemon's group, or a
+                // shell's), and members of it that descend from it are orphaned to the daemon and found next round.
+                if child.group == child.pid, child.group != getpgrp() { kill(-child.group, signal) }
                 kill(child.pid, signal)
             }
             if !left || Date() >= deadline { return }
