@@ -9,12 +9,19 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 
 // glibc 2.34 added posix_spawn_file_actions_addclosefrom_np, but declares it only for _DEFAULT_SOURCE builds,
 // which Swift's Glibc import is not: declared here, for children that must not inherit the daemon's descriptors.
 static inline int widgetd_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+// prctl is variadic, which Swift does not import: PR_SET_CHILD_SUBREAPER (Linux 3.4) makes this process the parent
+// of its orphaned descendants, so a command's `setsid` grandchild cannot slip away to init.
+static inline int widgetd_become_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 }
 
 #endif

@@ -60,7 +60,7 @@ public struct ExecKind: WidgetKind {
         guard let exec = context.exec else { throw ExecError("no command: configured") }
         let result = try CommandRunner.run(
             exec.command, environment: environment(for: configuration, context: context, click: click),
-            timeout: exec.timeout)
+            timeout: exec.timeout, owner: context.instance)
         let policy: ReloadPolicy = exec.interval.map { .after(context.now.addingTimeInterval($0)) } ?? .never
         var timeline = try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy)
         if result.truncated {

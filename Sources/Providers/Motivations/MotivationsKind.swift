@@ -9,6 +9,7 @@ public struct MotivationsKind: WidgetKind {
     public let name = "motivations"
     public let displayName = "Motivation"
     public let summary = "A motivation from your store, with its favourite star and colour; click to favourite."
+    public var usesStore: Bool { true }
     public let families: [Family] = [
         .systemSmall, .systemMedium, .systemLarge, .accessoryInline, .accessoryRectangular,
     ]

@@ -51,6 +51,9 @@ public protocol WidgetKind: Sendable {
     /// True for a kind that runs the widget's `command:` (`exec`): only it takes `command`, `timeout` and
     /// `interval`.
     var runsCommands: Bool { get }
+    /// True for a kind whose calls read or write the shared store (`motivations`, `todos`): the daemon runs them on a
+    /// lane of their own, so a store locked by another process holds up no other kind.
+    var usesStore: Bool { get }
 
     /// Content to paint at once, before any timeline: generic, with no data access.
     func placeholder(in context: ProviderContext) -> EntryContent
@@ -71,6 +74,8 @@ extension WidgetKind {
     public var acceptsAnyParameter: Bool { false }
 
     public var runsCommands: Bool { false }
+
+    public var usesStore: Bool { false }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
 

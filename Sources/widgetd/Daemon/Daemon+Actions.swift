@@ -16,10 +16,10 @@ extension Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
-            if let kind = engine.instance(named: name)?.kind, runner.runsCommands(kind) {
-                commandReloads.add(name, token: token)
-            } else {
-                reloads.add(name, token: token)
+            switch engine.instance(named: name).map({ runner.lane(of: $0.kind) }) ?? .shared {
+            case .shared: reloads.add(name, token: token)
+            case .commands: commandReloads.add(name, token: token)
+            case .store: storeReloads.add(name, token: token)
             }
         }
         startWaitingReloads()
@@ -55,6 +55,7 @@ extension Daemon {
     func startWaitingReloads() {
         startWaiting(in: &reloads)
         startWaiting(in: &commandReloads)
+        startWaiting(in: &storeReloads)
     }
 
     func startWaiting(in queue: inout ReloadQueue) {

@@ -47,6 +47,7 @@ extension Daemon {
             var invocation = IntentInvocation(
                 intent: intent, click: ClickLocation(button: button, relativeX: relativeX, width: width))
             invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
+            log(.debug, "\(name): \(button.rawValue) click runs \(intent)")
             runner.perform(
                 invocation, on: instance, now: now, current: engine.content(of: name, at: now), acknowledgement: token)
         }
@@ -87,6 +88,8 @@ extension Daemon {
 
     func reapChildren() {
         children = DetachedCommand.reap(children)
+        // Orphans of commands reparented to the daemon (it is their subreaper) and since ended.
+        ProcessHygiene.reapOrphans()
     }
 
     // MARK: - Control FIFO

@@ -50,11 +50,15 @@ final class Daemon {
     var acknowledgementFiles = AcknowledgementFiles()
     /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
     var logLimits = LogRateLimiter()
+    /// The output directory's parent, for a directory (or a link) put where the output directory was.
+    var outputParentWatch: Inotify.Watch?
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
     /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
     var commandReloads = ReloadQueue(limit: 64)
+    /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
+    var storeReloads = ReloadQueue(limit: 1)
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
@@ -132,6 +136,9 @@ final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
     func run() -> Int32 {
+        if !ProcessHygiene.adoptOrphans() {
+            log(.warning, "cannot become the subreaper of commands' orphans: their background processes may linger")
+        }
         log(
             .info,
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
@@ -176,7 +183,11 @@ final class Daemon {
         for item in completions.drain() {
             switch item {
             case .timeline(let completion):
-                if completion.ranCommand { commandReloads.finished() } else { reloads.finished() }
+                switch completion.lane {
+                case .shared: reloads.finished()
+                case .commands: commandReloads.finished()
+                case .store: storeReloads.finished()
+                }
                 handle(completion)
             case .intent(let completion): handle(completion)
             }
@@ -304,6 +315,8 @@ final class Daemon {
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
                 memory?.forget(name)
                 outputRetry.forget(name)
+                // What its commands left running in the background goes with the widget.
+                ProcessHygiene.endEscaped(owner: name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
             }
         }
@@ -312,8 +325,10 @@ final class Daemon {
     }
 
     private func stop() {
-        // Commands still running would otherwise run on with no one to read them.
+        // Commands still running would otherwise run on with no one to read them, and what they started in the
+        // background (`setsid` included) must not outlive the daemon.
         RunningCommands.terminateAll()
+        ProcessHygiene.endAll()
         for name in engine.instanceNames { remember(name) }
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).
         fifo?.remove()
