@@ -16,7 +16,15 @@ public struct ExecKind: WidgetKind {
         IntentSpec("click", summary: "Run the command with BLOCK_BUTTON set, as i3blocks does on a click.")
     ]
     public var acceptsAnyParameter: Bool { true }
-    public var runsCommands: Bool { true }
+    public var widgetKeys: [WidgetKeySpec] { ExecSettings.keys }
+
+    /// A run blocks a thread for as long as the command runs; its own timeout comes before the engine's.
+    public func runMode(for settings: WidgetSettings) -> RunMode {
+        let exec = ExecSettings(settings)
+        return RunMode(
+            blocksThread: true, timeout: exec.isPersistent ? nil : exec.timeout, isPersistent: exec.isPersistent,
+            signal: exec.signal)
+    }
 
     /// The environment the daemon was started with, which commands inherit.
     let environment: [String: String]
@@ -57,7 +65,8 @@ public struct ExecKind: WidgetKind {
     private func run(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
         -> Timeline
     {
-        guard let exec = context.exec else { throw ExecError("no command: configured") }
+        let exec = ExecSettings(context.settings)
+        guard !exec.command.isEmpty else { throw ExecError("no command: configured") }
         let result = try CommandRunner.run(
             exec.command, environment: environment(for: configuration, context: context, click: click),
             timeout: exec.timeout)
@@ -87,7 +96,7 @@ public struct ExecKind: WidgetKind {
         environment["WIDGETD_FAMILY"] = context.family.rawValue
         environment["BLOCK_NAME"] = context.instance
         environment["BLOCK_INSTANCE"] = configuration.string("instance") ?? ""
-        environment["BLOCK_INTERVAL"] = context.exec?.interval.map { Self.seconds($0) } ?? "once"
+        environment["BLOCK_INTERVAL"] = ExecSettings(context.settings).intervalText
         environment["BLOCK_BUTTON"] = click.map { String($0.button.number) } ?? ""
         environment["BLOCK_X"] = click?.relativeX.map(String.init) ?? ""
         environment["BLOCK_Y"] = ""
@@ -102,11 +111,6 @@ public struct ExecKind: WidgetKind {
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
         (65...90).contains(byte) || (97...122).contains(byte)
-    }
-
-    /// An interval as i3blocks writes `interval=`: whole seconds, or a decimal when it has a fraction.
-    static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? String(Int(interval)) : String(interval)
     }
 
     /// `max-age` → `MAX_AGE`.

@@ -291,10 +291,10 @@ public struct Engine: Sendable {
         heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: states[index].generation))
     }
 
-    /// How long a provider call of `instance` may take. A command with a longer timeout of its own gets a second
-    /// more than it, so its own limit (which kills its process group) comes first.
+    /// How long a provider call of `instance` may take. A kind that asks for a longer timeout of its own gets a
+    /// second more than it, so its own limit (an exec command's, which kills its process group) comes first.
     private func timeout(of instance: WidgetInstance) -> TimeInterval {
-        max(settings.providerTimeout, (instance.exec?.timeout ?? 0) + 1)
+        max(settings.providerTimeout, (instance.runMode.timeout ?? 0) + 1)
     }
 
     private mutating func reschedule(_ index: Int, now: Date) {

@@ -16,7 +16,7 @@ extension Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
-            if let kind = engine.instance(named: name)?.kind, runner.runsCommands(kind) {
+            if engine.instance(named: name)?.runMode.blocksThread == true {
                 commandReloads.add(name, token: token)
             } else {
                 reloads.add(name, token: token)

@@ -71,13 +71,8 @@ struct ProviderRunner: Sendable {
     /// no reload; past 16 running, clicks wait their turn.
     let commandIntentExecutor = CommandExecutor(maximumThreads: 16)
 
-    /// Whether `kind`'s calls block for a command, and so run on threads of their own.
-    func runsCommands(_ kind: String) -> Bool {
-        registry.kind(named: kind)?.runsCommands ?? false
-    }
-
-    private func executor(for kind: any WidgetKind) -> any TaskExecutor {
-        kind.runsCommands ? commandExecutor : executor
+    private func executor(for instance: WidgetInstance) -> any TaskExecutor {
+        instance.runMode.blocksThread ? commandExecutor : executor
     }
 
     /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
@@ -87,15 +82,15 @@ struct ProviderRunner: Sendable {
                 ProviderCompletion(
                     instance: instance.name, token: token,
                     result: .failure(ProviderFailure("unknown kind '\(instance.kind)'")),
-                    ranCommand: runsCommands(instance.kind)))
+                    ranCommand: instance.runMode.blocksThread))
             return
         }
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current, exec: instance.exec)
+            current: current, settings: instance.settings)
         let queue = self.queue
-        let ranCommand = kind.runsCommands
-        Task(executorPreference: executor(for: kind)) {
+        let ranCommand = instance.runMode.blocksThread
+        Task(executorPreference: executor(for: instance)) {
             let result: Result<Timeline, ProviderFailure>
             do {
                 result = .success(try await kind.timeline(for: instance.intent, in: context))
@@ -118,8 +113,8 @@ extension ProviderRunner {
         guard let kind = registry.kind(named: instance.kind) else { return }
         let context = ProviderContext(
             instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current, exec: instance.exec)
-        Task(executorPreference: kind.runsCommands ? commandIntentExecutor : executor) {
+            current: current, settings: instance.settings)
+        Task(executorPreference: instance.runMode.blocksThread ? commandIntentExecutor : executor) {
             let outcome: Result<IntentOutcome, IntentError>
             do {
                 outcome = .success(try await kind.perform(invocation, for: instance.intent, in: context))
