@@ -11,7 +11,7 @@ public struct ExecKind: WidgetKind {
         .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge, .accessoryInline, .accessoryRectangular,
         .accessoryCircular,
     ]
-    public let parameters: [ParameterSpec] = []
+    public let parameters: [ParameterSpec] = ExecKind.blockParameters
     public let intents = [
         IntentSpec("click", summary: "Run the command with BLOCK_BUTTON set, as i3blocks does on a click.")
     ]
@@ -71,7 +71,10 @@ public struct ExecKind: WidgetKind {
             exec.command, environment: environment(for: configuration, context: context, click: click),
             timeout: exec.timeout)
         let policy: ReloadPolicy = exec.interval.map { .after(context.now.addingTimeInterval($0)) } ?? .never
-        var timeline = try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy)
+        var timeline = Self.styled(
+            try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy),
+            configuration: configuration,
+            context: context)
         if result.truncated {
             timeline.notes.append("output cut at \(CommandRunner.outputCap / 1024) KiB; the rest was dropped")
         }
@@ -86,7 +89,7 @@ public struct ExecKind: WidgetKind {
     {
         var environment = self.environment
         for (name, value) in configuration.values {
-            guard case .string(let text) = value else { continue }
+            guard let text = Self.environmentText(value) else { continue }
             environment["WIDGETD_PARAM_" + Self.environmentName(name)] = text
             if Self.isPlainEnvironmentName(name), !name.hasPrefix("WIDGETD_"), !name.hasPrefix("BLOCK_") {
                 environment[name] = text

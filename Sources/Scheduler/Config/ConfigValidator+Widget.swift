@@ -37,7 +37,8 @@ extension ConfigValidator {
 
         guard errors.count == errorCount, let kind else { return nil }
         return WidgetInstance(
-            name: name, kind: kind.name, family: family ?? kind.families[0], intent: intent, schedule: cron,
+            name: name, kind: kind.name, family: family ?? kind.families[0], familyIsChosen: family != nil,
+            intent: intent, schedule: cron,
             timeZone: zone, outputs: formats, onClick: bindings, settings: settings,
             runMode: kind.runMode(for: settings), mark: nameMark)
     }

@@ -29,6 +29,9 @@ public struct WidgetInstance: Sendable, Hashable {
     public var name: String
     public var kind: String
     public var family: Family
+    /// False when the config names no `family:` and `family` is the kind's default (an exec widget then shows its
+    /// script's text whole, as i3blocks does).
+    public var familyIsChosen: Bool
     /// Every parameter of the kind, defaults filled in.
     public var intent: IntentValues
     /// Extra reload times.
@@ -45,7 +48,7 @@ public struct WidgetInstance: Sendable, Hashable {
     public var mark: YAMLMark
 
     public init(
-        name: String, kind: String, family: Family, intent: IntentValues = IntentValues(),
+        name: String, kind: String, family: Family, familyIsChosen: Bool = true, intent: IntentValues = IntentValues(),
         schedule: CronExpression? = nil, timeZone: TimeZone? = nil, outputs: [OutputFormat] = [.plain],
         onClick: [MouseButton: ClickAction] = [:], settings: WidgetSettings = WidgetSettings(),
         runMode: RunMode = .inProcess,
@@ -54,6 +57,7 @@ public struct WidgetInstance: Sendable, Hashable {
         self.name = name
         self.kind = kind
         self.family = family
+        self.familyIsChosen = familyIsChosen
         self.intent = intent
         self.schedule = schedule
         self.timeZone = timeZone

@@ -5,6 +5,8 @@ public struct ProviderContext: Sendable {
     /// The instance name from `widgets.yaml`.
     public var instance: String
     public var family: Family
+    /// False when the config names no `family:` (see `WidgetInstance.familyIsChosen`).
+    public var familyIsChosen: Bool
     /// True for `widgetd preview`: show representative content, do no slow work.
     public var isPreview: Bool
     /// The wall-clock instant of the call; providers date their entries from it, never from the system clock.
@@ -18,11 +20,13 @@ public struct ProviderContext: Sendable {
     public var settings: WidgetSettings
 
     public init(
-        instance: String, family: Family, isPreview: Bool = false, now: Date, timeZone: TimeZone = .current,
+        instance: String, family: Family, familyIsChosen: Bool = true, isPreview: Bool = false, now: Date,
+        timeZone: TimeZone = .current,
         current: EntryContent? = nil, settings: WidgetSettings = WidgetSettings()
     ) {
         self.instance = instance
         self.family = family
+        self.familyIsChosen = familyIsChosen
         self.isPreview = isPreview
         self.now = now
         self.timeZone = timeZone

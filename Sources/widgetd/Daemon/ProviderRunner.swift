@@ -86,7 +86,8 @@ struct ProviderRunner: Sendable {
             return
         }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current,
             current: current, settings: instance.settings)
         let queue = self.queue
         let ranCommand = instance.runMode.blocksThread
@@ -112,7 +113,8 @@ extension ProviderRunner {
         let queue = self.queue
         guard let kind = registry.kind(named: instance.kind) else { return }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current,
             current: current, settings: instance.settings)
         Task(executorPreference: instance.runMode.blocksThread ? commandIntentExecutor : executor) {
             let outcome: Result<IntentOutcome, IntentError>
