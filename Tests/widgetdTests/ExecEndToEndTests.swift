@@ -172,8 +172,11 @@ struct ExecEndToEndTests {
             config:
                 "widgets:\n  clicky:\n    kind: exec\n    command: [sh, -c, 'echo \"b=$BLOCK_BUTTON x=$BLOCK_X\"']\n")
         #expect(waitFor("the first run") { daemon.read("clicky.plain") == "b= x=\n" })
+        // BLOCK_X is i3bar's x, on the screen, as i3blocks sets it; the position in the block is relative_x.
         #expect(
-            try daemon.cli(["click", "clicky", "--button", "3", "--x", "12", "--width", "80", "--wait"]).status == 0)
-        #expect(daemon.read("clicky.plain") == "b=3 x=12\n")
+            try daemon.cli([
+                "click", "clicky", "--button", "3", "--x", "12", "--width", "80", "--screen-x", "1200", "--wait",
+            ]).status == 0)
+        #expect(daemon.read("clicky.plain") == "b=3 x=1200\n")
     }
 }

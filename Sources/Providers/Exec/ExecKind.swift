@@ -62,7 +62,16 @@ public struct ExecKind: WidgetKind {
         return IntentOutcome("ran with BLOCK_BUTTON=\(click.button.number)", reloadsKind: false, timeline: timeline)
     }
 
+    /// One run of the command, after any other run of this widget has finished (`RunLanes`).
     private func run(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
+        -> Timeline
+    {
+        try RunLanes.shared.run(context.instance, click: click) { click in
+            try runNow(configuration, in: context, click: click)
+        }
+    }
+
+    private func runNow(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
         -> Timeline
     {
         let exec = ExecSettings(context.settings)
@@ -79,6 +88,35 @@ public struct ExecKind: WidgetKind {
             timeline.notes.append("output cut at \(CommandRunner.outputCap / 1024) KiB; the rest was dropped")
         }
         return timeline
+    }
+
+    /// Starts an `interval: persist` command; every line it prints (every JSON object with `format: json`) is styled
+    /// with the section's properties and shown at once.
+    public func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession {
+        let exec = ExecSettings(context.settings)
+        guard !exec.command.isEmpty else { throw ExecError("no command: configured") }
+        let printsJSON = exec.printsJSON
+        return try PersistentCommand(
+            argv: exec.command, environment: environment(for: configuration, context: context, click: nil),
+            printsJSON: printsJSON,
+            parse: { line, now in
+                var content = EntryContent(text: line)
+                if printsJSON {
+                    guard
+                        let entry = try ExecOutput.jsonTimeline(Data(line.utf8), now: now, defaultPolicy: .never)
+                            .entries.first
+                    else { throw ExecError("printed an empty JSON timeline") }
+                    content = entry.content
+                }
+                var context = context
+                context.now = now
+                return Self.styled(
+                    Timeline(entries: [TimelineEntry(date: now, content: content)], policy: .never),
+                    configuration: configuration, context: context)
+            }, updates: updates)
     }
 
     /// The daemon's environment plus `WIDGETD_*`, and what i3blocks gives a block's command so its scripts run
@@ -100,9 +138,24 @@ public struct ExecKind: WidgetKind {
         environment["BLOCK_NAME"] = context.instance
         environment["BLOCK_INSTANCE"] = configuration.string("instance") ?? ""
         environment["BLOCK_INTERVAL"] = ExecSettings(context.settings).intervalText
+        environment["name"] = context.instance
+        environment["interval"] = environment["BLOCK_INTERVAL"]
+        // The click's keys under i3bar's names, as i3blocks 1.5 exports them; the legacy BLOCK_X and BLOCK_Y are
+        // i3bar's x and y, the pointer on the screen. A run that is no click has them empty, as i3blocks leaves them.
+        let number = { (value: Int?) in value.map(String.init) ?? "" }
         environment["BLOCK_BUTTON"] = click.map { String($0.button.number) } ?? ""
-        environment["BLOCK_X"] = click?.relativeX.map(String.init) ?? ""
-        environment["BLOCK_Y"] = ""
+        environment["button"] = environment["BLOCK_BUTTON"]
+        environment["x"] = number(click?.x)
+        environment["y"] = number(click?.y)
+        environment["BLOCK_X"] = environment["x"]
+        environment["BLOCK_Y"] = environment["y"]
+        environment["relative_x"] = number(click?.relativeX)
+        environment["relative_y"] = number(click?.relativeY)
+        environment["width"] = number(click?.width)
+        environment["height"] = number(click?.height)
+        // i3blocks passes the array on as i3bar wrote it.
+        environment["modifiers"] =
+            click.map { "[" + $0.modifiers.map { "\"\($0)\"" }.joined(separator: ",") + "]" } ?? ""
         return environment
     }
 

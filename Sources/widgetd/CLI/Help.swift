@@ -13,7 +13,9 @@ enum Help {
         case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
         case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
         case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
-        case .click: "widgetd click NAME [--button N] [--x X --width W] [--wait]"
+        case .click:
+            "widgetd click NAME [--button N] [--x X --width W] [--y Y] [--height H] [--screen-x X] [--screen-y Y] "
+                + "[--modifiers KEYS] [--wait]"
         case .intent: "widgetd intent NAME INTENT [KEY=VALUE ...] [--wait]"
         case .motivations:
             "widgetd motivations list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT"
@@ -140,6 +142,11 @@ enum Help {
                 options: [
                     ("--button N", "1 left (default), 2 middle, 3 right, 4 scroll up, 5 scroll down."),
                     ("--x X --width W", "Where the click landed in the block, in pixels, as i3bar reports it."),
+                    ("--y Y", "How far down the block it landed (i3bar's relative_y)."),
+                    ("--height H", "The block's height (i3bar's height)."),
+                    ("--screen-x X", "Where on the screen it landed (i3bar's x; i3blocks' BLOCK_X)."),
+                    ("--screen-y Y", "Where on the screen it landed (i3bar's y; i3blocks' BLOCK_Y)."),
+                    ("--modifiers KEYS", "Modifier keys held, separated by commas: Shift,Mod4."),
                     ("--wait", "Return once the widget shows the result; exit 1 with the reason when it failed."),
                     ("--config PATH", configOptionHelp),
                 ])

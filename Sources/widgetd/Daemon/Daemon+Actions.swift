@@ -16,6 +16,10 @@ extension Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
+            if let instance = engine.instance(named: name), instance.runMode.isPersistent {
+                reloadPersistent(instance, token: token)
+                continue
+            }
             if engine.instance(named: name)?.runMode.blocksThread == true {
                 commandReloads.add(name, token: token)
             } else {

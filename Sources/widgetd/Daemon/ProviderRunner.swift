@@ -24,6 +24,8 @@ struct IntentCompletion: Sendable {
 enum Completion: Sendable {
     case timeline(ProviderCompletion)
     case intent(IntentCompletion)
+    /// A persistent provider's update; `generation` tells a stopped session's last words from the current one's.
+    case session(instance: String, generation: UInt64, update: SessionUpdate)
 }
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
@@ -105,6 +107,21 @@ struct ProviderRunner: Sendable {
 }
 
 extension ProviderRunner {
+    /// Starts `instance`'s persistent provider; its updates are posted to the queue, tagged with `generation`.
+    func startSession(_ instance: WidgetInstance, generation: UInt64, now: Date) throws -> any ProviderSession {
+        guard let kind = registry.kind(named: instance.kind) else {
+            throw ProviderFailure("unknown kind '\(instance.kind)'")
+        }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current, settings: instance.settings)
+        let queue = self.queue
+        let name = instance.name
+        return try kind.startSession(for: instance.intent, in: context) { update in
+            queue.post(.session(instance: name, generation: generation, update: update))
+        }
+    }
+
     /// Runs an intent off the loop thread; its outcome is posted to the queue.
     func perform(
         _ invocation: IntentInvocation, on instance: WidgetInstance, now: Date, current: EntryContent?,
