@@ -68,6 +68,9 @@ struct WidgetdMain {
                 console: console)
         case .kinds:
             return KindsCommand.run(registry: registry, console: console)
+        case .importI3blocks(let file, let output):
+            return ImportCommand.run(
+                file: file, i3blocksOutput: output, environment: environment, console: console)
         case .preview(let kind, let family, let settings):
             return blocking {
                 await PreviewCommand.run(

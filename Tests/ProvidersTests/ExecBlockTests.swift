@@ -26,7 +26,7 @@ struct ExecBlockTests {
 
     @Test func labelGoesBeforeTheFullTextAndColoursFillIn() {
         let (content, _) = styled(
-            "42%\n", ["label": .string("CPU "), "color": .color(Color(hex: "#ff0000")!), "short_text": .string("c")])
+            "42%\n", ["label": .string("CPU"), "color": .color(Color(hex: "#ff0000")!), "short_text": .string("c")])
         #expect(content.text == "CPU 42%")
         #expect(content.foreground == Color(hex: "#ff0000"))
         #expect(content.shortText == "c")

@@ -44,7 +44,7 @@ struct I3blocksScriptsTests {
                     command: [$DIR/cpu_usage]
                     output: [waybar, i3bar, i3blocks]
                     intent:
-                      label: "CPU "
+                      label: CPU
                       color: "#ff0000"
                       background: "#101010"
                       min_width: "CPU 100%"
@@ -186,7 +186,7 @@ struct I3blocksScriptsTests {
                     command: [$DIR/clicks]
                     interval: persist
                     output: [waybar, i3bar, i3blocks]
-                    intent: {label: "P "}
+                    intent: {label: P}
                   json:
                     kind: exec
                     command: [$DIR/clicks_json]

@@ -245,10 +245,11 @@ struct I3barBlock: Decodable, Equatable {
     var urgent: Bool?
     var name: String?
     var instance: String?
+    var markup: String?
 
     enum CodingKeys: String, CodingKey {
         case fullText = "full_text"
-        case color, background, urgent, name, instance
+        case color, background, urgent, name, instance, markup
     }
 }
 

@@ -5,7 +5,8 @@ import Scheduler
 extension ExecKind {
     static let blockParameters: [ParameterSpec] = [
         ParameterSpec(
-            "label", displayName: "Label", type: .string, summary: "put before full_text, as i3blocks 1.4 shows it"),
+            "label", displayName: "Label", type: .string,
+            summary: "put before full_text with a space, as i3blocks 1.4 shows it"),
         ParameterSpec("color", displayName: "Colour", type: .color, summary: "when the script prints none"),
         ParameterSpec("background", displayName: "Background", type: .color, summary: "when the script prints none"),
         ParameterSpec(
@@ -52,7 +53,11 @@ extension ExecKind {
         _ content: EntryContent, configuration: IntentValues, context: ProviderContext, notes: inout [String]
     ) -> EntryContent {
         var content = content
-        if let label = configuration.string("label") { content.text = label + content.text }
+        // As i3blocks 1.4 shows it (block.c: "%s %s"): the label, a space, the text; nothing when the text is empty.
+        // (1.5 joins them with no space; 1.4 is what Debian and Ubuntu ship.)
+        if let label = configuration.string("label"), !content.text.isEmpty {
+            content.text = label + " " + content.text
+        }
         if content.foreground == nil { content.foreground = configuration.color("color") }
         if content.background == nil { content.background = configuration.color("background") }
         if content.shortText == nil, let short = configuration.string("short_text"), !short.isEmpty {

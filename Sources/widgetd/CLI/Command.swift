@@ -17,6 +17,8 @@ enum Command: Equatable {
         instance: String, button: Int, relativeX: Int?, width: Int?,
         details: ControlCommand.ClickDetails = ControlCommand.ClickDetails(), wait: Bool, configPath: String?)
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
+    /// `import i3blocks [FILE] [--i3blocks-config PATH]`.
+    case importI3blocks(file: String?, i3blocksOutput: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
 }
@@ -43,7 +45,7 @@ extension Command {
         case .check(let path), .run(let path, _), .list(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
-        case .help, .version, .kinds, .preview, .cron: nil
+        case .help, .version, .kinds, .preview, .cron, .importI3blocks: nil
         }
     }
 }
@@ -74,6 +76,7 @@ enum CommandName: String, CaseIterable {
     case cron
     case click
     case intent
+    case importConfig = "import"
     case motivations
     case todos
     case entities

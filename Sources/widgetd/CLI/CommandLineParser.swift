@@ -42,6 +42,7 @@ enum CommandLineParser {
         case .cron: return try parseCron(rest)
         case .click: return try parseClick(rest)
         case .intent: return try parseIntent(rest)
+        case .importConfig: return try parseImport(rest)
         case .motivations, .todos, .entities: return try parseApp(name, rest)
         }
     }
@@ -304,6 +305,30 @@ enum CommandLineParser {
         return .click(
             instance: instance, button: button, relativeX: relativeX, width: width, details: details, wait: wait,
             configPath: configPath)
+    }
+
+    private static func parseImport(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .importConfig, knownOptions: ["--i3blocks-config"])
+        var words: [String] = []
+        var output: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--i3blocks-config", let inline):
+                output = try scanner.value(of: "--i3blocks-config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let word):
+                words.append(word)
+            }
+        }
+        guard let source = words.first else {
+            throw UsageError("Missing what to import from; widgetd imports from i3blocks.", command: .importConfig)
+        }
+        guard source == "i3blocks" else {
+            throw UsageError("widgetd imports from i3blocks only, not '\(source)'.", command: .importConfig)
+        }
+        guard words.count <= 2 else { throw UsageError("Unexpected argument '\(words[2])'.", command: .importConfig) }
+        return .importI3blocks(file: words.count == 2 ? words[1] : nil, i3blocksOutput: output)
     }
 
     private static func parseIntent(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

@@ -7,6 +7,7 @@ enum Help {
         case .help: "widgetd help [COMMAND]"
         case .check: "widgetd check [--config PATH]"
         case .kinds: "widgetd kinds"
+        case .importConfig: "widgetd import i3blocks [FILE] [--i3blocks-config PATH]"
         case .preview: "widgetd preview KIND [--family FAMILY] [--set KEY=VALUE ...]"
         case .run: "widgetd run [--config PATH] [--log-level LEVEL]"
         case .list: "widgetd list [--config PATH]"
@@ -39,6 +40,23 @@ enum Help {
                     """,
                 usage: usage(of: .check),
                 options: [("--config PATH", configOptionHelp)])
+        case .importConfig:
+            page(
+                overview: """
+                    Read an i3blocks config and print the widgets.yaml that runs its blocks as exec widgets (commands,
+                    interval, persist, signal, format and every property), then the new i3blocks config that shows
+                    them through widgetd. What cannot be translated is listed as comments. Without FILE, i3blocks'
+                    own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
+                    $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf.
+                    """,
+                usage: usage(of: .importConfig),
+                arguments: [("i3blocks", "What to import from."), ("FILE", "The i3blocks config to read.")],
+                options: [
+                    (
+                        "--i3blocks-config PATH",
+                        "Write the new i3blocks config there instead of printing it as comments."
+                    )
+                ])
         case .kinds:
             page(
                 overview: """
@@ -237,6 +255,7 @@ enum Help {
         case .help: "Show help."
         case .check: "Check widgets.yaml."
         case .kinds: "List the widget kinds."
+        case .importConfig: "Turn an i3blocks config into widgets."
         case .preview: "Render a kind's snapshot."
         case .run: "Run the daemon."
         case .list: "List the daemon's widgets."
