@@ -262,7 +262,8 @@ struct I3blocksScriptsTests {
     @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() throws {
         let bench = try Bench(
             scripts: [
-                "flood": "#!/bin/sh\ni=0\nwhile :; do i=$((i+1)); echo \"tick $i\"; done\n",
+                "flood":
+                    "#!/bin/sh\necho $$ > \"$(dirname \"$0\")/flood.pid\"\ni=0\nwhile :; do i=$((i+1)); echo \"tick $i\"; done\n",
                 "counter": """
                 #!/bin/sh
                 f="$(dirname "$0")/count"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; echo "n $n"
@@ -294,6 +295,10 @@ struct I3blocksScriptsTests {
         #expect(waitFor("the flood's newest line") { daemon.read("flood.i3blocks") != first })
         #expect(daemon.read("flood.i3bar")?.hasPrefix(#"{"full_text":"tick "#) == true)
         #expect(daemon.read("flood.waybar")?.hasPrefix(#"{"text":"tick "#) == true)
+        // The daemon stops it when it stops.
+        let pid = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        daemon.stop()
+        #expect(waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
     }
 
     @Test func aSignalReloadsTheWidgetsThatNameIt() throws {

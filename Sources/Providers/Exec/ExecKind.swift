@@ -6,14 +6,19 @@ import Scheduler
 public struct ExecKind: WidgetKind {
     public let name = "exec"
     public let displayName = "Command"
-    public let summary = "Runs command: and shows its output: i3blocks lines, or a JSON timeline."
+    public let summary =
+        "Runs command: and shows its output (i3blocks lines, i3bar JSON or a JSON timeline) with i3blocks' block "
+        + "properties; interval: persist keeps it running; one run at a time."
     public let families: [Family] = [
         .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge, .accessoryInline, .accessoryRectangular,
         .accessoryCircular,
     ]
     public let parameters: [ParameterSpec] = ExecKind.blockParameters
     public let intents = [
-        IntentSpec("click", summary: "Run the command with BLOCK_BUTTON set, as i3blocks does on a click.")
+        IntentSpec(
+            "click",
+            summary: "Run the command with the click in BLOCK_BUTTON, button, x, y, relative_x…, as i3blocks 1.5 "
+                + "does; a persist command gets it on its standard input.")
     ]
     public var acceptsAnyParameter: Bool { true }
     public var widgetKeys: [WidgetKeySpec] { ExecSettings.keys }
