@@ -11,9 +11,10 @@ struct I3blocksMigrationTests {
         "cpu": "#!/bin/sh\necho \"42% $T_WARN\"\n",
         "iface": "#!/bin/sh\necho \"eth0 up\"\n",
         "units": "#!/bin/sh\necho \"<span foreground='#00ff00'>nginx</span> <b>ok</b>\"\n",
-        // The pause: i3blocks 1.4 asks for SIGIO on a persist block's pipe only after starting it, and misses a line
-        // written before that until the next one comes.
-        "ticker": "#!/bin/sh\nsleep 0.5\necho \"tick 1\"\nwhile read -r line; do echo \"button $line\"; done\n",
+        // The pauses and the repeated line: i3blocks 1.4 asks for a signal on a persist block's pipe only after
+        // starting it, and reads nothing until the next line when the first came before that (under load it can).
+        "ticker":
+            "#!/bin/sh\nsleep 0.5\necho \"tick 1\"\nsleep 1\necho \"tick 1\"\nwhile read -r line; do echo \"button $line\"; done\n",
         "volume":
             "#!/bin/sh\nf=\"$(dirname \"$0\")/volume.count\"; n=$(( $(cat \"$f\" 2>/dev/null || echo 0) + 1 )); echo $n > \"$f\"; echo \"vol $n\"\n",
     ]

@@ -226,6 +226,43 @@ struct I3blocksScriptsTests {
         #expect(waitFor("the persistent script to stop") { kill(pid, 0) != 0 })
     }
 
+    @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() throws {
+        let bench = try Bench(
+            scripts: [
+                "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"
+            ],
+            config: """
+                widgets:
+                  memory:
+                    kind: exec
+                    command: [$DIR/memory]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        func pids() -> [pid_t] { bench.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
+        #expect(waitFor("the first command") { pids().count == 1 && daemon.read("memory.i3blocks") != nil })
+        let first = try #require(pids().first)
+        #expect(waitFor("its line") { daemon.read("memory.i3blocks") == "mem \(first)\n" })
+        try daemon.editConfig(
+            """
+            widgets:
+              memory:
+                kind: exec
+                command: [\(bench.path("memory"))]
+                interval: persist
+                output: [waybar, i3bar, i3blocks]
+                intent: {label: M}
+            """)
+        #expect(waitFor("a second command") { pids().count == 2 })
+        let second = pids()[1]
+        #expect(waitFor("the first command to stop") { kill(first, 0) != 0 })
+        #expect(kill(second, 0) == 0)
+        #expect(waitFor("the new line, labelled") { daemon.read("memory.i3blocks") == "M mem \(second)\n" })
+        #expect(daemon.read("memory.i3bar")?.hasPrefix(#"{"full_text":"M mem \#(second)""#) == true)
+        #expect(daemon.read("memory.waybar") == #"{"text":"M mem \#(second)","alt":"","class":["normal"]}"# + "\n")
+    }
+
     @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() throws {
         let bench = try Bench(
             scripts: [
