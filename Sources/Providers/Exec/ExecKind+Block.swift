@@ -19,7 +19,7 @@ extension ExecKind {
             "min_width", displayName: "Minimum width", type: .string,
             summary: "i3bar min_width: pixels, or a text as wide as the block must be"),
         ParameterSpec(
-            "align", displayName: "Alignment",
+            "align", displayName: "Side",
             type: .enumeration([
                 EnumCase("left", displayName: "Left"), EnumCase("center", displayName: "Centre"),
                 EnumCase("right", displayName: "Right"),

@@ -109,6 +109,8 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         var pending: [UInt8] = []
         var discarding = false
         var throttle = UpdateThrottle(perSecond: Self.maximumUpdatesPerSecond)
+        var lastNote: Date?
+        var skippedSinceNote = 0
         var buffer = [UInt8](repeating: 0, count: 65_536)
         func complete(_ bytes: [UInt8]) {
             if let line = throttle.offer(String(decoding: bytes, as: UTF8.self), now: Date()) { show(line) }
@@ -125,9 +127,15 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             if ready < 0 && errno != EINTR { break }
             if descriptors[1].revents != 0 { break }
             if let (line, skipped) = throttle.release(now: Date()) {
-                if skipped > 0 {
+                skippedSinceNote += skipped
+                // Said at once, then at most once a minute: a script that floods for hours fills no log.
+                if skippedSinceNote > 0, lastNote.map({ Date().timeIntervalSince($0) >= 60 }) ?? true {
                     updates(
-                        .note("printed faster than \(Self.maximumUpdatesPerSecond) lines a second: \(skipped) skipped"))
+                        .note(
+                            "printed faster than \(Self.maximumUpdatesPerSecond) lines a second: \(skippedSinceNote) "
+                                + "lines skipped, the newest shown"))
+                    lastNote = Date()
+                    skippedSinceNote = 0
                 }
                 show(line)
             }
