@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Scheduler
 import Testing
 
 @testable import widgetd
@@ -442,5 +443,19 @@ final class I3blocks {
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return text.split(separator: " ").dropFirst().first.map(String.init)
+    }
+}
+
+@Suite("click forwarding lines")
+struct ClickForwardingLineTests {
+    @Test func everyDetailOfTheBarsClickReachesTheFIFOLine() throws {
+        let forwarder = ClickForwarder(instance: "cpu", paths: ControlPaths(directory: "/tmp/widgetd-test"))
+        let click = try #require(
+            ClickForwarder.click(
+                line: #"{"name":"widgetd","instance":"cpu","button":3,"modifiers":["Mod4"],"x":1186,"y":13,"#
+                    + #""relative_x":12,"relative_y":8,"width":120,"height":22}"#))
+        #expect(
+            forwarder.command(for: click).line
+                == "click cpu 3 12 120 x=1186 y=13 relative_y=8 height=22 modifiers=Mod4")
     }
 }

@@ -82,7 +82,9 @@ enum Help {
                     Run the daemon: paint placeholders, ask every widget for its timeline, swap entries in at
                     their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
                     takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
-                    SIGTERM or SIGINT stop it cleanly. One daemon runs per user.
+                    SIGRTMIN+N reloads the widgets with signal: N (pkill -RTMIN+N widgetd, as with i3blocks).
+                    SIGTERM or SIGINT stop it cleanly, with every interval: persist command. One daemon runs
+                    per user.
                     """,
                 usage: usage(of: .run),
                 options: [
@@ -104,10 +106,11 @@ enum Help {
                     when a new timeline arrives), for i3blocks interval=persist, polybar tail = true and
                     waybar exec.
                     Clicks pass through to the daemon: when i3blocks runs the command for a click
-                    ($BLOCK_BUTTON set, with relative_x and width from i3blocks 1.5), the click is sent first
-                    and the entry printed once it shows the result. With --follow, each line on standard
-                    input is a click: a button number, or i3blocks 1.5's format=json object with button,
-                    relative_x and width. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
+                    ($BLOCK_BUTTON set, BLOCK_X/BLOCK_Y on the screen, and from i3blocks 1.5 relative_x,
+                    relative_y, width, height and modifiers), the click is sent first and the entry printed
+                    once it shows the result. With --follow, each line on standard input is a click: a button
+                    number, or an i3bar click object (button, x, y, relative_x, relative_y, width, height,
+                    modifiers), as i3blocks 1.5 writes with format=json. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
                     every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
                     """,
                 usage: usage(of: .show),
