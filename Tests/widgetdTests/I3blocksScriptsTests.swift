@@ -219,6 +219,10 @@ struct I3blocksScriptsTests {
                 + "\n")
         #expect(daemon.read("json.waybar") == #"{"text":"\#(expected)","alt":"b1","class":["normal"]}"# + "\n")
 
+        // A reload of a running persist widget is answered at once and starts nothing new, as in i3blocks.
+        #expect(try daemon.cli(["reload", "raw", "--wait"]).status == 0)
+        #expect(bench.file("clicks.pid").split(separator: "\n").count == 1)
+
         // Removed from the config: its process group is stopped.
         let pid = try #require(pid_t(bench.file("clicks.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) == 0)
