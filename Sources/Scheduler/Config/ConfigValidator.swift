@@ -7,11 +7,8 @@ struct ConfigValidator {
     /// Top-level keys with this prefix are the user's own, ignored by widgetd.
     static let extensionPrefix = "x-"
     static let settingsKeys = ["output_dir", "store"]
-    static let widgetKeys = [
-        "kind", "family", "intent", "schedule", "timezone", "output", "on_click", "command", "timeout", "interval",
-    ]
-    /// Widget keys only the `exec` kind takes.
-    static let execKeys = ["command", "timeout", "interval"]
+    /// The keys every widget takes; a kind adds its own (`WidgetKind.widgetKeys`).
+    static let widgetKeys = ["kind", "family", "intent", "schedule", "timezone", "output", "on_click"]
 
     let registry: KindRegistry
     private(set) var errors: [LocatedError] = []

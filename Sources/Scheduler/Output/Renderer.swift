@@ -25,7 +25,10 @@ public enum Renderer {
     public static func render(
         _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false
     ) -> String {
-        let text = fittedText(of: content, family: family)
+        var text = fittedText(of: content, family: family)
+        if text.isMarkup, !takesMarkup(format, markup: markup) {
+            text = text.plain()
+        }
         var output: [UInt8] = []
         output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)
         switch format {
@@ -54,6 +57,7 @@ public enum Renderer {
         clean.text = text
         // A short text of nothing but controls would blank the widget when the bar shortens it; use the full one.
         clean.shortText = content.shortText.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        if let block = content.block { return blockText(clean, block: block, family: family) }
         var fitted = clean.fitted(to: family)
         guard !dimmed.isEmpty else { return fitted }
         // A cut keeps a prefix of the text and adds "…", which joins the run it ends.
@@ -110,7 +114,7 @@ public enum Renderer {
         _ text: FittedText, content: EntryContent, markup: Bool, to output: inout [UInt8]
     ) {
         let appendText = { (line: String, output: inout [UInt8]) in
-            if markup {
+            if markup, !text.isMarkup {
                 Escaping.appendPango(line, to: &output)
             } else {
                 output.append(contentsOf: line.utf8)
@@ -137,13 +141,17 @@ public enum Renderer {
         _ text: FittedText, content: EntryContent, instance: String, markup: Bool, to output: inout [UInt8]
     ) {
         output.append(contentsOf: #"{"full_text":"#.utf8)
+        let markup = markup || text.isMarkup
         if markup, !text.dimmed.isEmpty {
             Escaping.appendJSONString(pangoMarkup(text), to: &output)
         } else {
-            Escaping.appendJSONString(text.full, pango: markup, to: &output)
+            Escaping.appendJSONString(text.full, pango: markup && !text.isMarkup, to: &output)
         }
-        output.append(contentsOf: #","short_text":"#.utf8)
-        Escaping.appendJSONString(text.short, pango: markup, to: &output)
+        // A block-like entry has a short text only when its provider gave one, as an i3blocks script's block.
+        if content.block == nil || !text.short.isEmpty {
+            output.append(contentsOf: #","short_text":"#.utf8)
+            Escaping.appendJSONString(text.short, pango: markup && !text.isMarkup, to: &output)
+        }
         if let foreground = content.foreground {
             output.append(contentsOf: #","color":"#.utf8)
             Escaping.appendJSONString(foreground.hex, to: &output)
@@ -158,6 +166,7 @@ public enum Renderer {
         Escaping.appendJSONString(blockName, to: &output)
         output.append(contentsOf: #","instance":"#.utf8)
         Escaping.appendJSONString(instance, to: &output)
+        if let block = content.block { appendI3barProperties(block, to: &output) }
         output.append(contentsOf: (markup ? #","markup":"pango"}"# : #","markup":"none"}"#).utf8)
     }
 
@@ -170,12 +179,12 @@ public enum Renderer {
     private static func appendWaybar(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
         output.append(contentsOf: #"{"text":"#.utf8)
         if text.dimmed.isEmpty {
-            Escaping.appendJSONString(text.full, pango: true, to: &output)
+            Escaping.appendJSONString(text.full, pango: !text.isMarkup, to: &output)
         } else {
             Escaping.appendJSONString(pangoMarkup(text), to: &output)
         }
         output.append(contentsOf: #","alt":"#.utf8)
-        Escaping.appendJSONString(text.short, pango: true, to: &output)
+        Escaping.appendJSONString(text.short, pango: !text.isMarkup, to: &output)
         if let tooltip = content.tooltip {
             output.append(contentsOf: #","tooltip":"#.utf8)
             Escaping.appendJSONString(TextSanitizer.multiLine(tooltip), pango: true, to: &output)

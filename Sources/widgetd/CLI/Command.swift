@@ -1,3 +1,5 @@
+import Scheduler
+
 /// A parsed command line: what the user asked widgetd to do.
 enum Command: Equatable {
     /// `widgetd help [COMMAND]`, `--help` anywhere: the help text of `topic`, or the overview.
@@ -11,8 +13,12 @@ enum Command: Equatable {
     case show(instance: String, format: String?, follow: Bool, configPath: String?)
     case reload(target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String?)
     case cron(expression: String, count: Int, from: String?, timeZone: String?)
-    case click(instance: String, button: Int, relativeX: Int?, width: Int?, wait: Bool, configPath: String?)
+    case click(
+        instance: String, button: Int, relativeX: Int?, width: Int?,
+        details: ControlCommand.ClickDetails = ControlCommand.ClickDetails(), wait: Bool, configPath: String?)
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
+    /// `import i3blocks [FILE] [--i3blocks-config PATH]`.
+    case importI3blocks(file: String?, i3blocksOutput: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
 }
@@ -38,8 +44,8 @@ extension Command {
         switch self {
         case .check(let path), .run(let path, _), .list(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
-        case .click(_, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
-        case .help, .version, .kinds, .preview, .cron: nil
+        case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
+        case .help, .version, .kinds, .preview, .cron, .importI3blocks: nil
         }
     }
 }
@@ -70,6 +76,7 @@ enum CommandName: String, CaseIterable {
     case cron
     case click
     case intent
+    case importConfig = "import"
     case motivations
     case todos
     case entities

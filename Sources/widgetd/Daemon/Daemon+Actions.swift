@@ -16,7 +16,15 @@ extension Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
-            switch engine.instance(named: name).map({ runner.lane(of: $0.kind) }) ?? .shared {
+            guard let instance = engine.instance(named: name) else {
+                reloads.add(name, token: token)
+                continue
+            }
+            if instance.runMode.isPersistent {
+                reloadPersistent(instance, token: token)
+                continue
+            }
+            switch runner.lane(of: instance) {
             case .shared: reloads.add(name, token: token)
             case .commands: commandReloads.add(name, token: token)
             case .store: storeReloads.add(name, token: token)

@@ -63,6 +63,9 @@ final class Daemon {
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
     var children: Set<pid_t> = []
+    /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).
+    var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
+    var lastSessionGeneration: UInt64 = 0
     var stopping = false
 
     /// Why the daemon could not start, worded for the user.
@@ -103,7 +106,7 @@ final class Daemon {
             outputs = try OutputWriter(directory: paths.output)
             timer = try WallClockTimer()
             watcher = try Inotify()
-            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD])
+            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
             wakeup = try Wakeup()
             try FileManager.default.createDirectory(
                 atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -190,6 +193,7 @@ final class Daemon {
                 }
                 handle(completion)
             case .intent(let completion): handle(completion)
+            case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
             }
         }
         startWaitingReloads()
@@ -255,11 +259,21 @@ final class Daemon {
                 reloadConfiguration()
             case SIGCHLD:
                 reapChildren()
+            case _ where SignalFile.widgetSignals.contains(signal):
+                reloadSignalled(Int(signal - SignalFile.realTimeSignal(0)))
             default:
                 log(.info, "signal \(signal): stopping")
                 stopping = true
             }
         }
+    }
+
+    /// `SIGRTMIN+number` arrived: reload the widgets whose `signal:` names it, as i3blocks does for `signal=`.
+    private func reloadSignalled(_ number: Int) {
+        let names = engine.instanceNames.filter { engine.instance(named: $0)?.runMode.signal == number }
+        log(.info, "signal RTMIN+\(number): reloading \(names.isEmpty ? "nothing" : names.joined(separator: ", "))")
+        let now = Date()
+        for name in names { engine.request(.instance(name), now: now) }
     }
 
     private func handleFileEvents() {
@@ -310,6 +324,8 @@ final class Daemon {
             } catch {
                 log(.warning, "\(name): cannot remove its files: \(error)")
             }
+            // Changed or removed: its persistent command (if any) stops; a changed one starts again on its reload.
+            stopSession(of: name)
             if !remaining.contains(name) {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
@@ -327,6 +343,7 @@ final class Daemon {
     private func stop() {
         // Commands still running would otherwise run on with no one to read them, and what they started in the
         // background (`setsid` included) must not outlive the daemon.
+        stopAllSessions()
         RunningCommands.terminateAll()
         ProcessHygiene.endAll()
         for name in engine.instanceNames { remember(name) }

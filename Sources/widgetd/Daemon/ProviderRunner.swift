@@ -36,6 +36,8 @@ struct IntentCompletion: Sendable {
 enum Completion: Sendable {
     case timeline(ProviderCompletion)
     case intent(IntentCompletion)
+    /// A persistent provider's update; `generation` tells a stopped session's last words from the current one's.
+    case session(instance: String, generation: UInt64, update: SessionUpdate)
 }
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
@@ -91,17 +93,15 @@ struct ProviderRunner: Sendable {
     /// an intent either ran or was rolled back and will not run later.
     static let storePatience: TimeInterval = 5
 
-    /// The lane `kind`'s calls run on.
-    func lane(of kind: String) -> ProviderLane {
-        registry.kind(named: kind).map(Self.lane) ?? .shared
+    /// The lane `instance`'s calls run on: its run mode says whether it blocks a thread (a command), its kind whether
+    /// it uses the store.
+    func lane(of instance: WidgetInstance) -> ProviderLane {
+        if instance.runMode.blocksThread { return .commands }
+        return registry.kind(named: instance.kind)?.usesStore == true ? .store : .shared
     }
 
-    private static func lane(_ kind: any WidgetKind) -> ProviderLane {
-        kind.runsCommands ? .commands : kind.usesStore ? .store : .shared
-    }
-
-    private func executor(for kind: any WidgetKind) -> any TaskExecutor {
-        switch Self.lane(kind) {
+    private func executor(for lane: ProviderLane) -> any TaskExecutor {
+        switch lane {
         case .shared: executor
         case .commands: commandExecutor
         case .store: storeExecutor
@@ -115,16 +115,17 @@ struct ProviderRunner: Sendable {
                 ProviderCompletion(
                     instance: instance.name, token: token,
                     result: .failure(ProviderFailure("unknown kind '\(instance.kind)'")),
-                    lane: lane(of: instance.kind)))
+                    lane: lane(of: instance)))
             return
         }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current, exec: instance.exec)
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current,
+            current: current, settings: instance.settings)
         let queue = self.queue
-        let lane = Self.lane(kind)
+        let lane = lane(of: instance)
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
-        Task(executorPreference: executor(for: kind)) {
+        Task(executorPreference: executor(for: lane)) {
             let result: Result<Timeline, ProviderFailure>
             do {
                 result = .success(
@@ -140,6 +141,21 @@ struct ProviderRunner: Sendable {
 }
 
 extension ProviderRunner {
+    /// Starts `instance`'s persistent provider; its updates are posted to the queue, tagged with `generation`.
+    func startSession(_ instance: WidgetInstance, generation: UInt64, now: Date) throws -> any ProviderSession {
+        guard let kind = registry.kind(named: instance.kind) else {
+            throw ProviderFailure("unknown kind '\(instance.kind)'")
+        }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current, settings: instance.settings)
+        let queue = self.queue
+        let name = instance.name
+        return try kind.startSession(for: instance.intent, in: context) { update in
+            queue.post(.session(instance: name, generation: generation, update: update))
+        }
+    }
+
     /// Runs an intent off the loop thread; its outcome is posted to the queue.
     func perform(
         _ invocation: IntentInvocation, on instance: WidgetInstance, now: Date, current: EntryContent?,
@@ -148,11 +164,12 @@ extension ProviderRunner {
         let queue = self.queue
         guard let kind = registry.kind(named: instance.kind) else { return }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current, exec: instance.exec)
-        let lane = Self.lane(kind)
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current,
+            current: current, settings: instance.settings)
+        let lane = lane(of: instance)
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
-        Task(executorPreference: lane == .commands ? commandIntentExecutor : executor(for: kind)) {
+        Task(executorPreference: lane == .commands ? commandIntentExecutor : executor(for: lane)) {
             let outcome: Result<IntentOutcome, IntentError>
             do {
                 // Not started by its deadline (the store lane was busy): not run at all, so a `--wait` that hears
