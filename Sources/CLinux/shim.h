@@ -17,4 +17,20 @@ static inline int widgetd_spawn_close_from(posix_spawn_file_actions_t *actions, 
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
 
+// pidfd_open(2) has no glibc wrapper before 2.36, and syscall(2) and prctl(2) are variadic, which Swift cannot
+// call: wrapped here for followers that must notice their parent bar exit (Scheduler/System/ReaderLifetime.swift).
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+static inline int widgetd_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    return (int)syscall(434, pid, 0);
+#endif
+}
+static inline int widgetd_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
+}
+
 #endif
