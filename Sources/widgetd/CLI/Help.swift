@@ -11,6 +11,7 @@ enum Help {
         case .run: "widgetd run [--config PATH] [--log-level LEVEL]"
         case .list: "widgetd list [--config PATH]"
         case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
+        case .bar: "widgetd bar [--widgets NAME,NAME,... | --bar NAME] [--config PATH]"
         case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
         case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
         case .click: "widgetd click NAME [--button N] [--x X --width W] [--wait]"
@@ -95,6 +96,24 @@ enum Help {
                 options: [
                     ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
                     ("--follow", "Keep running, print each change (no polling), forward stdin's clicks."),
+                    ("--config PATH", configOptionHelp),
+                ])
+        case .bar:
+            page(
+                overview: """
+                    Be an i3bar or swaybar status command (status_command widgetd bar): print the i3bar
+                    protocol's header and one status line of the widgets' blocks, again whenever one of them
+                    changes (no polling), with every block property the entry and the bar's settings give:
+                    color (only with the background it was chosen for), background, border, urgent,
+                    short_text, markup, min_width, align, separator, separator_block_width. Each click goes
+                    straight to its widget with the button and the position within the block, so a to-do
+                    click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
+                    output while the bar is hidden, SIGUSR2 resumes it. It exits quietly when the bar goes.
+                    """,
+                usage: usage(of: .bar),
+                options: [
+                    ("--widgets LIST", "The widgets to show, in order, by name, comma-separated."),
+                    ("--bar NAME", "Show the widgets of widgets.yaml's bars: entry NAME, with its layout."),
                     ("--config PATH", configOptionHelp),
                 ])
         case .reload:
@@ -234,6 +253,7 @@ enum Help {
         case .run: "Run the daemon."
         case .list: "List the daemon's widgets."
         case .show: "Print a widget's current entry."
+        case .bar: "Be an i3bar or swaybar status command."
         case .reload: "Ask the daemon for new timelines."
         case .cron: "Print a cron expression's next fire times."
         case .click: "Click a widget, as a bar would."

@@ -18,67 +18,99 @@ import Scheduler
 /// follower and leave followers blind while the daemon restarts, where the file watch sees the restarted daemon's
 /// first write.
 struct RecordWatch {
-    let path: String
     let directory: String
     let watcher: Inotify
-    private var fileWatch: Inotify.Watch?
+    /// The records, all in `directory`.
+    let paths: [String]
+    private var fileWatches: [Inotify.Watch: String] = [:]
     private var selfWatch: Inotify.Watch?
     private var directoryWatch: DirectoryWatch?
 
     init(record path: String, in directory: String, on watcher: Inotify) throws(SystemError) {
-        self.path = path
+        try self.init(records: [path], in: directory, on: watcher)
+    }
+
+    /// Watches several records of one directory (`widgetd bar`) on one inotify instance.
+    init(records paths: [String], in directory: String, on watcher: Inotify) throws(SystemError) {
+        self.paths = paths
         self.directory = directory
         self.watcher = watcher
-        // The first watch must work (the directory exists: the caller made it); later ones may fall back.
-        if let watch = try? watcher.watch(file: path) {
-            fileWatch = watch
-            selfWatch = try watcher.watch(directory: directory, mask: [.deleteSelf, .moveSelf])
-        } else {
-            directoryWatch = try DirectoryWatch(directory, on: watcher)
-            rewatch()
-        }
+        // The first directory watch must work (the directory exists: the caller made it); later ones may fall back.
+        selfWatch = try watcher.watch(directory: directory, mask: [.deleteSelf, .moveSelf])
+        rewatch(paths)
     }
 
     /// Takes in a batch of events; true when the record may have changed (re-read it).
     mutating func changed(_ events: [Inotify.Event]) -> Bool {
-        if events.contains(where: { $0.mask.contains(.queueOverflow) }) {
-            rewatch()
-            return true
-        }
-        if let watch = fileWatch {
-            let directoryGone = events.contains { $0.watch != nil && $0.watch == selfWatch }
-            guard directoryGone || events.contains(where: { $0.watch == watch }) else { return false }
-            // Replaced, written, deleted or moved: the next record, if any, is whatever the path names now.
-            try? watcher.unwatch(watch)
-            fileWatch = nil
-            if directoryGone, let old = selfWatch { try? watcher.unwatch(old) }
-            if directoryGone { selfWatch = nil }
-            rewatch()
-            return true
-        }
-        guard var directoryWatch else { return false }
-        let name = (path as NSString).lastPathComponent
-        let replaced = directoryWatch.follow(events)
-        self.directoryWatch = directoryWatch
-        guard replaced || events.contains(where: { $0.name == name }) else { return false }
-        rewatch()
-        return true
+        !changedRecords(events).isEmpty
     }
 
-    /// Watches the record file if it exists, and the directory (for its creation) only while it does not. After the
-    /// directory watch is in place the file is tried once more, so a record made in between is not missed.
-    private mutating func rewatch() {
-        for _ in 0..<2 {
-            if let watch = try? watcher.watch(file: path) {
-                fileWatch = watch
+    /// Takes in a batch of events; the records that may have changed (re-read them).
+    mutating func changedRecords(_ events: [Inotify.Event]) -> Set<String> {
+        let directoryGone = events.contains { $0.watch != nil && $0.watch == selfWatch }
+        var replaced = directoryGone || events.contains(where: { $0.mask.contains(.queueOverflow) })
+        if var watch = directoryWatch {
+            replaced = watch.follow(events) || replaced
+            directoryWatch = watch
+        }
+        if replaced {
+            for watch in fileWatches.keys { try? watcher.unwatch(watch) }
+            fileWatches = [:]
+            if directoryGone, let old = selfWatch { try? watcher.unwatch(old) }
+            if directoryGone { selfWatch = nil }
+            rewatch(paths)
+            return Set(paths)
+        }
+        var changed = Set<String>()
+        for event in events {
+            // Replaced, written, deleted or moved: the next record, if any, is whatever the path names now.
+            if let watch = event.watch, let path = fileWatches.removeValue(forKey: watch) {
+                try? watcher.unwatch(watch)
+                changed.insert(path)
+            }
+        }
+        if directoryWatch != nil {
+            let names = Set(events.map(\.name))
+            changed.formUnion(missing.filter { names.contains(($0 as NSString).lastPathComponent) })
+        }
+        if !changed.isEmpty { rewatch(Array(changed)) }
+        return changed
+    }
+
+    /// The records not watched now: they do not exist.
+    private var missing: [String] {
+        let watched = Set(fileWatches.values)
+        return paths.filter { !watched.contains($0) }
+    }
+
+    /// Watches each record file that exists, and the directory (for their creation) only while one does not. After
+    /// the directory watch is in place the missing files are tried once more, so a record made in between is not
+    /// missed.
+    private mutating func rewatch(_ paths: [String]) {
+        for path in paths {
+            if let watch = try? watcher.watch(file: path) { fileWatches[watch] = path }
+        }
+        guard !missing.isEmpty else {
+            if directoryWatch != nil {
                 directoryWatch?.stop()
                 directoryWatch = nil
-                selfWatch = try? watcher.watch(directory: directory, mask: [.deleteSelf, .moveSelf])
-                return
             }
-            // The directory watch takes over the same directory's watch (one per inode), with its own mask.
-            selfWatch = nil
-            if directoryWatch == nil { directoryWatch = DirectoryWatch.resolving(directory, on: watcher) }
+            if selfWatch == nil {
+                selfWatch = try? watcher.watch(directory: directory, mask: [.deleteSelf, .moveSelf])
+            }
+            return
+        }
+        guard directoryWatch == nil else { return }
+        // The directory watch takes over the directory's watch (one per inode), with its own mask.
+        selfWatch = nil
+        directoryWatch = DirectoryWatch.resolving(directory, on: watcher)
+        for path in missing {
+            if let watch = try? watcher.watch(file: path) { fileWatches[watch] = path }
+        }
+        if missing.isEmpty {
+            directoryWatch?.stop()
+            directoryWatch = nil
+            selfWatch = try? watcher.watch(directory: directory, mask: [.deleteSelf, .moveSelf])
         }
     }
 }
