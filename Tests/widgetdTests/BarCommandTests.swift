@@ -116,6 +116,10 @@ struct BarCommandTests {
         #expect(waitFor("Beta ticked off") { text("todos") == "☐ Alpha  ☑ Beta" })
         bar.click(#"{"name":"widgetd","instance":"motivation","button":1,"modifiers":[],"relative_x":3,"width":90}"#)
         #expect(waitFor("the star") { text("motivation") == "⭐ No zero days." })
+        // On i3bar the background shows, so the text colour chosen for it comes with it.
+        let motivation = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "motivation" })
+        #expect(motivation["color"] as? String == "#000000")
+        #expect(motivation["background"] as? String == "#d3d3d3")
         // Another program's block on the same bar is not widgetd's to click.
         bar.click(#"{"name":"volume","instance":"todos","button":1}"#)
         #expect(try daemon.cli(["todos", "list"]).stdout.contains("Alpha"))

@@ -7,7 +7,7 @@ import Scheduler
 enum BarBlock {
     /// The block for `record` at `now`, as one JSON object without a newline.
     static func render(_ record: InstanceRecord, item: BarItem, at now: Date) -> String {
-        var block = record.rendered(as: .i3bar, at: now)
+        var block = record.rendered(as: .i3bar, at: now, backgroundsShow: true)
         // The renderer's object ends in "}\n"; the layout keys go before the brace.
         while block.hasSuffix("\n") { block.removeLast() }
         guard block.hasSuffix("}") else { return block }
