@@ -140,6 +140,7 @@ struct I3barTests {
             text = shot.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea)
             return text.map { $0.width > 40 } == true
         }
+        if first == nil { try display.saveScreenshot(named: "failed-i3bar-i3blocks", force: true) }
         let shot = try #require(first, "i3 log:\n\(i3.log)")
         let area = try #require(text)
         #expect(shot.count(differingFrom: Self.black, by: 150, in: area) > 40, "text at \(area)")

@@ -187,7 +187,7 @@ func runCapturing(_ executable: String, _ arguments: [String], environment: [Str
 
 /// Takes screenshots until `condition` finds what it looks for in one, or the timeout passes; the last screenshot.
 func waitForScreen(
-    _ what: String, on display: VirtualDisplay, timeout: Duration = .seconds(15),
+    _ what: String, on display: VirtualDisplay, timeout: Duration = .seconds(30),
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: (Screenshot) -> Bool
 ) throws -> Screenshot? {
     var last: Screenshot?
