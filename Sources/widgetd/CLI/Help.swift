@@ -90,6 +90,8 @@ enum Help {
                     input is a click: a button number, or i3blocks 1.5's format=json object with button,
                     relative_x and width. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
                     every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
+                    --follow wakes only when this widget changes, and exits quietly (status 0) when its
+                    reader closes or its parent bar exits.
                     """,
                 usage: usage(of: .show),
                 arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
