@@ -57,6 +57,17 @@ struct FollowerLifetimeTests {
         }
     }
 
+    @Test func showWithoutFollowWritesToAClosedPipeQuietly() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        // The reader closes its end at once and lingers, so widgetd's one write meets a pipe with no reader.
+        let result = try bash(
+            "trap '' PIPE; \"$W\" show quote --config \"$CONFIG\" | (exec 0<&-; sleep 0.3);"
+                + " echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
+        #expect(result.stdout == "status=0\n", "\(result)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
     @Test func exitsWhenItsParentDies() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })

@@ -6,9 +6,26 @@ struct Console: Sendable {
     var err: @Sendable (String) -> Void
 
     /// Writes lines to the process's stdout and stderr.
+    ///
+    /// With `write(2)`, not `FileHandle.write`, which stops the process with a trap when the reader has gone
+    /// (`EPIPE` with `SIGPIPE` ignored, as waybar's children inherit it): a reader that stopped reading wanted
+    /// nothing more, and the command's exit status says how it went.
     static let standard = Console(
-        out: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-        err: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+        out: { writeAll($0 + "\n", to: STDOUT_FILENO) },
+        err: { writeAll($0 + "\n", to: STDERR_FILENO) })
+
+    /// Writes all of `text` to `descriptor`; gives up quietly on an error such as `EPIPE`.
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
 
     /// Prints a usage error the way every command does: message, usage line, where to read more.
     func report(_ error: UsageError) {
