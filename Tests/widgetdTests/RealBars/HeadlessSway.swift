@@ -120,6 +120,22 @@ final class HeadlessSway {
             environment: display)
     }
 
+    /// The live processes of the test user whose command line contains all of `words`.
+    func processes(with words: [String]) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let uid = (try? Self.testUser().uid) ?? 0
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
+                status.split(separator: "\n").contains(where: { $0.hasPrefix("Uid:\t\(uid)\t") }),
+                !status.contains("State:\tZ"),
+                let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { return nil }
+            let arguments = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            return words.allSatisfy(arguments.contains) ? pid : nil
+        }
+    }
+
     /// Clicks at (x, y) with a virtual pointer.
     func click(x: Int, y: Int) throws {
         let clicker = packageRoot.path + "/Tests/widgetdTests/RealBars/Tools/wayland-click.py"

@@ -81,6 +81,14 @@ struct WaybarTests {
             })
         let after = try #require(starred.map(Self.modules)?.first)
         #expect(after.minY == motivation.minY, "the module moved: \(motivation) → \(after)")
+
+        // waybar killed outright (no chance to stop its modules): its three followers notice and exit.
+        let followers = sway.processes(with: ["show", "--follow"])
+        #expect(followers.count == 3, "followers: \(followers)")
+        for waybar in sway.processes(with: ["waybar"]) { kill(waybar, SIGKILL) }
+        #expect(
+            waitFor("no follower left") { sway.processes(with: ["show", "--follow"]).isEmpty },
+            "left: \(sway.processes(with: ["show", "--follow"]))")
     }
 
     @Test func swaybarWithWidgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() throws {
