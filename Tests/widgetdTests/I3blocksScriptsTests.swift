@@ -58,9 +58,10 @@ struct I3blocksScriptsTests {
         #expect(waitFor("the first run") { daemon.read("cpu.i3blocks") != nil && daemon.hasTimeline("cpu") })
         #expect(
             daemon.read("cpu.i3bar")
-                == ##"{"full_text":"CPU cpu0 avg 42%","color":"#ff0000","background":"#101010","urgent":false,"name":"widgetd","instance":"cpu","min_width":"CPU 100%","align":"center","separator":false,"separator_block_width":15,"markup":"none"}"##
+                == ##"{"full_text":"CPU cpu0 avg 42%","color":"#ff0000","urgent":false,"name":"widgetd","instance":"cpu","min_width":"CPU 100%","align":"center","separator":false,"separator_block_width":15,"markup":"none"}"##
                 + "\n")
-        #expect(daemon.read("cpu.i3blocks") == "CPU cpu0 avg 42%\n\n#ff0000\n#101010\n")
+        // i3blocks drops backgrounds (1.4), so these files carry none; red reads on i3bar's black, so it goes out.
+        #expect(daemon.read("cpu.i3blocks") == "CPU cpu0 avg 42%\n\n#ff0000\n")
         #expect(daemon.read("cpu.waybar") == #"{"text":"CPU cpu0 avg 42%","alt":"","class":["normal"]}"# + "\n")
     }
 

@@ -34,7 +34,10 @@ public struct MotivationsKind: WidgetKind {
     }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
-        EntryContent(text: Self.fallbackText, background: SeedColor.from(hex: Motivation.defaultBackgroundColorHex))
+        let background = SeedColor.from(hex: Motivation.defaultBackgroundColorHex)
+        // The text colour goes with the background, as for a stored motivation: a bar showing one shows both.
+        return EntryContent(
+            text: Self.fallbackText, foreground: SeedColor.foreground(on: background), background: background)
     }
 
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {

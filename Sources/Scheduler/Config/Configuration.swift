@@ -4,6 +4,8 @@ import Foundation
 public struct Configuration: Sendable {
     public var settings: Settings
     public var widgets: [WidgetInstance]
+    /// The `bars:` section: which widgets each `widgetd bar --bar NAME` shows, in order.
+    public var bars: [BarDefinition] = []
 
     public init(settings: Settings = Settings(), widgets: [WidgetInstance] = []) {
         self.settings = settings

@@ -59,8 +59,12 @@ public struct InstanceRecord: Sendable, Hashable {
     }
 
     /// The file contents `format` gets at `now`.
-    public func rendered(as format: OutputFormat, at now: Date = Date(), markup: Bool = false) -> String {
-        Renderer.render(content(at: now), family: family, format: format, instance: instance, markup: markup)
+    public func rendered(
+        as format: OutputFormat, at now: Date = Date(), markup: Bool = false, backgroundsShow: Bool? = nil
+    ) -> String {
+        Renderer.render(
+            content(at: now), family: family, format: format, instance: instance, markup: markup,
+            backgroundsShow: backgroundsShow)
     }
 
     /// The record as written to disk: JSON with sorted keys, so equal records give equal bytes, and a final newline.

@@ -22,13 +22,21 @@ public enum Renderer {
     /// `markup` says the bar parses the text as pango markup: i3blocks with `markup=pango`, or i3bar, which is then
     /// told `"markup":"pango"`. The text is pango-escaped for it so that it still shows literally. waybar always parses
     /// markup, so its text is always escaped; the other formats have no markup and ignore the flag.
+    ///
+    /// Colours go through `Readability`: the `i3blocks` and `i3bar` files are read through i3blocks, which drops
+    /// backgrounds (1.4), so they carry no background and only a colour that reads on i3bar's black; polybar and tmux
+    /// show backgrounds, and `widgetd bar` passes `backgroundsShow: true` for its i3bar blocks.
     public static func render(
-        _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false
+        _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false,
+        backgroundsShow: Bool? = nil
     ) -> String {
         var text = fittedText(of: content, family: family)
         if text.isMarkup, !takesMarkup(format, markup: markup) {
             text = text.plain()
         }
+        let shows = backgroundsShow ?? (format != .i3blocks && format != .i3bar)
+        var content = content
+        (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
         var output: [UInt8] = []
         output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)
         switch format {

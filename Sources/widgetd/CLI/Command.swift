@@ -11,6 +11,8 @@ enum Command: Equatable {
     case run(configPath: String?, logLevel: String?)
     case list(configPath: String?)
     case show(instance: String, format: String?, follow: Bool, configPath: String?)
+    /// `widgetd bar`: an i3bar-protocol status command for the `--widgets` named, the `--bar` named, or all.
+    case bar(widgets: [String]?, bar: String?, configPath: String?)
     case reload(target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String?)
     case cron(expression: String, count: Int, from: String?, timeZone: String?)
     case click(
@@ -44,6 +46,7 @@ extension Command {
         switch self {
         case .check(let path), .run(let path, _), .list(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
+        case .bar(_, _, let path): path
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
         case .help, .version, .kinds, .preview, .cron, .importI3blocks: nil
         }
@@ -72,6 +75,7 @@ enum CommandName: String, CaseIterable {
     case run
     case list
     case show
+    case bar
     case reload
     case cron
     case click

@@ -38,6 +38,7 @@ enum CommandLineParser {
         case .run: return try parseRun(rest)
         case .list: return .list(configPath: try parseConfigOption(rest, command: .list))
         case .show: return try parseShow(rest)
+        case .bar: return try parseBar(rest)
         case .reload: return try parseReload(rest)
         case .cron: return try parseCron(rest)
         case .click: return try parseClick(rest)
@@ -170,6 +171,34 @@ enum CommandLineParser {
         }
         guard let instance else { throw UsageError("Missing NAME; 'widgetd list' shows them.", command: .show) }
         return .show(instance: instance, format: format, follow: follow, configPath: configPath)
+    }
+
+    private static func parseBar(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .bar, knownOptions: ["--widgets", "--bar", "--config"])
+        var widgets: [String]?
+        var bar: String?
+        var configPath: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--widgets", let inline):
+                let list = try scanner.value(of: "--widgets", inline: inline, placeholder: "NAME,NAME,...")
+                widgets = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
+            case .option("--bar", let inline):
+                bar = try scanner.value(of: "--bar", inline: inline, placeholder: "NAME")
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let argument):
+                throw scanner.unexpected(argument)
+            }
+        }
+        if widgets != nil, bar != nil {
+            throw UsageError("--widgets and --bar both choose the widgets; give one.", command: .bar)
+        }
+        return .bar(widgets: widgets, bar: bar, configPath: configPath)
     }
 
     private static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

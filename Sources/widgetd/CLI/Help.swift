@@ -12,6 +12,7 @@ enum Help {
         case .run: "widgetd run [--config PATH] [--log-level LEVEL]"
         case .list: "widgetd list [--config PATH]"
         case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
+        case .bar: "widgetd bar [--widgets NAME,NAME,... | --bar NAME] [--config PATH]"
         case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
         case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
         case .click:
@@ -113,12 +114,32 @@ enum Help {
                     number, or an i3bar click object (button, x, y, relative_x, relative_y, width, height,
                     modifiers), as i3blocks 1.5 writes with format=json. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
                     every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
+                    --follow wakes only when this widget changes, and exits quietly (status 0) when its
+                    reader closes or its parent bar exits.
                     """,
                 usage: usage(of: .show),
                 arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
                 options: [
                     ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
                     ("--follow", "Keep running, print each change (no polling), forward stdin's clicks."),
+                    ("--config PATH", configOptionHelp),
+                ])
+        case .bar:
+            page(
+                overview: """
+                    Be an i3bar or swaybar status command (status_command widgetd bar): print the i3bar
+                    protocol's header and one status line of the widgets' blocks, again whenever one of them
+                    changes (no polling), with every block property the entry and the bar's settings give:
+                    color (only with the background it was chosen for), background, border, urgent,
+                    short_text, markup, min_width, align, separator, separator_block_width. Each click goes
+                    straight to its widget with the button and the position within the block, so a to-do
+                    click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
+                    output while the bar is hidden, SIGUSR2 resumes it. It exits quietly when the bar goes.
+                    """,
+                usage: usage(of: .bar),
+                options: [
+                    ("--widgets LIST", "The widgets to show, in order, by name, comma-separated."),
+                    ("--bar NAME", "Show the widgets of widgets.yaml's bars: entry NAME, with its layout."),
                     ("--config PATH", configOptionHelp),
                 ])
         case .reload:
@@ -264,6 +285,7 @@ enum Help {
         case .run: "Run the daemon."
         case .list: "List the daemon's widgets."
         case .show: "Print a widget's current entry."
+        case .bar: "Be an i3bar or swaybar status command."
         case .reload: "Ask the daemon for new timelines."
         case .cron: "Print a cron expression's next fire times."
         case .click: "Click a widget, as a bar would."
