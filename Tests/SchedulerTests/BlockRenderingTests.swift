@@ -57,6 +57,26 @@ struct BlockRenderingTests {
                 == "<b>5%</b> &amp; up\n\n#00ff00\n")
     }
 
+    @Test func aBarsLayoutOverridesTheEntrysAndNoKeyIsSentTwice() throws {
+        let entry = content(
+            "CPU 5%", block: BlockProperties(keepsWholeText: true, minWidth: .text("CPU 100%"), align: "left"))
+        let layout = BlockProperties(minWidth: .pixels(300), separator: false)
+        let block = Renderer.render(
+            entry, family: .systemSmall, format: .i3bar, instance: "cpu", backgroundsShow: true, layout: layout)
+        #expect(block.components(separatedBy: "\"min_width\"").count == 2, "\(block)")
+        #expect(block.contains(#""min_width":300"#))
+        #expect(block.contains(#""align":"left""#))
+        #expect(block.contains(#""separator":false"#))
+        // The layout changes nothing about the text: a plain entry is not cut like a script's block.
+        let quote = EntryContent(text: String(repeating: "word ", count: 30))
+        #expect(
+            Renderer.render(quote, family: .systemSmall, format: .i3bar, instance: "q", layout: layout)
+                .hasPrefix(
+                    String(
+                        Renderer.render(quote, family: .systemSmall, format: .i3bar, instance: "q")
+                            .prefix(while: { $0 != "," }))))
+    }
+
     @Test func wholeTextIsNotCutAndNoShortTextIsMadeUp() {
         let long = String(repeating: "x", count: 60)
         let whole = Renderer.render(

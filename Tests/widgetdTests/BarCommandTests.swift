@@ -126,6 +126,28 @@ struct BarCommandTests {
         #expect(text("todos") == "☐ Alpha  ☑ Beta")
     }
 
+    @Test func aClickReachesAScriptWithEveryKeyTheBarSent() throws {
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  where:
+                    kind: exec
+                    command: [sh, -c, 'echo "b=$button m=$modifiers x=$x y=$y rx=$relative_x ry=$relative_y w=$width h=$height"']
+
+                """)
+        #expect(waitFor("the first run") { daemon.read("where.plain")?.hasPrefix("b=") == true })
+        let bar = try Bar(daemon, ["--widgets", "where"])
+        #expect(waitFor("the first line") { bar.statusLines.count >= 1 })
+        bar.click(
+            #"{"name":"widgetd","instance":"where","button":3,"modifiers":["Shift","Mod4"],"x":1186,"y":9,"#
+                + #""relative_x":40,"relative_y":7,"output_x":1186,"output_y":9,"width":120,"height":18}"#)
+        #expect(
+            waitFor("the script's answer to the click") {
+                daemon.read("where.plain")
+                    == #"b=3 m=["Shift","Mod4"] x=1186 y=9 rx=40 ry=7 w=120 h=18"# + "\n"
+            }, "\(daemon.read("where.plain") ?? "nothing")")
+    }
+
     @Test func theStopSignalPausesTheOutputAndTheContinueSignalResumesIt() throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(waitFor("the clock") { daemon.hasTimeline("seconds") })

@@ -26,9 +26,12 @@ public enum Renderer {
     /// Colours go through `Readability`: the `i3blocks` and `i3bar` files are read through i3blocks, which drops
     /// backgrounds (1.4), so they carry no background and only a colour that reads on i3bar's black; polybar and tmux
     /// show backgrounds, and `widgetd bar` passes `backgroundsShow: true` for its i3bar blocks.
+    ///
+    /// `layout` (from a bar's `bars:` entry) overrides the entry's i3bar layout keys (`min_width`, `align`,
+    /// `separator`, `separator_block_width`) where it sets them; it changes nothing about the text.
     public static func render(
         _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false,
-        backgroundsShow: Bool? = nil
+        backgroundsShow: Bool? = nil, layout: BlockProperties? = nil
     ) -> String {
         var text = fittedText(of: content, family: family)
         if text.isMarkup, !takesMarkup(format, markup: markup) {
@@ -36,6 +39,7 @@ public enum Renderer {
         }
         let shows = backgroundsShow ?? (format != .i3blocks && format != .i3bar)
         var content = content
+        if let layout { content.block = (content.block ?? BlockProperties()).laidOut(by: layout) }
         (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
         var output: [UInt8] = []
         output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)

@@ -66,3 +66,16 @@ extension BlockProperties: Codable {
         if keepsWholeText { try container.encode(true, forKey: .whole) }
     }
 }
+
+extension BlockProperties {
+    /// These properties with the layout keys that `layout` sets (`min_width`, `align`, `separator`,
+    /// `separator_block_width`) taking the place of their own.
+    public func laidOut(by layout: BlockProperties) -> BlockProperties {
+        var result = self
+        if let minWidth = layout.minWidth { result.minWidth = minWidth }
+        if let align = layout.align { result.align = align }
+        if let separator = layout.separator { result.separator = separator }
+        if let width = layout.separatorBlockWidth { result.separatorBlockWidth = width }
+        return result
+    }
+}

@@ -6,26 +6,25 @@ import Scheduler
 /// properties the bar's `bars:` entry gives the widget (min_width, align, separator, separator_block_width, border).
 enum BarBlock {
     /// The block for `record` at `now`, as one JSON object without a newline.
+    ///
+    /// The bar's layout for the widget overrides what the entry says (an `exec` script's `min_width`, say): where a
+    /// widget sits is the bar's to decide, and no key is sent twice.
     static func render(_ record: InstanceRecord, item: BarItem, at now: Date) -> String {
-        var block = record.rendered(as: .i3bar, at: now, backgroundsShow: true)
-        // The renderer's object ends in "}\n"; the layout keys go before the brace.
-        while block.hasSuffix("\n") { block.removeLast() }
-        guard block.hasSuffix("}") else { return block }
-        block.removeLast()
-        var extra: [UInt8] = []
+        var layout = BlockProperties(align: item.align, separator: item.separator)
+        layout.separatorBlockWidth = item.separatorBlockWidth
         switch item.minWidth {
-        case .pixels(let pixels)?:
-            extra += Array(#","min_width":\#(pixels)"#.utf8)
-        case .text(let text)?:
-            extra += Array(#","min_width":"#.utf8) + jsonString(text)
-        case nil:
-            break
+        case .pixels(let pixels)?: layout.minWidth = .pixels(pixels)
+        case .text(let text)?: layout.minWidth = .text(text)
+        case nil: break
         }
-        if let align = item.align { extra += Array(#","align":"\#(align)""#.utf8) }
-        if let separator = item.separator { extra += Array(#","separator":\#(separator)"#.utf8) }
-        if let width = item.separatorBlockWidth { extra += Array(#","separator_block_width":\#(width)"#.utf8) }
-        if let border = item.border { extra += Array(#","border":"\#(border.hex)""#.utf8) }
-        return block + String(decoding: extra, as: UTF8.self) + "}"
+        var block = Renderer.render(
+            record.content(at: now), family: record.family, format: .i3bar, instance: record.instance,
+            backgroundsShow: true, layout: layout)
+        // The renderer's object ends in "}\n"; the border, which no entry carries, goes before the brace.
+        while block.hasSuffix("\n") { block.removeLast() }
+        guard let border = item.border, block.hasSuffix("}") else { return block }
+        block.removeLast()
+        return block + #","border":"\#(border.hex)"}"#
     }
 
     /// The block shown for a widget that has no record yet (the daemon is not running, or has not written it): its

@@ -166,7 +166,11 @@ enum BarCommand {
                 let instance = event.instance, items.contains(where: { $0.widget == instance }),
                 (1...5).contains(event.button)
             else { continue }
-            let click = ClickForwarder.Click(button: event.button, relativeX: event.relativeX, width: event.width)
+            let click = ClickForwarder.Click(
+                button: event.button, relativeX: event.relativeX, width: event.width,
+                details: ControlCommand.ClickDetails(
+                    x: event.x, y: event.y, relativeY: event.relativeY, height: event.height,
+                    modifiers: event.modifiers))
             do {
                 try ClickForwarder(instance: instance, paths: control).send(click)
             } catch {
