@@ -187,10 +187,7 @@ extension ConfigValidator {
         do {
             return try CronExpression(parsing: text)
         } catch {
-            // Point into the expression; a quoted scalar starts one column after its quote.
-            let quote = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted ? 1 : 0 } ?? 0
-            let mark = YAMLMark(line: node.mark.line, column: node.mark.column + quote + error.offset)
-            report("bad cron expression '\(text)': \(error)", at: mark)
+            report("bad cron expression '\(ConfigLimits.quoted(text))': \(error)", at: mark(ofOffset: error.offset, in: node))
             return nil
         }
     }

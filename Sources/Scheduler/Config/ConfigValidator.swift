@@ -14,10 +14,23 @@ struct ConfigValidator {
     static let execKeys = ["command", "timeout", "interval"]
 
     let registry: KindRegistry
+    /// The file's lines, to place errors inside a value (a cron field); nil places them from the value's start.
+    let source: SourceLines?
     private(set) var errors: [LocatedError] = []
 
-    init(registry: KindRegistry) {
+    init(registry: KindRegistry, source: SourceLines? = nil) {
         self.registry = registry
+        self.source = source
+    }
+
+    /// Where character `offset` of `node`'s scalar is in the file, even in a block or multi-line scalar.
+    func mark(ofOffset offset: Int, in node: YAMLNode) -> YAMLMark {
+        guard let scalar = node.scalar else { return node.mark }
+        if let source {
+            return source.mark(ofOffset: offset, in: scalar.text, style: scalar.style, at: node.mark)
+        }
+        let quote = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        return YAMLMark(line: node.mark.line, column: node.mark.column + quote + offset)
     }
 
     mutating func report(_ message: String, at mark: YAMLMark) {

@@ -254,7 +254,8 @@ final class Daemon {
     func reloadConfiguration() {
         let loaded = ConfigLoader.load(path: configPath, registry: registry)
         guard let configuration = loaded.configuration else {
-            for diagnostic in loaded.diagnostics {
+            // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
+            for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
                 log(.error, diagnostic.headline)
             }
             log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
