@@ -354,7 +354,7 @@ struct ShowAndListEndToEndTests {
         #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let unknown = try daemon.cli(["show", "quot"])
         #expect(unknown.status == 1)
-        #expect(unknown.stderr.hasPrefix("widgetd: error: no widget named 'quot' in "))
+        #expect(unknown.stderr.hasPrefix("widgetd: error: no widget 'quot' in "))
         #expect(unknown.stderr.contains("did you mean 'quote'?"))
         let tmux = try daemon.cli(["show", "quote", "--format", "tmux"])
         #expect(tmux.status == 0)

@@ -4,6 +4,7 @@ import Foundation
 public struct ConfigLoadResult: Sendable {
     /// Nil when any error was found: a running daemon keeps its previous configuration then.
     public var configuration: Configuration?
+    /// Errors and warnings in file order; a valid configuration may come with warnings.
     public var diagnostics: [Diagnostic]
     /// The file's lines, for quoting them under diagnostics.
     public var source: SourceLines?
@@ -67,8 +68,13 @@ public enum ConfigLoader {
         var validator = ConfigValidator(registry: registry, source: source)
         let configuration = validator.configuration(from: root)
         errors += validator.errors
-        guard errors.isEmpty else { return failure(errors) }
-        return ConfigLoadResult(configuration: configuration, diagnostics: [], source: source)
+        let warnings = validator.warnings.map { Diagnostic($0.message, file: file, at: $0.mark, severity: .warning) }
+        guard errors.isEmpty else {
+            var result = failure(errors)
+            result.diagnostics = (result.diagnostics + warnings).sortedByPlace()
+            return result
+        }
+        return ConfigLoadResult(configuration: configuration, diagnostics: warnings.sortedByPlace(), source: source)
     }
 
     /// Only the `settings:` of the file at `path`, whatever else is wrong with it; defaults when the file
@@ -81,6 +87,30 @@ public enum ConfigLoader {
         var validator = ConfigValidator(registry: KindRegistry([]))
         let settings = validator.settingsSection(from: section.value)
         return validator.errors.isEmpty ? settings : Settings()
+    }
+
+    /// The names under `widgets:` in the file at `path`, read even when other parts are invalid: the daemon keeps
+    /// running its last good configuration while the file is being edited, and its widgets keep their names.
+    ///
+    /// - Throws: a diagnostic when the file cannot be read or is not YAML, so no name can be checked.
+    public static func widgetNames(path: String) throws(Diagnostic) -> [String] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
+        } catch {
+            throw Diagnostic(error.description, file: path, at: nil)
+        }
+        if let mark = firstInvalidUTF8(in: bytes) {
+            throw Diagnostic("the file is not valid UTF-8", file: path, at: mark)
+        }
+        let document: YAMLDocument
+        do {
+            document = try YAMLLoader.load(bytes: bytes)
+        } catch {
+            throw Diagnostic(error.message, file: path, at: error.mark)
+        }
+        guard let widgets = document.root?["widgets"]?.value.mapping else { return [] }
+        return widgets.compactMap { $0.key.scalar?.text }
     }
 
     /// Where the first byte that is not UTF-8 sits, or nil when all of it is.

@@ -67,6 +67,9 @@ extension ConfigValidator {
             return nil
         }
         let argv = words.compactMap { text($0, for: "command", expected: "a command word") }
+        if let program = argv.first, argv.count == words.count {
+            checkProgram(program, at: words[0].mark)
+        }
         var settings = ExecSettings(command: argv)
         if let pair = fields["timeout"], let seconds = duration(pair.value, for: "timeout", within: 0.01...300) {
             settings.timeout = seconds
@@ -163,7 +166,7 @@ extension ConfigValidator {
                 do {
                     values[key] = try ParameterDecoder.decode(pair.value, for: spec)
                 } catch {
-                    report(error)
+                    report(error, in: pair.value)
                 }
                 continue
             }
@@ -176,7 +179,7 @@ extension ConfigValidator {
             do {
                 values[key] = try ParameterDecoder.decode(pair.value, for: spec)
             } catch {
-                report(error)
+                report(error, in: pair.value)
             }
         }
         return values
@@ -185,7 +188,14 @@ extension ConfigValidator {
     private mutating func schedule(_ node: YAMLNode) -> CronExpression? {
         guard let text = text(node, for: "schedule", expected: "a cron expression") else { return nil }
         do {
-            return try CronExpression(parsing: text)
+            let cron = try CronExpression(parsing: text)
+            if let reason = cron.neverFiresReason {
+                report(
+                    "schedule '\(ConfigLimits.quoted(text))' never fires: \(reason.text)",
+                    at: mark(ofOffset: reason.offset, in: node))
+                return nil
+            }
+            return cron
         } catch {
             report("bad cron expression '\(ConfigLimits.quoted(text))': \(error)", at: mark(ofOffset: error.offset, in: node))
             return nil

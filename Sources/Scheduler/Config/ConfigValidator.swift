@@ -17,6 +17,8 @@ struct ConfigValidator {
     /// The file's lines, to place errors inside a value (a cron field); nil places them from the value's start.
     let source: SourceLines?
     private(set) var errors: [LocatedError] = []
+    /// Problems that do not stop the configuration from loading (a command not found on this PATH).
+    private(set) var warnings: [LocatedError] = []
 
     init(registry: KindRegistry, source: SourceLines? = nil) {
         self.registry = registry
@@ -39,6 +41,16 @@ struct ConfigValidator {
 
     mutating func report(_ error: LocatedError) {
         errors.append(error)
+    }
+
+    mutating func warn(_ message: String, at mark: YAMLMark) {
+        warnings.append(LocatedError(message, at: mark))
+    }
+
+    /// An error from decoding `node`, placed inside the value when it names an offset there.
+    mutating func report(_ error: LocatedError, in node: YAMLNode) {
+        guard let offset = error.valueOffset else { return report(error) }
+        report(error.message, at: mark(ofOffset: offset, in: node))
     }
 
     /// Reads the document's root: a mapping with `settings` and `widgets`.

@@ -32,7 +32,8 @@ enum CronCommand {
             console.err("widgetd: error: bad cron expression '\(expression)': \(error)")
             console.err("  \(expression)")
             console.err("  " + String(repeating: " ", count: error.offset) + "^")
-            return ExitCode.failure
+            // A malformed argument is a usage error, like an unknown --tz.
+            return ExitCode.usage
         }
         let dates = cron.nextDates(after: start, count: count, in: zone)
         for date in dates {

@@ -68,6 +68,9 @@ final class Daemon {
         }
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
+        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+            log(.warning, warning.headline)
+        }
 
         do {
             try paths.control.prepare()
@@ -260,6 +263,9 @@ final class Daemon {
             }
             log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
             return
+        }
+        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+            log(.warning, warning.headline)
         }
         if configuration.settings != settings {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")
