@@ -112,11 +112,11 @@ struct MissingMotivation: Error, CustomStringConvertible {
     var description: String {
         // Compare with each id cut to the reference's length, so a mistyped prefix finds its record.
         let prefixes = stored.map { String($0.id.prefix(reference.count)) }
-        var text = "no motivation with id '\(reference)'"
+        let text = "no motivation with id '\(reference)'"
         if let closest = Suggestion.closest(to: reference, in: prefixes),
             let match = stored.first(where: { $0.id.hasPrefix(closest) })
         {
-            text += "; did you mean '\(closest)' (\(ConfigLimits.quoted(match.message ?? "")))?"
+            return text + "; did you mean '\(closest)' (\(ConfigLimits.quoted(match.message ?? "")))?"
         }
         return text + "; 'widgetd entities motivations' lists them"
     }

@@ -35,6 +35,10 @@ enum CronCommand {
             // A malformed argument is a usage error, like an unknown --tz.
             return ExitCode.usage
         }
+        if let reason = cron.neverFiresReason {
+            console.err("widgetd: error: '\(expression)' never fires: \(reason.text)")
+            return ExitCode.failure
+        }
         let dates = cron.nextDates(after: start, count: count, in: zone)
         for date in dates {
             console.out(ISO8601Text.format(date, in: zone))
