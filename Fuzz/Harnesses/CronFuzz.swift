@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Scheduler
 
 /// A cron expression from any text, then the next fire times in a zone with daylight saving time.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Providers
 @testable import Scheduler
 

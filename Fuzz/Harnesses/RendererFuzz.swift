@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Scheduler
 
 /// Any entry in every family and format: the file stays one line per field and escaped for its bar.
@@ -15,7 +16,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         numbers.count >= 2 ? [Int(numbers[0])..<(Int(numbers[0]) + Int(numbers[1]))] : []
     let content = EntryContent(
         text: part(0) ?? "", shortText: part(1), tooltip: part(2), foreground: part(3).flatMap(Color.init(hex:)),
-        background: part(4).flatMap(Color.init(hex:)), state: numbers.first.map { $0 % 2 == 0 } == true ? .urgent : .normal,
+        background: part(4).flatMap(Color.init(hex:)),
+        state: numbers.first.map { $0 % 2 == 0 } == true ? .urgent : .normal,
         classes: part(5).map { [$0] } ?? [], percentage: numbers.last.map(Int.init), dimmedRanges: dimmed)
     for family in Family.allCases {
         for format in OutputFormat.allCases {
@@ -29,7 +31,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 func check(_ output: String, format: OutputFormat, content: EntryContent) {
-    guard output.hasSuffix("\n") else { fatalError("\(format) output does not end in a newline: \(output.debugDescription)") }
+    guard output.hasSuffix("\n") else {
+        fatalError("\(format) output does not end in a newline: \(output.debugDescription)")
+    }
     let body = output.dropLast()
     let lines = body.split(separator: "\n", omittingEmptySubsequences: false)
     guard lines.count <= (format == .i3blocks ? 4 : 1) else {
@@ -58,7 +62,8 @@ func checkPolybarTags(_ bytes: [UInt8], output: String) {
     var rest = Substring(text)
     while let range = rest.range(of: "%{") {
         let tail = rest[range.upperBound...]
-        let isTag = ["F-}", "B-}"].contains { tail.hasPrefix($0) }
+        let isTag =
+            ["F-}", "B-}"].contains { tail.hasPrefix($0) }
             || (tail.first == "F" || tail.first == "B") && tail.dropFirst().hasPrefix("#")
                 && tail.dropFirst(2).prefix { $0.isHexDigit }.count >= 6
                 && tail.dropFirst(2).drop { $0.isHexDigit }.first == "}"

@@ -43,7 +43,8 @@ struct ConfigWithStandardKindsTests {
     }
 
     @Test func knownConversionsPass() {
-        let result = load("widgets:\n  c:\n    kind: clock\n    intent:\n      format: \"%a %e %b %H:%M:%S %Z %% %R\"\n")
+        let result = load(
+            "widgets:\n  c:\n    kind: clock\n    intent:\n      format: \"%a %e %b %H:%M:%S %Z %% %R\"\n")
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
     }
 

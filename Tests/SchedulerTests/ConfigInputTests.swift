@@ -20,9 +20,15 @@ struct ConfigInputTests {
 
     @Test func severalMonthsAndDaysAreNamed() throws {
         let result = schedule("0 0 30,31 2 *")
-        #expect(result.diagnostics.map(\.message) == ["schedule '0 0 30,31 2 *' never fires: February has no days 30 and 31"])
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "schedule '0 0 30,31 2 *' never fires: February has no days 30 and 31"
+            ])
         let two = schedule("0 0 31 feb,apr,jun *")
-        #expect(two.diagnostics.map(\.message) == ["schedule '0 0 31 feb,apr,jun *' never fires: February, April and June have no day 31"])
+        #expect(
+            two.diagnostics.map(\.message) == [
+                "schedule '0 0 31 feb,apr,jun *' never fires: February, April and June have no day 31"
+            ])
     }
 
     /// Leap days fire, a weekday widens the match (Vixie's rule), and one good month is enough.
@@ -40,7 +46,8 @@ struct ConfigInputTests {
     func theSearchFindsNothingForThoseRejected(_ expression: String) throws {
         let cron = try CronExpression(parsing: expression)
         #expect(cron.neverFiresReason != nil)
-        #expect(cron.nextDate(after: Date(timeIntervalSince1970: 1_798_761_600), in: TimeZone(identifier: "UTC")!) == nil)
+        #expect(
+            cron.nextDate(after: Date(timeIntervalSince1970: 1_798_761_600), in: TimeZone(identifier: "UTC")!) == nil)
     }
 
     func command(_ words: String) -> ConfigLoadResult {
@@ -62,7 +69,8 @@ struct ConfigInputTests {
         let script = directory.appending("script.sh")
         try "#!/bin/sh\necho hi\n".write(toFile: script, atomically: true, encoding: .utf8)
         #expect(command("[\(script)]").diagnostics.map(\.message) == ["command '\(script)' is not executable"])
-        #expect(command("[\(directory.path)]").diagnostics.map(\.message) == ["command '\(directory.path)' is a directory"])
+        #expect(
+            command("[\(directory.path)]").diagnostics.map(\.message) == ["command '\(directory.path)' is a directory"])
         chmod(script, 0o755)
         #expect(command("[\(script)]").diagnostics.isEmpty)
     }

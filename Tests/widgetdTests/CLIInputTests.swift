@@ -159,7 +159,10 @@ struct CLIInputTests {
         #expect(result.stderr.hasPrefix("widgetd: the daemon is not running (no process holds "))
         let rows = result.stdout.split(separator: "\n").dropFirst()
         #expect(rows.count == 2)
-        #expect(rows.allSatisfy { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).allSatisfy { $0 == "-" } })
+        #expect(
+            rows.allSatisfy {
+                $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).allSatisfy { $0 == "-" }
+            })
     }
 
     @Test func emptyMotivationIsRefusedAndNothingIsStored() throws {

@@ -80,7 +80,8 @@ public enum ConfigLoader {
     /// Only the `settings:` of the file at `path`, whatever else is wrong with it; defaults when the file
     /// is missing or its settings are invalid. The CLI needs the store's path before it knows the kinds.
     public static func settings(path: String) -> Settings {
-        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes), firstInvalidUTF8(in: bytes) == nil,
+        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
+            firstInvalidUTF8(in: bytes) == nil,
             let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
             let section = pairs.first(where: { $0.key.scalar?.text == "settings" })
         else { return Settings() }

@@ -197,7 +197,9 @@ extension ConfigValidator {
             }
             return cron
         } catch {
-            report("bad cron expression '\(ConfigLimits.quoted(text))': \(error)", at: mark(ofOffset: error.offset, in: node))
+            report(
+                "bad cron expression '\(ConfigLimits.quoted(text))': \(error)",
+                at: mark(ofOffset: error.offset, in: node))
             return nil
         }
     }

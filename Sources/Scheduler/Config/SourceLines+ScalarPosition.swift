@@ -8,7 +8,8 @@ extension SourceLines {
     /// after the quote or the block header. An offset at a blank or the end points just after the non-blank
     /// character before it. Escapes in double quotes can shift the answer within the scalar, never off its lines.
     func mark(ofOffset offset: Int, in text: String, style: YAMLScalar.Style, at start: YAMLMark) -> YAMLMark {
-        let characterEnd = text.index(text.startIndex, offsetBy: max(offset, 0), limitedBy: text.endIndex) ?? text.endIndex
+        let characterEnd =
+            text.index(text.startIndex, offsetBy: max(offset, 0), limitedBy: text.endIndex) ?? text.endIndex
         let before = text[..<characterEnd].unicodeScalars.lazy.filter { !Self.isBlank($0) }.count
         let pointsAtNonBlank = characterEnd < text.endIndex && !Self.isBlank(text.unicodeScalars[characterEnd])
 

@@ -30,7 +30,8 @@ extension CronExpression {
         var fields = 0
         var inField = false
         for character in source {
-            let blank = character == " " || character == "\t" || character == "\n" || character == "\r\n"
+            let blank =
+                character == " " || character == "\t" || character == "\n" || character == "\r\n"
                 || character == "\r"
             if !blank, !inField {
                 if fields == 2 { return offset }

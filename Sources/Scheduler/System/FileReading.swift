@@ -37,7 +37,8 @@ public enum FileReading {
     static func tooLarge(path: String, size: Int, limit: Int) -> FileReadError {
         FileReadError(
             path: path,
-            reason: "the file is \(ConfigLimits.describe(bytes: size)); the limit is \(ConfigLimits.describe(bytes: limit))"
+            reason:
+                "the file is \(ConfigLimits.describe(bytes: size)); the limit is \(ConfigLimits.describe(bytes: limit))"
         )
     }
 }

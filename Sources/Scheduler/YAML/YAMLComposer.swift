@@ -80,7 +80,8 @@ struct YAMLComposer {
                 let length = scalar.text.utf8.count
                 guard length <= limits.maxScalarBytes else {
                     throw YAMLError(
-                        message: "a scalar of \(length) bytes is longer than the limit of \(limits.maxScalarBytes) bytes",
+                        message:
+                            "a scalar of \(length) bytes is longer than the limit of \(limits.maxScalarBytes) bytes",
                         mark: properties.mark)
                 }
                 finished = Composed(

@@ -74,7 +74,8 @@ extension CommandLineParser {
         case "color":
             try exactly(2, "an ID and a HEX colour")
             guard ColorHex.isValid(rest[1]) else {
-                throw UsageError("'\(rest[1])' is not a colour; write #RGB, #RRGGBB or #RRGGBBAA.", command: .motivations)
+                throw UsageError(
+                    "'\(rest[1])' is not a colour; write #RGB, #RRGGBB or #RRGGBBAA.", command: .motivations)
             }
             return .motivationsColor(id: rest[0], hex: rest[1])
         case "search":

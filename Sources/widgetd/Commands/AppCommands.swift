@@ -51,7 +51,9 @@ enum AppCommands {
                 reload("motivations", configPath: configPath, environment: environment)
             case .motivationsColor(let id, let hex):
                 let changed = try store.motivations.setColor(id: id, hex: hex)
-                console.out("\(short(changed.id))  \(changed.backgroundColorHex)  \(TerminalText.escaped(changed.message ?? ""))")
+                console.out(
+                    "\(short(changed.id))  \(changed.backgroundColorHex)  \(TerminalText.escaped(changed.message ?? ""))"
+                )
                 reload("motivations", configPath: configPath, environment: environment)
             case .todosList:
                 let todos = try store.todos.all()
@@ -78,7 +80,9 @@ enum AppCommands {
                     return ExitCode.failure
                 }
                 for motivation in found {
-                    console.out("\(motivation.id)  \(motivation.isFavorite ? "⭐ " : "")\(TerminalText.escaped(motivation.message ?? ""))")
+                    console.out(
+                        "\(motivation.id)  \(motivation.isFavorite ? "⭐ " : "")\(TerminalText.escaped(motivation.message ?? ""))"
+                    )
                 }
                 console.out("")
                 console.out("In widgets.yaml:  intent: {motivation: \(short(found[0].id))}")
