@@ -147,6 +147,18 @@ struct CLIInputTests {
         #expect(result.stderr == "widgetd: error: cannot check widget 'quote': \(missing): error: no such file\n")
     }
 
+    /// A known widget with no entry: the message says why, rather than asking whether the daemon runs.
+    @Test func showWithoutADaemonSaysItIsNotRunning() throws {
+        let setup = try Setup()
+        defer { setup.directory.remove() }
+        let result = try setup.widgetd(["show", "quote"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "widgetd: error: no entry for 'quote' in \(setup.directory.url.path)/out: the daemon is not running\n"
+        )
+    }
+
     /// `list` with no daemon showed the last run's texts as current and exited 0.
     @Test func listWithoutADaemonSaysSoAndExits3() throws {
         let setup = try Setup()
