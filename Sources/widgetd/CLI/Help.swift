@@ -170,8 +170,11 @@ enum Help {
                     """,
                 usage: usage(of: .motivations),
                 arguments: [
-                    ("list", "Newest first, with short ids, ⭐ for favourites and colours."),
-                    ("add [MESSAGE]", "Store a motivation (a sample when MESSAGE is left out)."),
+                    ("list", "Newest first, with short ids, ⭐ for favourites and colours; control characters escaped."),
+                    (
+                        "add [MESSAGE]",
+                        "Store a motivation (a sample when MESSAGE is left out; a blank one is refused)."
+                    ),
                     ("rm ID...", "Delete motivations."), ("favorite ID", "Toggle a favourite."),
                     ("color ID HEX", "Set the background colour (#RGB, #RRGGBB or #RRGGBBAA)."),
                     ("search TEXT", "Motivations whose message contains TEXT (ignoring case and accents)."),
