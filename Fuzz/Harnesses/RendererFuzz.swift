@@ -57,18 +57,33 @@ func check(_ output: String, format: OutputFormat, content: EntryContent) {
 }
 
 /// Every `%{` is one of the renderer's own colour tags; user text always has a zero-width space after its `%`.
+///
+/// Checked on bytes, as polybar parses them: on `Character`s a combining mark after a tag's `}` would join it.
 func checkPolybarTags(_ bytes: [UInt8], output: String) {
-    let text = String(decoding: bytes, as: UTF8.self)
-    var rest = Substring(text)
-    while let range = rest.range(of: "%{") {
-        let tail = rest[range.upperBound...]
-        let isTag =
-            ["F-}", "B-}"].contains { tail.hasPrefix($0) }
-            || (tail.first == "F" || tail.first == "B") && tail.dropFirst().hasPrefix("#")
-                && tail.dropFirst(2).prefix { $0.isHexDigit }.count >= 6
-                && tail.dropFirst(2).drop { $0.isHexDigit }.first == "}"
-        guard isTag else { fatalError("polybar output has an unescaped '%{': \(output.debugDescription)") }
-        rest = tail
+    let percent = UInt8(ascii: "%")
+    let open = UInt8(ascii: "{")
+    var index = 0
+    while index + 1 < bytes.count {
+        guard bytes[index] == percent, bytes[index + 1] == open else {
+            index += 1
+            continue
+        }
+        let tail = bytes[(index + 2)...]
+        guard let kind = tail.first, kind == UInt8(ascii: "F") || kind == UInt8(ascii: "B") else {
+            fatalError("polybar output has an unescaped '%{': \(output.debugDescription)")
+        }
+        let body = tail.dropFirst()
+        let isReset = body.starts(with: "-}".utf8)
+        let digits = body.dropFirst().prefix {
+            UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0 || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0
+        }
+        let isColour =
+            body.first == UInt8(ascii: "#") && (digits.count == 6 || digits.count == 8)
+            && body.dropFirst(1 + digits.count).first == UInt8(ascii: "}")
+        guard isReset || isColour else {
+            fatalError("polybar output has an unescaped '%{': \(output.debugDescription)")
+        }
+        index += 2
     }
 }
 
