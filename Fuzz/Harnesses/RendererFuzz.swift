@@ -87,7 +87,7 @@ func checkPolybarTags(_ bytes: [UInt8], output: String) {
     }
 }
 
-/// An odd run of `#` before `[` opens a style; every one is the renderer's own.
+/// An odd run of `#` before `[` opens a style; every one is the renderer's own. Checked on bytes, as tmux reads them.
 func checkTmuxStyles(_ bytes: [UInt8], output: String) {
     let known = ["[fg=#", "[bg=#", "[dim]", "[nodim]", "[default]"]
     var index = 0
@@ -99,8 +99,8 @@ func checkTmuxStyles(_ bytes: [UInt8], output: String) {
         var end = index
         while end < bytes.count, bytes[end] == UInt8(ascii: "#") { end += 1 }
         if (end - index) % 2 == 1, end < bytes.count, bytes[end] == UInt8(ascii: "[") {
-            let tail = String(decoding: bytes[end...].prefix(9), as: UTF8.self)
-            guard known.contains(where: { tail.hasPrefix($0) }) else {
+            // Bytes, as tmux reads them: as `Character`s a combining mark would join the style's `]`.
+            guard known.contains(where: { bytes[end...].starts(with: $0.utf8) }) else {
                 fatalError("tmux output has an unescaped '#[': \(output.debugDescription)")
             }
         }

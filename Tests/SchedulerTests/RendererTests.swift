@@ -303,6 +303,9 @@ struct RendererTests {
         let output = render(content, .polybar)
         #expect(Array(output.utf8) == Array("%{F#ff8800}\u{743}{now}%{F-}\n".utf8))
         #expect(render(content, .tmux) == "#[fg=#ff8800]\u{743}{now}#[default]\n")
+        // And after tmux's dim style (found the same way): the style's bytes stay whole.
+        let dimmed = EntryContent(text: "\u{747}\u{741}String", dimmedRanges: [0..<1])
+        #expect(Array(render(dimmed, .tmux).utf8) == Array("#[dim]\u{747}\u{741}#[nodim]String\n".utf8))
     }
 
     @Test func jsonStringsEscapeEveryControlAndKeepUnicode() throws {
