@@ -14,7 +14,8 @@ let usage = """
       --quick            5 s windows and fewer samples (under two minutes in all)
       --seconds S        the swap and i3blocks window (default 30, quick 5)
       --idle-seconds S   the idle window (default 20, quick 5)
-      --only SECTIONS    comma-separated: swap, i3blocks, reload, idle, startup, memory, bar (default: all)
+      --only SECTIONS    comma-separated: swap, i3blocks, reload, idle, startup, memory, bar, pathological
+                         (default: all)
       --swap-n LIST      clock counts for the swap figures (default 10,100,1000)
       --i3blocks-n LIST  block counts for i3blocks (default 1000; the swap figures are measured for each too)
       --startup-n N      widgets in the start-up config (default 10000)
@@ -28,7 +29,7 @@ struct Options {
     var quick = false
     var seconds: Double?
     var idleSeconds: Double?
-    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar"]
+    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological"]
     var swapCounts = [10, 100, 1000]
     var i3blocksCounts = [1000]
     var startupCount = 10_000
@@ -56,7 +57,7 @@ struct Options {
             case "--idle-seconds": options.idleSeconds = number(value(argument), argument)
             case "--only":
                 options.sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar"]
+                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological"]
                 if !options.sections.isSubset(of: known) {
                     fail(
                         "--only: unknown section \(options.sections.subtracting(known).sorted().joined(separator: ", "))"
@@ -304,6 +305,17 @@ if options.sections.contains("idle") {
             "idle wake-ups", "\(Format.number(result.perMinute)) /min", goal: "0", met: result.switches == 0,
             "(\(result.switches) context switches over \(result.threads) threads in \(Format.number(result.seconds)) s; "
                 + "CPU \(Format.ms(result.cpu)))")
+    }
+}
+
+if options.sections.contains("pathological") {
+    report.section("check of pathological configs (bounded output, time linear in the input)")
+    runSection("pathological") {
+        for result in try PathologicalConfigBench.run(runs: options.quick ? 1 : 3, root: root, widgetd: widgetd) {
+            report.figure(
+                "check of \(result.name) (\(Format.number(Double(result.bytes) / 1024)) kB)",
+                Format.ms(result.check.median), "(printed \(Format.number(Double(result.printed) / 1024)) kB)")
+        }
     }
 }
 

@@ -63,9 +63,14 @@ struct MotivationsKindTests {
         #expect(
             try await content(kind, ["motivation": .entity(.match("LIMITS"))], fixture).text == "Push beyond limits.")
         #expect(try await content(kind, ["motivation": .entity(.match("cafe"))], fixture).text == "Café time")
-        // A record deleted since the config was written: the fallback, not an error.
+        // A record deleted since the config was written: an error naming the id (issue 10, item 12), not a silent
+        // fallback; the daemon keeps the widget's last entry and shows the error.
         _ = try fixture.store.motivations.remove(ids: [old.id])
-        #expect(try await content(kind, ["motivation": .entity(.id(old.id))], fixture).text == "Stay motivated!")
+        await #expect {
+            _ = try await content(kind, ["motivation": .entity(.id(old.id))], fixture)
+        } throws: { error in
+            "\(error)".hasPrefix("no motivation with id '\(old.id)'")
+        }
     }
 
     @Test func favouriteStarColourAndTimestamp() async throws {

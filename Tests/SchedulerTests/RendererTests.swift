@@ -298,6 +298,18 @@ struct RendererTests {
         #expect(render(EntryContent(text: "a\u{7F}\"\\"), .i3bar).hasPrefix(#"{"full_text":"a\"\\""#))
     }
 
+    /// Found by RendererFuzz (issue 10): text that starts with a combining mark. The tag's bytes stay whole (polybar
+    /// parses bytes), even though, read as Swift `Character`s, the mark joins the tag's closing brace.
+    @Test func textStartingWithACombiningMarkLeavesTheColourTagWhole() {
+        let content = EntryContent(text: "\u{743}{now}", foreground: Color(hex: "#ff8800"))
+        let output = render(content, .polybar)
+        #expect(Array(output.utf8) == Array("%{F#ff8800}\u{743}{now}%{F-}\n".utf8))
+        #expect(render(content, .tmux) == "#[fg=#ff8800]\u{743}{now}#[default]\n")
+        // And after tmux's dim style (found the same way): the style's bytes stay whole.
+        let dimmed = EntryContent(text: "\u{747}\u{741}String", dimmedRanges: [0..<1])
+        #expect(Array(render(dimmed, .tmux).utf8) == Array("#[dim]\u{747}\u{741}#[nodim]String\n".utf8))
+    }
+
     @Test func jsonStringsEscapeEveryControlAndKeepUnicode() throws {
         // Instance names reach JSON unsanitized (the configuration limits them), so the escaper itself must cope.
         let instance = "q\"b\\s/" + String((0..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }) + "\u{7F}é漢👍🏽"

@@ -40,7 +40,7 @@ struct AppEndToEndTests {
         #expect(list[1].hasPrefix("\(id)  ⭐  #1e3a8a  "))
         #expect(try home.widgetd("motivations", "search", "CAFE").stdout.contains("Café time"))
         let badColour = try home.widgetd("motivations", "color", id, "blue")
-        #expect(badColour.status == 1)
+        #expect(badColour.status == 64)  // a malformed value is a usage error
         let unknown = try home.widgetd("motivations", "favorite", "ffffffff")
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("ffffffff"))

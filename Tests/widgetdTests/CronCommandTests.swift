@@ -56,7 +56,7 @@ struct CronCommandTests {
 
     @Test func aBadExpressionSaysWhichFieldAndWhy() throws {
         let result = try runWidgetd(["cron", "0 25 * * *"])
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(
             result.stderr == """
                 widgetd: error: bad cron expression '0 25 * * *': hour field: 25 is out of range 0-23

@@ -12,7 +12,8 @@ public struct ClockKind: WidgetKind {
     public let families: [Family] = [.accessoryInline, .accessoryCircular, .systemSmall, .systemMedium]
     public let parameters = [
         ParameterSpec(
-            "format", displayName: "Format", type: .string, default: .string("%H:%M"),
+            "format", displayName: "Format", type: .format(conversions: String(Strftime.conversions)),
+            default: .string("%H:%M"),
             summary: "strftime-style: %H %M %S %I %p %a %A %b %B %d %e %m %y %Y %j %Z %z %R %T %D %F %%."),
         ParameterSpec(
             "seconds", displayName: "Seconds", type: .bool, default: .bool(false),

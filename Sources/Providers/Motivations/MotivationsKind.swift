@@ -74,8 +74,9 @@ public struct MotivationsKind: WidgetKind {
             do {
                 return try motivations.resolve(reference: reference)
             } catch .notFound {
-                // Deleted since the config was written: the seed's widget falls back to its default text.
-                return nil
+                // A typo, or deleted since the config was written. The seed's widget fell back to its default text
+                // without a word; here the widget shows the error (keeping its last good entry), naming the id.
+                throw MissingMotivation(reference: reference, stored: try motivations.suggested())
             }
         case .match(let text)?:
             return try motivations.matching(text).first
@@ -104,5 +105,23 @@ public struct MotivationsKind: WidgetKind {
     public static func timestampText(_ date: Date, in zone: TimeZone) -> String {
         let fields = Strftime.fields(of: date, in: zone, calendar: Calendar(identifier: .gregorian))
         return Strftime(format: "%e %b %Y, %H:%M").string(from: fields).trimmingCharacters(in: .whitespaces)
+    }
+}
+
+/// A configured motivation id that matches no stored motivation, with the closest stored id as a suggestion.
+struct MissingMotivation: Error, CustomStringConvertible {
+    var reference: String
+    var stored: [Motivation]
+
+    var description: String {
+        // Compare with each id cut to the reference's length, so a mistyped prefix finds its record.
+        let prefixes = stored.map { String($0.id.prefix(reference.count)) }
+        let text = "no motivation with id '\(reference)'"
+        if let closest = Suggestion.closest(to: reference, in: prefixes),
+            let match = stored.first(where: { $0.id.hasPrefix(closest) })
+        {
+            return text + "; did you mean '\(closest)' (\(ConfigLimits.quoted(match.message ?? "")))?"
+        }
+        return text + "; 'widgetd entities motivations' lists them"
     }
 }

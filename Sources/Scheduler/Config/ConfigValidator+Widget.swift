@@ -87,7 +87,9 @@ extension ConfigValidator {
                 return nil
             }
             let argv = words.compactMap { text($0, for: spec.name, expected: "a command word") }
-            return argv.count == words.count ? .command(argv) : nil
+            guard argv.count == words.count else { return nil }
+            checkProgram(argv[0], at: words[0].mark)
+            return .command(argv)
         case .duration(let range, let words):
             if let word = node.scalar?.text, words.contains(word) { return .word(word) }
             return duration(node, for: spec.name, within: range, words: words).map { .duration($0) }
@@ -201,7 +203,7 @@ extension ConfigValidator {
                 do {
                     values[key] = try ParameterDecoder.decode(pair.value, for: spec)
                 } catch {
-                    report(error)
+                    report(error, in: pair.value)
                 }
                 continue
             }
@@ -214,7 +216,7 @@ extension ConfigValidator {
             do {
                 values[key] = try ParameterDecoder.decode(pair.value, for: spec)
             } catch {
-                report(error)
+                report(error, in: pair.value)
             }
         }
         return values
@@ -223,12 +225,18 @@ extension ConfigValidator {
     private mutating func schedule(_ node: YAMLNode) -> CronExpression? {
         guard let text = text(node, for: "schedule", expected: "a cron expression") else { return nil }
         do {
-            return try CronExpression(parsing: text)
+            let cron = try CronExpression(parsing: text)
+            if let reason = cron.neverFiresReason {
+                report(
+                    "schedule '\(ConfigLimits.quoted(text))' never fires: \(reason.text)",
+                    at: mark(ofOffset: reason.offset, in: node))
+                return nil
+            }
+            return cron
         } catch {
-            // Point into the expression; a quoted scalar starts one column after its quote.
-            let quote = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted ? 1 : 0 } ?? 0
-            let mark = YAMLMark(line: node.mark.line, column: node.mark.column + quote + error.offset)
-            report("bad cron expression '\(text)': \(error)", at: mark)
+            report(
+                "bad cron expression '\(ConfigLimits.quoted(text))': \(error)",
+                at: mark(ofOffset: error.offset, in: node))
             return nil
         }
     }

@@ -11,10 +11,25 @@ struct ConfigValidator {
     static let widgetKeys = ["kind", "family", "intent", "schedule", "timezone", "output", "on_click"]
 
     let registry: KindRegistry
+    /// The file's lines, to place errors inside a value (a cron field); nil places them from the value's start.
+    let source: SourceLines?
     private(set) var errors: [LocatedError] = []
+    /// Problems that do not stop the configuration from loading (a command not found on this PATH).
+    private(set) var warnings: [LocatedError] = []
 
-    init(registry: KindRegistry) {
+    init(registry: KindRegistry, source: SourceLines? = nil) {
         self.registry = registry
+        self.source = source
+    }
+
+    /// Where character `offset` of `node`'s scalar is in the file, even in a block or multi-line scalar.
+    func mark(ofOffset offset: Int, in node: YAMLNode) -> YAMLMark {
+        guard let scalar = node.scalar else { return node.mark }
+        if let source {
+            return source.mark(ofOffset: offset, in: scalar.text, style: scalar.style, at: node.mark)
+        }
+        let quote = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        return YAMLMark(line: node.mark.line, column: node.mark.column + quote + offset)
     }
 
     mutating func report(_ message: String, at mark: YAMLMark) {
@@ -23,6 +38,16 @@ struct ConfigValidator {
 
     mutating func report(_ error: LocatedError) {
         errors.append(error)
+    }
+
+    mutating func warn(_ message: String, at mark: YAMLMark) {
+        warnings.append(LocatedError(message, at: mark))
+    }
+
+    /// An error from decoding `node`, placed inside the value when it names an offset there.
+    mutating func report(_ error: LocatedError, in node: YAMLNode) {
+        guard let offset = error.valueOffset else { return report(error) }
+        report(error.message, at: mark(ofOffset: offset, in: node))
     }
 
     /// Reads the document's root: a mapping with `settings` and `widgets`.

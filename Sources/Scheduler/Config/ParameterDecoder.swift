@@ -35,6 +35,12 @@ public enum ParameterDecoder {
                 at: node.mark)
         case .entity(let type):
             return .entity(try entityReference(node, type: type, spec: spec))
+        case .format(let conversions):
+            let text = try scalarText(node, expected: "a format", spec: spec)
+            if let problem = formatProblem(in: text, conversions: conversions, spec: spec) {
+                throw LocatedError(problem.message, at: node.mark, valueOffset: problem.offset)
+            }
+            return .string(text)
         case .color:
             let text = try scalarText(node, expected: "a colour", spec: spec)
             guard let color = Color(hex: text) else {
@@ -78,6 +84,30 @@ public enum ParameterDecoder {
                 at: node.mark)
         }
         return .id(id)
+    }
+
+    /// The first `%` in `text` not followed by one of `conversions`, with its character offset.
+    static func formatProblem(
+        in text: String, conversions: String, spec: ParameterSpec
+    ) -> (message: String, offset: Int)? {
+        var offset = 0
+        var percent: Int?
+        for character in text {
+            defer { offset += 1 }
+            guard let start = percent else {
+                if character == "%" { percent = offset }
+                continue
+            }
+            percent = nil
+            guard conversions.contains(character) else {
+                let known = conversions.sorted().map { "%\($0)" }.joined(separator: " ")
+                return ("unknown conversion '%\(character)' in '\(spec.name)'; known: \(known)", start)
+            }
+        }
+        if let start = percent {
+            return ("'\(spec.name)' ends in a lone '%'; write '%%' for a percent sign", start)
+        }
+        return nil
     }
 
     private static func scalarText(

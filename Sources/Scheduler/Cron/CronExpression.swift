@@ -21,12 +21,12 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
 
     public init(parsing text: String) throws(CronError) {
         source = text
-        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        let trimmed = text.drop(while: Self.isBlank)
         let leading = text.count - trimmed.count
         var expanded = Substring(text)
         var macroOffset: Int?
         if trimmed.hasPrefix("@") {
-            let word = trimmed.prefix { $0 != " " && $0 != "\t" }
+            let word = trimmed.prefix { !Self.isBlank($0) }
             guard let fields = Self.macros[word.lowercased()] else {
                 let known = Self.macros.keys.sorted().joined(separator: " ")
                 throw CronError(
@@ -35,7 +35,7 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
                         + Suggestion.didYouMean(String(word), in: Array(Self.macros.keys), then: "known: \(known)")
                 )
             }
-            guard trimmed.dropFirst(word.count).allSatisfy({ $0 == " " || $0 == "\t" }) else {
+            guard trimmed.dropFirst(word.count).allSatisfy(Self.isBlank) else {
                 throw CronError(field: nil, offset: leading + word.count, reason: "unexpected text after '\(word)'")
             }
             expanded = Substring(fields)
@@ -46,14 +46,14 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
         var index = expanded.startIndex
         var position = 0
         while index < expanded.endIndex {
-            if expanded[index] == " " || expanded[index] == "\t" {
+            if Self.isBlank(expanded[index]) {
                 index = expanded.index(after: index)
                 position += 1
                 continue
             }
             let start = index
             let startPosition = position
-            while index < expanded.endIndex, expanded[index] != " ", expanded[index] != "\t" {
+            while index < expanded.endIndex, !Self.isBlank(expanded[index]) {
                 index = expanded.index(after: index)
                 position += 1
             }
@@ -73,6 +73,12 @@ public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { source }
+
+    /// Fields are separated by spaces and tabs, and line breaks count too: a YAML block scalar (`schedule: |`) ends
+    /// in one, and a folded one may hold one.
+    private static func isBlank(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n"
+    }
 
     /// Vixie's day rule: when both day fields are restricted, a day matches if either matches; otherwise both
     /// must (an unrestricted field matches every day anyway).

@@ -12,11 +12,23 @@ public struct Diagnostic: Error, Sendable, Hashable {
     /// Where in the file; nil when the problem is the file as a whole (missing, unreadable).
     public var mark: YAMLMark?
 
+    /// Longest message kept whole, in characters. Messages quote the user's keys and values, which may be 64 KiB
+    /// long; a longer message keeps its start and its end (where "did you mean" goes) around a "…".
+    public static let maxMessageLength = 300
+
     public init(_ message: String, file: String, at mark: YAMLMark?, severity: Severity = .error) {
         self.severity = severity
-        self.message = message
+        self.message = Self.shortened(message)
         self.file = file
         self.mark = mark
+    }
+
+    private static func shortened(_ message: String) -> String {
+        guard message.utf8.count > maxMessageLength else { return message }
+        let count = message.count
+        guard count > maxMessageLength else { return message }
+        let half = maxMessageLength / 2
+        return message.prefix(half) + "…" + message.suffix(half)
     }
 
     /// `file:line:col: error: message`, without the source snippet.
@@ -25,41 +37,56 @@ public struct Diagnostic: Error, Sendable, Hashable {
         return "\(file):\(mark.line):\(mark.column): \(severity.rawValue): \(message)"
     }
 
-    /// The headline, then the source line and a caret under the column when the source is at hand.
+    /// The headline, then the source line and a caret under the column when the source is at hand. A long line is
+    /// shown as a window around the column (`SourceExcerpt`), so output stays bounded however long the line is.
     public func rendered(source: SourceLines?) -> String {
         guard let mark, let line = source?.line(mark.line) else { return headline }
-        return headline + "\n" + line + "\n" + SourceLines.caret(under: mark.column, in: line)
+        let excerpt = SourceExcerpt(line: line, column: mark.column)
+        return headline + "\n" + excerpt.text + "\n" + excerpt.caret
     }
 }
 
 /// A file's text split into lines, for quoting the line a diagnostic points at.
+///
+/// Lines end where libyaml ends them (CR LF, CR, LF, NEL, LS, PS), so line numbers agree with its marks; a CR LF
+/// file quotes its lines like an LF one.
 public struct SourceLines: Sendable {
-    private let lines: [Substring]
+    private let text: String
+    /// Where each line starts and ends (without its break) in `text`'s scalars.
+    private let lines: [Range<String.Index>]
 
     public init(_ text: String) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.last == "\r" ? line.dropLast() : line
-        }
-    }
-
-    /// The 1-based line, or nil past the end.
-    public func line(_ number: Int) -> String? {
-        guard number >= 1, number <= lines.count else { return nil }
-        return String(lines[number - 1])
-    }
-
-    /// A caret under the 1-based `column` (counted in Unicode scalars, as libyaml counts), keeping the line's
-    /// tabs so the caret lines up however the terminal expands them, and doubling under wide characters.
-    public static func caret(under column: Int, in line: String) -> String {
-        var prefix = ""
-        for (index, scalar) in line.unicodeScalars.enumerated() where index < column - 1 {
-            if scalar == "\t" {
-                prefix.append("\t")
-            } else {
-                prefix.append(String(repeating: " ", count: DisplayWidth.of(Character(scalar))))
+        self.text = text
+        let scalars = text.unicodeScalars
+        var lines: [Range<String.Index>] = []
+        var start = scalars.startIndex
+        var index = start
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            switch scalar {
+            case "\r", "\n", "\u{85}", "\u{2028}", "\u{2029}":
+                lines.append(start..<index)
+                var next = scalars.index(after: index)
+                if scalar == "\r", next < scalars.endIndex, scalars[next] == "\n" {
+                    next = scalars.index(after: next)
+                }
+                start = next
+                index = next
+            default:
+                index = scalars.index(after: index)
             }
         }
-        return prefix + "^"
+        lines.append(start..<scalars.endIndex)
+        self.lines = lines
+    }
+
+    /// How many lines the text has (a final line break starts an empty last line).
+    public var count: Int { lines.count }
+
+    /// The 1-based line, or nil past the end.
+    public func line(_ number: Int) -> Substring? {
+        guard number >= 1, number <= lines.count else { return nil }
+        return text[lines[number - 1]]
     }
 }
 

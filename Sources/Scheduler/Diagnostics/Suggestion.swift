@@ -4,16 +4,24 @@ public enum Suggestion {
     ///
     /// Close enough means at most a third of the word's length in edits (at least one, at most three), or
     /// the same letters ignoring case, so `intreval` finds `interval` but `foo` does not find `family`.
+    ///
+    /// Candidates whose length differs by more than the allowed edits are skipped without computing a distance (it is
+    /// at least the difference), so a 64 KiB word costs one pass over it, not one quadratic table per candidate.
     public static func closest(to word: String, in candidates: [String]) -> String? {
+        let longest = candidates.lazy.map(\.count).max() ?? 0
+        guard word.utf8.count <= 4 * (longest + 3) else { return nil }
         let lowered = word.lowercased()
+        let length = word.count
+        let allowed = min(3, max(1, length / 3))
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
-            if candidate.lowercased() == lowered { return candidate }
+            let candidateLength = candidate.count
+            if candidateLength == length, candidate.lowercased() == lowered { return candidate }
+            guard abs(candidateLength - length) <= allowed else { continue }
             let distance = editDistance(lowered, candidate.lowercased())
             if distance < (best?.distance ?? .max) { best = (candidate, distance) }
         }
         guard let best else { return nil }
-        let allowed = min(3, max(1, word.count / 3))
         return best.distance <= allowed ? best.candidate : nil
     }
 

@@ -22,6 +22,9 @@ public enum ParameterType: Sendable, Hashable {
     case entity(String)
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
     case color
+    /// Text with `%` conversions (a clock's strftime format), each one of the characters in `conversions`;
+    /// its value is a string. An unknown conversion would show as typed, so it is an error.
+    case format(conversions: String)
 
     /// The word `widgetd kinds` and error messages use for the type.
     public var name: String {
@@ -33,6 +36,7 @@ public enum ParameterType: Sendable, Hashable {
         case .enumeration: "enum"
         case .entity(let type): "entity (\(type))"
         case .color: "colour"
+        case .format: "format"
         }
     }
 }

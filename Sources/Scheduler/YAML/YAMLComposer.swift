@@ -77,6 +77,13 @@ struct YAMLComposer {
             switch event {
             case .scalar(let scalar, let properties):
                 try count(1, at: properties.mark)
+                let length = scalar.text.utf8.count
+                guard length <= limits.maxScalarBytes else {
+                    throw YAMLError(
+                        message:
+                            "a scalar of \(length) bytes is longer than the limit of \(limits.maxScalarBytes) bytes",
+                        mark: properties.mark)
+                }
                 finished = Composed(
                     node: YAMLNode(content: .scalar(scalar), mark: properties.mark, tag: properties.tag),
                     size: 1,
@@ -174,7 +181,8 @@ struct YAMLComposer {
             if let text = key.node.scalar?.text {
                 if let first = firstKeyMarks[text] {
                     diagnostics.append(
-                        YAMLDiagnostic(message: "duplicate key '\(text)' (first at \(first))", mark: key.site)
+                        YAMLDiagnostic(
+                            message: "duplicate key '\(ConfigLimits.quoted(text))' (first at \(first))", mark: key.site)
                     )
                     continue
                 }

@@ -9,14 +9,17 @@ public enum YAMLLoader {
         public var maxNodes: Int
         /// Deepest nesting of sequences and mappings; deeper trees would overflow recursive consumers' stacks.
         public var maxDepth: Int
+        /// Longest scalar in UTF-8 bytes; a multi-megabyte value would make every check and message about it slow.
+        public var maxScalarBytes: Int
 
         /// Creates limits.
-        public init(maxNodes: Int = 1_000_000, maxDepth: Int = 1_000) {
+        public init(maxNodes: Int = 1_000_000, maxDepth: Int = 1_000, maxScalarBytes: Int = 64 << 10) {
             self.maxNodes = maxNodes
             self.maxDepth = maxDepth
+            self.maxScalarBytes = maxScalarBytes
         }
 
-        /// One million nodes, one thousand levels: far beyond any real config, far below trouble.
+        /// One million nodes, one thousand levels, 64 KiB scalars: far beyond any real config, far below trouble.
         public static let `default` = Limits()
     }
 

@@ -1,4 +1,5 @@
 import Scheduler
+import Store
 
 /// Parsing of the app commands: `motivations`, `todos` and `entities`.
 extension CommandLineParser {
@@ -54,7 +55,14 @@ extension CommandLineParser {
             try exactly(0, "no arguments")
             return .motivationsList
         case "add":
-            return .motivationsAdd(message: rest.isEmpty ? nil : rest.joined(separator: " "))
+            guard !rest.isEmpty else { return .motivationsAdd(message: nil) }
+            let message = rest.joined(separator: " ")
+            guard !isBlank(message) else {
+                throw UsageError(
+                    "The MESSAGE is empty; write some text, or leave MESSAGE out to add a sample.",
+                    command: .motivations)
+            }
+            return .motivationsAdd(message: message)
         case "rm":
             guard !rest.isEmpty else {
                 throw UsageError("'motivations rm' takes one or more IDs.", command: .motivations)
@@ -65,6 +73,10 @@ extension CommandLineParser {
             return .motivationsFavorite(id: rest[0])
         case "color":
             try exactly(2, "an ID and a HEX colour")
+            guard ColorHex.isValid(rest[1]) else {
+                throw UsageError(
+                    "'\(rest[1])' is not a colour; write #RGB, #RRGGBB or #RRGGBBAA.", command: .motivations)
+            }
             return .motivationsColor(id: rest[0], hex: rest[1])
         case "search":
             guard !rest.isEmpty else { throw UsageError("'motivations search' takes TEXT.", command: .motivations) }
@@ -86,7 +98,7 @@ extension CommandLineParser {
             guard words.count == 1 else { throw UsageError("'todos list' takes no arguments.", command: .todos) }
             return .todosList
         case "add", "toggle", "rm":
-            guard !text.isEmpty else {
+            guard !isBlank(text) else {
                 throw UsageError(
                     "'todos \(action)' takes \(action == "add" ? "a TITLE" : "a TITLE or ID").", command: .todos)
             }
@@ -99,5 +111,10 @@ extension CommandLineParser {
             let hint = Suggestion.didYouMean(action, in: actions, then: "actions: \(actions.joined(separator: ", "))")
             throw UsageError("Unknown action '\(action)'\(hint).", command: .todos)
         }
+    }
+
+    /// Empty, or only spaces, tabs and line breaks: nothing a widget could show.
+    static func isBlank(_ text: String) -> Bool {
+        text.allSatisfy(\.isWhitespace)
     }
 }

@@ -50,6 +50,10 @@ enum CommandLineParser {
 
     private static func parseHelp(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         guard let topic = arguments.first else { return .help(topic: nil) }
+        // `help --help` asks for help on help.
+        if arguments.count == 1, topic == "--help" || topic == "-h" {
+            return .help(topic: .help)
+        }
         guard arguments.count == 1 else {
             throw UsageError("Unexpected argument '\(arguments.dropFirst().first ?? "")'.", command: .help)
         }

@@ -33,4 +33,6 @@ enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 64
+    /// `list`: the daemon is not running, so nothing listed is current (as `systemctl status` uses 3).
+    static let notRunning: Int32 = 3
 }

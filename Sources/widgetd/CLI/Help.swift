@@ -38,6 +38,8 @@ enum Help {
                 overview: """
                     Check widgets.yaml and report every mistake with file:line:col.
                     Prints "N widgets OK" and exits 0, or prints each error with its source line and exits 1.
+                    Warnings (an exec command not found on this PATH) do not fail the check. At most 100
+                    errors are shown, then "and N more errors"; files over 1 MiB are refused.
                     """,
                 usage: usage(of: .check),
                 options: [("--config PATH", configOptionHelp)])
@@ -97,7 +99,8 @@ enum Help {
             page(
                 overview: """
                     List the running daemon's widgets: kind, family, current text, policy, next reload and
-                    last error.
+                    last error. When no daemon runs, the texts are not current: they show as -, and list
+                    says "the daemon is not running" and exits 3.
                     """,
                 usage: usage(of: .list), options: [("--config PATH", configOptionHelp)])
         case .show:
@@ -217,8 +220,11 @@ enum Help {
                     """,
                 usage: usage(of: .motivations),
                 arguments: [
-                    ("list", "Newest first, with short ids, ⭐ for favourites and colours."),
-                    ("add [MESSAGE]", "Store a motivation (a sample when MESSAGE is left out)."),
+                    ("list", "Newest first, with short ids, ⭐ for favourites and colours; control characters escaped."),
+                    (
+                        "add [MESSAGE]",
+                        "Store a motivation (a sample when MESSAGE is left out; a blank one is refused)."
+                    ),
                     ("rm ID...", "Delete motivations."), ("favorite ID", "Toggle a favourite."),
                     ("color ID HEX", "Set the background colour (#RGB, #RRGGBB or #RRGGBBAA)."),
                     ("search TEXT", "Motivations whose message contains TEXT (ignoring case and accents)."),
@@ -273,6 +279,13 @@ enum Help {
         \(CommandName.allCases.map { "  " + pad(usage(of: $0), to: 60) + summary(of: $0) }.joined(separator: "\n"))
 
           See 'widgetd help <command>' for detailed help.
+
+        EXIT CODES:
+          0  success
+          1  failure: a bad config, a widget name the config lacks, a store error, a failed --wait
+          3  list: the daemon is not running
+          64 usage: an unknown command or option, a missing argument, or a malformed value (an unknown
+             kind, family or format, a bad number, date, time zone, colour or cron expression)
         """
 
     private static func summary(of command: CommandName) -> String {

@@ -36,40 +36,42 @@ enum AppCommands {
                     }
                     added = sample
                 }
-                console.out("added \(short(added.id))  \(added.message ?? "")")
+                console.out("added \(short(added.id))  \(TerminalText.escaped(added.message ?? ""))")
                 reload("motivations", configPath: configPath, environment: environment)
             case .motivationsRemove(let ids):
                 for removed in try store.motivations.remove(ids: ids) {
-                    console.out("removed \(short(removed.id))  \(removed.message ?? "")")
+                    console.out("removed \(short(removed.id))  \(TerminalText.escaped(removed.message ?? ""))")
                 }
                 reload("motivations", configPath: configPath, environment: environment)
             case .motivationsFavorite(let id):
                 let toggled = try store.motivations.toggleFavorite(id: id)
                 console.out(
                     "\(toggled.isFavorite ? "⭐ favourite" : "no longer favourite"): \(short(toggled.id))  "
-                        + (toggled.message ?? ""))
+                        + TerminalText.escaped(toggled.message ?? ""))
                 reload("motivations", configPath: configPath, environment: environment)
             case .motivationsColor(let id, let hex):
                 let changed = try store.motivations.setColor(id: id, hex: hex)
-                console.out("\(short(changed.id))  \(changed.backgroundColorHex)  \(changed.message ?? "")")
+                console.out(
+                    "\(short(changed.id))  \(changed.backgroundColorHex)  \(TerminalText.escaped(changed.message ?? ""))"
+                )
                 reload("motivations", configPath: configPath, environment: environment)
             case .todosList:
                 let todos = try store.todos.all()
                 if todos.isEmpty { console.out(TodosKind.emptyText) }
                 for todo in todos {
-                    console.out("\(todo.completed ? "☑" : "☐")  \(short(todo.id))  \(todo.title)")
+                    console.out("\(todo.completed ? "☑" : "☐")  \(short(todo.id))  \(TerminalText.escaped(todo.title))")
                 }
             case .todosAdd(let title):
                 let added = try store.todos.add(title: title)
-                console.out("added \(short(added.id))  \(added.title)")
+                console.out("added \(short(added.id))  \(TerminalText.escaped(added.title))")
                 reload("todos", configPath: configPath, environment: environment)
             case .todosToggle(let reference):
                 let toggled = try store.todos.toggle(titleOrID: reference)
-                console.out("\(toggled.completed ? "☑ done" : "☐ open again"): \(toggled.title)")
+                console.out("\(toggled.completed ? "☑ done" : "☐ open again"): \(TerminalText.escaped(toggled.title))")
                 reload("todos", configPath: configPath, environment: environment)
             case .todosRemove(let reference):
                 let removed = try store.todos.remove(titleOrID: reference)
-                console.out("removed \(short(removed.id))  \(removed.title)")
+                console.out("removed \(short(removed.id))  \(TerminalText.escaped(removed.title))")
                 reload("todos", configPath: configPath, environment: environment)
             case .entities(_, let match):
                 let found = try match.map { try store.motivations.matching($0) } ?? store.motivations.suggested()
@@ -78,7 +80,9 @@ enum AppCommands {
                     return ExitCode.failure
                 }
                 for motivation in found {
-                    console.out("\(motivation.id)  \(motivation.isFavorite ? "⭐ " : "")\(motivation.message ?? "")")
+                    console.out(
+                        "\(motivation.id)  \(motivation.isFavorite ? "⭐ " : "")\(TerminalText.escaped(motivation.message ?? ""))"
+                    )
                 }
                 console.out("")
                 console.out("In widgets.yaml:  intent: {motivation: \(short(found[0].id))}")
@@ -104,7 +108,7 @@ enum AppCommands {
             let stamp = MotivationsKind.timestampText(motivation.timestamp, in: zone)
             console.out(
                 "\(short(motivation.id))  \(star)  \(motivation.backgroundColorHex)  \(stamp)  "
-                    + (motivation.message ?? "(no message)"))
+                    + (motivation.message.map(TerminalText.escaped) ?? "(no message)"))
         }
     }
 

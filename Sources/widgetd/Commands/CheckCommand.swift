@@ -4,14 +4,19 @@ import Scheduler
 enum CheckCommand {
     static func run(configPath: String, registry: KindRegistry, console: Console) -> Int32 {
         let result = ConfigLoader.load(path: configPath, registry: registry)
+        let warnings = result.diagnostics.filter { $0.severity == .warning }.count
         guard let configuration = result.configuration else {
             console.err(result.renderedDiagnostics())
-            let count = result.diagnostics.count
+            let count = result.diagnostics.count - warnings
             console.err("\(count) error\(count == 1 ? "" : "s") in \(configPath)")
             return ExitCode.failure
         }
+        if warnings > 0 {
+            console.err(result.renderedDiagnostics())
+        }
         let count = configuration.widgets.count
-        console.out("\(count) widget\(count == 1 ? "" : "s") OK")
+        let warned = warnings == 0 ? "" : " (\(warnings) warning\(warnings == 1 ? "" : "s"))"
+        console.out("\(count) widget\(count == 1 ? "" : "s") OK\(warned)")
         return ExitCode.success
     }
 }

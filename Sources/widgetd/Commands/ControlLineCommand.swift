@@ -6,6 +6,15 @@ enum ControlLineCommand {
         _ action: ControlCommand.Action, wait: Bool, configPath: String, registry: KindRegistry,
         environment: [String: String], console: Console
     ) -> Int32 {
+        switch action {
+        case .click(let instance, _, _, _, _), .intent(let instance, _, _):
+            if let problem = WidgetNameCheck.problem(with: instance, configPath: configPath) {
+                console.err("widgetd: error: \(problem)")
+                return ExitCode.failure
+            }
+        default:
+            break
+        }
         let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
         let paths = DaemonPaths(environment: environment, settings: settings)
         do {

@@ -32,6 +32,11 @@ enum CronCommand {
             console.err("widgetd: error: bad cron expression '\(expression)': \(error)")
             console.err("  \(expression)")
             console.err("  " + String(repeating: " ", count: error.offset) + "^")
+            // A malformed argument is a usage error, like an unknown --tz.
+            return ExitCode.usage
+        }
+        if let reason = cron.neverFiresReason {
+            console.err("widgetd: error: '\(expression)' never fires: \(reason.text)")
             return ExitCode.failure
         }
         let dates = cron.nextDates(after: start, count: count, in: zone)

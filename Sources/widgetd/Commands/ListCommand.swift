@@ -12,8 +12,13 @@ enum ListCommand {
             return ExitCode.failure
         }
         let paths = DaemonPaths(environment: environment, settings: configuration.settings)
+        // Without a daemon the files hold what it showed when it stopped: not current, so not shown as if it were.
+        let running = LockFile.holder(of: paths.control.lock) != nil
         var rows = [["NAME", "KIND", "FAMILY", "TEXT", "POLICY", "NEXT RELOAD", "LAST ERROR"]]
-        for instance in configuration.widgets {
+        for instance in configuration.widgets where !running {
+            rows.append([instance.name, instance.kind, instance.family.rawValue, "-", "-", "-", "-"])
+        }
+        for instance in configuration.widgets where running {
             let text = ShowCommand.render(paths.output + "/" + instance.name + ".json", as: .plain) ?? "-"
             let status = InstanceStatusRecord.read(instance: instance.name, in: paths.status)
             rows.append([
@@ -29,6 +34,10 @@ enum ListCommand {
                     ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
             }
             console.out(cells.joined(separator: "  "))
+        }
+        guard running else {
+            console.err("widgetd: the daemon is not running (no process holds \(paths.control.lock))")
+            return ExitCode.notRunning
         }
         return ExitCode.success
     }

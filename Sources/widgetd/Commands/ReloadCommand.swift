@@ -20,15 +20,10 @@ enum ReloadCommand {
             }
             action = .reloadKind(kind)
         case .instance(let name):
-            // When the config can be read, a name it lacks is caught here rather than dropped by the daemon.
-            if let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration {
-                let names = configuration.widgets.map(\.name)
-                guard names.contains(name) else {
-                    console.err(
-                        "widgetd: error: no widget named '\(name)' in \(configPath)"
-                            + Suggestion.didYouMean(name, in: names))
-                    return ExitCode.failure
-                }
+            // A name the config lacks is caught here rather than dropped by the daemon.
+            if let problem = WidgetNameCheck.problem(with: name, configPath: configPath) {
+                console.err("widgetd: error: \(problem)")
+                return ExitCode.failure
             }
             action = .reloadInstance(name)
         }

@@ -24,23 +24,33 @@ enum ShowCommand {
             format = .plain
         }
         let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration
-        // When the config can be read, a name it lacks is an error, not a removed widget's leftover record.
-        if let names = configuration?.widgets.map(\.name), !names.contains(instance) {
-            console.err(
-                "widgetd: error: no widget named '\(instance)' in \(configPath)"
-                    + Suggestion.didYouMean(instance, in: names))
-            return ExitCode.failure
-        }
         let paths = DaemonPaths(environment: environment, settings: configuration?.settings ?? Settings())
         let directory = paths.output
         let path = directory + "/" + instance + ".json"
+        // A name the config lacks is an error, not a removed widget's leftover record, nor the daemon's fault. With
+        // no config to check against, an existing record still shows (a bar started before the config moved).
+        switch WidgetNameCheck(instance, configPath: configPath) {
+        case .known:
+            break
+        case .unchecked(let problem) where !FileManager.default.fileExists(atPath: path):
+            console.err("widgetd: error: \(problem)")
+            return ExitCode.failure
+        case .unchecked:
+            break
+        case .unknown(let problem):
+            console.err("widgetd: error: \(problem)")
+            return ExitCode.failure
+        }
         let forwarder = ClickForwarder(instance: instance, paths: paths.control)
         guard follow else {
             if let click = ClickForwarder.click(environment: environment) {
                 forwardFirst(click, with: forwarder, console: console)
             }
             guard let rendered = render(path, as: format) else {
-                console.err("widgetd: error: no entry for '\(instance)' in \(directory) (is the daemon running?)")
+                let reason =
+                    LockFile.holder(of: paths.control.lock) == nil
+                    ? "the daemon is not running" : "the daemon has not written it yet"
+                console.err("widgetd: error: no entry for '\(instance)' in \(directory): \(reason)")
                 return ExitCode.failure
             }
             console.out(rendered)

@@ -87,6 +87,9 @@ final class Daemon {
         }
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
+        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+            log(.warning, warning.headline)
+        }
 
         do {
             try paths.control.prepare()
@@ -305,11 +308,15 @@ final class Daemon {
     func reloadConfiguration() {
         let loaded = ConfigLoader.load(path: configPath, registry: registry)
         guard let configuration = loaded.configuration else {
-            for diagnostic in loaded.diagnostics {
+            // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
+            for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
                 log(.error, diagnostic.headline)
             }
             log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
             return
+        }
+        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+            log(.warning, warning.headline)
         }
         if configuration.settings != settings {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")

@@ -1,0 +1,47 @@
+import Scheduler
+
+/// Whether a widget name given on the command line is one the config declares.
+///
+/// `reload`, `click`, `intent` and `show` check the name before writing to the daemon or reading its files, so a
+/// typo fails at once with a suggestion instead of being written to the FIFO, dropped by the daemon, and reported
+/// as success (or blamed on the daemon). The check reads the config the CLI reads (`--config`, `$WIDGETD_CONFIG`,
+/// or the default path); names are read even from a config with errors elsewhere, as the daemon keeps running its
+/// last good configuration while the file is edited.
+enum WidgetNameCheck: Equatable {
+    case known
+    /// The config lacks the name: the message names the config and suggests the closest name.
+    case unknown(String)
+    /// The config cannot be read (missing, not YAML), so no name can be checked.
+    case unchecked(String)
+
+    init(_ name: String, configPath: String) {
+        let names: [String]
+        do {
+            names = try ConfigLoader.widgetNames(path: configPath)
+        } catch {
+            self = .unchecked("cannot check widget '\(name)': \(error.headline)")
+            return
+        }
+        guard !names.contains(name) else {
+            self = .known
+            return
+        }
+        let hint = Suggestion.didYouMean(name, in: names)
+        let list = names.isEmpty ? "it declares none" : "widgets: " + Self.listed(names)
+        self = .unknown("no widget '\(name)' in \(configPath)" + (hint.isEmpty ? "; " + list : hint))
+    }
+
+    /// Nil for a known name; else the error to print.
+    static func problem(with name: String, configPath: String) -> String? {
+        switch WidgetNameCheck(name, configPath: configPath) {
+        case .known: nil
+        case .unknown(let message), .unchecked(let message): message
+        }
+    }
+
+    /// The first few names, so a config with hundreds of widgets gives one line.
+    private static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(8).joined(separator: ", ")
+        return names.count > 8 ? shown + ", … (\(names.count) in all)" : shown
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Providers
+import Scheduler
+import Store
+import Testing
+
+/// Issue 10, item 12: the shipped kinds' values `check` used to pass.
+@Suite("widgets.yaml with the shipped kinds")
+struct ConfigWithStandardKindsTests {
+    let registry = KindRegistry.standard(store: StoreAccess(path: "/nonexistent/store.sqlite"))
+
+    func load(_ yaml: String) -> ConfigLoadResult {
+        ConfigLoader.load(bytes: Array(yaml.utf8), file: "widgets.yaml", registry: registry)
+    }
+
+    struct Placement: Sendable, CustomTestStringConvertible {
+        var format: String
+        var line: Int
+        var column: Int
+        var conversion: String
+        var testDescription: String { format }
+    }
+
+    /// `      format: ` is 14 columns; the value starts at column 15.
+    @Test(arguments: [
+        Placement(format: "\"%H:%Q\"", line: 5, column: 19, conversion: "%Q"),
+        Placement(format: "'%H:%M %i'", line: 5, column: 22, conversion: "%i"),
+        Placement(format: "at %H:%M%v", line: 5, column: 23, conversion: "%v"),
+        Placement(format: "|\n        %H\n        %J", line: 7, column: 9, conversion: "%J"),
+    ])
+    func unknownClockConversionIsAnErrorAtThePercent(_ placement: Placement) throws {
+        let result = load("widgets:\n  c:\n    kind: clock\n    intent:\n      format: \(placement.format)\n")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.count == 1)
+        #expect(diagnostic.message.hasPrefix("unknown conversion '\(placement.conversion)' in 'format'; known: "))
+        #expect(diagnostic.mark == YAMLMark(line: placement.line, column: placement.column), "\(diagnostic.headline)")
+    }
+
+    @Test func loneTrailingPercentIsAnError() throws {
+        let result = load("widgets:\n  c:\n    kind: clock\n    intent:\n      format: \"100%\"\n")
+        #expect(result.diagnostics.map(\.message) == ["'format' ends in a lone '%'; write '%%' for a percent sign"])
+        #expect(result.diagnostics.first?.mark == YAMLMark(line: 5, column: 19))
+    }
+
+    @Test func knownConversionsPass() {
+        let result = load(
+            "widgets:\n  c:\n    kind: clock\n    intent:\n      format: \"%a %e %b %H:%M:%S %Z %% %R\"\n")
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+    }
+
+    /// A mistyped id used to fall back to the default text without a word.
+    @Test func wrongMotivationIdIsAnErrorNamingItWithASuggestion() async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let kind = MotivationsKind(store: fixture.access)
+        let stored = try fixture.store.motivations.add(message: "Push beyond limits.")
+        var typo = Array(stored.id.prefix(8))
+        typo[5] = typo[5] == "a" ? "b" : "a"
+        let reference = String(typo)
+        let configuration = IntentValues(["motivation": .entity(.id(reference))])
+        await #expect {
+            _ = try await kind.timeline(for: configuration, in: fixture.context)
+        } throws: { error in
+            "\(error)"
+                == "no motivation with id '\(reference)'; did you mean '\(stored.id.prefix(8))' (Push beyond limits.)?"
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Scheduler
+import Testing
+
+/// Issue 10, item 2: a huge or hostile widgets.yaml costs bounded output and time linear in its size.
+@Suite("widgets.yaml limits")
+struct ConfigLimitsTests {
+    /// 8,000 duplicate entries on one 56 KB line printed 673 MB: every error quoted the whole line.
+    @Test func eightThousandDuplicatesOnOneLineGiveAHundredErrorsAndACount() throws {
+        let entries = (0..<8_000).map { _ in "w: {kind: sample}" }.joined(separator: ", ")
+        let result = loadConfig("widgets: {\(entries)}\n")
+        #expect(result.configuration == nil)
+        #expect(result.diagnostics.count == 7_999)
+        let rendered = result.renderedDiagnostics()
+        let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 * ConfigLimits.maxShownErrors + 1)
+        #expect(lines.filter { $0.contains(": error: duplicate key 'w'") }.count == ConfigLimits.maxShownErrors)
+        #expect(lines.last == "and 7899 more errors")
+        // Each excerpt is a window of the line, not the line.
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 160 }, "\(lines.map { DisplayWidth.of($0) }.max() ?? 0)")
+    }
+
+    @Test func fileOverTheSizeLimitIsRefusedNamingItsSizeAndTheLimit() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.appending("widgets.yaml")
+        let size = ConfigLimits.maxFileBytes + 1
+        try Data(repeating: UInt8(ascii: "#"), count: size).write(to: URL(fileURLWithPath: path))
+        let result = ConfigLoader.load(path: path, registry: .sample)
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.count == 1)
+        #expect(diagnostic.mark == nil)
+        #expect(diagnostic.message == "the file is 1.0 MiB (1048577 bytes); the limit is 1.0 MiB (1048576 bytes)")
+        // The same from bytes, as a hot reload or a test hands them over.
+        let fromBytes = ConfigLoader.load(bytes: Array(repeating: 0x23, count: size), file: "w.yaml", registry: .sample)
+        #expect(fromBytes.diagnostics.map(\.message) == [diagnostic.message])
+    }
+
+    @Test func fileAtTheSizeLimitIsRead() throws {
+        var yaml = "widgets:\n  w:\n    kind: sample\n"
+        yaml += String(repeating: "#", count: ConfigLimits.maxFileBytes - yaml.utf8.count)
+        #expect(loadConfig(yaml).configuration?.widgets.count == 1)
+    }
+
+    @Test func scalarOverTheLimitIsAnErrorAtItsStart() throws {
+        let long = String(repeating: "x", count: ConfigLimits.maxScalarBytes + 1)
+        let result = loadConfig("widgets:\n  w:\n    kind: \(long)\n")
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(result.diagnostics.count == 1)
+        #expect(diagnostic.mark == YAMLMark(line: 3, column: 11))
+        #expect(diagnostic.message == "a scalar of 65537 bytes is longer than the limit of 65536 bytes")
+    }
+
+    /// 52 KB values under the limit: messages quote a piece of them, and the suggestion search does not stall.
+    @Test func longUnknownValuesAreQuotedShortened() throws {
+        let long = String(repeating: "Europe/Berlin", count: 4_000)
+        let result = loadConfig("widgets:\n  w:\n    kind: \(long)\n    timezone: \(long)\n")
+        #expect(result.diagnostics.count == 2)
+        for diagnostic in result.diagnostics {
+            #expect(diagnostic.message.count <= Diagnostic.maxMessageLength + 1, "\(diagnostic.message.count)")
+        }
+        #expect(result.diagnostics.map(\.message.first) == ["u", "u"])
+    }
+
+    @Test func noSuggestionForAHugeWord() {
+        let word = String(repeating: "a", count: 60_000)
+        #expect(Suggestion.closest(to: word, in: TimeZone.knownTimeZoneIdentifiers) == nil)
+        #expect(Suggestion.closest(to: "Europe/Berln", in: TimeZone.knownTimeZoneIdentifiers) == "Europe/Berlin")
+    }
+
+    /// A config just under the size limit with an error on every line still reports 100 of them and a count.
+    @Test func aMegabyteOfMistakesIsCheckedInFull() throws {
+        var yaml = "widgets:\n"
+        var index = 0
+        while yaml.utf8.count < ConfigLimits.maxFileBytes - 100 {
+            yaml += "  w\(index): {kind: sampel, intreval: 5}\n"
+            index += 1
+        }
+        let result = loadConfig(yaml)
+        #expect(result.diagnostics.count == 2 * index)
+        #expect(result.renderedDiagnostics().hasSuffix("and \(2 * index - 100) more errors"))
+    }
+}
+
+@Suite("Source excerpts")
+struct SourceExcerptTests {
+    @Test func shortLineIsShownWhole() {
+        let excerpt = SourceExcerpt(line: "    kind: sampel", column: 11)
+        #expect(excerpt.text == "    kind: sampel")
+        #expect(excerpt.caret == "          ^")
+    }
+
+    @Test func longLineIsAWindowAroundTheColumn() {
+        let line = String(repeating: "a", count: 1_000) + "X" + String(repeating: "b", count: 1_000)
+        let excerpt = SourceExcerpt(line: Substring(line), column: 1_001)
+        #expect(excerpt.text == "…" + String(repeating: "a", count: 40) + "X" + String(repeating: "b", count: 59) + "…")
+        #expect(excerpt.caret == String(repeating: " ", count: 41) + "^")
+    }
+
+    @Test func windowNearTheStartIsCutOnlyAtTheEnd() {
+        let line = "key: " + String(repeating: "v", count: 500)
+        let excerpt = SourceExcerpt(line: Substring(line), column: 6)
+        #expect(excerpt.text == String(line.prefix(100)) + "…")
+        #expect(excerpt.caret == "     ^")
+    }
+
+    @Test func windowNearTheEndUsesTheWholeWidth() {
+        let line = String(repeating: "a", count: 500) + "Z"
+        let excerpt = SourceExcerpt(line: Substring(line), column: 501)
+        #expect(excerpt.text == "…" + String(repeating: "a", count: 99) + "Z")
+        #expect(excerpt.caret == String(repeating: " ", count: 100) + "^")
+    }
+
+    /// Wide characters take two columns of the budget and two spaces under them.
+    @Test func wideCharactersCountTwice() {
+        let line = String(repeating: "字", count: 300) + "X"
+        let excerpt = SourceExcerpt(line: Substring(line), column: 301)
+        #expect(excerpt.text == "…" + String(repeating: "字", count: 49) + "X")
+        #expect(excerpt.caret == " " + String(repeating: " ", count: 98) + "^")
+    }
+
+    @Test func controlCharactersAreNotSentToTheTerminal() {
+        let excerpt = SourceExcerpt(line: "a\u{1B}[31mb\tc", column: 9)
+        #expect(excerpt.text == "a\u{FFFD}[31mb\tc")
+        #expect(excerpt.caret == "       \t^")
+    }
+}
