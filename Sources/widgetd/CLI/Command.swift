@@ -15,6 +15,10 @@ enum Command: Equatable {
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
+    case status(configPath: String?)
+    case doctor(configPath: String?)
+    /// Hidden: man pages, completions, and the widget names completions offer.
+    case generate(GenerateRequest)
 }
 
 /// The store commands: the CLI as the app that edits the shared store.
@@ -39,7 +43,8 @@ extension Command {
         case .check(let path), .run(let path, _), .list(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
         case .click(_, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
-        case .help, .version, .kinds, .preview, .cron: nil
+        case .status(let path), .doctor(let path), .generate(.names(let path)): path
+        case .help, .version, .kinds, .preview, .cron, .generate: nil
         }
     }
 }
@@ -73,6 +78,12 @@ enum CommandName: String, CaseIterable {
     case motivations
     case todos
     case entities
+    case status
+    case doctor
+    case generate
+
+    /// Left out of `widgetd help`'s list: a command for scripts (`install`, completions), not for users.
+    var isHidden: Bool { self == .generate }
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

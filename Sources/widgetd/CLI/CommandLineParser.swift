@@ -43,6 +43,9 @@ enum CommandLineParser {
         case .click: return try parseClick(rest)
         case .intent: return try parseIntent(rest)
         case .motivations, .todos, .entities: return try parseApp(name, rest)
+        case .status: return .status(configPath: try parseConfigOption(rest, command: .status))
+        case .doctor: return .doctor(configPath: try parseConfigOption(rest, command: .doctor))
+        case .generate: return try parseGenerate(rest)
         }
     }
 
@@ -60,8 +63,8 @@ enum CommandLineParser {
         return .help(topic: name)
     }
 
-    /// Commands whose only option is `--config` (check, list).
-    private static func parseConfigOption(
+    /// Commands whose only option is `--config` (check, list, status, doctor, generate names).
+    static func parseConfigOption(
         _ arguments: ArraySlice<String>, command: CommandName
     ) throws(UsageError) -> String? {
         var scanner = ArgumentScanner(arguments, command: command, knownOptions: ["--config"])

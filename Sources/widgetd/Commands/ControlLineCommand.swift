@@ -7,7 +7,7 @@ enum ControlLineCommand {
         environment: [String: String], console: Console
     ) -> Int32 {
         let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
-        let paths = DaemonPaths(environment: environment, settings: settings)
+        let paths = RunningDaemon.paths(environment: environment, settings: settings)
         do {
             if wait {
                 try ControlClient.sendAndWait(ControlCommand(action), paths: paths.control)

@@ -6,7 +6,8 @@ enum RunCommand {
         configPath: String, logLevel: LogLevel, registry: KindRegistry, environment: [String: String],
         console: Console
     ) -> Int32 {
-        let log = Log.standardError(level: logLevel)
+        let log = Log.standardError(
+            level: logLevel, journal: JournalStream.isStandardError(environment: environment))
         let daemon: Daemon
         do {
             daemon = try Daemon(configPath: configPath, registry: registry, environment: environment, log: log)

@@ -31,7 +31,7 @@ enum ShowCommand {
                     + Suggestion.didYouMean(instance, in: names))
             return ExitCode.failure
         }
-        let paths = DaemonPaths(environment: environment, settings: configuration?.settings ?? Settings())
+        let paths = RunningDaemon.paths(environment: environment, settings: configuration?.settings ?? Settings())
         let directory = paths.output
         let path = directory + "/" + instance + ".json"
         let forwarder = ClickForwarder(instance: instance, paths: paths.control)
