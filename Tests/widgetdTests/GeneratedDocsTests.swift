@@ -8,10 +8,9 @@ struct GeneratedDocsTests {
     /// Every subcommand `widgetd --help` lists.
     static func subcommands() throws -> [String] {
         let help = try runWidgetd(["--help"]).stdout
-        return help.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ")
-            return words.count >= 2 && words[0] == "widgetd" && line.hasPrefix("  widgetd") ? String(words[1]) : nil
-        }
+        let start = try #require(help.range(of: "SUBCOMMANDS:\n"))
+        return help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") && !$0.hasPrefix("  See") }
+            .map { String($0.split(separator: " ")[0]) }
     }
 
     /// Every option `widgetd help COMMAND` lists for `command`.

@@ -183,3 +183,50 @@ struct SystemdServiceTests {
         #expect(verify.stderr.isEmpty, "\(verify.stderr)")
     }
 }
+
+@Suite("on_click commands get the session's display")
+struct SessionEnvironmentTests {
+    /// A daemon "under systemd" (INVOCATION_ID) whose PATH finds a fake systemctl printing the manager's environment,
+    /// and a right click that writes what its command sees.
+    func clickSees(daemonDisplay: String?) throws -> String {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let bin = directory.url.path + "/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let systemctl = try directory.write(
+            "bin/systemctl",
+            "#!/bin/sh\n[ \"$*\" = '--user show-environment' ] || exit 1\n"
+                + "printf '%s\\n' 'DISPLAY=:42' 'XAUTHORITY=/tmp/x y' \"WAYLAND_DISPLAY=\\$'odd'\" 'OTHER=1'\n")
+        chmod(systemctl, 0o755)
+        let seen = directory.url.path + "/seen"
+        let config = """
+            widgets:
+              quote:
+                kind: quotes
+                on_click:
+                  right: [sh, -c, 'echo "$DISPLAY|$XAUTHORITY|$WAYLAND_DISPLAY|$OTHER" > \(seen)']
+
+            """
+        var environment = ["INVOCATION_ID": "0123", "PATH": bin + ":/usr/bin:/bin"]
+        if let daemonDisplay { environment["DISPLAY"] = daemonDisplay }
+        let daemon = try DaemonUnderTest(config: config, extraEnvironment: environment)
+        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        let click = try daemon.cli(["click", "quote", "--button", "3", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        _ = waitFor("the click's command") { FileManager.default.fileExists(atPath: seen) }
+        _ = waitFor("the click's output") {
+            (try? String(contentsOfFile: seen, encoding: .utf8))?.hasSuffix("\n") == true
+        }
+        return try String(contentsOfFile: seen, encoding: .utf8)
+    }
+
+    @Test("A daemon started before the session takes DISPLAY and XAUTHORITY from the user manager at click time")
+    func importsFromTheManager() throws {
+        #expect(try clickSees(daemonDisplay: nil) == ":42|/tmp/x y||\n")
+    }
+
+    @Test("A daemon with a display of its own passes its environment as it is")
+    func keepsItsOwnDisplay() throws {
+        #expect(try clickSees(daemonDisplay: ":7") == ":7|||\n")
+    }
+}

@@ -234,7 +234,7 @@ enum Help {
           --version               Show the version.
 
         SUBCOMMANDS:
-        \(CommandName.allCases.filter { !$0.isHidden }.map { "  " + pad(usage(of: $0), to: 60) + summary(of: $0) }.joined(separator: "\n"))
+        \(CommandName.allCases.filter { !$0.isHidden }.map { row(($0.rawValue, summary(of: $0))) }.joined(separator: "\n"))
 
           See 'widgetd help <command>' for detailed help.
         """
