@@ -91,8 +91,9 @@ enum ManPage {
             ".TP", ".I $XDG_RUNTIME_DIR/widgetd/daemon.json",
             "Where the running daemon is: pid, config, output directory, start time.",
             ".TP", ".I ~/.local/share/widgetd/store.sqlite", "The motivations and to-dos.",
-            ".TP", ".I ~/.config/systemd/user/widgetd.service",
-            "The systemd user unit; logs: journalctl --user -u widgetd.",
+            ".TP", ".I ~/.local/share/systemd/user/widgetd.service",
+            "The systemd user unit as scripts/install puts it (/usr/lib/systemd/user from the package); logs: "
+                + "journalctl --user -u widgetd.",
             ".SH SEE ALSO",
             ".BR widgets.yaml (5),",
             ".BR i3blocks (1),",
