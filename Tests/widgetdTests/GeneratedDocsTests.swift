@@ -126,6 +126,31 @@ struct GeneratedDocsTests {
         #expect(try complete([widgetdBinary.path, "click", "--config", other, ""]) == ["solo"])
     }
 
+    @Test("fish completes subcommands, formats, families and the config's widget names")
+    func fishCompletes() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed (.ci/run)")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = try directory.write(
+            "widgets.yaml", "widgets:\n  quote:\n    kind: quotes\n  morning:\n    kind: clock\n")
+        let script = try directory.write("completion.fish", try Self.generated(["completion", "fish"]))
+        func complete(_ line: String) throws -> [String] {
+            let result = try runProgram(
+                "/usr/bin/fish", ["--no-config", "-c", "source \(script); complete -C '\(line)'"],
+                environment: [
+                    "PATH": widgetdBinary.deletingLastPathComponent().path + ":/usr/bin:/bin",
+                    "XDG_RUNTIME_DIR": directory.url.path,
+                ])
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+        }
+        #expect(try complete("widgetd sta") == ["status"])
+        #expect(try complete("widgetd show --config \(config) ").sorted() == ["morning", "quote"])
+        #expect(try complete("widgetd show --format way") == ["waybar"])
+        #expect(try complete("widgetd preview --family systemL") == ["systemLarge"])
+        #expect(try complete("widgetd preview cl") == ["clock"])
+    }
+
     @Test("zsh and fish read their scripts without a syntax error", arguments: ["zsh", "fish"])
     func syntaxChecks(shell: String) throws {
         let program = "/usr/bin/" + shell
