@@ -151,6 +151,32 @@ struct SystemdServiceTests {
         #expect(lines.contains { $0.hasPrefix("<6>") && $0.contains("started") })
     }
 
+    @Test("A config that stops the start is reported to the journal as errors, one prefix per line")
+    func journalStartFailure() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let logPath = try directory.write("journal", "")
+        let config = try directory.write("widgets.yaml", "widgets:\n  quote:\n    kind: quotse\n")
+        var status = stat()
+        try #require(stat(logPath, &status) == 0)
+        let process = Process()
+        process.executableURL = widgetdBinary
+        process.arguments = ["run", "--config", config]
+        process.environment = [
+            "JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)", "XDG_RUNTIME_DIR": directory.url.path,
+            "HOME": directory.url.path,
+        ]
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 2)
+        #expect(lines.allSatisfy { $0.hasPrefix("<3>") }, "\(lines)")
+        #expect(lines.contains { $0.contains("unknown kind 'quotse'") })
+    }
+
     @Test("A JOURNAL_STREAM that names another file leaves the plain prefixes")
     func journalStreamOfAnotherFile() throws {
         let daemon = try DaemonUnderTest(config: Self.config, extraEnvironment: ["JOURNAL_STREAM": "1:1"])
