@@ -113,6 +113,7 @@ struct DaemonStateTests {
         #expect(report.stdout.contains("nothing reads \(clock)"), "\(report.stdout)")
         #expect(!report.stdout.contains("nothing reads \(quote)"), "\(report.stdout)")
         #expect(report.stdout.contains("no systemd user unit"))
+        #expect(report.stdout.contains("widgetd is not on the PATH"))
         #expect(report.status == 1)
 
         let follower = Process()
@@ -131,6 +132,22 @@ struct DaemonStateTests {
         #expect(report.stdout.contains("every widget's output is read"), "\(report.stdout)")
         #expect(report.stdout.contains("fix: chmod 700 \(daemon.runtime)"), "\(report.stdout)")
         chmod(daemon.runtime, 0o700)
+
+        // The unit, installed in $XDG_DATA_HOME/systemd/user (where scripts/install puts it), then enabled as
+        // systemctl does it.
+        let home = daemon.environment["HOME"]!
+        let units = daemon.environment["XDG_DATA_HOME"]! + "/systemd/user"
+        try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: packageRoot.path + "/contrib/widgetd.service", toPath: units + "/widgetd.service")
+        report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("widgetd.service is installed but not enabled"), "\(report.stdout)")
+        let wants = home + "/.config/systemd/user/default.target.wants"
+        try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: wants + "/widgetd.service", withDestinationPath: units + "/widgetd.service")
+        report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("ok      \(units)/widgetd.service installed and enabled"), "\(report.stdout)")
 
         daemon.stop()
         report = try daemon.cli(["doctor"])

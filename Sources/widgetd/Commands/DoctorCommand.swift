@@ -59,8 +59,20 @@ enum DoctorCommand {
                 daemon?.output ?? DaemonPaths(environment: environment, settings: configuration.settings).output
             findings += readers(of: configuration, output: output, environment: environment)
         }
+        findings.append(program(environment: environment))
         findings.append(unit(environment: environment))
         return findings
+    }
+
+    /// Bars run `widgetd show NAME` by name: `widgetd` must be on the PATH they inherit.
+    static func program(environment: [String: String]) -> Finding {
+        let directories = (environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        if let found = directories.first(where: { FileManager.default.isExecutableFile(atPath: $0 + "/widgetd") }) {
+            return Finding(verdict: .ok, what: "\(found)/widgetd is on the PATH")
+        }
+        return Finding(
+            verdict: .warning, what: "widgetd is not on the PATH, so a bar's 'widgetd show NAME' will not find it",
+            fix: "scripts/install (default ~/.local/bin), and put its bin directory on the PATH of your session")
     }
 
     /// The runtime directory must be the user's own, a real directory, closed to others (`ControlPaths`' rules).
