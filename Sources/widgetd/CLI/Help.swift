@@ -84,7 +84,9 @@ enum Help {
             page(
                 overview: """
                     List the running daemon's widgets: kind, family, current text, policy, next reload and
-                    last error.
+                    last error. The daemon's own config and output directory are used, whatever --config says.
+                    Exits 3 when no daemon runs; says so when widgets.yaml was edited into errors and the daemon
+                    still runs the previous config.
                     """,
                 usage: usage(of: .list), options: [("--config PATH", configOptionHelp)])
         case .show:
