@@ -9,12 +9,34 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 // glibc 2.34 added posix_spawn_file_actions_addclosefrom_np, but declares it only for _DEFAULT_SOURCE builds,
 // which Swift's Glibc import is not: declared here, for children that must not inherit the daemon's descriptors.
 static inline int widgetd_spawn_close_from(posix_spawn_file_actions_t *actions, int lowest) {
     extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
+// prctl is variadic, which Swift does not import: PR_SET_CHILD_SUBREAPER (Linux 3.4) makes this process the parent
+// of its orphaned descendants, so a command's `setsid` grandchild cannot slip away to init.
+static inline int widgetd_become_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+}
+
+// pidfd_open(2) has no glibc wrapper before 2.36, and syscall(2) and prctl(2) are variadic, which Swift cannot
+// call: wrapped here for followers that must notice their parent bar exit (Scheduler/System/ReaderLifetime.swift).
+static inline int widgetd_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    return (int)syscall(434, pid, 0);
+#endif
+}
+static inline int widgetd_parent_death_signal(int signal) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
 }
 
 #endif

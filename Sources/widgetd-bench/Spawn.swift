@@ -139,8 +139,11 @@ final class BlockUpdateCounter: @unchecked Sendable {
     /// A hash of each block's last text, by the number in its name (`b17` → 17).
     private var last: [UInt64]
 
-    init(descriptor: Int32, blocks: Int) {
+    /// `nameKey`: what names a block, followed by its number: i3blocks' `"name":"b` (sections `[b17]`), or
+    /// `widgetd bar`'s `"instance":"b` (widgets `b17`, all named `widgetd`).
+    init(descriptor: Int32, blocks: Int, nameKey: String = #""name":"b"#) {
         self.descriptor = descriptor
+        self.nameKey = Array(nameKey.utf8)
         last = Array(repeating: 0, count: blocks)
         let thread = Thread { [self] in self.pump() }
         thread.start()
@@ -183,7 +186,7 @@ final class BlockUpdateCounter: @unchecked Sendable {
     }
 
     private static let textKey = Array(#""full_text":""#.utf8)
-    private static let nameKey = Array(#""name":"b"#.utf8)
+    private let nameKey: [UInt8]
 
     /// The blocks of one line whose text changed since the previous line; remembers the new texts.
     private func changed(in line: UnsafeBufferPointer<UInt8>) -> Int {
@@ -209,11 +212,11 @@ final class BlockUpdateCounter: @unchecked Sendable {
                 index += 1
             }
             // The block's name follows within its object.
-            while index < count, line[index] != 125, !(line[index] == 34 && matches(Self.nameKey, at: index)) {
+            while index < count, line[index] != 125, !(line[index] == 34 && matches(nameKey, at: index)) {
                 index += 1
             }
             guard index < count, line[index] == 34 else { continue }
-            index += Self.nameKey.count
+            index += nameKey.count
             var number = 0
             while index < count, line[index] >= 48, line[index] <= 57 {
                 number = number * 10 + Int(line[index] - 48)

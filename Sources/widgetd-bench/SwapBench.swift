@@ -112,6 +112,8 @@ struct I3blocksResult {
     var peakKilobytes: Int
     /// The persist loops' resident memory, summed, in kB.
     var childrenKilobytes: Int
+    /// i3blocks' own context switches in the window: its wake-ups.
+    var wakeups = 0
 
     var cpu: Double { ownCPU + childrenCPU }
     var cpuPerThousand: Double { updates > 0 ? cpu / Double(updates) * 1000 : .nan }
@@ -180,17 +182,21 @@ enum I3blocksBench {
         guard i3blocks.isRunning else { throw BenchError("i3blocks stopped; see \(directory)/i3blocks.log") }
         let counts0 = output.counts
         let cpu0 = Proc.treeCPU(i3blocks.pid)
+        let switches0 = Proc.contextSwitches(i3blocks.pid)
         sleepUntil(realtime: start + seconds)
         let counts1 = output.counts
         let cpu1 = Proc.treeCPU(i3blocks.pid)
+        let switches1 = Proc.contextSwitches(i3blocks.pid)
         let peak = Proc.statusKilobytes(i3blocks.pid, "VmHWM") ?? 0
         let childrenRSS = variant == .command ? 0 : Proc.childrenRSS(of: i3blocks.pid)
-        return I3blocksResult(
+        var result = I3blocksResult(
             count: count, variant: variant, seconds: seconds, updates: counts1.updates - counts0.updates,
             lines: counts1.lines - counts0.lines, ownCPU: cpu1.own - cpu0.own,
             childrenCPU: cpu1.children - cpu0.children,
             peakKilobytes: peak,
             childrenKilobytes: childrenRSS)
+        result.wakeups = switches1 - switches0
+        return result
     }
 }
 

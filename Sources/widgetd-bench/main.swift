@@ -14,7 +14,7 @@ let usage = """
       --quick            5 s windows and fewer samples (under two minutes in all)
       --seconds S        the swap and i3blocks window (default 30, quick 5)
       --idle-seconds S   the idle window (default 20, quick 5)
-      --only SECTIONS    comma-separated: swap, i3blocks, reload, idle, startup, memory (default: all)
+      --only SECTIONS    comma-separated: swap, i3blocks, reload, idle, startup, memory, bar (default: all)
       --swap-n LIST      clock counts for the swap figures (default 10,100,1000)
       --i3blocks-n LIST  block counts for i3blocks (default 1000; the swap figures are measured for each too)
       --startup-n N      widgets in the start-up config (default 10000)
@@ -28,7 +28,7 @@ struct Options {
     var quick = false
     var seconds: Double?
     var idleSeconds: Double?
-    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory"]
+    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar"]
     var swapCounts = [10, 100, 1000]
     var i3blocksCounts = [1000]
     var startupCount = 10_000
@@ -56,7 +56,7 @@ struct Options {
             case "--idle-seconds": options.idleSeconds = number(value(argument), argument)
             case "--only":
                 options.sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory"]
+                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar"]
                 if !options.sections.isSubset(of: known) {
                     fail(
                         "--only: unknown section \(options.sections.subtracting(known).sorted().joined(separator: ", "))"
@@ -384,6 +384,45 @@ if options.sections.contains("startup") || options.sections.contains("memory") {
                 counts.map { String(startups[$0]!.descriptors) }.joined(separator: ", "),
                 goal: "constant in N", met: !grows,
                 "(fewest of 5 readings; the daemon's own: lock, FIFO ×2, timerfd, inotify, signalfd, eventfd, store)")
+        }
+    }
+}
+
+// `widgetd bar` with 50 widgets beside i3blocks with the same 50 clocks: CPU per minute and wake-ups.
+if options.sections.contains("bar") {
+    let count = 50
+    report.section(
+        "widgetd bar (i3bar's status command) with \(count) widgets, \(Format.number(options.window)) s each, "
+            + "beside i3blocks with the same \(count) clocks")
+    for ticking in [true, false] {
+        let what = ticking ? "\(count) per-second clocks" : "\(count) quotes beside a per-second clock"
+        runSection("bar \(what)") {
+            let result = try BarBench.run(
+                count: count, ticking: ticking, seconds: options.window, root: root, widgetd: widgetd)
+            report.figure(
+                "bar: \(what)",
+                "\(Format.ms((result.barCPU + result.daemonCPU) * result.perMinute)) CPU/min",
+                "(bar \(Format.ms(result.barCPU * result.perMinute)) + daemon \(Format.ms(result.daemonCPU * result.perMinute)); "
+                    + "\(result.lines) lines carrying \(result.updates) block updates in \(Format.number(result.seconds)) s)"
+            )
+            report.figure(
+                "bar wake-ups: \(what)",
+                "\(Format.number(Double(result.barWakeups) * result.perMinute)) /min",
+                "(daemon \(Format.number(Double(result.daemonWakeups) * result.perMinute)) /min; context switches)")
+        }
+    }
+    for variant in [I3blocksResult.Variant.command, .persistShell] {
+        runSection("bar: i3blocks \(variant.rawValue)") {
+            let result = try I3blocksBench.run(
+                count: count, variant: variant, seconds: options.window, root: root, ticker: nil)
+            let perMinute = 60 / options.window
+            report.figure(
+                "i3blocks \(variant.rawValue): \(count) clocks", "\(Format.ms(result.cpu * perMinute)) CPU/min",
+                "(own \(Format.ms(result.ownCPU * perMinute)) + children \(Format.ms(result.childrenCPU * perMinute)); "
+                    + "\(result.lines) lines carrying \(result.updates) block updates)")
+            report.figure(
+                "i3blocks wake-ups: \(variant.rawValue)", "\(Format.number(Double(result.wakeups) * perMinute)) /min",
+                "(i3blocks' own context switches; its children's not counted)")
         }
     }
 }

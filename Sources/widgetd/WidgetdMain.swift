@@ -17,10 +17,14 @@ struct WidgetdMain {
         // leaving its FIFO and lock behind).
         StandardStreams.ignoreBrokenPipes()
         do {
-            if case .run? = try? CommandLineParser.parse(arguments) {
-                // SIGCHLD too: the daemon reaps the commands clicks start when its signalfd reports one.
-                try SignalFile.blockInThisThread(handled + [SIGCHLD])
+            let command = try? CommandLineParser.parse(arguments)
+            if case .run? = command {
+                // SIGCHLD too: the daemon reaps the commands clicks start when its signalfd reports one. And the
+                // real-time signals widgets' `signal: N` names, which would otherwise kill the daemon.
+                try SignalFile.blockInThisThread(handled + [SIGCHLD] + SignalFile.widgetSignals)
             } else {
+                // `bar` takes i3bar's stop and continue signals on a signalfd.
+                if case .bar? = command { try SignalFile.blockInThisThread(BarCommand.signals) }
                 // A parent may start us with these blocked (Foundation's Process does): a `show --follow`
                 // that cannot be stopped by SIGTERM would outlive its bar.
                 try SignalFile.unblockInThisThread(handled + [SIGPIPE])
@@ -71,6 +75,9 @@ struct WidgetdMain {
                 console: console)
         case .kinds:
             return KindsCommand.run(registry: registry, console: console)
+        case .importI3blocks(let file, let output):
+            return ImportCommand.run(
+                file: file, i3blocksOutput: output, environment: environment, console: console)
         case .preview(let kind, let family, let settings):
             return blocking {
                 await PreviewCommand.run(
@@ -101,9 +108,15 @@ struct WidgetdMain {
                 instance: instance, formatName: format, follow: follow,
                 configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
-        case .click(let instance, let button, let relativeX, let width, let wait, let path):
+        case .bar(let widgets, let bar, let path):
+            return BarCommand.run(
+                widgets: widgets, bar: bar,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment),
+                registry: registry, environment: environment, console: console)
+        case .click(let instance, let button, let relativeX, let width, let details, let wait, let path):
             return ControlLineCommand.send(
-                .click(instance: instance, button: button, relativeX: relativeX, width: width), wait: wait,
+                .click(instance: instance, button: button, relativeX: relativeX, width: width, details: details),
+                wait: wait,
                 configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
         case .intent(let instance, let intent, let parameters, let wait, let path):

@@ -123,7 +123,9 @@ struct ExecEnvironmentTests {
     }
 
     @Test func intervalsReadAsI3blocksWritesThem() {
-        #expect(ExecKind.seconds(30) == "30")
-        #expect(ExecKind.seconds(0.5) == "0.5")
+        #expect(ExecSettings(command: ["x"], interval: 30).intervalText == "30")
+        #expect(ExecSettings(command: ["x"], interval: 0.5).intervalText == "0.5")
+        #expect(ExecSettings(command: ["x"], isPersistent: true).intervalText == "persist")
+        #expect(ExecSettings(command: ["x"]).intervalText == "once")
     }
 }

@@ -44,6 +44,13 @@ struct ControlCommandTests {
         GoodControlLine("click todos 3 40 120", .click(instance: "todos", button: 3, relativeX: 40, width: 120)),
         GoodControlLine("click todos 5 0 1", .click(instance: "todos", button: 5, relativeX: 0, width: 1)),
         GoodControlLine(
+            "click cpu 1 10 80 x=1210 y=-4 relative_y=9 height=22 modifiers=Shift,Mod4",
+            .click(
+                instance: "cpu", button: 1, relativeX: 10, width: 80,
+                details: .init(x: 1210, y: -4, relativeY: 9, height: 22, modifiers: ["Shift", "Mod4"]))),
+        GoodControlLine(
+            "click cpu 2 x=5", .click(instance: "cpu", button: 2, relativeX: nil, width: nil, details: .init(x: 5))),
+        GoodControlLine(
             "intent motivation toggle-favorite",
             .intent(instance: "motivation", intent: "toggle-favorite", parameters: [])),
         GoodControlLine(
@@ -91,6 +98,12 @@ struct ControlCommandTests {
 
     static let bad: [BadControlLine] = [
         BadControlLine("", "empty line"),
+        BadControlLine(
+            "click cpu 1 z=3",
+            "a click has no detail 'z'; did you mean 'x'? details: x, y, relative_y, height, modifiers"),
+        BadControlLine("click cpu 1 x=1 x=2", "click detail 'x' is given twice"),
+        BadControlLine("click cpu 1 x=left", "x must be a whole number, not 'left'"),
+        BadControlLine("click cpu 1 modifiers=a;b", "modifiers must be names separated by commas, such as Shift,Mod4"),
         BadControlLine("   ", "empty line"),
         BadControlLine("relaod all", "unknown command 'relaod'; did you mean 'reload'?"),
         BadControlLine("Reload all", "unknown command 'Reload'; did you mean 'reload'?"),

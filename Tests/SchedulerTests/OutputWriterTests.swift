@@ -59,6 +59,43 @@ struct OutputWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: real).isEmpty)
     }
 
+    @Test func aDirectorySwappedForALinkIsNeverWrittenThroughUntilAProperOneIsBack() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let directory = root.appending("out")
+        let elsewhere = root.appending("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        let writer = try OutputWriter(directory: directory)
+        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
+        #expect(writer.isCurrent)
+
+        #expect(rename(directory, directory + ".old") == 0)
+        #expect(symlink(elsewhere, directory) == 0)
+        #expect(!writer.isCurrent)
+        #expect {
+            try writer.write(instance: "clock", format: .plain, contents: "12:01\n")
+        } throws: { error in
+            (error as? OutputError)?.reason == "was replaced by a symbolic link; not writing through it"
+        }
+        #expect(throws: OutputError.self) { try writer.recreate() }
+        #expect(throws: OutputError.self) {
+            try writer.writeRecord(
+                InstanceRecord(
+                    instance: "clock", kind: "clock", family: .systemSmall, entries: [],
+                    fallback: EntryContent(text: "x")))
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        // The moved directory kept what it had; nothing was written to it after the swap either.
+        #expect(try String(contentsOfFile: directory + ".old/clock.plain", encoding: .utf8) == "12:00\n")
+
+        // A proper directory back: taken, checked, and written again (the memory of the last write was dropped).
+        #expect(unlink(directory) == 0)
+        try writer.recreate()
+        #expect(writer.isCurrent)
+        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:01\n"))
+        #expect(try String(contentsOfFile: directory + "/clock.plain", encoding: .utf8) == "12:01\n")
+    }
+
     @Test func aFileOrAnotherUsersDirectoryIsRefused() throws {
         let root = try TestDirectory()
         defer { root.remove() }

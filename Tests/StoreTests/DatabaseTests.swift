@@ -285,6 +285,40 @@ struct DatabaseTests {
         try holder.execute("ROLLBACK")
     }
 
+    @Test("under a StoreDeadline a writer stops waiting for the lock at the deadline, and nothing of it lands")
+    func deadlineEndsTheWait() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let holder = try Database(path: directory.storePath)
+        try holder.execute("CREATE TABLE t(x)")
+        try holder.execute("BEGIN IMMEDIATE")
+        // The lock goes after a second: well inside the 5 s busy timeout, so only the deadline makes the write fail.
+        let released = DispatchSemaphore(value: 0)
+        Thread {
+            Thread.sleep(forTimeInterval: 1)
+            try? holder.execute("COMMIT")
+            released.signal()
+        }.start()
+
+        let writer = try Database(path: directory.storePath)
+        var attempts = 0
+        let error = #expect(throws: StoreError.self) {
+            try StoreDeadline.$current.withValue(Date().addingTimeInterval(0.1)) {
+                try writer.transaction {
+                    attempts += 1
+                    try writer.execute("INSERT INTO t VALUES ('late')")
+                }
+            }
+        }
+        #expect(error?.isBusy == true)
+        #expect(attempts == 0, "BEGIN IMMEDIATE failed, so the body never ran")
+        released.wait()
+        #expect(try writer.query("SELECT count(*) FROM t") { $0.int(at: 0) } == [0])
+        // Without a deadline the connection waits under its busy timeout again.
+        try writer.transaction { try writer.execute("INSERT INTO t VALUES ('after')") }
+        #expect(try writer.query("SELECT x FROM t") { $0.string(at: 0) } == ["after"])
+    }
+
     @Test("a deferred transaction whose snapshot went stale (SQLITE_BUSY_SNAPSHOT) is run again whole")
     func busySnapshotRetried() throws {
         let directory = try TestDirectory()

@@ -15,6 +15,21 @@ struct CommandLineParserTests {
         (["help", "preview"], .help(topic: .preview)),
         (["check", "--bogus", "--help"], .help(topic: .check)),
         (["--version"], .version),
+        (["import", "i3blocks"], .importI3blocks(file: nil, i3blocksOutput: nil)),
+        (
+            ["import", "i3blocks", "old.conf", "--i3blocks-config", "new.conf"],
+            .importI3blocks(file: "old.conf", i3blocksOutput: "new.conf")
+        ),
+        (
+            [
+                "click", "cpu", "--button", "3", "--x", "4", "--width", "50", "--y", "2", "--height", "20",
+                "--screen-x", "-40", "--screen-y", "1060", "--modifiers", "Shift,Mod4",
+            ],
+            .click(
+                instance: "cpu", button: 3, relativeX: 4, width: 50,
+                details: .init(x: -40, y: 1060, relativeY: 2, height: 20, modifiers: ["Shift", "Mod4"]), wait: false,
+                configPath: nil)
+        ),
         (
             ["preview", "quotes", "--family", "systemSmall", "--set", "category=focus", "--set=x=a=b"],
             .preview(
@@ -43,6 +58,13 @@ struct CommandLineParserTests {
             (["preview", "quotes", "--set", "=focus"], "Expected KEY=VALUE after '--set', found '=focus'.", .preview),
             (["preview", "quotes", "clock"], "Unexpected argument 'clock'.", .preview),
             (["help", "prevew"], "Unknown command 'prevew'. Did you mean 'preview'?", .help),
+            (["import"], "Missing what to import from; widgetd imports from i3blocks.", .importConfig),
+            (["import", "polybar"], "widgetd imports from i3blocks only, not 'polybar'.", .importConfig),
+            (["import", "i3blocks", "a", "b"], "Unexpected argument 'b'.", .importConfig),
+            (
+                ["click", "cpu", "--modifiers", "Shift+Mod4"],
+                "--modifiers needs key names separated by commas, such as Shift,Mod4, found 'Shift+Mod4'.", .click
+            ),
         ] as [([String], String, CommandName?)])
     func refuses(_ arguments: [String], _ message: String, _ command: CommandName?) {
         #expect(throws: UsageError(message, command: command)) {

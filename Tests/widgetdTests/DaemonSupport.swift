@@ -80,17 +80,22 @@ final class DaemonUnderTest {
 
     /// Context switches of every thread of the daemon (`/proc/PID/task/*/status`).
     func contextSwitches() throws -> Int {
-        let tasks = "/proc/\(process.processIdentifier)/task"
-        var total = 0
-        for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
-            let status = try String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8)
-            for line in status.split(separator: "\n")
-            where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
-                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
-            }
-        }
-        return total
+        try widgetdTests.contextSwitches(of: process.processIdentifier)
     }
+}
+
+/// Context switches of every thread of process `pid` (`/proc/PID/task/*/status`): how often it woke.
+func contextSwitches(of pid: Int32) throws -> Int {
+    let tasks = "/proc/\(pid)/task"
+    var total = 0
+    for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
+        let status = try String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8)
+        for line in status.split(separator: "\n")
+        where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+            total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
+        }
+    }
+    return total
 }
 
 /// `widgetd show NAME --follow` against a daemon under test, what it prints collected in a file; stopped when
@@ -113,6 +118,8 @@ final class Follower {
         process.terminate()
         process.waitUntilExit()
     }
+
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// The lines printed so far.
     var lines: [Substring] {

@@ -79,9 +79,20 @@ struct GeneratedDocsTests {
             #expect(completions.allSatisfy { $0.contains(format) })
         }
         #expect(!config.contains("UNDOCUMENTED"), "a config key has no description in ConfigManPage")
-        for key in ["output_dir", "store", "kind", "family", "intent", "schedule", "on_click", "command"] {
+        for key in ["output_dir", "store", "bars", "kind", "family", "intent", "schedule", "on_click"] {
             #expect(config.contains(".B \(key)"))
         }
+        // A kind's own widget keys (exec's command, interval …), as `widgetd kinds` lists them.
+        var inWidgetKeys = false
+        var kindKeys: [String] = []
+        for line in try runWidgetd(["kinds"]).stdout.split(separator: "\n") {
+            if line.hasPrefix("  ") && !line.hasPrefix("    ") { inWidgetKeys = line == "  widget keys:" }
+            if inWidgetKeys, line.hasPrefix("    "), let name = line.split(separator: " ").first {
+                kindKeys.append(String(name))
+            }
+        }
+        #expect(kindKeys.contains("command"))
+        for key in kindKeys { #expect(config.contains(key + " ("), "widgets.yaml(5) lacks the widget key \(key)") }
     }
 
     @Test("man renders each page without a warning", arguments: ["widgetd.1", "widgets.yaml.5"])

@@ -49,6 +49,13 @@ struct TmuxTests {
             waitFor("the widget in tmux's status line", timeout: .seconds(15)) { drawn().contains(Self.hostile) },
             "tmux drew:\n\(drawn())")
 
+        // Readable: the motivation's black text goes with its grey background (tmux maps #000000 and #d3d3d3 to the
+        // 256 colours 16 and 252 on xterm-256color), so the escapes tmux drew just before the text set both.
+        let before = drawn().components(separatedBy: Self.hostile).first.map { String($0.suffix(24)) } ?? ""
+        #expect(
+            before.contains("\u{1B}[38;5;16m") && before.contains("\u{1B}[48;5;252m"),
+            "tmux drew just before the widget: \(before.debugDescription)")
+
         // A left click on the right of the status line (row 24 of the 80×24 terminal `script` gives it), as an
         // xterm in SGR mouse mode sends it: the binding runs `widgetd click motivation --wait` and redraws.
         try client.type("\u{1b}[<0;75;24M\u{1b}[<0;75;24m")

@@ -30,6 +30,11 @@ public enum RunningCommands {
         groups.withLock { _ = $0.remove(pid) }
     }
 
+    /// The commands running now, whose threads wait for them (`ProcessHygiene` leaves them to those threads).
+    static var pids: Set<pid_t> {
+        groups.withLock { $0 }
+    }
+
     /// Sends SIGTERM to every running command's process group, as i3blocks does to its blocks when it exits.
     public static func terminateAll() {
         for group in groups.withLock({ $0 }) { kill(-group, SIGTERM) }
@@ -44,8 +49,13 @@ enum CommandRunner {
     static let outputCap = 64 * 1024
     static let errorCap = 4 * 1024
 
-    static func run(_ argv: [String], environment: [String: String], timeout: TimeInterval) throws -> CommandResult {
+    /// Runs `argv` to its end or its timeout. With an `owner` (the widget's name) its descendants are traced
+    /// (`ProcessHygiene`): when the timeout kills the command, the processes it moved out of its group go too.
+    static func run(
+        _ argv: [String], environment: [String: String], timeout: TimeInterval, owner: String? = nil
+    ) throws -> CommandResult {
         guard let program = argv.first, !program.isEmpty else { throw CommandError(description: "empty command") }
+        let environment = owner.map { ProcessHygiene.tagged(environment, owner: $0) } ?? environment
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         let pid = try SpawnGuard.withLock { () throws -> pid_t in
@@ -72,6 +82,7 @@ enum CommandRunner {
                 kill(-pid, SIGKILL)
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
+                owner.map { ProcessHygiene.endEscaped(owner: $0) }
                 throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -103,6 +114,7 @@ enum CommandRunner {
             if deadline.timeIntervalSinceNow <= 0 {
                 kill(-pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                owner.map { ProcessHygiene.endEscaped(owner: $0) }
                 throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
             }
             usleep(2_000)

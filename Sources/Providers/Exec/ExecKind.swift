@@ -6,17 +6,30 @@ import Scheduler
 public struct ExecKind: WidgetKind {
     public let name = "exec"
     public let displayName = "Command"
-    public let summary = "Runs command: and shows its output: i3blocks lines, or a JSON timeline."
+    public let summary =
+        "Runs command: and shows its output (i3blocks lines, i3bar JSON or a JSON timeline) with i3blocks' block "
+        + "properties; interval: persist keeps it running; one run at a time."
     public let families: [Family] = [
         .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge, .accessoryInline, .accessoryRectangular,
         .accessoryCircular,
     ]
-    public let parameters: [ParameterSpec] = []
+    public let parameters: [ParameterSpec] = ExecKind.blockParameters
     public let intents = [
-        IntentSpec("click", summary: "Run the command with BLOCK_BUTTON set, as i3blocks does on a click.")
+        IntentSpec(
+            "click",
+            summary: "Run the command with the click in BLOCK_BUTTON, button, x, y, relative_x…, as i3blocks 1.5 "
+                + "does; a persist command gets it on its standard input.")
     ]
     public var acceptsAnyParameter: Bool { true }
-    public var runsCommands: Bool { true }
+    public var widgetKeys: [WidgetKeySpec] { ExecSettings.keys }
+
+    /// A run blocks a thread for as long as the command runs; its own timeout comes before the engine's.
+    public func runMode(for settings: WidgetSettings) -> RunMode {
+        let exec = ExecSettings(settings)
+        return RunMode(
+            blocksThread: true, timeout: exec.isPersistent ? nil : exec.timeout, isPersistent: exec.isPersistent,
+            signal: exec.signal)
+    }
 
     /// The environment the daemon was started with, which commands inherit.
     let environment: [String: String]
@@ -54,19 +67,61 @@ public struct ExecKind: WidgetKind {
         return IntentOutcome("ran with BLOCK_BUTTON=\(click.button.number)", reloadsKind: false, timeline: timeline)
     }
 
+    /// One run of the command, after any other run of this widget has finished (`RunLanes`).
     private func run(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
         -> Timeline
     {
-        guard let exec = context.exec else { throw ExecError("no command: configured") }
+        try RunLanes.shared.run(context.instance, click: click) { click in
+            try runNow(configuration, in: context, click: click)
+        }
+    }
+
+    private func runNow(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
+        -> Timeline
+    {
+        let exec = ExecSettings(context.settings)
+        guard !exec.command.isEmpty else { throw ExecError("no command: configured") }
         let result = try CommandRunner.run(
             exec.command, environment: environment(for: configuration, context: context, click: click),
-            timeout: exec.timeout)
+            timeout: exec.timeout, owner: context.instance)
         let policy: ReloadPolicy = exec.interval.map { .after(context.now.addingTimeInterval($0)) } ?? .never
-        var timeline = try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy)
+        var timeline = Self.styled(
+            try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy),
+            configuration: configuration,
+            context: context)
         if result.truncated {
             timeline.notes.append("output cut at \(CommandRunner.outputCap / 1024) KiB; the rest was dropped")
         }
         return timeline
+    }
+
+    /// Starts an `interval: persist` command; every line it prints (every JSON object with `format: json`) is styled
+    /// with the section's properties and shown at once.
+    public func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession {
+        let exec = ExecSettings(context.settings)
+        guard !exec.command.isEmpty else { throw ExecError("no command: configured") }
+        let printsJSON = exec.printsJSON
+        return try PersistentCommand(
+            argv: exec.command, environment: environment(for: configuration, context: context, click: nil),
+            printsJSON: printsJSON,
+            parse: { line, now in
+                var content = EntryContent(text: line)
+                if printsJSON {
+                    guard
+                        let entry = try ExecOutput.jsonTimeline(Data(line.utf8), now: now, defaultPolicy: .never)
+                            .entries.first
+                    else { throw ExecError("printed an empty JSON timeline") }
+                    content = entry.content
+                }
+                var context = context
+                context.now = now
+                return Self.styled(
+                    Timeline(entries: [TimelineEntry(date: now, content: content)], policy: .never),
+                    configuration: configuration, context: context)
+            }, updates: updates)
     }
 
     /// The daemon's environment plus `WIDGETD_*`, and what i3blocks gives a block's command so its scripts run
@@ -77,7 +132,7 @@ public struct ExecKind: WidgetKind {
     {
         var environment = self.environment
         for (name, value) in configuration.values {
-            guard case .string(let text) = value else { continue }
+            guard let text = Self.environmentText(value) else { continue }
             environment["WIDGETD_PARAM_" + Self.environmentName(name)] = text
             if Self.isPlainEnvironmentName(name), !name.hasPrefix("WIDGETD_"), !name.hasPrefix("BLOCK_") {
                 environment[name] = text
@@ -87,10 +142,25 @@ public struct ExecKind: WidgetKind {
         environment["WIDGETD_FAMILY"] = context.family.rawValue
         environment["BLOCK_NAME"] = context.instance
         environment["BLOCK_INSTANCE"] = configuration.string("instance") ?? ""
-        environment["BLOCK_INTERVAL"] = context.exec?.interval.map { Self.seconds($0) } ?? "once"
+        environment["BLOCK_INTERVAL"] = ExecSettings(context.settings).intervalText
+        environment["name"] = context.instance
+        environment["interval"] = environment["BLOCK_INTERVAL"]
+        // The click's keys under i3bar's names, as i3blocks 1.5 exports them; the legacy BLOCK_X and BLOCK_Y are
+        // i3bar's x and y, the pointer on the screen. A run that is no click has them empty, as i3blocks leaves them.
+        let number = { (value: Int?) in value.map(String.init) ?? "" }
         environment["BLOCK_BUTTON"] = click.map { String($0.button.number) } ?? ""
-        environment["BLOCK_X"] = click?.relativeX.map(String.init) ?? ""
-        environment["BLOCK_Y"] = ""
+        environment["button"] = environment["BLOCK_BUTTON"]
+        environment["x"] = number(click?.x)
+        environment["y"] = number(click?.y)
+        environment["BLOCK_X"] = environment["x"]
+        environment["BLOCK_Y"] = environment["y"]
+        environment["relative_x"] = number(click?.relativeX)
+        environment["relative_y"] = number(click?.relativeY)
+        environment["width"] = number(click?.width)
+        environment["height"] = number(click?.height)
+        // i3blocks passes the array on as i3bar wrote it.
+        environment["modifiers"] =
+            click.map { "[" + $0.modifiers.map { "\"\($0)\"" }.joined(separator: ",") + "]" } ?? ""
         return environment
     }
 
@@ -102,11 +172,6 @@ public struct ExecKind: WidgetKind {
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
         (65...90).contains(byte) || (97...122).contains(byte)
-    }
-
-    /// An interval as i3blocks writes `interval=`: whole seconds, or a decimal when it has a fraction.
-    static func seconds(_ interval: TimeInterval) -> String {
-        interval == interval.rounded() ? String(Int(interval)) : String(interval)
     }
 
     /// `max-age` → `MAX_AGE`.

@@ -75,12 +75,36 @@ enum ExecOutput {
             // Clamped before the conversion: `Int(1e300)` traps, and a script must never stop the daemon.
             content.percentage = Int(min(max(percentage, 0), 100).rounded())
         }
+        content.block = blockProperties(object)
         if let relative = object["relative"] {
             content.dynamicDate = DynamicDate(try self.date(relative), style: .relative)
         } else if let timer = object["timer"] {
             content.dynamicDate = DynamicDate(try self.date(timer), style: .timer)
         }
         return TimelineEntry(date: date, content: content)
+    }
+
+    /// The i3bar layout keys a script's JSON may set itself (i3blocks' `format=json`); nil when it sets none.
+    private static func blockProperties(_ object: [String: Any]) -> BlockProperties? {
+        var block = BlockProperties()
+        block.isMarkup = object["markup"] as? String == "pango"
+        if let pixels = object["min_width"] as? NSNumber, !(object["min_width"] is Bool) {
+            block.minWidth = .pixels(clampedPixels(pixels))
+        } else if let text = object["min_width"] as? String {
+            block.minWidth = .text(text)
+        }
+        if let align = object["align"] as? String, ["left", "center", "right"].contains(align) { block.align = align }
+        if let separator = object["separator"] as? Bool { block.separator = separator }
+        if let width = object["separator_block_width"] as? NSNumber, !(object["separator_block_width"] is Bool) {
+            block.separatorBlockWidth = clampedPixels(width)
+        }
+        return block == BlockProperties() ? nil : block
+    }
+
+    /// Clamped as a Double first: converting a huge number to Int traps, and a script must never stop the daemon.
+    private static func clampedPixels(_ number: NSNumber) -> Int {
+        let value = number.doubleValue
+        return value.isFinite ? Int(min(max(value, 0), 10_000)) : 0
     }
 
     private static func policy(_ value: Any?, now: Date) throws -> ReloadPolicy? {

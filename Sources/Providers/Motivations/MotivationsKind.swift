@@ -9,6 +9,7 @@ public struct MotivationsKind: WidgetKind {
     public let name = "motivations"
     public let displayName = "Motivation"
     public let summary = "A motivation from your store, with its favourite star and colour; click to favourite."
+    public var usesStore: Bool { true }
     public let families: [Family] = [
         .systemSmall, .systemMedium, .systemLarge, .accessoryInline, .accessoryRectangular,
     ]
@@ -33,7 +34,10 @@ public struct MotivationsKind: WidgetKind {
     }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
-        EntryContent(text: Self.fallbackText, background: SeedColor.from(hex: Motivation.defaultBackgroundColorHex))
+        let background = SeedColor.from(hex: Motivation.defaultBackgroundColorHex)
+        // The text colour goes with the background, as for a stored motivation: a bar showing one shows both.
+        return EntryContent(
+            text: Self.fallbackText, foreground: SeedColor.foreground(on: background), background: background)
     }
 
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {

@@ -8,6 +8,7 @@ public struct TodosKind: WidgetKind {
     public let name = "todos"
     public let displayName = "To-dos"
     public let summary = "Your top three to-dos; click one to tick it off."
+    public var usesStore: Bool { true }
     public let families: [Family] = [
         .systemMedium, .systemLarge, .systemExtraLarge, .accessoryRectangular, .systemSmall,
     ]

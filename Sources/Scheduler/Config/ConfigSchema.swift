@@ -5,7 +5,6 @@ public enum ConfigSchema {
     /// Top-level keys with this prefix are the user's own.
     public static let extensionPrefix = ConfigValidator.extensionPrefix
     public static let settingsKeys = ConfigValidator.settingsKeys
+    /// The keys every widget takes; a kind adds its own (`WidgetKind.widgetKeys`).
     public static let widgetKeys = ConfigValidator.widgetKeys
-    /// Widget keys only kinds that run commands take.
-    public static let execKeys = ConfigValidator.execKeys
 }

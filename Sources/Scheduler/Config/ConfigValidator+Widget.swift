@@ -10,21 +10,20 @@ extension ConfigValidator {
                 node, what: "widget '\(name)'", expecting: "its settings (\(Self.widgetKeys.joined(separator: ", ")))")
         else { return nil }
 
+        // The kind first: which keys are valid depends on it.
+        let kindPair = pairs.first { $0.key.scalar?.text == "kind" }
+        let kind = kind(of: name, field: kindPair, at: nameMark)
+        let keyNames = Self.widgetKeys + (kind?.widgetKeys.map(\.name) ?? [])
         var fields: [String: YAMLPair] = [:]
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
-            guard Self.widgetKeys.contains(key) else {
-                report(
-                    "unknown key '\(key)' in widget '\(name)'"
-                        + Suggestion.didYouMean(
-                            key, in: Self.widgetKeys, then: "keys are \(Self.widgetKeys.joined(separator: ", "))"),
-                    at: pair.key.mark)
+            guard keyNames.contains(key) else {
+                reportUnknownKey(key, at: pair.key.mark, widget: name, kind: kind, keyNames: keyNames)
                 continue
             }
             fields[key] = pair
         }
 
-        let kind = kind(of: name, field: fields["kind"], at: nameMark)
         let family = family(fields["family"], kind: kind)
         var intent = kind?.defaultConfiguration ?? IntentValues()
         if let pair = fields["intent"], let kind {
@@ -34,72 +33,111 @@ extension ConfigValidator {
         let zone = fields["timezone"].flatMap { timeZone($0.value) }
         let formats = fields["output"].map { outputs($0.value) } ?? [.plain]
         let bindings = fields["on_click"].map { clickBindings($0.value, kind: kind) } ?? [:]
-        let exec = kind.flatMap { execSettings(fields, kind: $0, at: nameMark, name: name) }
+        let settings = kind.map { kindSettings(fields, kind: $0, at: nameMark, name: name) } ?? WidgetSettings()
 
         guard errors.count == errorCount, let kind else { return nil }
         return WidgetInstance(
-            name: name, kind: kind.name, family: family ?? kind.families[0], intent: intent, schedule: cron,
-            timeZone: zone, outputs: formats, onClick: bindings, exec: exec, mark: nameMark)
+            name: name, kind: kind.name, family: family ?? kind.families[0], familyIsChosen: family != nil,
+            intent: intent, schedule: cron,
+            timeZone: zone, outputs: formats, onClick: bindings, settings: settings,
+            runMode: kind.runMode(for: settings), mark: nameMark)
     }
 
-    /// `command:`, `timeout:` and `interval:`: required and allowed only for a kind that runs commands.
-    private mutating func execSettings(
-        _ fields: [String: YAMLPair], kind: any WidgetKind, at nameMark: YAMLMark, name: String
-    ) -> ExecSettings? {
-        guard kind.runsCommands else {
-            for key in Self.execKeys {
-                if let pair = fields[key] {
-                    report(
-                        "'\(key)' is only for kind 'exec'; kind '\(kind.name)' does not run commands", at: pair.key.mark
-                    )
-                }
+    /// A key neither the core nor the widget's kind takes; when another kind takes it, says which.
+    private mutating func reportUnknownKey(
+        _ key: String, at mark: YAMLMark, widget name: String, kind: (any WidgetKind)?, keyNames: [String]
+    ) {
+        if let owner = registry.kinds.first(where: { $0.widgetKey(named: key) != nil }) {
+            // With no known kind, the kind's own error says enough.
+            if let kind {
+                report("'\(key)' is only for kind '\(owner.name)'; kind '\(kind.name)' does not take it", at: mark)
             }
-            return nil
+            return
         }
-        guard let commandPair = fields["command"] else {
-            report("widget '\(name)' has no 'command'; write command: [program, arguments…]", at: nameMark)
-            return nil
+        report(
+            "unknown key '\(key)' in widget '\(name)'"
+                + Suggestion.didYouMean(key, in: keyNames, then: "keys are \(keyNames.joined(separator: ", "))"),
+            at: mark)
+    }
+
+    /// The kind's own widget-level keys, each read as its declared type; a missing required key is an error.
+    private mutating func kindSettings(
+        _ fields: [String: YAMLPair], kind: any WidgetKind, at nameMark: YAMLMark, name: String
+    ) -> WidgetSettings {
+        var settings = WidgetSettings()
+        for spec in kind.widgetKeys {
+            guard let pair = fields[spec.name] else {
+                if let hint = spec.requiredHint {
+                    report("widget '\(name)' has no '\(spec.name)'; write \(hint)", at: nameMark)
+                }
+                continue
+            }
+            settings[spec.name] = widgetKeyValue(pair.value, for: spec)
         }
-        guard let words = commandPair.value.sequence, !words.isEmpty else {
-            report(
-                "'command' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
-                at: commandPair.value.mark)
-            return nil
+        return settings
+    }
+
+    private mutating func widgetKeyValue(_ node: YAMLNode, for spec: WidgetKeySpec) -> WidgetKeyValue? {
+        switch spec.type {
+        case .command:
+            guard let words = node.sequence, !words.isEmpty else {
+                report(
+                    "'\(spec.name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
+                    at: node.mark)
+                return nil
+            }
+            let argv = words.compactMap { text($0, for: spec.name, expected: "a command word") }
+            return argv.count == words.count ? .command(argv) : nil
+        case .duration(let range, let words):
+            if let word = node.scalar?.text, words.contains(word) { return .word(word) }
+            return duration(node, for: spec.name, within: range, words: words).map { .duration($0) }
+        case .choice(let words):
+            guard let text = text(node, for: spec.name, expected: "one of \(words.joined(separator: ", "))") else {
+                return nil
+            }
+            guard words.contains(text) else {
+                report(
+                    "'\(text)' is not valid for '\(spec.name)'"
+                        + Suggestion.didYouMean(text, in: words, then: "expected \(words.joined(separator: " or "))"),
+                    at: node.mark)
+                return nil
+            }
+            return .word(text)
+        case .int(let range):
+            guard let text = text(node, for: spec.name, expected: "an integer") else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                report(
+                    "'\(text)' is not valid for '\(spec.name)'; expected an integer \(range.lowerBound) to "
+                        + "\(range.upperBound)", at: node.mark)
+                return nil
+            }
+            return .int(value)
         }
-        let argv = words.compactMap { text($0, for: "command", expected: "a command word") }
-        var settings = ExecSettings(command: argv)
-        if let pair = fields["timeout"], let seconds = duration(pair.value, for: "timeout", within: 0.01...300) {
-            settings.timeout = seconds
-        }
-        if let pair = fields["interval"], let seconds = duration(pair.value, for: "interval", within: 1...31_536_000) {
-            settings.interval = seconds
-        }
-        return argv.count == words.count ? settings : nil
     }
 
     /// A duration: `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds.
-    private mutating func duration(_ node: YAMLNode, for key: String, within range: ClosedRange<TimeInterval>)
-        -> TimeInterval?
-    {
-        guard let text = text(node, for: key, expected: "a duration such as 5s or 2m") else { return nil }
+    private mutating func duration(
+        _ node: YAMLNode, for key: String, within range: ClosedRange<TimeInterval>, words: [String]
+    ) -> TimeInterval? {
+        let alternatives = words.map { " or \($0)" }.joined()
+        guard let text = text(node, for: key, expected: "a duration such as 5s or 2m\(alternatives)") else {
+            return nil
+        }
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
         for unit in units where text.hasSuffix(unit.suffix) {
             guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite else { continue }
             let seconds = value * unit.seconds
             guard range.contains(seconds) else {
                 report(
-                    "'\(key)' of \(text) is out of range; expected \(Self.describe(range.lowerBound)) to "
-                        + Self.describe(range.upperBound), at: node.mark)
+                    "'\(key)' of \(text) is out of range; expected \(WidgetKeyType.describe(range.lowerBound)) to "
+                        + WidgetKeyType.describe(range.upperBound), at: node.mark)
                 return nil
             }
             return seconds
         }
-        report("'\(text)' is not a duration for '\(key)'; write e.g. 500ms, 5s, 2m or 1h", at: node.mark)
+        report(
+            "'\(text)' is not a duration for '\(key)'; write e.g. 500ms, 5s, 2m or 1h\(alternatives)", at: node.mark)
         return nil
-    }
-
-    private static func describe(_ seconds: TimeInterval) -> String {
-        seconds < 1 ? "\(Int((seconds * 1000).rounded()))ms" : "\(Int(seconds))s"
     }
 
     private mutating func checkInstanceName(_ name: String, at mark: YAMLMark) {

@@ -3,15 +3,12 @@
 /// Validation never stops at the first problem: each section is checked on its own, and an instance with
 /// errors is left out of the result while the others are still checked.
 struct ConfigValidator {
-    static let topLevelKeys = ["settings", "widgets"]
+    static let topLevelKeys = ["settings", "widgets", "bars"]
     /// Top-level keys with this prefix are the user's own, ignored by widgetd.
     static let extensionPrefix = "x-"
     static let settingsKeys = ["output_dir", "store"]
-    static let widgetKeys = [
-        "kind", "family", "intent", "schedule", "timezone", "output", "on_click", "command", "timeout", "interval",
-    ]
-    /// Widget keys only the `exec` kind takes.
-    static let execKeys = ["command", "timeout", "interval"]
+    /// The keys every widget takes; a kind adds its own (`WidgetKind.widgetKeys`).
+    static let widgetKeys = ["kind", "family", "intent", "schedule", "timezone", "output", "on_click"]
 
     let registry: KindRegistry
     private(set) var errors: [LocatedError] = []
@@ -35,6 +32,7 @@ struct ConfigValidator {
             return configuration
         }
         var sawWidgets = false
+        var barsNode: YAMLNode?
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
             switch key {
@@ -43,6 +41,8 @@ struct ConfigValidator {
             case "widgets":
                 sawWidgets = true
                 configuration.widgets = widgets(from: pair.value)
+            case "bars":
+                barsNode = pair.value
             case _ where key.hasPrefix(Self.extensionPrefix):
                 // Holds anchors for merge keys, as docker compose's `x-` fields do.
                 continue
@@ -51,11 +51,17 @@ struct ConfigValidator {
                     "unknown top-level key '\(key)'"
                         + Suggestion.didYouMean(
                             key, in: Self.topLevelKeys,
-                            then: "expected 'settings', 'widgets' or an 'x-' key of your own"), at: pair.key.mark)
+                            then: "expected 'settings', 'widgets', 'bars' or an 'x-' key of your own"),
+                    at: pair.key.mark)
             }
         }
         if !sawWidgets {
             report("no 'widgets' mapping: nothing to show", at: root.mark)
+        }
+        if let barsNode {
+            // Every name under `widgets:`, also those left out for their own errors, so each mistake is told once.
+            let names = pairs.first { $0.key.scalar?.text == "widgets" }?.value.mapping?.compactMap(\.key.scalar?.text)
+            configuration.bars = bars(from: barsNode, widgetNames: names ?? [])
         }
         return configuration
     }

@@ -4,6 +4,8 @@ import Foundation
 public struct Configuration: Sendable {
     public var settings: Settings
     public var widgets: [WidgetInstance]
+    /// The `bars:` section: which widgets each `widgetd bar --bar NAME` shows, in order.
+    public var bars: [BarDefinition] = []
 
     public init(settings: Settings = Settings(), widgets: [WidgetInstance] = []) {
         self.settings = settings
@@ -29,6 +31,9 @@ public struct WidgetInstance: Sendable, Hashable {
     public var name: String
     public var kind: String
     public var family: Family
+    /// False when the config names no `family:` and `family` is the kind's default (an exec widget then shows its
+    /// script's text whole, as i3blocks does).
+    public var familyIsChosen: Bool
     /// Every parameter of the kind, defaults filled in.
     public var intent: IntentValues
     /// Extra reload times.
@@ -37,26 +42,31 @@ public struct WidgetInstance: Sendable, Hashable {
     public var timeZone: TimeZone?
     public var outputs: [OutputFormat]
     public var onClick: [MouseButton: ClickAction]
-    /// The `exec` kind's command, timeout and interval; nil for other kinds.
-    public var exec: ExecSettings?
+    /// The values of the kind's own widget-level keys (`exec`'s `command:`, `interval:`).
+    public var settings: WidgetSettings
+    /// How the daemon runs its provider, as the kind decided from `settings`.
+    public var runMode: RunMode
     /// Where the instance's name stands in the file.
     public var mark: YAMLMark
 
     public init(
-        name: String, kind: String, family: Family, intent: IntentValues = IntentValues(),
+        name: String, kind: String, family: Family, familyIsChosen: Bool = true, intent: IntentValues = IntentValues(),
         schedule: CronExpression? = nil, timeZone: TimeZone? = nil, outputs: [OutputFormat] = [.plain],
-        onClick: [MouseButton: ClickAction] = [:], exec: ExecSettings? = nil,
+        onClick: [MouseButton: ClickAction] = [:], settings: WidgetSettings = WidgetSettings(),
+        runMode: RunMode = .inProcess,
         mark: YAMLMark = YAMLMark(line: 1, column: 1)
     ) {
         self.name = name
         self.kind = kind
         self.family = family
+        self.familyIsChosen = familyIsChosen
         self.intent = intent
         self.schedule = schedule
         self.timeZone = timeZone
         self.outputs = outputs
         self.onClick = onClick
-        self.exec = exec
+        self.settings = settings
+        self.runMode = runMode
         self.mark = mark
     }
 }
@@ -108,24 +118,5 @@ extension WidgetInstance {
         var other = other
         other.mark = mark
         return self == other
-    }
-}
-
-/// How the `exec` kind runs an instance's command: its widget-level `command:`, `timeout:` and
-/// `interval:` keys, as i3blocks has `command=` and `interval=`.
-public struct ExecSettings: Sendable, Hashable {
-    /// The argv; no shell unless the user writes `sh -c`.
-    public var command: [String]
-    /// How long one run may take before its process group is killed.
-    public var timeout: TimeInterval
-    /// How often to run it again; nil: only on reloads, clicks and `schedule:`.
-    public var interval: TimeInterval?
-
-    public static let defaultTimeout: TimeInterval = 5
-
-    public init(command: [String], timeout: TimeInterval = ExecSettings.defaultTimeout, interval: TimeInterval? = nil) {
-        self.command = command
-        self.timeout = timeout
-        self.interval = interval
     }
 }

@@ -16,7 +16,7 @@ public struct ControlParseError: Error, Sendable, Equatable, CustomStringConvert
 /// The FIFO speaks one line per request:
 ///
 ///     reload all | reload kind KIND | reload NAME
-///     click NAME BUTTON [RELATIVE_X WIDTH]
+///     click NAME BUTTON [RELATIVE_X WIDTH] [x=N] [y=N] [relative_y=N] [height=N] [modifiers=Shift,Mod4]
 ///     intent NAME INTENT [key=value …]
 ///     config
 ///
@@ -41,11 +41,32 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
         case reloadInstance(String)
         /// `config`: re-read widgets.yaml.
         case config
-        /// `click NAME BUTTON [RELATIVE_X WIDTH]`: a click as i3bar reports it; both or neither of the
-        /// position and width.
-        case click(instance: String, button: Int, relativeX: Int?, width: Int?)
+        /// `click NAME BUTTON [RELATIVE_X WIDTH] [key=value …]`: a click as i3bar reports it; both or neither of the
+        /// position and width, then what else the bar said (`ClickDetails`).
+        case click(instance: String, button: Int, relativeX: Int?, width: Int?, details: ClickDetails = ClickDetails())
         /// `intent NAME INTENT [key=value …]`: run one of the instance's intents.
         case intent(instance: String, intent: String, parameters: [Parameter])
+    }
+
+    /// The rest of an i3bar click, which i3blocks 1.5 passes to a block under these names: the pointer's absolute
+    /// position, its height within the block, the block's height, and the modifier keys held.
+    public struct ClickDetails: Equatable, Sendable {
+        public var x: Int?
+        public var y: Int?
+        public var relativeY: Int?
+        public var height: Int?
+        public var modifiers: [String]
+
+        public init(x: Int? = nil, y: Int? = nil, relativeY: Int? = nil, height: Int? = nil, modifiers: [String] = []) {
+            self.x = x
+            self.y = y
+            self.relativeY = relativeY
+            self.height = height
+            self.modifiers = modifiers
+        }
+
+        /// The line's keys, in the order `line` writes them.
+        static let keys = ["x", "y", "relative_y", "height", "modifiers"]
     }
 
     /// One `key=value` of an intent, in the order written.
@@ -162,19 +183,63 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
         guard let button = number(arguments[1].text), (1...5).contains(button) else {
             throw ControlParseError("button must be 1-5")
         }
-        guard arguments.count > 2 else { return .click(instance: instance, button: button, relativeX: nil, width: nil) }
-        guard arguments.count >= 4 else { throw ControlParseError("click needs both RELATIVE_X and WIDTH, or neither") }
-        guard let relativeX = number(arguments[2].text) else {
-            throw ControlParseError("relative x must be a whole number from 0, not \(show(arguments[2].text))")
+        // Positional words first (RELATIVE_X WIDTH), then key=value details.
+        let positional = Array(arguments.dropFirst(2).prefix { !$0.text.contains("=") })
+        let details = try clickDetails(Array(arguments.dropFirst(2 + positional.count)))
+        guard !positional.isEmpty else {
+            return .click(instance: instance, button: button, relativeX: nil, width: nil, details: details)
         }
-        guard let width = number(arguments[3].text), width > 0 else {
-            throw ControlParseError("width must be a whole number from 1, not \(show(arguments[3].text))")
+        guard positional.count >= 2 else {
+            throw ControlParseError("click needs both RELATIVE_X and WIDTH, or neither")
+        }
+        guard let relativeX = number(positional[0].text) else {
+            throw ControlParseError("relative x must be a whole number from 0, not \(show(positional[0].text))")
+        }
+        guard let width = number(positional[1].text), width > 0 else {
+            throw ControlParseError("width must be a whole number from 1, not \(show(positional[1].text))")
         }
         guard relativeX <= width else {
             throw ControlParseError("relative x \(relativeX) is outside the width \(width)")
         }
-        try expectNoMore(arguments, from: 4, after: "the width")
-        return .click(instance: instance, button: button, relativeX: relativeX, width: width)
+        try expectNoMore(positional, from: 2, after: "the width")
+        return .click(instance: instance, button: button, relativeX: relativeX, width: width, details: details)
+    }
+
+    /// `x=N y=N relative_y=N height=N modifiers=A,B`, each at most once.
+    private static func clickDetails(_ words: [Word]) throws(ControlParseError) -> ClickDetails {
+        var details = ClickDetails()
+        var seen: Set<String> = []
+        for word in words {
+            guard let equals = word.text.firstIndex(of: "=") else {
+                throw ControlParseError("\(show(word.text)) after the click's details must be written key=value")
+            }
+            let key = String(word.text[..<equals])
+            let value = String(word.text[word.text.index(after: equals)...])
+            guard ClickDetails.keys.contains(key) else {
+                throw ControlParseError(
+                    "a click has no detail '\(key)'"
+                        + Suggestion.didYouMean(
+                            key, in: ClickDetails.keys, then: "details: " + ClickDetails.keys.joined(separator: ", ")))
+            }
+            guard seen.insert(key).inserted else { throw ControlParseError("click detail '\(key)' is given twice") }
+            if key == "modifiers" {
+                details.modifiers = value.split(separator: ",").map(String.init)
+                guard details.modifiers.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber } })
+                else { throw ControlParseError("modifiers must be names separated by commas, such as Shift,Mod4") }
+                continue
+            }
+            // Absolute positions may be negative on a screen left of or above the first.
+            guard let number = Int(value), (-1_000_000...1_000_000).contains(number) else {
+                throw ControlParseError("\(key) must be a whole number, not \(show(value))")
+            }
+            switch key {
+            case "x": details.x = number
+            case "y": details.y = number
+            case "relative_y": details.relativeY = number
+            default: details.height = number
+            }
+        }
+        return details
     }
 
     private static func intent(_ arguments: [Word]) throws(ControlParseError) -> Action {
@@ -255,10 +320,15 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
             let reserved = instance == "all" || instance == "kind"
             words = ["reload", reserved ? "\"\(instance)\"" : Self.quoted(instance)]
         case .config: words = ["config"]
-        case .click(let instance, let button, let relativeX, let width):
+        case .click(let instance, let button, let relativeX, let width, let details):
             words = ["click", Self.quoted(instance), String(button)]
             if let relativeX { words.append(String(relativeX)) }
             if let width { words.append(String(width)) }
+            let numbers = [
+                ("x", details.x), ("y", details.y), ("relative_y", details.relativeY), ("height", details.height),
+            ]
+            for case (let key, let value?) in numbers { words.append("\(key)=\(value)") }
+            if !details.modifiers.isEmpty { words.append("modifiers=" + details.modifiers.joined(separator: ",")) }
         case .intent(let instance, let intent, let parameters):
             words = ["intent", Self.quoted(instance), Self.quoted(intent)]
             words += parameters.map { Self.quoted($0.name) + "=" + Self.quoted($0.value) }

@@ -237,6 +237,15 @@ public struct Engine: Sendable {
         return step(index, now: now)
     }
 
+    /// A persistent provider stopped (its command exited) and will start again: its last entry shows, marked stale,
+    /// with the reason, until its next update.
+    public mutating func providerStopped(instance name: String, reason: String, now: Date) -> [EngineAction] {
+        guard let index = indexByName[name] else { return [] }
+        states[index].failure = reason
+        states[index].recordChanged = true
+        return step(index, now: now)
+    }
+
     /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake.
     private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
         if let token = states[index].inFlight, let deadline = states[index].inFlightDeadline, deadline <= now {
@@ -270,10 +279,14 @@ public struct Engine: Sendable {
                 if let retry = states[index].retryAt, retry <= now { states[index].retryAt = nil }
                 let token = nextToken
                 nextToken += 1
-                states[index].inFlight = token
-                states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
                 states[index].lastReloadStart = now
                 actions.append(.reload(instance: states[index].instance.name, token: token))
+                // A persistent provider answers no call: the reload starts it if it is not running, and its updates
+                // arrive through `install` whenever it has them.
+                if !states[index].instance.runMode.isPersistent {
+                    states[index].inFlight = token
+                    states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
+                }
             }
         }
         reschedule(index, now: now)
@@ -291,10 +304,10 @@ public struct Engine: Sendable {
         heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: states[index].generation))
     }
 
-    /// How long a provider call of `instance` may take. A command with a longer timeout of its own gets a second
-    /// more than it, so its own limit (which kills its process group) comes first.
+    /// How long a provider call of `instance` may take. A kind that asks for a longer timeout of its own gets a
+    /// second more than it, so its own limit (an exec command's, which kills its process group) comes first.
     private func timeout(of instance: WidgetInstance) -> TimeInterval {
-        max(settings.providerTimeout, (instance.exec?.timeout ?? 0) + 1)
+        max(settings.providerTimeout, (instance.runMode.timeout ?? 0) + 1)
     }
 
     private mutating func reschedule(_ index: Int, now: Date) {

@@ -4,11 +4,26 @@ public struct ClickLocation: Sendable, Hashable {
     /// Pixels from the block's left edge, and the block's width, when the bar sends them.
     public var relativeX: Int?
     public var width: Int?
+    /// The rest of what i3bar reports and i3blocks 1.5 passes on: the pointer's absolute position, its height within
+    /// the block, the block's height, and the modifier keys held (`Shift`, `Mod4`, …).
+    public var x: Int?
+    public var y: Int?
+    public var relativeY: Int?
+    public var height: Int?
+    public var modifiers: [String]
 
-    public init(button: MouseButton, relativeX: Int? = nil, width: Int? = nil) {
+    public init(
+        button: MouseButton, relativeX: Int? = nil, width: Int? = nil, x: Int? = nil, y: Int? = nil,
+        relativeY: Int? = nil, height: Int? = nil, modifiers: [String] = []
+    ) {
         self.button = button
         self.relativeX = relativeX
         self.width = width
+        self.x = x
+        self.y = y
+        self.relativeY = relativeY
+        self.height = height
+        self.modifiers = modifiers
     }
 
     /// Where along the block the click landed, from 0 to 1; nil when the bar did not say.

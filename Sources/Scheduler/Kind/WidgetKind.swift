@@ -5,6 +5,8 @@ public struct ProviderContext: Sendable {
     /// The instance name from `widgets.yaml`.
     public var instance: String
     public var family: Family
+    /// False when the config names no `family:` (see `WidgetInstance.familyIsChosen`).
+    public var familyIsChosen: Bool
     /// True for `widgetd preview`: show representative content, do no slow work.
     public var isPreview: Bool
     /// The wall-clock instant of the call; providers date their entries from it, never from the system clock.
@@ -14,20 +16,22 @@ public struct ProviderContext: Sendable {
     /// What the instance shows as the call starts, so a kind can continue from it (the quotes kind shows
     /// the next quote); nil for previews and before the first entry.
     public var current: EntryContent?
-    /// The instance's `command:`, `timeout:` and `interval:`, for kinds that run commands.
-    public var exec: ExecSettings?
+    /// The instance's values for the kind's own widget-level keys (`widgetKeys`).
+    public var settings: WidgetSettings
 
     public init(
-        instance: String, family: Family, isPreview: Bool = false, now: Date, timeZone: TimeZone = .current,
-        current: EntryContent? = nil, exec: ExecSettings? = nil
+        instance: String, family: Family, familyIsChosen: Bool = true, isPreview: Bool = false, now: Date,
+        timeZone: TimeZone = .current,
+        current: EntryContent? = nil, settings: WidgetSettings = WidgetSettings()
     ) {
         self.instance = instance
         self.family = family
+        self.familyIsChosen = familyIsChosen
         self.isPreview = isPreview
         self.now = now
         self.timeZone = timeZone
         self.current = current
-        self.exec = exec
+        self.settings = settings
     }
 }
 
@@ -48,9 +52,15 @@ public protocol WidgetKind: Sendable {
     var intents: [IntentSpec] { get }
     /// True for a kind whose `intent:` takes any parameter name, passing each on as a string (`exec`).
     var acceptsAnyParameter: Bool { get }
-    /// True for a kind that runs the widget's `command:` (`exec`): only it takes `command`, `timeout` and
-    /// `interval`.
-    var runsCommands: Bool { get }
+    /// True for a kind whose calls read or write the shared store (`motivations`, `todos`): the daemon runs them on a
+    /// lane of their own, so a store locked by another process holds up no other kind.
+    var usesStore: Bool { get }
+    /// Widget-level keys of the kind's own, beside the core's (`exec`'s `command:`, `interval:`); the config loader
+    /// checks them and hands their values to the kind in `ProviderContext.settings`.
+    var widgetKeys: [WidgetKeySpec] { get }
+
+    /// How the daemon runs the provider for an instance with these settings.
+    func runMode(for settings: WidgetSettings) -> RunMode
 
     /// Content to paint at once, before any timeline: generic, with no data access.
     func placeholder(in context: ProviderContext) -> EntryContent
@@ -63,6 +73,30 @@ public protocol WidgetKind: Sendable {
     /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
     func perform(_ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext)
         async throws -> IntentOutcome
+    /// Starts the long-running provider of an instance whose run mode is persistent; it reports through `updates`
+    /// (from any thread) until stopped.
+    func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession
+}
+
+/// What a persistent provider reports.
+public enum SessionUpdate: Sendable {
+    /// New content, to show at once.
+    case timeline(Timeline)
+    /// The provider stopped and will be started again; the widget keeps its last entry, marked stale.
+    case stopped(reason: String)
+    /// Something for the daemon's log (output was cut, a flood was slowed down).
+    case note(String)
+}
+
+/// A running persistent provider (i3blocks' `interval=persist` script).
+public protocol ProviderSession: AnyObject, Sendable {
+    /// Hands it a click or an intent.
+    func deliver(_ invocation: IntentInvocation)
+    /// Ends it, with everything it started; no update follows.
+    func stop()
 }
 
 extension WidgetKind {
@@ -70,7 +104,22 @@ extension WidgetKind {
 
     public var acceptsAnyParameter: Bool { false }
 
-    public var runsCommands: Bool { false }
+    public var widgetKeys: [WidgetKeySpec] { [] }
+
+    public func runMode(for settings: WidgetSettings) -> RunMode { .inProcess }
+
+    public func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession {
+        throw IntentError("kind '\(name)' has no persistent mode")
+    }
+
+    public func widgetKey(named name: String) -> WidgetKeySpec? {
+        widgetKeys.first { $0.name == name }
+    }
+
+    public var usesStore: Bool { false }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
 

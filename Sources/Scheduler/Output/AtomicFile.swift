@@ -21,44 +21,70 @@ public enum AtomicFile {
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path
-        let (temporary, descriptor) = try createTemporary(in: directory, for: name, permissions: permissions)
+        try write(bytes, named: name, in: AT_FDCWD, prefix: directory, shownAs: directory, permissions: permissions)
+    }
+
+    /// Writes `bytes` to the file `name` in the directory open as `directory` (`openat`, `renameat`), atomically as
+    /// `write(_:to:)` does; `directoryPath` (ending in `/`) only names the files in errors.
+    ///
+    /// Relative to a descriptor, a directory swapped for a symbolic link after it was opened and checked is never
+    /// written through: the files go to the directory that was checked, or the write fails.
+    public static func write(
+        _ bytes: [UInt8], named name: String, in directory: Int32, at directoryPath: String,
+        permissions: mode_t = 0o600
+    ) throws(OutputError) {
+        try write(bytes, named: name, in: directory, prefix: "", shownAs: directoryPath, permissions: permissions)
+    }
+
+    /// The shared core: paths are `prefix + name` relative to `directory` (`AT_FDCWD` with the directory as prefix,
+    /// or a directory descriptor with none); `shownAs` prefixes them in errors.
+    private static func write(
+        _ bytes: [UInt8], named name: String, in directory: Int32, prefix: String, shownAs: String,
+        permissions: mode_t
+    ) throws(OutputError) {
+        let target = prefix + name
+        let (temporary, descriptor) = try createTemporary(
+            in: directory, prefix: prefix, for: name, shownAs: shownAs, permissions: permissions)
+        let shown = shownAs + temporary.dropFirst(prefix.count)
         do throws(OutputError) {
             // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
             if permissions & processUmask != 0 {
-                try Syscall.retrying("fchmod", path: temporary) { fchmod(descriptor, permissions) }
+                try Syscall.retrying("fchmod", path: shown) { fchmod(descriptor, permissions) }
             }
-            try writeAll(bytes, to: descriptor, path: temporary)
+            try writeAll(bytes, to: descriptor, path: shown)
         } catch {
             // Best effort: the error to report is the one that got here.
             close(descriptor)
-            unlink(temporary)
+            unlinkat(directory, temporary, 0)
             throw error
         }
         // Linux releases the descriptor even when `close` fails, so it is never retried; an error (EIO on a network
         // filesystem) still means the data may be lost, so the target is not replaced.
         if close(descriptor) == -1 {
-            let error = OutputError(call: "close", path: temporary, errno: errno)
-            unlink(temporary)
+            let error = OutputError(call: "close", path: shown, errno: errno)
+            unlinkat(directory, temporary, 0)
             throw error
         }
         do throws(OutputError) {
-            try Syscall.retrying("rename", path: "\(temporary), \(path)") { rename(temporary, path) }
+            try Syscall.retrying("rename", path: "\(shown), \(shownAs + name)") {
+                renameat(directory, temporary, directory, target)
+            }
         } catch {
-            unlink(temporary)
+            unlinkat(directory, temporary, 0)
             throw error
         }
     }
 
-    /// Creates the temporary file exclusively and returns its path and open descriptor.
+    /// Creates the temporary file exclusively and returns its path (relative to `directory`) and open descriptor.
     private static func createTemporary(
-        in directory: String, for name: String, permissions: mode_t
+        in directory: Int32, prefix: String, for name: String, shownAs: String, permissions: mode_t
     ) throws(OutputError) -> (String, Int32) {
         let pid = processID
         while true {
-            let temporary = "\(directory).\(name).\(pid).\(counter.next())"
+            let temporary = "\(prefix).\(name).\(pid).\(counter.next())"
             do throws(OutputError) {
-                let descriptor = try Syscall.retrying("open", path: temporary) {
-                    open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+                let descriptor = try Syscall.retrying("open", path: shownAs + temporary.dropFirst(prefix.count)) {
+                    openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
                 }
                 return (temporary, descriptor)
             } catch {

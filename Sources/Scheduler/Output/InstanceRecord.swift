@@ -59,8 +59,12 @@ public struct InstanceRecord: Sendable, Hashable {
     }
 
     /// The file contents `format` gets at `now`.
-    public func rendered(as format: OutputFormat, at now: Date = Date(), markup: Bool = false) -> String {
-        Renderer.render(content(at: now), family: family, format: format, instance: instance, markup: markup)
+    public func rendered(
+        as format: OutputFormat, at now: Date = Date(), markup: Bool = false, backgroundsShow: Bool? = nil
+    ) -> String {
+        Renderer.render(
+            content(at: now), family: family, format: format, instance: instance, markup: markup,
+            backgroundsShow: backgroundsShow)
     }
 
     /// The record as written to disk: JSON with sorted keys, so equal records give equal bytes, and a final newline.
@@ -109,6 +113,10 @@ public struct InstanceRecord: Sendable, Hashable {
             json.key("background")
             json.string(background.hex)
         }
+        if let block = content.block {
+            json.key("block")
+            write(block, to: &json)
+        }
         if !content.classes.isEmpty {
             json.key("classes")
             json.array(content.classes) { json, name in json.string(name) }
@@ -153,6 +161,41 @@ public struct InstanceRecord: Sendable, Hashable {
         if let tooltip = content.tooltip {
             json.key("tooltip")
             json.string(tooltip)
+        }
+        json.endObject()
+    }
+
+    /// Block properties, keys sorted as `BlockProperties.CodingKeys`.
+    private static func write(_ block: BlockProperties, to json: inout JSONBytes) {
+        json.beginObject()
+        if let align = block.align {
+            json.key("align")
+            json.string(align)
+        }
+        if block.isMarkup {
+            json.key("markup")
+            json.bool(true)
+        }
+        switch block.minWidth {
+        case .pixels(let pixels)?:
+            json.key("minWidthPixels")
+            json.number(Double(pixels))
+        case .text(let text)?:
+            json.key("minWidthText")
+            json.string(text)
+        case nil: break
+        }
+        if let separator = block.separator {
+            json.key("separator")
+            json.bool(separator)
+        }
+        if let width = block.separatorBlockWidth {
+            json.key("separatorBlockWidth")
+            json.number(Double(width))
+        }
+        if block.keepsWholeText {
+            json.key("whole")
+            json.bool(true)
         }
         json.endObject()
     }
@@ -202,6 +245,7 @@ private struct StoredContent: Codable {
 
     private enum CodingKeys: String, CodingKey {
         case date, text, shortText, tooltip, foreground, background, state, classes, dynamicDate, percentage, dimmed
+        case block
     }
 
     private enum DynamicDateKeys: String, CodingKey {
@@ -229,6 +273,7 @@ private struct StoredContent: Codable {
             dynamicDate: dynamicDate,
             percentage: try container.decodeIfPresent(Int.self, forKey: .percentage),
             dimmedRanges: try Self.ranges(container.decodeIfPresent([[Int]].self, forKey: .dimmed) ?? []))
+        content.block = try container.decodeIfPresent(BlockProperties.self, forKey: .block)
     }
 
     /// `[[start, end], …]` as ranges, refusing pairs that are not one, backwards or out of order.
@@ -264,5 +309,6 @@ private struct StoredContent: Codable {
         if !content.dimmedRanges.isEmpty {
             try container.encode(content.dimmedRanges.map { [$0.lowerBound, $0.upperBound] }, forKey: .dimmed)
         }
+        try container.encodeIfPresent(content.block, forKey: .block)
     }
 }

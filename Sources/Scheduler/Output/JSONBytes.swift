@@ -43,6 +43,10 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    mutating func bool(_ value: Bool) {
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+    }
+
     /// A finite number as JSONEncoder writes a Double: its description, without a trailing ".0".
     mutating func number(_ value: Double) {
         var text = value.description

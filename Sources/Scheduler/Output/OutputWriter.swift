@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Owns the output directory and writes each instance's files there, skipping writes that would change nothing.
 ///
@@ -7,6 +8,12 @@ import Foundation
 public final class OutputWriter {
     /// The directory, as given.
     public let directory: String
+
+    /// The directory as opened (`O_DIRECTORY | O_NOFOLLOW`) and checked, with its identity; nil while it is refused.
+    /// Every file is written relative to it, so a directory swapped for a symbolic link is never written through.
+    private var held: (descriptor: Int32, device: dev_t, inode: ino_t)?
+    /// Why the directory is refused, for the writes' errors, while `held` is nil.
+    private var refusal: OutputError?
 
     /// The bytes last written to each file name. Bytes, not `String`s: Swift compares strings by canonical
     /// equivalence, so a text switching between composed and decomposed "é" would compare equal and not be written.
@@ -19,7 +26,11 @@ public final class OutputWriter {
     /// keeps other users from reading what the widgets show or planting files there.
     public init(directory: String) throws(OutputError) {
         self.directory = directory
-        try Self.prepare(directory)
+        try open()
+    }
+
+    deinit {
+        if let held { close(held.descriptor) }
     }
 
     /// Forgets what was last written to the file `name` (someone else deleted it), so its next write is not skipped.
@@ -28,20 +39,59 @@ public final class OutputWriter {
     }
 
     /// Creates the directory again, as `init` does, and forgets every file: someone deleted the directory.
+    ///
+    /// Until it succeeds every write fails with the reason: the daemon does not write through a link put where its
+    /// directory was, nor into a directory of someone else's.
     public func recreate() throws(OutputError) {
         lastWritten = [:]
-        try Self.prepare(directory)
+        try open()
     }
 
-    /// Creates `directory` and its missing parents (0700), and checks that it is a directory of this user's.
-    private static func prepare(_ directory: String) throws(OutputError) {
-        try makeDirectory(directory)
-        // A trailing slash would make `lstat` follow a symbolic link, so it is checked without one.
+    /// Whether the path still names the directory the files go to: not deleted, moved, or replaced by another
+    /// directory or a symbolic link since it was opened. Checked before every write (an `lstat`).
+    public var isCurrent: Bool {
+        (try? checkedDescriptor()) != nil
+    }
+
+    /// The path without trailing slashes, which would make `lstat` and `O_NOFOLLOW` follow a symbolic link.
+    private var checkedPath: String {
         var checked = Substring(directory)
         while checked.count > 1, checked.hasSuffix("/") { checked = checked.dropLast() }
-        let target = String(checked)
-        var status = stat()
-        try Syscall.retrying("lstat", path: target) { lstat(target, &status) }
+        return String(checked)
+    }
+
+    /// Creates the directory if needed, checks it, and holds it open; on failure holds nothing and keeps the reason.
+    private func open() throws(OutputError) {
+        if let held { close(held.descriptor) }
+        held = nil
+        do throws(OutputError) {
+            try Self.makeDirectory(directory)
+            let target = checkedPath
+            var status = stat()
+            try Syscall.retrying("lstat", path: target) { lstat(target, &status) }
+            try Self.check(status, of: target)
+            let descriptor = try Syscall.retrying("open", path: target) {
+                Glibc.open(target, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            // What was opened, in case the path changed between the check and the open.
+            var opened = stat()
+            do throws(OutputError) {
+                try Syscall.retrying("fstat", path: target) { fstat(descriptor, &opened) }
+                try Self.check(opened, of: target)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            held = (descriptor, opened.st_dev, opened.st_ino)
+            refusal = nil
+        } catch {
+            refusal = error
+            throw error
+        }
+    }
+
+    /// Refuses anything but a directory of this user's.
+    private static func check(_ status: stat, of target: String) throws(OutputError) {
         if status.st_mode & S_IFMT == S_IFLNK {
             throw OutputError(refusing: target, because: "is a symbolic link; give the directory it points to")
         }
@@ -51,6 +101,25 @@ public final class OutputWriter {
         if status.st_uid != geteuid() {
             throw OutputError(refusing: target, because: "belongs to uid \(status.st_uid), not to this user")
         }
+    }
+
+    /// The held directory's descriptor, after checking that the path still names it.
+    private func checkedDescriptor() throws(OutputError) -> Int32 {
+        guard let held else {
+            throw refusal ?? OutputError(refusing: checkedPath, because: "is not open")
+        }
+        let target = checkedPath
+        var status = stat()
+        guard lstat(target, &status) == 0 else {
+            throw OutputError(refusing: target, because: "was deleted or moved; not writing until it is back")
+        }
+        if status.st_mode & S_IFMT == S_IFLNK {
+            throw OutputError(refusing: target, because: "was replaced by a symbolic link; not writing through it")
+        }
+        guard status.st_dev == held.device, status.st_ino == held.inode else {
+            throw OutputError(refusing: target, because: "was replaced; not writing until it is checked again")
+        }
+        return held.descriptor
     }
 
     /// Writes `contents` to `<directory>/<instance>.<format>` unless that file was last written with the same bytes.
@@ -74,7 +143,7 @@ public final class OutputWriter {
         } catch {
             throw OutputError(refusing: path(of: name), because: "cannot encode the record: \(error)")
         }
-        try AtomicFile.write(bytes, to: path(of: name))
+        try AtomicFile.write(bytes, named: name, in: try checkedDescriptor(), at: directoryPrefix)
     }
 
     /// Deletes every file of `instance`: one per format and its record. Files already gone are fine.
@@ -82,12 +151,12 @@ public final class OutputWriter {
     /// Tries every file before throwing the first failure, so one stuck file does not keep the others around.
     public func remove(instance: String) throws(OutputError) {
         var firstFailure: OutputError?
+        let directory = try checkedDescriptor()
         for suffix in OutputFormat.allCases.map(\.rawValue) + ["json"] {
             let name = try fileName(instance, suffix)
             lastWritten[name] = nil
-            let target = path(of: name)
             do throws(OutputError) {
-                try Syscall.retrying("unlink", path: target) { unlink(target) }
+                try Syscall.retrying("unlink", path: path(of: name)) { unlinkat(directory, name, 0) }
             } catch {
                 // A file already gone is what was asked for.
                 if error.errno != ENOENT { firstFailure = firstFailure ?? error }
@@ -102,13 +171,18 @@ public final class OutputWriter {
         if lastWritten[name] == bytes {
             return false
         }
-        try AtomicFile.write(bytes, to: path(of: name))
+        try AtomicFile.write(bytes, named: name, in: try checkedDescriptor(), at: directoryPrefix)
         lastWritten[name] = bytes
         return true
     }
 
     private func path(of name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        directoryPrefix + name
+    }
+
+    /// The directory with one trailing slash, for file paths in errors.
+    private var directoryPrefix: String {
+        directory.hasSuffix("/") ? directory : directory + "/"
     }
 
     /// `<instance>.<suffix>`, after checking that the instance name cannot leave the directory or hide a file.

@@ -22,10 +22,25 @@ public enum Renderer {
     /// `markup` says the bar parses the text as pango markup: i3blocks with `markup=pango`, or i3bar, which is then
     /// told `"markup":"pango"`. The text is pango-escaped for it so that it still shows literally. waybar always parses
     /// markup, so its text is always escaped; the other formats have no markup and ignore the flag.
+    ///
+    /// Colours go through `Readability`: the `i3blocks` and `i3bar` files are read through i3blocks, which drops
+    /// backgrounds (1.4), so they carry no background and only a colour that reads on i3bar's black; polybar and tmux
+    /// show backgrounds, and `widgetd bar` passes `backgroundsShow: true` for its i3bar blocks.
+    ///
+    /// `layout` (from a bar's `bars:` entry) overrides the entry's i3bar layout keys (`min_width`, `align`,
+    /// `separator`, `separator_block_width`) where it sets them; it changes nothing about the text.
     public static func render(
-        _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false
+        _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false,
+        backgroundsShow: Bool? = nil, layout: BlockProperties? = nil
     ) -> String {
-        let text = fittedText(of: content, family: family)
+        var text = fittedText(of: content, family: family)
+        if text.isMarkup, !takesMarkup(format, markup: markup) {
+            text = text.plain()
+        }
+        let shows = backgroundsShow ?? (format != .i3blocks && format != .i3bar)
+        var content = content
+        if let layout { content.block = (content.block ?? BlockProperties()).laidOut(by: layout) }
+        (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
         var output: [UInt8] = []
         output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)
         switch format {
@@ -54,6 +69,7 @@ public enum Renderer {
         clean.text = text
         // A short text of nothing but controls would blank the widget when the bar shortens it; use the full one.
         clean.shortText = content.shortText.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        if let block = content.block { return blockText(clean, block: block, family: family) }
         var fitted = clean.fitted(to: family)
         guard !dimmed.isEmpty else { return fitted }
         // A cut keeps a prefix of the text and adds "…", which joins the run it ends.
@@ -110,7 +126,7 @@ public enum Renderer {
         _ text: FittedText, content: EntryContent, markup: Bool, to output: inout [UInt8]
     ) {
         let appendText = { (line: String, output: inout [UInt8]) in
-            if markup {
+            if markup, !text.isMarkup {
                 Escaping.appendPango(line, to: &output)
             } else {
                 output.append(contentsOf: line.utf8)
@@ -137,13 +153,17 @@ public enum Renderer {
         _ text: FittedText, content: EntryContent, instance: String, markup: Bool, to output: inout [UInt8]
     ) {
         output.append(contentsOf: #"{"full_text":"#.utf8)
+        let markup = markup || text.isMarkup
         if markup, !text.dimmed.isEmpty {
             Escaping.appendJSONString(pangoMarkup(text), to: &output)
         } else {
-            Escaping.appendJSONString(text.full, pango: markup, to: &output)
+            Escaping.appendJSONString(text.full, pango: markup && !text.isMarkup, to: &output)
         }
-        output.append(contentsOf: #","short_text":"#.utf8)
-        Escaping.appendJSONString(text.short, pango: markup, to: &output)
+        // A block-like entry has a short text only when its provider gave one, as an i3blocks script's block.
+        if content.block == nil || !text.short.isEmpty {
+            output.append(contentsOf: #","short_text":"#.utf8)
+            Escaping.appendJSONString(text.short, pango: markup && !text.isMarkup, to: &output)
+        }
         if let foreground = content.foreground {
             output.append(contentsOf: #","color":"#.utf8)
             Escaping.appendJSONString(foreground.hex, to: &output)
@@ -158,6 +178,7 @@ public enum Renderer {
         Escaping.appendJSONString(blockName, to: &output)
         output.append(contentsOf: #","instance":"#.utf8)
         Escaping.appendJSONString(instance, to: &output)
+        if let block = content.block { appendI3barProperties(block, to: &output) }
         output.append(contentsOf: (markup ? #","markup":"pango"}"# : #","markup":"none"}"#).utf8)
     }
 
@@ -170,12 +191,12 @@ public enum Renderer {
     private static func appendWaybar(_ text: FittedText, content: EntryContent, to output: inout [UInt8]) {
         output.append(contentsOf: #"{"text":"#.utf8)
         if text.dimmed.isEmpty {
-            Escaping.appendJSONString(text.full, pango: true, to: &output)
+            Escaping.appendJSONString(text.full, pango: !text.isMarkup, to: &output)
         } else {
             Escaping.appendJSONString(pangoMarkup(text), to: &output)
         }
         output.append(contentsOf: #","alt":"#.utf8)
-        Escaping.appendJSONString(text.short, pango: true, to: &output)
+        Escaping.appendJSONString(text.short, pango: !text.isMarkup, to: &output)
         if let tooltip = content.tooltip {
             output.append(contentsOf: #","tooltip":"#.utf8)
             Escaping.appendJSONString(TextSanitizer.multiLine(tooltip), pango: true, to: &output)

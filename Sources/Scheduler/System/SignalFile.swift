@@ -71,6 +71,15 @@ public final class SignalFile: Sendable {
         }
     }
 
+    /// `SIGRTMIN+offset` (`__libc_current_sigrtmin`; Swift does not import the `SIGRTMIN` macro). glibc keeps the
+    /// first two real-time signals for threads, so this is what `pkill -RTMIN+N` sends to this process.
+    public static func realTimeSignal(_ offset: Int32) -> Int32 {
+        __libc_current_sigrtmin() + offset
+    }
+
+    /// The real-time signals a widget's `signal: N` (1–30) may name: `SIGRTMIN+1` … `SIGRTMIN+30`, as i3blocks takes.
+    public static var widgetSignals: [Int32] { (1...30).map { realTimeSignal(Int32($0)) } }
+
     /// A `sigset_t` holding `signals` (`sigemptyset`, `sigaddset`).
     static func signalSet(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()

@@ -87,6 +87,12 @@ public struct EntryContent: Sendable, Hashable {
         set { restyle { $0.dimmedRanges = newValue } }
     }
 
+    /// Block properties of a block-like provider (an i3blocks script's markup, `min_width`, …); nil for most.
+    public var block: BlockProperties? {
+        get { styling?.value.block }
+        set { restyle { $0.block = newValue } }
+    }
+
     /// Boxes are immutable, so a change makes a new one (or none, when everything is back to its default).
     private mutating func restyle(_ change: (inout Styling) -> Void) {
         var value = styling?.value ?? Styling()
@@ -116,6 +122,7 @@ public struct EntryContent: Sendable, Hashable {
         var dynamicDate: DynamicDate?
         var percentage: Int?
         var dimmedRanges: [Range<Int>] = []
+        var block: BlockProperties?
     }
 
     private final class StylingBox: Sendable {

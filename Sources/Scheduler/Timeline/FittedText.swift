@@ -4,11 +4,20 @@ public struct FittedText: Sendable, Hashable {
     public var short: String
     /// Parts of `full` to show dimmed, as UTF-8 offsets, in order; a cut run keeps the `…` that ends it.
     public var dimmed: [Range<Int>] = []
+    /// `full` and `short` are pango markup (a block's `markup: pango`).
+    public var isMarkup = false
 
-    public init(full: String, short: String, dimmed: [Range<Int>] = []) {
+    public init(full: String, short: String, dimmed: [Range<Int>] = [], isMarkup: Bool = false) {
         self.full = full
         self.short = short
         self.dimmed = dimmed
+        self.isMarkup = isMarkup
+    }
+
+    /// The visible text of markup, for a format that cannot show markup.
+    func plain() -> FittedText {
+        guard isMarkup else { return self }
+        return FittedText(full: PangoMarkup.plainText(full), short: PangoMarkup.plainText(short), dimmed: dimmed)
     }
 
     /// `full` as runs of text, each dimmed or not.

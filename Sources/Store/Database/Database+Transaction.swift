@@ -57,7 +57,10 @@ extension Database {
                 do throws(E) {
                     return try once(mode, wrap: wrap, body)
                 } catch {
-                    guard (error as? StoreError)?.isBusy == true, attempt < busyRetryLimit else { throw error }
+                    guard (error as? StoreError)?.isBusy == true, attempt < busyRetryLimit, !StoreDeadline.hasPassed
+                    else {
+                        throw error
+                    }
                     attempt += 1
                     Self.pause(beforeRetry: attempt)
                 }

@@ -27,6 +27,11 @@ public final class Database: @unchecked Sendable {
     /// How many `transaction` calls are open on this connection; 0 outside any. Guarded by `lock`.
     private var transactionDepth = 0
 
+    /// The busy timeout asked for at opening, in milliseconds, and the one SQLite has now (shorter under a
+    /// `StoreDeadline`); the latter guarded by `lock`.
+    private let busyMilliseconds: Int32
+    private var appliedBusyMilliseconds: Int32
+
     /// How often a transaction or statement that met `SQLITE_BUSY` is run again before the error is thrown.
     let busyRetryLimit = 8
 
@@ -56,7 +61,9 @@ public final class Database: @unchecked Sendable {
         sqlite3_extended_result_codes(handle, 1)
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+        busyMilliseconds = Int32(clamping: milliseconds)
+        appliedBusyMilliseconds = busyMilliseconds
+        sqlite3_busy_timeout(handle, busyMilliseconds)
         TextFolding.register(on: handle)
         try configure()
     }
@@ -165,7 +172,20 @@ public final class Database: @unchecked Sendable {
     func withHandle<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
+        applyDeadline()
         return try body(handle)
+    }
+
+    /// Shortens the busy timeout to what is left before the task's `StoreDeadline`, or restores it when there is
+    /// none; call with the lock held. Changed only when it differs, since this runs for every statement.
+    private func applyDeadline() {
+        var milliseconds = busyMilliseconds
+        if let deadline = StoreDeadline.current {
+            milliseconds = min(milliseconds, Int32(clamping: max(0, Int(deadline.timeIntervalSinceNow * 1000))))
+        }
+        guard milliseconds != appliedBusyMilliseconds else { return }
+        sqlite3_busy_timeout(handle, milliseconds)
+        appliedBusyMilliseconds = milliseconds
     }
 
     /// The error SQLite just reported for `status`, with its message; call with the lock held.
@@ -230,7 +250,10 @@ public final class Database: @unchecked Sendable {
                     hasRow = try statement.step()
                 } catch {
                     statement.reset()
-                    guard error.isBusy, standalone, !delivered, attempt < busyRetryLimit else { throw wrap(error) }
+                    guard error.isBusy, standalone, !delivered, attempt < busyRetryLimit, !StoreDeadline.hasPassed
+                    else {
+                        throw wrap(error)
+                    }
                     attempt += 1
                     Self.pause(beforeRetry: attempt)
                     continue

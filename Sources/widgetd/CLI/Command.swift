@@ -1,3 +1,5 @@
+import Scheduler
+
 /// A parsed command line: what the user asked widgetd to do.
 enum Command: Equatable {
     /// `widgetd help [COMMAND]`, `--help` anywhere: the help text of `topic`, or the overview.
@@ -9,10 +11,16 @@ enum Command: Equatable {
     case run(configPath: String?, logLevel: String?)
     case list(configPath: String?)
     case show(instance: String, format: String?, follow: Bool, configPath: String?)
+    /// `widgetd bar`: an i3bar-protocol status command for the `--widgets` named, the `--bar` named, or all.
+    case bar(widgets: [String]?, bar: String?, configPath: String?)
     case reload(target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String?)
     case cron(expression: String, count: Int, from: String?, timeZone: String?)
-    case click(instance: String, button: Int, relativeX: Int?, width: Int?, wait: Bool, configPath: String?)
+    case click(
+        instance: String, button: Int, relativeX: Int?, width: Int?,
+        details: ControlCommand.ClickDetails = ControlCommand.ClickDetails(), wait: Bool, configPath: String?)
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
+    /// `import i3blocks [FILE] [--i3blocks-config PATH]`.
+    case importI3blocks(file: String?, i3blocksOutput: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
     case status(configPath: String?)
@@ -42,9 +50,10 @@ extension Command {
         switch self {
         case .check(let path), .run(let path, _), .list(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
-        case .click(_, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
+        case .bar(_, _, let path): path
+        case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
         case .status(let path), .doctor(let path), .generate(.names(let path)): path
-        case .help, .version, .kinds, .preview, .cron, .generate: nil
+        case .help, .version, .kinds, .preview, .cron, .importI3blocks, .generate: nil
         }
     }
 }
@@ -71,10 +80,12 @@ enum CommandName: String, CaseIterable {
     case run
     case list
     case show
+    case bar
     case reload
     case cron
     case click
     case intent
+    case importConfig = "import"
     case motivations
     case todos
     case entities

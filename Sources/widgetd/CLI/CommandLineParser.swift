@@ -38,10 +38,12 @@ enum CommandLineParser {
         case .run: return try parseRun(rest)
         case .list: return .list(configPath: try parseConfigOption(rest, command: .list))
         case .show: return try parseShow(rest)
+        case .bar: return try parseBar(rest)
         case .reload: return try parseReload(rest)
         case .cron: return try parseCron(rest)
         case .click: return try parseClick(rest)
         case .intent: return try parseIntent(rest)
+        case .importConfig: return try parseImport(rest)
         case .motivations, .todos, .entities: return try parseApp(name, rest)
         case .status: return .status(configPath: try parseConfigOption(rest, command: .status))
         case .doctor: return .doctor(configPath: try parseConfigOption(rest, command: .doctor))
@@ -174,6 +176,34 @@ enum CommandLineParser {
         return .show(instance: instance, format: format, follow: follow, configPath: configPath)
     }
 
+    private static func parseBar(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .bar, knownOptions: ["--widgets", "--bar", "--config"])
+        var widgets: [String]?
+        var bar: String?
+        var configPath: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--widgets", let inline):
+                let list = try scanner.value(of: "--widgets", inline: inline, placeholder: "NAME,NAME,...")
+                widgets = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                }
+            case .option("--bar", let inline):
+                bar = try scanner.value(of: "--bar", inline: inline, placeholder: "NAME")
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let argument):
+                throw scanner.unexpected(argument)
+            }
+        }
+        if widgets != nil, bar != nil {
+            throw UsageError("--widgets and --bar both choose the widgets; give one.", command: .bar)
+        }
+        return .bar(widgets: widgets, bar: bar, configPath: configPath)
+    }
+
     private static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(
             arguments, command: .reload, knownOptions: ["--kind", "--wait", "--timeout", "--config"])
@@ -249,11 +279,16 @@ enum CommandLineParser {
 
     private static func parseClick(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(
-            arguments, command: .click, knownOptions: ["--button", "--x", "--width", "--wait", "--config"])
+            arguments, command: .click,
+            knownOptions: [
+                "--button", "--x", "--width", "--y", "--height", "--screen-x", "--screen-y", "--modifiers", "--wait",
+                "--config",
+            ])
         var instance: String?
         var button = 1
         var relativeX: Int?
         var width: Int?
+        var details = ControlCommand.ClickDetails()
         var wait = false
         var configPath: String?
         func number(_ option: String, _ inline: String?, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
@@ -270,6 +305,19 @@ enum CommandLineParser {
             case .option("--button", let inline): button = try number("--button", inline, 1...5)
             case .option("--x", let inline): relativeX = try number("--x", inline, 0...100_000)
             case .option("--width", let inline): width = try number("--width", inline, 1...100_000)
+            case .option("--y", let inline): details.relativeY = try number("--y", inline, 0...100_000)
+            case .option("--height", let inline): details.height = try number("--height", inline, 1...100_000)
+            case .option("--screen-x", let inline): details.x = try number("--screen-x", inline, -1_000_000...1_000_000)
+            case .option("--screen-y", let inline): details.y = try number("--screen-y", inline, -1_000_000...1_000_000)
+            case .option("--modifiers", let inline):
+                let text = try scanner.value(of: "--modifiers", inline: inline, placeholder: "KEYS")
+                details.modifiers = text.split(separator: ",").map(String.init)
+                guard details.modifiers.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber } })
+                else {
+                    throw UsageError(
+                        "--modifiers needs key names separated by commas, such as Shift,Mod4, found '\(text)'.",
+                        command: .click)
+                }
             case .option("--wait", let inline):
                 try scanner.flag("--wait", inline: inline)
                 wait = true
@@ -287,7 +335,32 @@ enum CommandLineParser {
             throw UsageError("Give both --x and --width, or neither.", command: .click)
         }
         return .click(
-            instance: instance, button: button, relativeX: relativeX, width: width, wait: wait, configPath: configPath)
+            instance: instance, button: button, relativeX: relativeX, width: width, details: details, wait: wait,
+            configPath: configPath)
+    }
+
+    private static func parseImport(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+        var scanner = ArgumentScanner(arguments, command: .importConfig, knownOptions: ["--i3blocks-config"])
+        var words: [String] = []
+        var output: String?
+        while let token = scanner.next() {
+            switch token {
+            case .option("--i3blocks-config", let inline):
+                output = try scanner.value(of: "--i3blocks-config", inline: inline, placeholder: "PATH")
+            case .option(let option, _):
+                throw scanner.unknown(option)
+            case .positional(let word):
+                words.append(word)
+            }
+        }
+        guard let source = words.first else {
+            throw UsageError("Missing what to import from; widgetd imports from i3blocks.", command: .importConfig)
+        }
+        guard source == "i3blocks" else {
+            throw UsageError("widgetd imports from i3blocks only, not '\(source)'.", command: .importConfig)
+        }
+        guard words.count <= 2 else { throw UsageError("Unexpected argument '\(words[2])'.", command: .importConfig) }
+        return .importI3blocks(file: words.count == 2 ? words[1] : nil, i3blocksOutput: output)
     }
 
     private static func parseIntent(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

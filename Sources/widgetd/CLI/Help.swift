@@ -7,13 +7,17 @@ enum Help {
         case .help: "widgetd help [COMMAND]"
         case .check: "widgetd check [--config PATH]"
         case .kinds: "widgetd kinds"
+        case .importConfig: "widgetd import i3blocks [FILE] [--i3blocks-config PATH]"
         case .preview: "widgetd preview KIND [--family FAMILY] [--set KEY=VALUE ...]"
         case .run: "widgetd run [--config PATH] [--log-level LEVEL]"
         case .list: "widgetd list [--config PATH]"
         case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
+        case .bar: "widgetd bar [--widgets NAME,NAME,... | --bar NAME] [--config PATH]"
         case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
         case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
-        case .click: "widgetd click NAME [--button N] [--x X --width W] [--wait]"
+        case .click:
+            "widgetd click NAME [--button N] [--x X --width W] [--y Y] [--height H] [--screen-x X] [--screen-y Y] "
+                + "[--modifiers KEYS] [--wait]"
         case .intent: "widgetd intent NAME INTENT [KEY=VALUE ...] [--wait]"
         case .motivations:
             "widgetd motivations list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT"
@@ -46,6 +50,23 @@ enum Help {
                     """,
                 usage: usage(of: .check),
                 options: [("--config PATH", configOptionHelp)])
+        case .importConfig:
+            page(
+                overview: """
+                    Read an i3blocks config and print the widgets.yaml that runs its blocks as exec widgets (commands,
+                    interval, persist, signal, format and every property), then the new i3blocks config that shows
+                    them through widgetd. What cannot be translated is listed as comments. Without FILE, i3blocks'
+                    own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
+                    $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf.
+                    """,
+                usage: usage(of: .importConfig),
+                arguments: [("i3blocks", "What to import from."), ("FILE", "The i3blocks config to read.")],
+                options: [
+                    (
+                        "--i3blocks-config PATH",
+                        "Write the new i3blocks config there instead of printing it as comments."
+                    )
+                ])
         case .kinds:
             page(
                 overview: """
@@ -72,8 +93,9 @@ enum Help {
                     their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
                     takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
                     A deleted FIFO, lock or runtime directory is made again (SIGHUP also checks them).
-                    SIGTERM or SIGINT stop it cleanly. One daemon runs per user. A log that cannot be written
-                    loses lines, never the daemon.
+                    SIGRTMIN+N reloads the widgets with signal: N (pkill -RTMIN+N widgetd, as with i3blocks).
+                    SIGTERM or SIGINT stop it cleanly, with every interval: persist command. One daemon runs
+                    per user. A log that cannot be written loses lines, never the daemon.
                     """,
                 usage: usage(of: .run),
                 options: [
@@ -97,17 +119,38 @@ enum Help {
                     when a new timeline arrives), for i3blocks interval=persist, polybar tail = true and
                     waybar exec.
                     Clicks pass through to the daemon: when i3blocks runs the command for a click
-                    ($BLOCK_BUTTON set, with relative_x and width from i3blocks 1.5), the click is sent first
-                    and the entry printed once it shows the result. With --follow, each line on standard
-                    input is a click: a button number, or i3blocks 1.5's format=json object with button,
-                    relative_x and width. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
+                    ($BLOCK_BUTTON set, BLOCK_X/BLOCK_Y on the screen, and from i3blocks 1.5 relative_x,
+                    relative_y, width, height and modifiers), the click is sent first and the entry printed
+                    once it shows the result. With --follow, each line on standard input is a click: a button
+                    number, or an i3bar click object (button, x, y, relative_x, relative_y, width, height,
+                    modifiers), as i3blocks 1.5 writes with format=json. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
                     every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
+                    --follow wakes only when this widget changes, and exits quietly (status 0) when its
+                    reader closes or its parent bar exits.
                     """,
                 usage: usage(of: .show),
                 arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
                 options: [
                     ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
                     ("--follow", "Keep running, print each change (no polling), forward stdin's clicks."),
+                    ("--config PATH", configOptionHelp),
+                ])
+        case .bar:
+            page(
+                overview: """
+                    Be an i3bar or swaybar status command (status_command widgetd bar): print the i3bar
+                    protocol's header and one status line of the widgets' blocks, again whenever one of them
+                    changes (no polling), with every block property the entry and the bar's settings give:
+                    color (only with the background it was chosen for), background, border, urgent,
+                    short_text, markup, min_width, align, separator, separator_block_width. Each click goes
+                    straight to its widget with the button and the position within the block, so a to-do
+                    click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
+                    output while the bar is hidden, SIGUSR2 resumes it. It exits quietly when the bar goes.
+                    """,
+                usage: usage(of: .bar),
+                options: [
+                    ("--widgets LIST", "The widgets to show, in order, by name, comma-separated."),
+                    ("--bar NAME", "Show the widgets of widgets.yaml's bars: entry NAME, with its layout."),
                     ("--config PATH", configOptionHelp),
                 ])
         case .reload:
@@ -153,6 +196,11 @@ enum Help {
                 options: [
                     ("--button N", "1 left (default), 2 middle, 3 right, 4 scroll up, 5 scroll down."),
                     ("--x X --width W", "Where the click landed in the block, in pixels, as i3bar reports it."),
+                    ("--y Y", "How far down the block it landed (i3bar's relative_y)."),
+                    ("--height H", "The block's height (i3bar's height)."),
+                    ("--screen-x X", "Where on the screen it landed (i3bar's x; i3blocks' BLOCK_X)."),
+                    ("--screen-y Y", "Where on the screen it landed (i3bar's y; i3blocks' BLOCK_Y)."),
+                    ("--modifiers KEYS", "Modifier keys held, separated by commas: Shift,Mod4."),
                     ("--wait", "Return once the widget shows the result; exit 1 with the reason when it failed."),
                     ("--config PATH", configOptionHelp),
                 ])
@@ -246,10 +294,12 @@ enum Help {
         case .help: "Show help."
         case .check: "Check widgets.yaml."
         case .kinds: "List the widget kinds."
+        case .importConfig: "Turn an i3blocks config into widgets."
         case .preview: "Render a kind's snapshot."
         case .run: "Run the daemon."
         case .list: "List the daemon's widgets."
         case .show: "Print a widget's current entry."
+        case .bar: "Be an i3bar or swaybar status command."
         case .reload: "Ask the daemon for new timelines."
         case .cron: "Print a cron expression's next fire times."
         case .click: "Click a widget, as a bar would."

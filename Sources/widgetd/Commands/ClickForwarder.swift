@@ -25,11 +25,14 @@ struct ClickForwarder {
         var button: Int
         var relativeX: Int?
         var width: Int?
+        /// The rest of i3bar's click (absolute position, relative y, height, modifiers), passed on to the widget.
+        var details = ControlCommand.ClickDetails()
 
         /// A click; the position is kept only when it makes sense (`0 ≤ relativeX ≤ width`, `width ≥ 1`), as the
         /// FIFO's `click` line takes both or neither.
-        init(button: Int, relativeX: Int? = nil, width: Int? = nil) {
+        init(button: Int, relativeX: Int? = nil, width: Int? = nil, details: ControlCommand.ClickDetails = .init()) {
             self.button = button
+            self.details = details
             if let relativeX, let width, width >= 1, (0...width).contains(relativeX) {
                 self.relativeX = relativeX
                 self.width = width
@@ -43,7 +46,10 @@ struct ClickForwarder {
 
     /// The FIFO request for `click`.
     func command(for click: Click) -> ControlCommand {
-        ControlCommand(.click(instance: instance, button: click.button, relativeX: click.relativeX, width: click.width))
+        ControlCommand(
+            .click(
+                instance: instance, button: click.button, relativeX: click.relativeX, width: click.width,
+                details: click.details))
     }
 
     /// Writes the click's line to the FIFO and returns at once; `show --follow` prints the result when the daemon
@@ -68,9 +74,15 @@ struct ClickForwarder {
     /// takes, so they are none here either.
     static func click(environment: [String: String]) -> Click? {
         guard let button = environment["BLOCK_BUTTON"].flatMap(number), (1...5).contains(button) else { return nil }
+        // 1.5 exports i3bar's keys under their names; 1.4 only BLOCK_X and BLOCK_Y, which are the same x and y.
+        let details = ControlCommand.ClickDetails(
+            x: (environment["x"] ?? environment["BLOCK_X"]).flatMap(signedNumber),
+            y: (environment["y"] ?? environment["BLOCK_Y"]).flatMap(signedNumber),
+            relativeY: environment["relative_y"].flatMap(number), height: environment["height"].flatMap(number),
+            modifiers: environment["modifiers"].map(modifiers) ?? [])
         return Click(
             button: button, relativeX: environment["relative_x"].flatMap(number),
-            width: environment["width"].flatMap(number))
+            width: environment["width"].flatMap(number), details: details)
     }
 
     /// The click on one line of a persist block's standard input: a button number (i3blocks' default format), or
@@ -88,7 +100,28 @@ struct ClickForwarder {
         guard let event = try? JSONDecoder().decode(ClickEvent.self, from: Data(text.utf8)),
             let button = event.button?.value, (1...5).contains(button)
         else { return nil }
-        return Click(button: button, relativeX: event.relativeX?.value, width: event.width?.value)
+        let details = ControlCommand.ClickDetails(
+            x: event.x?.value, y: event.y?.value, relativeY: event.relativeY?.value, height: event.height?.value,
+            modifiers: (event.modifiers ?? []).filter(isModifierName))
+        return Click(button: button, relativeX: event.relativeX?.value, width: event.width?.value, details: details)
+    }
+
+    /// `["Shift","Mod4"]` as i3blocks 1.5 exports i3bar's array, or `Shift,Mod4`; names that are no key are dropped.
+    private static func modifiers(_ text: String) -> [String] {
+        let inside = text.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+        return inside.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+            .filter(isModifierName)
+    }
+
+    private static func isModifierName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 32 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+
+    /// A whole number that may be negative (a screen position left of or above the first screen).
+    private static func signedNumber(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("-") { return number(String(trimmed.dropFirst())).map { -$0 } }
+        return number(trimmed)
     }
 
     /// The keys of a click event that matter here; i3blocks 1.5 adds the block's own keys, which are ignored.
@@ -96,10 +129,29 @@ struct ClickForwarder {
         var button: WholeNumber?
         var relativeX: WholeNumber?
         var width: WholeNumber?
+        var x: WholeNumber?
+        var y: WholeNumber?
+        var relativeY: WholeNumber?
+        var height: WholeNumber?
+        var modifiers: [String]?
 
         enum CodingKeys: String, CodingKey {
-            case button, width
+            case button, width, x, y, height, modifiers
             case relativeX = "relative_x"
+            case relativeY = "relative_y"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            button = try? container.decodeIfPresent(WholeNumber.self, forKey: .button)
+            relativeX = try? container.decodeIfPresent(WholeNumber.self, forKey: .relativeX)
+            width = try? container.decodeIfPresent(WholeNumber.self, forKey: .width)
+            x = try? container.decodeIfPresent(WholeNumber.self, forKey: .x)
+            y = try? container.decodeIfPresent(WholeNumber.self, forKey: .y)
+            relativeY = try? container.decodeIfPresent(WholeNumber.self, forKey: .relativeY)
+            height = try? container.decodeIfPresent(WholeNumber.self, forKey: .height)
+            // Anything but a list of strings is no modifier list; the click still counts.
+            modifiers = try? container.decodeIfPresent([String].self, forKey: .modifiers)
         }
     }
 

@@ -13,15 +13,23 @@ enum KindsCommand {
             "  \(kind.summary)",
             "  families: \(kind.families.map(\.rawValue).joined(separator: ", "))",
         ]
-        if kind.acceptsAnyParameter {
-            lines.append("  parameters: any names, passed to the command as WIDGETD_PARAM_<NAME>")
-            lines.append("  widget keys: command (argv list), timeout (default 5s), interval")
-        } else if kind.parameters.isEmpty {
+        if kind.parameters.isEmpty && !kind.acceptsAnyParameter {
             lines.append("  parameters: none")
-        } else {
+        } else if !kind.parameters.isEmpty {
             lines.append("  parameters:")
             for parameter in kind.parameters {
                 lines += describe(parameter).map { "    " + $0 }
+            }
+        }
+        if kind.acceptsAnyParameter {
+            lines.append(
+                "  other parameters: any name, passed to the command under its own name and as WIDGETD_PARAM_<NAME>")
+        }
+        if !kind.widgetKeys.isEmpty {
+            lines.append("  widget keys:")
+            for key in kind.widgetKeys {
+                let required = key.requiredHint == nil ? "" : ", required"
+                lines.append("    \(key.name) (\(key.type.name)\(required)): \(key.summary)")
             }
         }
         if kind.intents.isEmpty {

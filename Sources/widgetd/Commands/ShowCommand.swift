@@ -87,23 +87,25 @@ enum ShowCommand {
     ///
     /// The record holds the whole timeline, so this sleeps on a wall-clock timer until its next entry (or dynamic
     /// date tick) is due, as the daemon does, and re-reads the record when inotify says the daemon replaced it: no
-    /// polling, and no dependence on which bar files the instance writes. One `poll` waits for all three, so a click
-    /// never waits for an entry or the other way round. When `clicks` ends (end of file, `/dev/null`) or fails, it is
+    /// polling, and no dependence on which bar files the instance writes. The watch is on the record file itself
+    /// (`RecordWatch`), so other widgets' files changing in the same directory never wake it. One `poll` waits for
+    /// all of them and for the end (`ReaderLifetime`: the reader closed or the parent bar exited), so a click never
+    /// waits for an entry or the other way round. When `clicks` ends (end of file, `/dev/null`) or fails, it is
     /// dropped from the poll and the entries go on alone: a descriptor at end of file stays readable, and polling it
-    /// further would spin.
+    /// further would spin. The end is quiet: status 0 and no message, as a bar's child that was told to go.
     private static func followEntry(
         _ path: String, in directory: String, as format: OutputFormat, clicks: FileDescriptor?,
         forwarder: ClickForwarder, console: Console
     ) -> Int32 {
-        let name = (path as NSString).lastPathComponent
+        guard let lifetime = ReaderLifetime() else { return ExitCode.success }
         let watcher: Inotify
         let timer: WallClockTimer
-        var directoryWatch: DirectoryWatch
+        var recordWatch: RecordWatch
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             watcher = try Inotify()
-            directoryWatch = try DirectoryWatch(directory, on: watcher)
+            recordWatch = try RecordWatch(record: path, in: directory, on: watcher)
             timer = try WallClockTimer()
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
@@ -118,16 +120,19 @@ enum ShowCommand {
             if let record {
                 let rendered = render(record, as: format, at: now)
                 if rendered != last {
-                    console.out(rendered)
+                    guard lifetime.write(Array((rendered + "\n").utf8)) else { return ExitCode.success }
                     last = rendered
                 }
             }
             let ready: Set<Int32>
             do {
                 try timer.arm(at: record?.nextChange(after: now))
-                ready = try Poller.readable(
-                    [watcher.fileDescriptor, timer.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []),
-                    timeout: nil)
+                guard
+                    let readable = try lifetime.wait(
+                        forReadable: [watcher.fileDescriptor, timer.fileDescriptor]
+                            + (clicks.map { [$0.rawValue] } ?? []))
+                else { return ExitCode.success }
+                ready = readable
             } catch {
                 console.err("widgetd: error: \(error)")
                 return ExitCode.failure
@@ -138,14 +143,8 @@ enum ShowCommand {
             {
                 clicks = nil
             }
-            // Only this instance's record matters; the rest of the directory changes too. A directory that was
-            // replaced (deleted or moved, and made again by the daemon) is watched again where it now is.
-            if ready.contains(watcher.fileDescriptor) {
-                let events = watcher.readEvents()
-                let replaced = directoryWatch.follow(events)
-                if replaced || events.contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) }) {
-                    record = readRecord(path) ?? record
-                }
+            if ready.contains(watcher.fileDescriptor), recordWatch.changed(watcher.readEvents()) {
+                record = readRecord(path) ?? record
             }
         }
     }
@@ -183,7 +182,7 @@ enum ShowCommand {
 /// A watch on the output directory that survives the directory being deleted or moved away and made again: it then
 /// watches the nearest ancestor that still exists until the directory is back (the daemon makes the whole path
 /// again, one directory at a time), and the directory again once it is.
-private struct DirectoryWatch {
+struct DirectoryWatch {
     static let mask: Inotify.Mask = [.movedTo, .closeWrite, .create, .deleteSelf, .moveSelf]
 
     let path: String
@@ -195,6 +194,25 @@ private struct DirectoryWatch {
         self.path = path
         self.watcher = watcher
         current = try watcher.watch(directory: path, mask: Self.mask)
+    }
+
+    /// A watch on `path`, or while it is missing on its deepest existing ancestor, without failing.
+    static func resolving(_ path: String, on watcher: Inotify) -> DirectoryWatch {
+        var watch = DirectoryWatch(path: path, watcher: watcher)
+        watch.resolve()
+        return watch
+    }
+
+    private init(path: String, watcher: Inotify) {
+        self.path = path
+        self.watcher = watcher
+    }
+
+    /// Ends both watches, for a caller that now watches something else.
+    mutating func stop() {
+        for watch in [current, ancestor].compactMap({ $0 }) { try? watcher.unwatch(watch) }
+        current = nil
+        ancestor = nil
     }
 
     /// Takes in a batch of events; true when the directory was replaced and is watched again (re-read everything).

@@ -16,10 +16,18 @@ extension Daemon {
             write(name, content: content, now: now)
         }
         for case .reload(let name, let token) in actions {
-            if let kind = engine.instance(named: name)?.kind, runner.runsCommands(kind) {
-                commandReloads.add(name, token: token)
-            } else {
+            guard let instance = engine.instance(named: name) else {
                 reloads.add(name, token: token)
+                continue
+            }
+            if instance.runMode.isPersistent {
+                reloadPersistent(instance, token: token)
+                continue
+            }
+            switch runner.lane(of: instance) {
+            case .shared: reloads.add(name, token: token)
+            case .commands: commandReloads.add(name, token: token)
+            case .store: storeReloads.add(name, token: token)
             }
         }
         startWaitingReloads()
@@ -55,6 +63,7 @@ extension Daemon {
     func startWaitingReloads() {
         startWaiting(in: &reloads)
         startWaiting(in: &commandReloads)
+        startWaiting(in: &storeReloads)
     }
 
     func startWaiting(in queue: inout ReloadQueue) {

@@ -9,8 +9,8 @@ extension Daemon {
 
     /// A click: the instance's `on_click:` binding for the button, else its kind's default intent.
     private func click(
-        _ name: String, button number: Int, relativeX: Int?, width: Int?, _ token: ControlCommand.AckToken?,
-        now: Date
+        _ name: String, button number: Int, relativeX: Int?, width: Int?, details: ControlCommand.ClickDetails,
+        _ token: ControlCommand.AckToken?, now: Date
     ) {
         defer { reapChildren() }
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
@@ -46,8 +46,13 @@ extension Daemon {
                 return
             }
             var invocation = IntentInvocation(
-                intent: intent, click: ClickLocation(button: button, relativeX: relativeX, width: width))
+                intent: intent,
+                click: ClickLocation(
+                    button: button, relativeX: relativeX, width: width, x: details.x, y: details.y,
+                    relativeY: details.relativeY, height: details.height, modifiers: details.modifiers))
             invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
+            log(.debug, "\(name): \(button.rawValue) click runs \(intent)")
+            if deliverToSession(invocation, of: instance, token) { return }
             runner.perform(
                 invocation, on: instance, now: now, current: engine.content(of: name, at: now), acknowledgement: token)
         }
@@ -88,6 +93,8 @@ extension Daemon {
 
     func reapChildren() {
         children = DetachedCommand.reap(children)
+        // Orphans of commands reparented to the daemon (it is their subreaper) and since ended.
+        ProcessHygiene.reapOrphans()
     }
 
     // MARK: - Control FIFO
@@ -130,8 +137,10 @@ extension Daemon {
         case .config:
             reloadConfiguration()
             command.acknowledgement.map { acknowledge($0) }
-        case .click(let name, let button, let relativeX, let width):
-            click(name, button: button, relativeX: relativeX, width: width, command.acknowledgement, now: now)
+        case .click(let name, let button, let relativeX, let width, let details):
+            click(
+                name, button: button, relativeX: relativeX, width: width, details: details, command.acknowledgement,
+                now: now)
         case .intent(let name, let intent, let parameters):
             run(intent, on: name, parameters: parameters.map { ($0.name, $0.value) }, command.acknowledgement, now: now)
         }

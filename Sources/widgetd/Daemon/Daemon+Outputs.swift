@@ -13,14 +13,42 @@ extension Daemon {
     static let outputWatchMask: Inotify.Mask = [.delete, .deleteSelf, .moveSelf]
     static let repairDelay: TimeInterval = 0.2
 
-    /// Watches the output directory, adding to any watch the config or zone already has on the same directory.
+    /// What is watched in the output directory's parent: its entries appearing, going or moving, so a directory put
+    /// back where the output directory was (after it was deleted or swapped for a symbolic link) is noticed.
+    static let outputParentMask: Inotify.Mask = [.create, .movedTo, .delete, .movedFrom]
+
+    /// Watches the output directory, adding to any watch the config or zone already has on the same directory, and
+    /// its parent once.
     func watchOutputDirectory() {
         outputWatch = try? watcher.watch(directory: paths.output, mask: Self.outputWatchMask, adding: true)
+        if outputParentWatch == nil {
+            outputParentWatch = try? watcher.watch(
+                directory: Self.parent(of: paths.output), mask: Self.outputParentMask, adding: true)
+        }
+    }
+
+    /// The directory that holds `path`.
+    private static func parent(of path: String) -> String {
+        let trimmed = trimmed(path)
+        let parent = (trimmed as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
+    }
+
+    /// `path` without trailing slashes.
+    private static func trimmed(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
     }
 
     func handleOutputEvents(_ events: [Inotify.Event]) {
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         let mine = events.filter { $0.watch != nil && $0.watch == outputWatch }
+        // Something came or went where the output directory is: a link put in its place, or a directory put back.
+        let name = (Self.trimmed(paths.output) as NSString).lastPathComponent
+        if events.contains(where: { $0.watch != nil && $0.watch == outputParentWatch && $0.name == name }) {
+            outputDirectoryReplaced = true
+        }
         // The directory itself went (deleted, moved away); it may be back, as a new directory, before the repair.
         if mine.contains(where: { !$0.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty }) {
             outputDirectoryReplaced = true
@@ -39,7 +67,7 @@ extension Daemon {
     /// configured instances.
     func repairOutputs() {
         repairDue = nil
-        guard access(paths.output, F_OK) == 0, !outputDirectoryReplaced else {
+        guard outputs.isCurrent, !outputDirectoryReplaced else {
             restoreOutputDirectory()
             return
         }
@@ -61,23 +89,37 @@ extension Daemon {
         }
     }
 
-    /// The whole output directory went: make it again, watch it again, and write every file.
+    /// The whole output directory went or was replaced: make it again (or take the directory put back), watch it
+    /// again, and write every file. A symbolic link or a foreign directory in its place is refused, and nothing is
+    /// written until a proper directory is back, which the parent's watch notices.
     private func restoreOutputDirectory() {
-        log(.warning, "\(paths.output) was deleted or moved: making it again and writing every widget's files")
         outputDirectoryReplaced = false
-        // A moved directory is still watched where it went; its events are not ours any more. A watch the config
-        // or zone shares stays.
-        if let old = outputWatch, old != configWatch, old != zoneWatch { try? watcher.unwatch(old) }
-        outputWatch = nil
-        do {
-            try outputs.recreate()
-        } catch {
-            log(.error, "cannot make \(paths.output) again: \(error)")
-            return
+        // Still current: moved away and back, or the `create` our own mkdir raised in the parent. Only what failed
+        // or went meanwhile is written (unchanged entries are skipped).
+        if !outputs.isCurrent {
+            log(.warning, "\(paths.output) was deleted or moved: making it again and writing every widget's files")
+            // A moved directory is still watched where it went; its events are not ours any more. A watch the
+            // config or zone shares stays.
+            if let old = outputWatch, old != configWatch, old != zoneWatch { try? watcher.unwatch(old) }
+            outputWatch = nil
+            do {
+                try outputs.recreate()
+            } catch {
+                log(
+                    .error,
+                    "writing no widget's files until \(paths.output) is a directory of this user's again: \(error)")
+                return
+            }
+            watchOutputDirectory()
         }
-        watchOutputDirectory()
         let now = Date()
         for name in engine.instanceNames {
+            if let instance = engine.instance(named: name) {
+                for format in instance.outputs
+                where access(paths.output + "/" + name + "." + format.rawValue, F_OK) != 0 {
+                    outputs.forget(fileNamed: name + "." + format.rawValue)
+                }
+            }
             if let content = engine.content(of: name, at: now) { write(name, content: content, now: now) }
             writeRecord(of: name)
         }

@@ -50,15 +50,22 @@ final class Daemon {
     var acknowledgementFiles = AcknowledgementFiles()
     /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
     var logLimits = LogRateLimiter()
+    /// The output directory's parent, for a directory (or a link) put where the output directory was.
+    var outputParentWatch: Inotify.Watch?
 
     /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
     var reloads = ReloadQueue(limit: 32)
     /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
     var commandReloads = ReloadQueue(limit: 64)
+    /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
+    var storeReloads = ReloadQueue(limit: 1)
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
     var children: Set<pid_t> = []
+    /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).
+    var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
+    var lastSessionGeneration: UInt64 = 0
     var stopping = false
     /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
     let notifier: SystemdNotifier?
@@ -107,7 +114,7 @@ final class Daemon {
             outputs = try OutputWriter(directory: paths.output)
             timer = try WallClockTimer()
             watcher = try Inotify()
-            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD])
+            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
             wakeup = try Wakeup()
             try FileManager.default.createDirectory(
                 atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -140,6 +147,9 @@ final class Daemon {
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
     func run() -> Int32 {
+        if !ProcessHygiene.adoptOrphans() {
+            log(.warning, "cannot become the subreaper of commands' orphans: their background processes may linger")
+        }
         log(
             .info,
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
@@ -185,9 +195,14 @@ final class Daemon {
         for item in completions.drain() {
             switch item {
             case .timeline(let completion):
-                if completion.ranCommand { commandReloads.finished() } else { reloads.finished() }
+                switch completion.lane {
+                case .shared: reloads.finished()
+                case .commands: commandReloads.finished()
+                case .store: storeReloads.finished()
+                }
                 handle(completion)
             case .intent(let completion): handle(completion)
+            case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
             }
         }
         startWaitingReloads()
@@ -253,11 +268,21 @@ final class Daemon {
                 reloadConfiguration()
             case SIGCHLD:
                 reapChildren()
+            case _ where SignalFile.widgetSignals.contains(signal):
+                reloadSignalled(Int(signal - SignalFile.realTimeSignal(0)))
             default:
                 log(.info, "signal \(signal): stopping")
                 stopping = true
             }
         }
+    }
+
+    /// `SIGRTMIN+number` arrived: reload the widgets whose `signal:` names it, as i3blocks does for `signal=`.
+    private func reloadSignalled(_ number: Int) {
+        let names = engine.instanceNames.filter { engine.instance(named: $0)?.runMode.signal == number }
+        log(.info, "signal RTMIN+\(number): reloading \(names.isEmpty ? "nothing" : names.joined(separator: ", "))")
+        let now = Date()
+        for name in names { engine.request(.instance(name), now: now) }
     }
 
     private func handleFileEvents() {
@@ -310,11 +335,15 @@ final class Daemon {
             } catch {
                 log(.warning, "\(name): cannot remove its files: \(error)")
             }
+            // Changed or removed: its persistent command (if any) stops; a changed one starts again on its reload.
+            stopSession(of: name)
             if !remaining.contains(name) {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
                 memory?.forget(name)
                 outputRetry.forget(name)
+                // What its commands left running in the background goes with the widget.
+                ProcessHygiene.endEscaped(owner: name)
                 unlink(InstanceStatusRecord.path(for: name, in: paths.status))
             }
         }
@@ -325,8 +354,11 @@ final class Daemon {
 
     private func stop() {
         announceStopping()
-        // Commands still running would otherwise run on with no one to read them.
+        // Commands still running would otherwise run on with no one to read them, and what they started in the
+        // background (`setsid` included) must not outlive the daemon.
+        stopAllSessions()
         RunningCommands.terminateAll()
+        ProcessHygiene.endAll()
         for name in engine.instanceNames { remember(name) }
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).
         fifo?.remove()

@@ -13,10 +13,10 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     private let queue = Mutex<[UnownedJob]>([])
     private let condition = ConditionVariable()
 
-    init(threads: Int) {
+    init(threads: Int, name: String = "widgetd-provider") {
         for index in 0..<max(1, threads) {
             let thread = Thread { [unowned self] in self.work() }
-            thread.name = "widgetd-provider-\(index)"
+            thread.name = "\(name)-\(index)"
             thread.start()
         }
     }

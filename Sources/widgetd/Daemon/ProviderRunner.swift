@@ -1,5 +1,6 @@
 import Foundation
 import Scheduler
+import Store
 import Synchronization
 
 /// A provider call that finished (or timed out), waiting for the loop to hand it to the engine.
@@ -7,8 +8,19 @@ struct ProviderCompletion: Sendable {
     var instance: String
     var token: UInt64
     var result: Result<Timeline, ProviderFailure>
-    /// The call ran a command on a thread of its own (`exec`), not on the provider pool.
-    var ranCommand = false
+    /// Where the call ran, so the loop frees a slot of the right queue.
+    var lane = ProviderLane.shared
+}
+
+/// Where a kind's calls run, so that one kind's waiting cannot hold up another's.
+enum ProviderLane: Sendable {
+    /// The pool of four threads, for kinds that work in memory (`quotes`, `clock`).
+    case shared
+    /// A thread per call, for kinds that run commands (`exec`), which may take until their timeout.
+    case commands
+    /// One thread of its own, for kinds that use the shared store (`motivations`, `todos`): another process holding
+    /// the store's lock makes them wait, and that wait must not fill the pool that the clocks and quotes need.
+    case store
 }
 
 /// An intent that finished running.
@@ -24,6 +36,8 @@ struct IntentCompletion: Sendable {
 enum Completion: Sendable {
     case timeline(ProviderCompletion)
     case intent(IntentCompletion)
+    /// A persistent provider's update; `generation` tells a stopped session's last words from the current one's.
+    case session(instance: String, generation: UInt64, update: SessionUpdate)
 }
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
@@ -71,13 +85,27 @@ struct ProviderRunner: Sendable {
     /// no reload; past 16 running, clicks wait their turn.
     let commandIntentExecutor = CommandExecutor(maximumThreads: 16)
 
-    /// Whether `kind`'s calls block for a command, and so run on threads of their own.
-    func runsCommands(_ kind: String) -> Bool {
-        registry.kind(named: kind)?.runsCommands ?? false
+    /// Store-backed calls and intents, one at a time (SQLite lets one writer in anyway).
+    let storeExecutor = ProviderExecutor(threads: 1, name: "widgetd-store")
+
+    /// How long a store-backed call or intent may wait for another process's lock on the store (`StoreDeadline`),
+    /// counted from when the daemon asked for it. Below the CLI's 10 s wait, so a `--wait` hears the final outcome:
+    /// an intent either ran or was rolled back and will not run later.
+    static let storePatience: TimeInterval = 5
+
+    /// The lane `instance`'s calls run on: its run mode says whether it blocks a thread (a command), its kind whether
+    /// it uses the store.
+    func lane(of instance: WidgetInstance) -> ProviderLane {
+        if instance.runMode.blocksThread { return .commands }
+        return registry.kind(named: instance.kind)?.usesStore == true ? .store : .shared
     }
 
-    private func executor(for kind: any WidgetKind) -> any TaskExecutor {
-        kind.runsCommands ? commandExecutor : executor
+    private func executor(for lane: ProviderLane) -> any TaskExecutor {
+        switch lane {
+        case .shared: executor
+        case .commands: commandExecutor
+        case .store: storeExecutor
+        }
     }
 
     /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
@@ -87,28 +115,47 @@ struct ProviderRunner: Sendable {
                 ProviderCompletion(
                     instance: instance.name, token: token,
                     result: .failure(ProviderFailure("unknown kind '\(instance.kind)'")),
-                    ranCommand: runsCommands(instance.kind)))
+                    lane: lane(of: instance)))
             return
         }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current, exec: instance.exec)
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current,
+            current: current, settings: instance.settings)
         let queue = self.queue
-        let ranCommand = kind.runsCommands
-        Task(executorPreference: executor(for: kind)) {
+        let lane = lane(of: instance)
+        let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
+        Task(executorPreference: executor(for: lane)) {
             let result: Result<Timeline, ProviderFailure>
             do {
-                result = .success(try await kind.timeline(for: instance.intent, in: context))
+                result = .success(
+                    try await StoreDeadline.$current.withValue(deadline) {
+                        try await kind.timeline(for: instance.intent, in: context)
+                    })
             } catch {
                 result = .failure(ProviderFailure("\(error)"))
             }
-            queue.post(
-                ProviderCompletion(instance: instance.name, token: token, result: result, ranCommand: ranCommand))
+            queue.post(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
         }
     }
 }
 
 extension ProviderRunner {
+    /// Starts `instance`'s persistent provider; its updates are posted to the queue, tagged with `generation`.
+    func startSession(_ instance: WidgetInstance, generation: UInt64, now: Date) throws -> any ProviderSession {
+        guard let kind = registry.kind(named: instance.kind) else {
+            throw ProviderFailure("unknown kind '\(instance.kind)'")
+        }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current, settings: instance.settings)
+        let queue = self.queue
+        let name = instance.name
+        return try kind.startSession(for: instance.intent, in: context) { update in
+            queue.post(.session(instance: name, generation: generation, update: update))
+        }
+    }
+
     /// Runs an intent off the loop thread; its outcome is posted to the queue.
     func perform(
         _ invocation: IntentInvocation, on instance: WidgetInstance, now: Date, current: EntryContent?,
@@ -117,12 +164,25 @@ extension ProviderRunner {
         let queue = self.queue
         guard let kind = registry.kind(named: instance.kind) else { return }
         let context = ProviderContext(
-            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current,
-            current: current, exec: instance.exec)
-        Task(executorPreference: kind.runsCommands ? commandIntentExecutor : executor) {
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current,
+            current: current, settings: instance.settings)
+        let lane = lane(of: instance)
+        let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
+        Task(executorPreference: lane == .commands ? commandIntentExecutor : executor(for: lane)) {
             let outcome: Result<IntentOutcome, IntentError>
             do {
-                outcome = .success(try await kind.perform(invocation, for: instance.intent, in: context))
+                // Not started by its deadline (the store lane was busy): not run at all, so a `--wait` that hears
+                // "failed" is never followed by the change landing later.
+                if let deadline, Date() >= deadline {
+                    throw IntentError(
+                        "not run: the store stayed locked by another process for \(Int(Self.storePatience)) s; "
+                            + "nothing was changed")
+                }
+                outcome = .success(
+                    try await StoreDeadline.$current.withValue(deadline) {
+                        try await kind.perform(invocation, for: instance.intent, in: context)
+                    })
             } catch let error as IntentError {
                 outcome = .failure(error)
             } catch {

@@ -7,6 +7,7 @@ enum ConfigManPage {
     static let keyDescriptions: [String: String] = [
         "settings": "Optional settings for the whole daemon; they take effect when it restarts.",
         "widgets": "A mapping from instance name to widget; the name names its files and is what commands take.",
+        "bars": "Optional: bar names to lists of widgets, for 'widgetd bar --bar NAME'.",
         "output_dir": "Where the bar files go (default $XDG_RUNTIME_DIR/widgetd/out); ~ is the home directory.",
         "store": "The shared SQLite store (default $XDG_DATA_HOME/widgetd/store.sqlite).",
         "kind": "The provider: one of the kinds below. Required.",
@@ -16,9 +17,6 @@ enum ConfigManPage {
         "timezone": "The IANA zone schedule: and the kind's dates are read in (default: local).",
         "output": "A format or list of formats to write, each to OUTPUT_DIR/NAME.FORMAT (default plain).",
         "on_click": "A mapping from button to an intent name, or to a command (argv list) started detached.",
-        "command": "The argv list the exec kind runs; no shell unless written (sh -c …).",
-        "timeout": "How long one run may take, in seconds or with a unit (default 5s).",
-        "interval": "How often to run the command again (seconds or with a unit), or persist for a long-running one.",
     ]
 
     static func description(of key: String) -> String { keyDescriptions[key] ?? "UNDOCUMENTED" }
@@ -52,10 +50,9 @@ enum ConfigManPage {
         for key in ConfigSchema.settingsKeys {
             lines += [".TP", ".B \(key)", Roff.paragraph(description(of: key))]
         }
-        lines.append(".SH WIDGET KEYS")
+        lines += [".SH WIDGET KEYS", "Every widget takes these; a kind may add keys of its own (see KINDS)."]
         for key in ConfigSchema.widgetKeys {
-            let only = ConfigSchema.execKeys.contains(key) ? " Only for kinds that run commands (exec)." : ""
-            lines += [".TP", ".B \(key)", Roff.paragraph(description(of: key) + only)]
+            lines += [".TP", ".B \(key)", Roff.paragraph(description(of: key))]
         }
         lines += [
             ".SH FAMILIES", "The width budget in display cells (wide characters count two) of the full and short text.",

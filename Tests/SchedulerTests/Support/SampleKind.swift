@@ -41,7 +41,17 @@ struct CommandKind: WidgetKind {
     let families: [Family] = [.systemSmall]
     let parameters: [ParameterSpec] = []
     var acceptsAnyParameter: Bool { true }
-    var runsCommands: Bool { true }
+    var widgetKeys: [WidgetKeySpec] {
+        [
+            WidgetKeySpec("command", type: .command, requiredHint: "command: [program, arguments…]", summary: ""),
+            WidgetKeySpec("interval", type: .duration(1...31_536_000, words: ["persist"]), summary: ""),
+            WidgetKeySpec("timeout", type: .duration(0.01...300, words: []), summary: ""),
+        ]
+    }
+
+    func runMode(for settings: WidgetSettings) -> RunMode {
+        RunMode(blocksThread: true, timeout: settings.duration("timeout") ?? 5)
+    }
 
     func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "…")

@@ -1,0 +1,64 @@
+import Foundation
+import Scheduler
+
+/// How the exec kind runs an instance's command: its widget-level keys, as an i3blocks section has `command=`,
+/// `interval=`, `signal=` and `format=`.
+struct ExecSettings: Sendable, Hashable {
+    /// The argv; no shell unless the user writes `sh -c`.
+    var command: [String]
+    /// How long one run may take before its process group is killed.
+    var timeout: TimeInterval
+    /// How often to run it again; nil: only on reloads, clicks, signals and `schedule:`.
+    var interval: TimeInterval?
+    /// `interval: persist`: started once and kept running; every line it prints is an update.
+    var isPersistent: Bool
+    /// `SIGRTMIN+signal` reloads the widget.
+    var signal: Int?
+    /// `format: json`: the command prints i3bar JSON objects (one per line when persistent).
+    var printsJSON: Bool
+
+    static let defaultTimeout: TimeInterval = 5
+
+    /// The keys `widgets.yaml` takes on an exec widget.
+    static let keys: [WidgetKeySpec] = [
+        WidgetKeySpec(
+            "command", type: .command, requiredHint: "command: [program, arguments…]",
+            summary: "the argv to run; no shell unless you write [sh, -c, …]"),
+        WidgetKeySpec(
+            "interval", type: .duration(1...31_536_000, words: ["persist", "once"]),
+            summary: "run again this often; persist: keep it running, each line it prints replaces the entry"),
+        WidgetKeySpec(
+            "timeout", type: .duration(0.01...300, words: []),
+            summary: "kill its process group after this long (default 5s; not for persist)"),
+        WidgetKeySpec("signal", type: .int(1...30), summary: "SIGRTMIN+N reloads it, as i3blocks' signal="),
+        WidgetKeySpec(
+            "format", type: .choice(["raw", "json"]),
+            summary: "raw: i3blocks lines (default); json: i3bar objects, one per line when persistent"),
+    ]
+
+    init(
+        command: [String], timeout: TimeInterval = ExecSettings.defaultTimeout, interval: TimeInterval? = nil,
+        isPersistent: Bool = false, signal: Int? = nil, printsJSON: Bool = false
+    ) {
+        self.command = command
+        self.timeout = timeout
+        self.interval = interval
+        self.isPersistent = isPersistent
+        self.signal = signal
+        self.printsJSON = printsJSON
+    }
+
+    init(_ settings: WidgetSettings) {
+        self.init(
+            command: settings.command("command") ?? [], timeout: settings.duration("timeout") ?? Self.defaultTimeout,
+            interval: settings.duration("interval"), isPersistent: settings.word("interval") == "persist",
+            signal: settings.int("signal"), printsJSON: settings.word("format") == "json")
+    }
+
+    /// `BLOCK_INTERVAL` as i3blocks sets it: the section's `interval=` as written.
+    var intervalText: String {
+        if isPersistent { return "persist" }
+        guard let interval else { return "once" }
+        return interval == interval.rounded() ? String(Int(interval)) : String(interval)
+    }
+}

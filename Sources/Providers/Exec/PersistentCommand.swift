@@ -1,0 +1,251 @@
+import Foundation
+import Glibc
+import Scheduler
+import Synchronization
+
+/// An `interval: persist` command (i3blocks' persistent block): started once and kept running on a thread of its
+/// own that sleeps in `poll()` on its output. Every line it prints (every JSON object, with `format: json`) is an
+/// update at once; clicks go to its standard input. When it exits it is started again after a pause that doubles
+/// from 1 s up to a minute, and the widget shows its last entry, marked stale, meanwhile. A script that prints
+/// faster than `maximumUpdatesPerSecond` is slowed down: the latest line wins, the others are skipped and logged.
+final class PersistentCommand: ProviderSession, @unchecked Sendable {
+    static let maximumUpdatesPerSecond = 20
+    static let lineCap = CommandRunner.outputCap
+    static let firstBackoff: TimeInterval = 1
+    static let maximumBackoff: TimeInterval = 60
+
+    private let argv: [String]
+    private let environment: [String: String]
+    private let printsJSON: Bool
+    private let parse: @Sendable (String, Date) throws -> Timeline
+    private let updates: @Sendable (SessionUpdate) -> Void
+    private let stopWake: Wakeup
+    /// The running child's process group and its standard input; -1 when none runs.
+    private let child = Mutex<(pid: pid_t, input: Int32, stopped: Bool)>((-1, -1, false))
+
+    init(
+        argv: [String], environment: [String: String], printsJSON: Bool,
+        parse: @escaping @Sendable (String, Date) throws -> Timeline,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws {
+        self.argv = argv
+        self.environment = environment
+        self.printsJSON = printsJSON
+        self.parse = parse
+        self.updates = updates
+        stopWake = try Wakeup()
+        let thread = Thread { [self] in run() }
+        thread.name = "persist \(argv.first ?? "")"
+        thread.start()
+    }
+
+    /// Writes the click to the command's standard input as i3blocks 1.5 does: with `format: json` the block's
+    /// properties and the click's as one JSON object per line, else the button number on a line of its own.
+    func deliver(_ invocation: IntentInvocation) {
+        guard let click = invocation.click else { return }
+        let line = printsJSON ? Self.clickJSON(click, environment: environment) : "\(click.button.number)"
+        let bytes = Array((line + "\n").utf8)
+        child.withLock { child in
+            guard child.input >= 0 else { return }
+            // Non-blocking: a script that never reads its input must not stall the daemon; a full pipe drops the click.
+            _ = bytes.withUnsafeBytes { write(child.input, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Ends the command's whole process group (SIGTERM, as i3blocks does on exit; SIGKILL a second later if it
+    /// lingers) and the thread; no update follows.
+    func stop() {
+        let pid = child.withLock { child in
+            child.stopped = true
+            return child.pid
+        }
+        if pid > 0 { kill(-pid, SIGTERM) }
+        stopWake.signal()
+    }
+
+    private var isStopped: Bool { child.withLock { $0.stopped } }
+
+    private func run() {
+        var backoff = Self.firstBackoff
+        while !isStopped {
+            let started = Date()
+            let reason: String
+            do {
+                reason = try runOnce()
+            } catch {
+                reason = "\(error)"
+            }
+            if isStopped { return }
+            // A command that ran a good while is not crash-looping: start again soon.
+            if Date().timeIntervalSince(started) > Self.maximumBackoff { backoff = Self.firstBackoff }
+            updates(.stopped(reason: "\(reason); starting it again in \(CommandRunner.format(backoff))"))
+            if waitForStop(seconds: backoff) { return }
+            backoff = min(backoff * 2, Self.maximumBackoff)
+        }
+    }
+
+    /// Runs the command until it exits; returns why it ended.
+    private func runOnce() throws -> String {
+        var process = try PersistentProcess.spawn(argv, environment: environment)
+        let pid = process.pid
+        let stoppedBeforeStart = child.withLock { child in
+            child.pid = pid
+            child.input = process.input
+            return child.stopped
+        }
+        RunningCommands.started(pid)
+        defer {
+            child.withLock { child in
+                child.pid = -1
+                child.input = -1
+            }
+            RunningCommands.ended(pid)
+            process.closeAll()
+            // Whatever it left behind in its group goes with it.
+            kill(-pid, SIGKILL)
+        }
+        if stoppedBeforeStart { kill(-pid, SIGTERM) }
+
+        var pending: [UInt8] = []
+        var discarding = false
+        var throttle = UpdateThrottle(perSecond: Self.maximumUpdatesPerSecond)
+        var lastNote: Date?
+        var skippedSinceNote = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        func complete(_ bytes: [UInt8]) {
+            if let line = throttle.offer(String(decoding: bytes, as: UTF8.self), now: Date()) { show(line) }
+        }
+        while true {
+            // While a line waits for the next second, wake then to show it.
+            let timeout =
+                throttle.nextRelease.map { max(0, Int32(($0.timeIntervalSinceNow * 1000).rounded(.up))) } ?? -1
+            var descriptors = [
+                pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopWake.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 2, timeout)
+            if ready < 0 && errno != EINTR { break }
+            if descriptors[1].revents != 0 { break }
+            if let (line, skipped) = throttle.release(now: Date()) {
+                skippedSinceNote += skipped
+                // Said at once, then at most once a minute: a script that floods for hours fills no log.
+                if skippedSinceNote > 0, lastNote.map({ Date().timeIntervalSince($0) >= 60 }) ?? true {
+                    updates(
+                        .note(
+                            "printed faster than \(Self.maximumUpdatesPerSecond) lines a second: \(skippedSinceNote) "
+                                + "lines skipped, the newest shown"))
+                    lastNote = Date()
+                    skippedSinceNote = 0
+                }
+                show(line)
+            }
+            guard descriptors[0].revents != 0 else { continue }
+            let count = read(process.output, &buffer, buffer.count)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count <= 0 { break }
+            for byte in buffer[0..<count] {
+                if byte == UInt8(ascii: "\n") {
+                    if !discarding { complete(pending) }
+                    pending.removeAll(keepingCapacity: true)
+                    discarding = false
+                } else if !discarding {
+                    pending.append(byte)
+                    if pending.count >= Self.lineCap {
+                        // One update is capped as a one-shot run's output is: the rest of the line is dropped.
+                        complete(pending)
+                        pending.removeAll(keepingCapacity: true)
+                        discarding = true
+                        updates(.note("a line longer than \(Self.lineCap / 1024) KiB was cut"))
+                    }
+                }
+            }
+        }
+        if let (line, _) = throttle.release(now: .distantFuture) { show(line) }
+        if isStopped {
+            kill(-pid, SIGTERM)
+        }
+        let status = process.waitForExit(killingAfter: isStopped ? 1 : nil)
+        if isStopped { return "stopped" }
+        return status == 0 ? "exited" : "exited with status \(status)"
+    }
+
+    private func show(_ line: String) {
+        let text = TextSanitizer.repair(bytes: Array(line.utf8))
+        if printsJSON && text.allSatisfy({ $0.isWhitespace }) { return }
+        do {
+            updates(.timeline(try parse(text, Date())))
+        } catch {
+            updates(.note("\(error)"))
+        }
+    }
+
+    /// Sleeps until `seconds` pass or `stop()` is called; true when stopped.
+    private func waitForStop(seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !isStopped {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var descriptor = pollfd(fd: stopWake.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+        }
+        return true
+    }
+
+    /// i3blocks 1.5's JSON click line: the block's properties (its environment, as i3blocks keeps both in one map)
+    /// and the click's keys.
+    static func clickJSON(_ click: ClickLocation, environment: [String: String]) -> String {
+        var object: [String: Any] = [
+            "name": environment["BLOCK_NAME"] ?? "", "instance": environment["BLOCK_INSTANCE"] ?? "",
+            "button": click.button.number, "modifiers": click.modifiers,
+        ]
+        let numbers: [(String, Int?)] = [
+            ("x", click.x), ("y", click.y), ("relative_x", click.relativeX), ("relative_y", click.relativeY),
+            ("width", click.width), ("height", click.height),
+        ]
+        for (key, value) in numbers { if let value { object[key] = value } }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// At most `perSecond` updates in any one-second window; past that, only the latest line is kept, and shown when the
+/// window ends. A flooding script then costs the daemon one update a second more, never a backlog.
+struct UpdateThrottle {
+    let perSecond: Int
+    private var windowStart = Date.distantPast
+    private var shown = 0
+    private var held: String?
+    private var skipped = 0
+
+    init(perSecond: Int) {
+        self.perSecond = perSecond
+    }
+
+    /// When a held line is due.
+    var nextRelease: Date? { held == nil ? nil : windowStart.addingTimeInterval(1) }
+
+    /// A new line: returned to show now, or held (replacing any held one) until the window ends.
+    mutating func offer(_ line: String, now: Date) -> String? {
+        if now.timeIntervalSince(windowStart) >= 1, held == nil {
+            windowStart = now
+            shown = 0
+        }
+        if held == nil, shown < perSecond {
+            shown += 1
+            return line
+        }
+        if held != nil { skipped += 1 }
+        held = line
+        return nil
+    }
+
+    /// The held line once its window is over, and how many lines it replaced.
+    mutating func release(now: Date) -> (line: String, skipped: Int)? {
+        guard let line = held, now >= windowStart.addingTimeInterval(1) else { return nil }
+        held = nil
+        defer { skipped = 0 }
+        windowStart = now
+        shown = 1
+        return (line, skipped)
+    }
+}

@@ -1,0 +1,173 @@
+import CLinux
+import Foundation
+import Glibc
+
+/// Keeps the processes that a widget's commands start from outliving the widget or the daemon.
+///
+/// A command's process group is not enough: a script can `setsid` a child (or double-fork a daemon), and that child
+/// leaves the group, so killing the group at a timeout misses it, and it reparents to init when the script exits. A
+/// cgroup would hold every descendant, but a user's systemd rarely delegates one to a user service, so instead:
+///
+/// - the daemon is a child subreaper (`adoptOrphans`): a descendant whose parent exits is reparented to the daemon,
+///   not to init, so escaped processes stay where the daemon can see them (as its children, in `/proc/*/stat`);
+/// - every guarded spawn carries an owner in its environment (`tagged`), `WIDGETD_SPAWN=<daemon pid>.<owner>`,
+///   which its descendants inherit, so an orphan can be traced to the widget whose command started it;
+/// - `endEscaped(owner:)` kills a widget's orphans with their process groups (a timeout, the widget removed), and
+///   `endAll` every tagged process at the daemon's stop, repeating while killing exposes deeper orphans.
+///
+/// Usage for a spawn layer (exec runs; long-running `persist` children the same way): spawn with
+/// `tagged(environment, owner:)`, register the pid with `RunningCommands.started` inside `SpawnGuard.withLock` (so
+/// `reapOrphans` never reaps a child its thread waits for), and after the run was killed call `endEscaped(owner:)`.
+/// What survives it: a descendant that clears its environment (`env -i`) and escapes the process group cannot be
+/// traced; it is still reaped when it exits, but not killed.
+public enum ProcessHygiene {
+    /// The environment variable that names a spawn's owner.
+    public static let tagVariable = "WIDGETD_SPAWN"
+
+    /// Makes this process the reaper of its orphaned descendants (`prctl(PR_SET_CHILD_SUBREAPER)`); once, at start.
+    /// - Returns: whether the kernel agreed.
+    @discardableResult
+    public static func adoptOrphans() -> Bool {
+        widgetd_become_subreaper() == 0
+    }
+
+    /// `environment` with the owner tag for a spawn on behalf of `owner` (a widget's name).
+    public static func tagged(_ environment: [String: String], owner: String) -> [String: String] {
+        var environment = environment
+        environment[tagVariable] = tagPrefix + owner
+        return environment
+    }
+
+    /// Kills `owner`'s processes that escaped to the daemon, with their process groups, and reaps them; repeats
+    /// while killing them leaves deeper orphans, for at most `within` seconds.
+    public static func endEscaped(owner: String, within: TimeInterval = 2) {
+        let tag = tagVariable + "=" + tagPrefix + owner
+        end(within: within, includingRunning: false) { $0 == tag }
+    }
+
+    /// Ends every process this daemon's spawns started, running commands included (the daemon is stopping): SIGTERM
+    /// first, as i3blocks does, then SIGKILL for what is left after a moment.
+    public static func endAll(within: TimeInterval = 2) {
+        let prefix = tagVariable + "=" + tagPrefix
+        end(within: within, includingRunning: true, gentle: true) { $0.hasPrefix(prefix) }
+    }
+
+    /// Reaps every exited child that no thread waits for: orphans that were reparented to the daemon and ended, and
+    /// detached commands. Call it on SIGCHLD.
+    public static func reapOrphans() {
+        // The scan costs a read per process on the machine, and SIGCHLD comes with every command that ends: scan
+        // only when the first exited child is not one a command thread is about to reap. One left behind that one
+        // is reaped at a later SIGCHLD.
+        var info = siginfo_t()
+        guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
+        let exited = info._sifields._sigchld.si_pid
+        guard exited != 0, !RunningCommands.pids.contains(exited) else { return }
+        for child in unwaitedChildren(includingRunning: false) where child.state == "Z" {
+            var status: Int32 = 0
+            _ = waitpid(child.pid, &status, WNOHANG)
+        }
+    }
+
+    /// `<daemon pid>.`: a process started by another daemon (a test's, a nested one) is not this one's to kill.
+    private static let tagPrefix = "\(getpid())."
+
+    private static func end(
+        within: TimeInterval, includingRunning: Bool, gentle: Bool = false, matching: (String) -> Bool
+    ) {
+        let start = Date()
+        let escalation = start.addingTimeInterval(gentle ? min(0.5, within / 2) : 0)
+        let deadline = start.addingTimeInterval(within)
+        var signalled: [pid_t: Int32] = [:]
+        while true {
+            var left = false
+            for child in unwaitedChildren(includingRunning: includingRunning) {
+                if child.state == "Z" {
+                    var status: Int32 = 0
+                    _ = waitpid(child.pid, &status, WNOHANG)
+                    continue
+                }
+                guard let tag = ownerTag(of: child.pid), matching(tag) else { continue }
+                left = true
+                let signal = Date() < escalation ? SIGTERM : SIGKILL
+                guard signalled[child.pid] != signal else { continue }
+                signalled[child.pid] = signal
+                // Its group when it leads one (a setsid'd process does), so its children go at once; any other
+                // group is not its own to end (a script in the daemon's session could join the daemon's group, or a
+                // shell's), and members of it that descend from it are orphaned to the daemon and found next round.
+                if child.group == child.pid, child.group != getpgrp() { kill(-child.group, signal) }
+                kill(child.pid, signal)
+            }
+            if !left || Date() >= deadline { return }
+            usleep(5_000)
+        }
+    }
+
+    /// A child of this process, from `/proc/PID/stat`.
+    private struct Child {
+        var pid: pid_t
+        var state: Character
+        var group: pid_t
+    }
+
+    /// This process's children, from a scan of `/proc/*/stat` (`/proc/PID/task/TID/children` needs a kernel option
+    /// that is often off), leaving out the commands whose threads wait for them unless `includingRunning`.
+    private static func unwaitedChildren(includingRunning: Bool) -> [Child] {
+        let me = getpid()
+        // Under the spawn lock a command is never half-registered: spawned but not yet in `RunningCommands`.
+        return SpawnGuard.withLock {
+            let running = includingRunning ? [] : RunningCommands.pids
+            var children: [Child] = []
+            guard let directory = opendir("/proc") else { return children }
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard let pid = pid_t(name), pid != me, !running.contains(pid),
+                    let child = status(of: pid), child.parent == me
+                else { continue }
+                children.append(Child(pid: pid, state: child.state, group: child.group))
+            }
+            return children
+        }
+    }
+
+    /// State, parent and process group from `/proc/PID/stat`: `pid (comm) S ppid pgrp …`, where comm may hold
+    /// spaces and parentheses, so the fields are read after its last `)`.
+    private static func status(of pid: pid_t) -> (state: Character, parent: pid_t, group: pid_t)? {
+        guard let bytes = readSmallFile("/proc/\(pid)/stat"), let close = bytes.lastIndex(of: UInt8(ascii: ")")) else {
+            return nil
+        }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 3, let state = fields[0].first,
+            let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
+            let group = pid_t(String(decoding: fields[2], as: UTF8.self))
+        else { return nil }
+        return (Character(UnicodeScalar(state)), parent, group)
+    }
+
+    /// The `WIDGETD_SPAWN=…` entry of the process's environment, if it has one and it can be read.
+    private static func ownerTag(of pid: pid_t) -> String? {
+        guard let bytes = readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return nil }
+        let key = Array((tagVariable + "=").utf8)
+        for entry in bytes.split(separator: 0) where entry.starts(with: key) {
+            return String(decoding: entry, as: UTF8.self)
+        }
+        return nil
+    }
+
+    private static func readSmallFile(_ path: String, limit: Int = 4096) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < limit {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        return bytes
+    }
+}

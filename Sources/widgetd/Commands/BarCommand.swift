@@ -1,0 +1,182 @@
+import Foundation
+import Scheduler
+
+/// `widgetd bar`: a complete i3bar-protocol status command (`status_command widgetd bar` in i3 or sway) that shows
+/// the chosen widgets as one status line and sends each click straight to its widget, with the button and the
+/// position within the block.
+///
+/// It reads the same records `show --follow` reads, watching only its own widgets' files (`RecordWatch`), and writes
+/// a new status line only when one of its blocks changes: at a widget's next entry (one wall-clock timer for the
+/// earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar
+/// asks when the bar is hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar
+/// goes (`ReaderLifetime`).
+enum BarCommand {
+    static let stopSignal = SIGUSR1
+    static let continueSignal = SIGUSR2
+    /// The signals the main thread blocks before any thread exists, so only the signalfd sees them.
+    static let signals = [stopSignal, continueSignal]
+
+    static func run(
+        widgets: [String]?, bar: String?, configPath: String, registry: KindRegistry, environment: [String: String],
+        console: Console
+    ) -> Int32 {
+        let loaded = ConfigLoader.load(path: configPath, registry: registry)
+        guard let configuration = loaded.configuration else {
+            console.err("widgetd: error: \(configPath) has errors; 'widgetd check' shows them")
+            return ExitCode.failure
+        }
+        let items: [BarItem]
+        switch select(widgets: widgets, bar: bar, in: configuration) {
+        case .success(let chosen): items = chosen
+        case .failure(let message):
+            console.err("widgetd: error: \(message) in \(configPath)")
+            return ExitCode.failure
+        }
+        let paths = RunningDaemon.paths(environment: environment, settings: configuration.settings)
+        return follow(items, in: paths.output, control: paths.control, console: console)
+    }
+
+    enum Selection: Equatable {
+        case success([BarItem])
+        case failure(String)
+    }
+
+    /// The blocks to show: the `--widgets` list, else the `bars:` entry named by `--bar`, else every widget in the
+    /// file's order.
+    static func select(widgets: [String]?, bar: String?, in configuration: Configuration) -> Selection {
+        let names = configuration.widgets.map(\.name)
+        if let widgets {
+            for name in widgets where !names.contains(name) {
+                return .failure("no widget named '\(name)'" + Suggestion.didYouMean(name, in: names))
+            }
+            return widgets.isEmpty
+                ? .failure("--widgets names no widget") : .success(widgets.map { BarItem(widget: $0) })
+        }
+        if let bar {
+            guard let definition = configuration.bars.first(where: { $0.name == bar }) else {
+                let bars = configuration.bars.map(\.name)
+                let known = bars.isEmpty ? "; there is no 'bars:' section" : "; bars: \(bars.joined(separator: ", "))"
+                return .failure(
+                    "no bar named '\(bar)'" + Suggestion.didYouMean(bar, in: bars, then: String(known.dropFirst(2))))
+            }
+            return definition.items.isEmpty ? .failure("bar '\(bar)' shows no widget") : .success(definition.items)
+        }
+        return names.isEmpty ? .failure("no widgets") : .success(names.map { BarItem(widget: $0) })
+    }
+
+    /// The i3bar protocol header: version 1, click events, and the signals that pause and resume the output.
+    static var header: String {
+        #"{"version":1,"click_events":true,"stop_signal":\#(stopSignal),"cont_signal":\#(continueSignal)}"#
+    }
+
+    private static func follow(_ items: [BarItem], in directory: String, control: ControlPaths, console: Console)
+        -> Int32
+    {
+        guard let lifetime = ReaderLifetime() else { return ExitCode.success }
+        let recordPaths = items.map { directory + "/" + $0.widget + ".json" }
+        let watcher: Inotify
+        let timer: WallClockTimer
+        let signals: SignalFile
+        var recordWatch: RecordWatch
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            watcher = try Inotify()
+            recordWatch = try RecordWatch(records: Array(Set(recordPaths)), in: directory, on: watcher)
+            timer = try WallClockTimer()
+            signals = try SignalFile(signals: Self.signals)
+        } catch {
+            console.err("widgetd: error: cannot watch \(directory): \(error)")
+            return ExitCode.failure
+        }
+        guard lifetime.write(Array((header + "\n[\n").utf8)) else { return ExitCode.success }
+        var records: [String: InstanceRecord] = [:]
+        for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
+        // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
+        var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
+        var lines = ClickForwarder.LineSplitter()
+        var last: String?
+        var paused = false
+        var first = true
+        while true {
+            let now = Date()
+            if !paused {
+                let blocks = zip(items, recordPaths).map { item, path in
+                    records[path].map { BarBlock.render($0, item: item, at: now) } ?? BarBlock.missing(item)
+                }
+                let line = "[" + blocks.joined(separator: ",") + "]"
+                if line != last {
+                    guard lifetime.write(Array(((first ? "" : ",") + line + "\n").utf8)) else {
+                        return ExitCode.success
+                    }
+                    first = false
+                    last = line
+                }
+            }
+            let ready: Set<Int32>
+            do {
+                let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
+                try timer.arm(at: next)
+                guard
+                    let readable = try lifetime.wait(
+                        forReadable: [watcher.fileDescriptor, timer.fileDescriptor, signals.fileDescriptor]
+                            + (clicks.map { [$0.rawValue] } ?? []))
+                else { return ExitCode.success }
+                ready = readable
+            } catch {
+                console.err("widgetd: error: \(error)")
+                return ExitCode.failure
+            }
+            if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
+            if ready.contains(signals.fileDescriptor) {
+                for signal in signals.readSignals() {
+                    paused = signal == stopSignal
+                    // Resumed: i3bar shows the line it gets next, so write the current one even if unchanged.
+                    if !paused { last = nil }
+                }
+            }
+            if let input = clicks, ready.contains(input.rawValue),
+                !forwardClicks(from: input, lines: &lines, items: items, control: control, console: console)
+            {
+                clicks = nil
+            }
+            if ready.contains(watcher.fileDescriptor) {
+                for path in recordWatch.changedRecords(watcher.readEvents()) {
+                    records[path] = ShowCommand.readRecord(path) ?? records[path]
+                }
+            }
+        }
+    }
+
+    /// Reads the click events waiting on `input` and sends each one on a widgetd block to its widget; false once
+    /// `input` has ended, so the caller stops polling it.
+    private static func forwardClicks(
+        from input: FileDescriptor, lines: inout ClickForwarder.LineSplitter, items: [BarItem], control: ControlPaths,
+        console: Console
+    ) -> Bool {
+        let bytes: [UInt8]
+        do {
+            bytes = try input.read(upTo: 4096)
+        } catch {
+            return error.errno == EAGAIN
+        }
+        guard !bytes.isEmpty else { return false }
+        for line in lines.lines(adding: bytes) {
+            guard let event = BarClickEvent.parse(line: line), event.name == Renderer.blockName,
+                let instance = event.instance, items.contains(where: { $0.widget == instance }),
+                (1...5).contains(event.button)
+            else { continue }
+            let click = ClickForwarder.Click(
+                button: event.button, relativeX: event.relativeX, width: event.width,
+                details: ControlCommand.ClickDetails(
+                    x: event.x, y: event.y, relativeY: event.relativeY, height: event.height,
+                    modifiers: event.modifiers))
+            do {
+                try ClickForwarder(instance: instance, paths: control).send(click)
+            } catch {
+                console.err("widgetd: warning: click on '\(instance)' not forwarded: \(error)")
+            }
+        }
+        return true
+    }
+}

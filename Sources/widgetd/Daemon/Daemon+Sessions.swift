@@ -1,0 +1,72 @@
+import Foundation
+import Providers
+import Scheduler
+
+/// Persistent providers (`interval: persist` commands): started by their instance's reload, kept running, their
+/// updates shown at once, stopped with their whole process group when the instance changes or goes and when the
+/// daemon stops.
+extension Daemon {
+    /// A reload of a persistent instance starts its provider when none runs; a running one is left alone, as i3blocks
+    /// leaves a spawned persistent block. The reload is done either way: nothing waits for an answer.
+    func reloadPersistent(_ instance: WidgetInstance, token: UInt64) {
+        if sessions[instance.name] == nil {
+            lastSessionGeneration += 1
+            do {
+                let session = try runner.startSession(instance, generation: lastSessionGeneration, now: Date())
+                sessions[instance.name] = (lastSessionGeneration, session)
+                log(.debug, "\(instance.name): started its persistent command")
+            } catch {
+                log(.warning, "\(instance.name): cannot start: \(error)")
+                perform(engine.providerStopped(instance: instance.name, reason: "\(error)", now: Date()))
+            }
+        }
+        for (ack, failure) in acknowledgements.completed(instance: instance.name, token: token) {
+            acknowledge(ack, failure: failure)
+        }
+    }
+
+    /// An update from a persistent provider; one from a session already stopped is ignored.
+    func handle(_ update: SessionUpdate, of name: String, generation: UInt64) {
+        guard sessions[name]?.generation == generation else { return }
+        let now = Date()
+        switch update {
+        case .timeline(let timeline):
+            for note in timeline.notes { log(.warning, "\(name): \(note)") }
+            perform(engine.install(timeline, for: name, now: now))
+            writeStatus(of: name, now: now)
+        case .stopped(let reason):
+            log(.warning, "\(name): \(reason)")
+            perform(engine.providerStopped(instance: name, reason: reason, now: now))
+            writeStatus(of: name, now: now)
+        case .note(let note):
+            log(.warning, "\(name): \(note)")
+        }
+    }
+
+    /// Hands a click to the instance's running persistent provider; false when the instance has none.
+    func deliverToSession(
+        _ invocation: IntentInvocation, of instance: WidgetInstance, _ token: ControlCommand.AckToken?
+    ) -> Bool {
+        guard instance.runMode.isPersistent else { return false }
+        guard let running = sessions[instance.name] else {
+            let reason = "\(instance.name): its persistent command is not running"
+            log(.warning, "\(reason); click dropped")
+            token.map { acknowledge($0, failure: reason) }
+            return true
+        }
+        running.session.deliver(invocation)
+        log(.info, "\(instance.name): click sent to its persistent command")
+        token.map { acknowledge($0) }
+        return true
+    }
+
+    func stopSession(of name: String) {
+        guard let running = sessions.removeValue(forKey: name) else { return }
+        running.session.stop()
+        log(.debug, "\(name): stopped its persistent command")
+    }
+
+    func stopAllSessions() {
+        for name in Array(sessions.keys) { stopSession(of: name) }
+    }
+}

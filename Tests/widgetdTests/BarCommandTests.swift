@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+/// `widgetd bar`, driven as i3bar drives a status command: its stdout read as the protocol, click events written
+/// to its stdin, the stop and continue signals sent.
+@Suite("widgetd bar: the i3bar protocol")
+struct BarCommandTests {
+    static let config = """
+        widgets:
+          motivation:
+            kind: motivations
+          todos:
+            kind: todos
+            family: systemLarge
+          quote:
+            kind: quotes
+          seconds:
+            kind: clock
+            intent:
+              seconds: true
+              format: "%T"
+            output: [plain, i3blocks, i3bar, waybar, polybar, tmux]
+        bars:
+          main:
+            - motivation
+            - todos: {min_width: 200, align: center, separator: false, separator_block_width: 15, border: "#ff0000"}
+
+        """
+
+    /// A running `widgetd bar`, what it prints collected in a file, its clicks fed through a pipe.
+    final class Bar {
+        let process = Process()
+        let outPath: String
+        let input = Pipe()
+
+        init(_ daemon: DaemonUnderTest, _ arguments: [String]) throws {
+            outPath = try daemon.directory.write("bar-\(UUID().uuidString).out", "")
+            process.executableURL = widgetdBinary
+            process.arguments = ["bar"] + arguments + ["--config", daemon.configPath]
+            process.environment = daemon.environment
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            process.standardInput = input
+            try process.run()
+            input.fileHandleForWriting.write(Data("[\n".utf8))
+        }
+
+        deinit {
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        var lines: [String] {
+            ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        /// The status lines so far, each an array of blocks.
+        var statusLines: [[[String: Any]]] {
+            lines.dropFirst(2).compactMap { line in
+                let json = line.hasPrefix(",") ? String(line.dropFirst()) : line
+                return (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: Any]]
+            }
+        }
+
+        func click(_ event: String) {
+            input.fileHandleForWriting.write(Data(("," + event + "\n").utf8))
+        }
+    }
+
+    @Test func printsTheHeaderThenOneStatusLinePerChange() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        let bar = try Bar(daemon, ["--widgets", "quote,seconds"])
+        #expect(waitFor("three status lines") { bar.statusLines.count >= 3 })
+        let lines = bar.lines
+        let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(header["version"] as? Int == 1)
+        #expect(header["click_events"] as? Bool == true)
+        #expect(header["stop_signal"] as? Int == Int(SIGUSR1))
+        #expect(header["cont_signal"] as? Int == Int(SIGUSR2))
+        #expect(lines[1] == "[")
+        #expect(!lines[2].hasPrefix(","))
+        #expect(lines[3...].allSatisfy { $0.hasPrefix(",") })
+        for status in bar.statusLines {
+            #expect(status.map { $0["instance"] as? String } == ["quote", "seconds"])
+            #expect(status.allSatisfy { $0["name"] as? String == "widgetd" })
+        }
+        // Only a change makes a line: the clock's seconds differ from one line to the next.
+        let seconds = bar.statusLines.map { $0[1]["full_text"] as? String ?? "" }
+        #expect(Set(seconds).count == seconds.count)
+    }
+
+    @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        let env = daemon.environment
+        #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
+        for title in ["Alpha", "Beta"] {
+            #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
+        }
+        #expect(waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        let bar = try Bar(daemon, ["--bar", "main"])
+        let text = { (instance: String) in
+            bar.statusLines.last?.first { $0["instance"] as? String == instance }?["full_text"] as? String
+        }
+        #expect(waitFor("the first line") { text("todos") == "☐ Alpha  ☐ Beta" })
+        // The bar's layout for todos comes with the block.
+        let todos = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "todos" })
+        #expect(todos["min_width"] as? Int == 200)
+        #expect(todos["align"] as? String == "center")
+        #expect(todos["separator"] as? Bool == false)
+        #expect(todos["separator_block_width"] as? Int == 15)
+        #expect(todos["border"] as? String == "#ff0000")
+        // Near the right end of the block: Beta, not the first open one.
+        bar.click(
+            #"{"name":"widgetd","instance":"todos","button":1,"modifiers":["Shift"],"x":1186,"y":8,"relative_x":110,"#
+                + #""relative_y":8,"output_x":1186,"output_y":8,"width":120,"height":18}"#)
+        #expect(waitFor("Beta ticked off") { text("todos") == "☐ Alpha  ☑ Beta" })
+        bar.click(#"{"name":"widgetd","instance":"motivation","button":1,"modifiers":[],"relative_x":3,"width":90}"#)
+        #expect(waitFor("the star") { text("motivation") == "⭐ No zero days." })
+        // On i3bar the background shows, so the text colour chosen for it comes with it.
+        let motivation = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "motivation" })
+        #expect(motivation["color"] as? String == "#000000")
+        #expect(motivation["background"] as? String == "#d3d3d3")
+        // Another program's block on the same bar is not widgetd's to click.
+        bar.click(#"{"name":"volume","instance":"todos","button":1}"#)
+        #expect(try daemon.cli(["todos", "list"]).stdout.contains("Alpha"))
+        #expect(text("todos") == "☐ Alpha  ☑ Beta")
+    }
+
+    @Test func aClickReachesAScriptWithEveryKeyTheBarSent() throws {
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  where:
+                    kind: exec
+                    command: [sh, -c, 'echo "b=$button m=$modifiers x=$x y=$y rx=$relative_x ry=$relative_y w=$width h=$height"']
+
+                """)
+        #expect(waitFor("the first run") { daemon.read("where.plain")?.hasPrefix("b=") == true })
+        let bar = try Bar(daemon, ["--widgets", "where"])
+        #expect(waitFor("the first line") { bar.statusLines.count >= 1 })
+        bar.click(
+            #"{"name":"widgetd","instance":"where","button":3,"modifiers":["Shift","Mod4"],"x":1186,"y":9,"#
+                + #""relative_x":40,"relative_y":7,"output_x":1186,"output_y":9,"width":120,"height":18}"#)
+        #expect(
+            waitFor("the script's answer to the click") {
+                daemon.read("where.plain")
+                    == #"b=3 m=["Shift","Mod4"] x=1186 y=9 rx=40 ry=7 w=120 h=18"# + "\n"
+            }, "\(daemon.read("where.plain") ?? "nothing")")
+    }
+
+    @Test func theStopSignalPausesTheOutputAndTheContinueSignalResumesIt() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the clock") { daemon.hasTimeline("seconds") })
+        let bar = try Bar(daemon, ["--widgets", "seconds"])
+        #expect(waitFor("a first line") { bar.statusLines.count >= 1 })
+        kill(bar.process.processIdentifier, SIGUSR1)
+        // Give the signal time to land: two ticks of the clock must then pass with no new line.
+        var ticks: Set<String> = []
+        #expect(
+            waitFor("two ticks") {
+                daemon.read("seconds.plain").map { ticks.insert($0) }
+                return ticks.count >= 3
+            })
+        let paused = bar.lines.count
+        ticks = []
+        #expect(
+            waitFor("two more ticks") {
+                daemon.read("seconds.plain").map { ticks.insert($0) }
+                return ticks.count >= 3
+            })
+        #expect(bar.lines.count == paused)
+        kill(bar.process.processIdentifier, SIGUSR2)
+        #expect(waitFor("a line after continuing") { bar.lines.count > paused })
+    }
+
+    @Test func sleepsWhileAnotherWidgetTicks() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        let bar = try Bar(daemon, ["--widgets", "quote"])
+        #expect(waitFor("the first line") { bar.statusLines.count == 1 })
+        let pid = bar.process.processIdentifier
+        var settled = try contextSwitches(of: pid)
+        #expect(
+            waitFor("the bar to settle") {
+                usleep(200_000)
+                let now = (try? contextSwitches(of: pid)) ?? 0
+                defer { settled = now }
+                return now == settled
+            })
+        let before = try contextSwitches(of: pid)
+        var ticks: Set<String> = []
+        #expect(
+            waitFor("three ticks of the clock") {
+                daemon.read("seconds.plain").map { ticks.insert($0) }
+                return ticks.count >= 4
+            })
+        #expect(try contextSwitches(of: pid) - before <= 1)
+        #expect(bar.statusLines.count == 1)
+    }
+
+    @Test func checkNamesUnknownWidgetsInBars() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = try directory.write(
+            "widgets.yaml",
+            "widgets:\n  quote:\n    kind: quotes\nbars:\n  top: [quote, qoute]\n  bottom:\n    - quote: {align: middle}\n"
+        )
+        let result = try runWidgetd(["check", "--config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("widgets.yaml:5:16: error: unknown widget 'qoute'"), "\(result.stderr)")
+        #expect(result.stderr.contains("did you mean 'quote'?"))
+        #expect(result.stderr.contains("widgets.yaml:7:22: error: 'align' must be left, center or right"))
+        let valid = try directory.write("valid.yaml", "widgets:\n  quote:\n    kind: quotes\nbars:\n  top: [quote]\n")
+        let unknownBar = try runWidgetd(["bar", "--bar", "tpo", "--config", valid])
+        #expect(unknownBar.status == 1)
+        #expect(unknownBar.stderr.contains("no bar named 'tpo'; did you mean 'top'?"), "\(unknownBar.stderr)")
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// `show --follow` ends quietly when its reader or its parent bar goes, and sleeps while other widgets tick.
+@Suite("show --follow: exits with its bar, sleeps beside others")
+struct FollowerLifetimeTests {
+    static let config = """
+        widgets:
+          quote:
+            kind: quotes
+          seconds:
+            kind: clock
+            intent:
+              seconds: true
+              format: "%T"
+            output: [plain, i3blocks, i3bar, waybar, polybar, tmux]
+
+        """
+
+    /// Runs `script` in bash with the daemon's environment and `W` set to the built widgetd; waits for it to end.
+    private func bash(_ script: String, daemon: DaemonUnderTest) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
+        let outPath = try daemon.directory.write("bash-\(UUID().uuidString).out", "")
+        let errPath = try daemon.directory.write("bash-\(UUID().uuidString).err", "")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.environment = daemon.environment.merging(
+            ["W": widgetdBinary.path, "CONFIG": daemon.configPath, "PATH": "/usr/bin:/bin"]) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let ended = waitFor("bash -c \(script)") { !process.isRunning }
+        if !ended { process.terminate() }
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        )
+    }
+
+    @Test(arguments: ["seconds", "quote"])
+    func exitsQuietlyWhenItsReaderClosesWithSIGPIPEIgnored(widget: String) throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        // `head -1` closes the pipe after the first line: the ticking clock finds out on its next write (EPIPE),
+        // the quote, which writes nothing more for an hour, from poll (POLLERR on the pipe's write end).
+        for disposition in ["trap '' PIPE", "trap - PIPE"] {
+            let result = try bash(
+                "\(disposition); \"$W\" show \(widget) --format i3bar --follow --config \"$CONFIG\" | head -1;"
+                    + " echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
+            #expect(result.stdout.hasSuffix("status=0\n"), "\(disposition): \(result)")
+            #expect(result.stdout.contains("\"instance\":\"\(widget)\""), "\(disposition): \(result)")
+            #expect(result.stderr.isEmpty, "\(disposition): \(result.stderr)")
+        }
+    }
+
+    @Test func showWithoutFollowWritesToAClosedPipeQuietly() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        // The reader closes its end at once and lingers, so widgetd's one write meets a pipe with no reader.
+        let result = try bash(
+            "trap '' PIPE; \"$W\" show quote --config \"$CONFIG\" | (exec 0<&-; sleep 0.3);"
+                + " echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
+        // Like every one-shot command whose output cannot be written: quietly, with status 1 (not killed, no trap).
+        #expect(result.stdout == "status=1\n", "\(result)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test func exitsWhenItsParentDies() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let outPath = try daemon.directory.write("orphan.out", "")
+        let errPath = try daemon.directory.write("orphan.err", "")
+        // The parent shell starts the follower (its output a file, which never closes), prints its pid, waits until
+        // the follower has printed its first line, and exits: the follower is an orphan whose reader is still there.
+        let result = try bash(
+            "\"$W\" show quote --follow --config \"$CONFIG\" >'\(outPath)' 2>'\(errPath)' & echo $!;"
+                + " for i in $(seq 500); do [ -s '\(outPath)' ] && break; sleep 0.01; done", daemon: daemon)
+        #expect(result.status == 0)
+        let pid = try #require(Int32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(
+            waitFor("the orphaned follower to exit") {
+                // Gone, or a zombie waiting for a reaper that is not us.
+                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+                return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+            })
+        #expect((try? String(contentsOfFile: outPath, encoding: .utf8))?.isEmpty == false)
+        #expect((try? String(contentsOfFile: errPath, encoding: .utf8)) == "")
+    }
+
+    @Test func sleepsWhileAnotherWidgetTicksEverySecond() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        let follower = try Follower(daemon, showing: "quote")
+        #expect(waitFor("the first line") { follower.lines.count == 1 })
+        // Let the follower settle (the runtime's start-up threads), then count while the clock ticks three times:
+        // each tick rewrites six files in the directory the follower's record is in.
+        var settled = try contextSwitches(of: follower.processIdentifier)
+        #expect(
+            waitFor("the follower to settle") {
+                usleep(200_000)
+                let now = (try? contextSwitches(of: follower.processIdentifier)) ?? 0
+                defer { settled = now }
+                return now == settled
+            })
+        let before = try contextSwitches(of: follower.processIdentifier)
+        var ticks: Set<String> = []
+        #expect(
+            waitFor("three ticks of the clock") {
+                daemon.read("seconds.plain").map { ticks.insert($0) }
+                return ticks.count >= 4
+            })
+        let after = try contextSwitches(of: follower.processIdentifier)
+        #expect(after - before <= 1, "the follower woke \(after - before) times in three clock ticks")
+        #expect(follower.lines.count == 1)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Moving an i3blocks config to widgetd: `widgetd import i3blocks` on a config with a section of each feature, the
+/// result checked and run, and Debian's real i3blocks run on the old config and on the new one side by side.
+@Suite("i3blocks migration")
+struct I3blocksMigrationTests {
+    /// i3blocks-contrib-style scripts written for this test, and the config a user would have for them.
+    static let scripts: [String: String] = [
+        "cpu": "#!/bin/sh\necho \"42% $T_WARN\"\n",
+        "iface": "#!/bin/sh\necho \"eth0 up\"\n",
+        "units": "#!/bin/sh\necho \"<span foreground='#00ff00'>nginx</span> <b>ok</b>\"\n",
+        // The pauses and the repeated line: i3blocks 1.4 asks for a signal on a persist block's pipe only after
+        // starting it, and reads nothing until the next line when the first came before that (under load it can).
+        "ticker":
+            "#!/bin/sh\nsleep 0.5\necho \"tick 1\"\nsleep 1\necho \"tick 1\"\nwhile read -r line; do echo \"button $line\"; done\n",
+        "volume":
+            "#!/bin/sh\nf=\"$(dirname \"$0\")/volume.count\"; n=$(( $(cat \"$f\" 2>/dev/null || echo 0) + 1 )); echo $n > \"$f\"; echo \"vol $n\"\n",
+    ]
+
+    static let i3blocksConfig = """
+        # A user's i3blocks config: global properties, then one section per feature.
+        separator_block_width=12
+
+        [cpu]
+        command=./cpu
+        label=CPU
+        interval=5
+        T_WARN=80
+
+        [iface]
+        command=./iface
+        color=#00ff00
+        interval=once
+        instance=eth0
+
+        [units]
+        command=./units
+        markup=pango
+        interval=60
+
+        [ticker]
+        command=./ticker
+        interval=persist
+
+        [volume]
+        command=./volume
+        signal=10
+        separator=false
+        border=#ff0000
+
+        [hello world]
+        full_text=static text
+
+        """
+
+    /// The config without what i3blocks 1.4 refuses: it reads lower-case keys only ("malformated line: T_WARN=80")
+    /// and exports no custom property, and it has no `border` ("unknown key"); i3blocks 1.5 and widgetd take both.
+    static let i3blocks14Config = i3blocksConfig.replacingOccurrences(of: "T_WARN=80\n", with: "")
+        .replacingOccurrences(of: "border=#ff0000\n", with: "")
+
+    func workspace(config: String = I3blocksMigrationTests.i3blocksConfig) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory()
+        for (name, body) in Self.scripts {
+            chmod(try directory.write(name, body), 0o755)
+        }
+        _ = try directory.write("i3blocks.config", config)
+        return directory
+    }
+
+    @Test func importTranslatesEverySectionAndTheResultRuns() throws {
+        let directory = try workspace()
+        defer { directory.remove() }
+        let configPath = directory.url.path + "/i3blocks.config"
+        let barPath = directory.url.path + "/new-i3blocks.conf"
+        let imported = try runWidgetd(["import", "i3blocks", configPath, "--i3blocks-config", barPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let yaml = imported.stdout
+        #expect(yaml.contains("  cpu:\n    kind: exec\n    command: [sh, -c, \"cd '\(directory.url.path)' && ./cpu\"]"))
+        #expect(yaml.contains("    interval: 5s"))
+        #expect(yaml.contains("      label: \"CPU\""))
+        #expect(yaml.contains("      T_WARN: \"80\""))
+        #expect(yaml.contains("      separator_block_width: \"12\""))
+        #expect(yaml.contains("      color: \"#00ff00\""))
+        #expect(yaml.contains("      instance: \"eth0\""))
+        #expect(yaml.contains("      markup: \"pango\""))
+        #expect(
+            yaml.contains(
+                "  ticker:\n    kind: exec\n    command: [sh, -c, \"cd '\(directory.url.path)' && ./ticker\"]\n    interval: persist"
+            ))
+        #expect(yaml.contains("    signal: 10"))
+        #expect(yaml.contains("      separator: false"))
+        #expect(yaml.contains("  # border=#ff0000 is not translated: widgetd's i3bar output has no border"))
+        #expect(yaml.contains("  # section [hello world] is widget 'hello_world'"))
+        let bar = try String(contentsOfFile: barPath, encoding: .utf8)
+        for name in ["cpu", "iface", "units", "ticker", "volume", "hello_world"] {
+            #expect(
+                bar.contains(
+                    "[widgetd]\ninstance=\(name)\ninterval=persist\nformat=json\ncommand=exec widgetd show \(name) --format i3bar --follow"
+                ))
+            #expect(
+                bar.contains(
+                    "command=case $BLOCK_BUTTON in [1-5]) exec widgetd click \(name) --button $BLOCK_BUTTON;; esac"))
+        }
+
+        // Checked, then run.
+        let yamlPath = try directory.write("widgets.yaml", yaml)
+        let check = try runWidgetd(["check", "--config", yamlPath])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let daemon = try DaemonUnderTest(config: yaml, reusing: directory)
+        defer { daemon.stop() }
+        #expect(
+            waitFor("every widget") {
+                ["cpu", "iface", "units", "ticker", "volume", "hello_world"].allSatisfy(daemon.hasTimeline)
+            })
+        #expect(daemon.read("cpu.i3bar")?.hasPrefix(#"{"full_text":"CPU 42% 80","urgent":false"#) == true)
+        #expect(daemon.read("cpu.i3bar")?.contains(#""separator_block_width":12"#) == true)
+        #expect(daemon.read("iface.i3bar")?.hasPrefix(##"{"full_text":"eth0 up","color":"#00ff00""##) == true)
+        #expect(daemon.read("units.i3bar")?.contains(#""markup":"pango""#) == true)
+        #expect(
+            waitFor("the persistent ticker") {
+                daemon.read("ticker.i3bar")?.hasPrefix(#"{"full_text":"tick 1""#) == true
+            })
+        #expect(daemon.read("volume.i3bar")?.contains(#""separator":false"#) == true)
+        #expect(daemon.read("hello_world.i3bar")?.hasPrefix(#"{"full_text":"static text""#) == true)
+        kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 10)
+        #expect(
+            waitFor("the signal's reload") { daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"vol 2""#) == true })
+    }
+
+    @Test func realI3blocksShowsTheSameBeforeAndAfterTheMove() throws {
+        let i3blocks = try #require(
+            I3blocks.executable,
+            "i3blocks is not installed: this test runs the real one (apt-get install -y i3blocks; .ci/run does)")
+        let directory = try workspace(config: Self.i3blocks14Config)
+        defer { directory.remove() }
+        let configPath = directory.url.path + "/i3blocks.config"
+        let imported = try runWidgetd([
+            "import", "i3blocks", configPath, "--i3blocks-config", directory.url.path + "/new.conf",
+        ])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let daemon = try DaemonUnderTest(config: imported.stdout, reusing: directory)
+        defer { daemon.stop() }
+        let environment = daemon.environment.merging(
+            ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "WIDGETD_CONFIG": daemon.configPath]) { $1 }
+
+        // Before: i3blocks runs the scripts itself. After: i3blocks shows widgetd's widgets.
+        let beforeDirectory = try TemporaryDirectory()
+        defer { beforeDirectory.remove() }
+        let before = try I3blocks(
+            executable: i3blocks,
+            config: Self.i3blocks14Config.replacingOccurrences(of: "=./", with: "=\(directory.url.path)/"),
+            in: beforeDirectory, environment: environment)
+        defer { before.stop() }
+        let afterDirectory = try TemporaryDirectory()
+        defer { afterDirectory.remove() }
+        let after = try I3blocks(
+            executable: i3blocks, config: try I3blocks.config(from: directory.url.path + "/new.conf"),
+            in: afterDirectory,
+            environment: environment)
+        defer { after.stop() }
+
+        func beforeBlock(_ name: String) -> I3barBlock? { before.latestLine?.first { $0.name == name } }
+        func afterBlock(_ name: String) -> I3barBlock? { after.latest(instance: name) }
+        let sections = ["cpu", "iface", "units", "ticker"]
+        #expect(
+            waitFor("both bars to show the same text for every block", timeout: .seconds(20)) {
+                sections.allSatisfy {
+                    beforeBlock($0)?.fullText != nil && afterBlock($0)?.fullText == beforeBlock($0)?.fullText
+                }
+            }, "before:\n\(before.output)\n\(before.errors)\nafter:\n\(after.output)\n\(after.errors)")
+        for name in sections {
+            let old = try #require(beforeBlock(name))
+            let new = try #require(afterBlock(name))
+            #expect(new.fullText == old.fullText, "\(name)")
+            #expect(new.color == old.color, "\(name)")
+            #expect((new.markup ?? "none") == (old.markup ?? "none"), "\(name)")
+        }
+        // What the user sees, spelled out: the label before the text, the section's colour, the markup as markup,
+        // the persist script's line.
+        #expect(afterBlock("cpu")?.fullText == "CPU 42% ")
+        #expect(afterBlock("iface")?.color?.lowercased() == "#00ff00")
+        #expect(afterBlock("units")?.markup == "pango")
+        #expect(afterBlock("ticker")?.fullText == "tick 1")
+    }
+}

@@ -1,0 +1,415 @@
+import Foundation
+import Glibc
+import Testing
+
+/// i3blocks-contrib-style scripts, written for these tests, run by the daemon as an i3blocks user configures them;
+/// each checks what the i3bar, i3blocks and waybar files say. The i3blocks file is listed last, so once it shows a
+/// change the other two have it too.
+@Suite("i3blocks scripts, end to end")
+struct I3blocksScriptsTests {
+    /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
+    final class Bench {
+        let directory: TemporaryDirectory
+        var daemon: DaemonUnderTest!
+
+        init(scripts: [String: String], config: String) throws {
+            directory = try TemporaryDirectory()
+            for (name, body) in scripts {
+                let path = try directory.write(name, body)
+                chmod(path, 0o755)
+            }
+            daemon = try DaemonUnderTest(
+                config: config.replacingOccurrences(of: "$DIR", with: directory.url.path), reusing: directory)
+        }
+
+        deinit {
+            daemon.stop()
+            directory.remove()
+        }
+
+        func path(_ name: String) -> String { directory.url.path + "/" + name }
+
+        func file(_ name: String) -> String {
+            (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
+        }
+    }
+
+    @Test func everyBlockPropertyReachesTheBars() throws {
+        let bench = try Bench(
+            scripts: ["cpu_usage": "#!/bin/sh\necho \"$BLOCK_INSTANCE $LABEL_EXTRA 42%\"\n"],
+            config: """
+                widgets:
+                  cpu:
+                    kind: exec
+                    command: [$DIR/cpu_usage]
+                    output: [waybar, i3bar, i3blocks]
+                    intent:
+                      label: CPU
+                      color: "#ff0000"
+                      background: "#101010"
+                      min_width: "CPU 100%"
+                      align: center
+                      separator: false
+                      separator_block_width: 15
+                      instance: cpu0
+                      LABEL_EXTRA: avg
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the first run") { daemon.read("cpu.i3blocks") != nil && daemon.hasTimeline("cpu") })
+        #expect(
+            daemon.read("cpu.i3bar")
+                == ##"{"full_text":"CPU cpu0 avg 42%","color":"#ff0000","urgent":false,"name":"widgetd","instance":"cpu","min_width":"CPU 100%","align":"center","separator":false,"separator_block_width":15,"markup":"none"}"##
+                + "\n")
+        // i3blocks drops backgrounds (1.4), so these files carry none; red reads on i3bar's black, so it goes out.
+        #expect(daemon.read("cpu.i3blocks") == "CPU cpu0 avg 42%\n\n#ff0000\n")
+        #expect(daemon.read("cpu.waybar") == #"{"text":"CPU cpu0 avg 42%","alt":"","class":["normal"]}"# + "\n")
+    }
+
+    @Test func theScriptsOwnLinesWinAndNoShortTextIsMadeUp() throws {
+        let long = String(repeating: "wide ", count: 12) + "end"
+        let bench = try Bench(
+            scripts: [
+                "date_long": "#!/bin/sh\necho '\(long)'\n",
+                "battery": "#!/bin/sh\necho 'BAT 80%'\necho '80%'\necho '#00ff00'\n",
+            ],
+            config: """
+                widgets:
+                  when:
+                    kind: exec
+                    command: [$DIR/date_long]
+                    output: [waybar, i3bar, i3blocks]
+                  small:
+                    kind: exec
+                    family: systemSmall
+                    command: [$DIR/date_long]
+                    output: [i3bar]
+                  battery:
+                    kind: exec
+                    command: [$DIR/battery]
+                    output: [waybar, i3bar, i3blocks]
+                    intent:
+                      color: "#ff0000"
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the runs") { ["when", "small", "battery"].allSatisfy(daemon.hasTimeline) })
+        // No family: the whole text, as i3blocks shows it, and no short_text.
+        #expect(
+            daemon.read("when.i3bar")
+                == #"{"full_text":"\#(long)","urgent":false,"name":"widgetd","instance":"when","markup":"none"}"# + "\n"
+        )
+        #expect(daemon.read("when.i3blocks") == long + "\n")
+        #expect(daemon.read("when.waybar") == #"{"text":"\#(long)","alt":"","class":["normal"]}"# + "\n")
+        // A family named: cut to its width.
+        #expect(daemon.read("small.i3bar")?.contains(#""full_text":"wide wide wide wide wid…""#) == true)
+        #expect(
+            daemon.read("battery.i3bar")?.contains(##""full_text":"BAT 80%","short_text":"80%","color":"#00ff00""##)
+                == true)
+        #expect(daemon.read("battery.i3blocks") == "BAT 80%\n80%\n#00ff00\n")
+        #expect(daemon.read("battery.waybar") == #"{"text":"BAT 80%","alt":"80%","class":["normal"]}"# + "\n")
+    }
+
+    @Test func pangoMarkupPassesToI3barAndWaybarAndIsStrippedForI3blocksRaw() throws {
+        let bench = try Bench(
+            scripts: [
+                "systemctl": "#!/bin/sh\necho \"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>\"\n",
+                "broken": "#!/bin/sh\necho '<b>half open'\n",
+                "usb": "#!/bin/sh\necho \"<span color='#ff0000'>sda1 sdb1 sdc1 sdd1 sde1 sdf1</span>\"\n",
+            ],
+            config: """
+                widgets:
+                  units:
+                    kind: exec
+                    command: [$DIR/systemctl]
+                    output: [waybar, i3bar, i3blocks]
+                    intent: {markup: pango}
+                  broken:
+                    kind: exec
+                    command: [$DIR/broken]
+                    output: [i3bar]
+                    intent: {markup: pango}
+                  usb:
+                    kind: exec
+                    family: systemSmall
+                    command: [$DIR/usb]
+                    output: [i3bar]
+                    intent: {markup: pango}
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the runs") { ["units", "broken", "usb"].allSatisfy(daemon.hasTimeline) })
+        #expect(
+            daemon.read("units.i3bar")
+                == #"{"full_text":"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>","urgent":false,"name":"widgetd","instance":"units","markup":"pango"}"#
+                + "\n")
+        #expect(daemon.read("units.i3blocks") == "nginx & sshd\n")
+        #expect(
+            daemon.read("units.waybar")
+                == #"{"text":"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>","alt":"","class":["normal"]}"#
+                + "\n")
+        // Not well-formed: shown as text (i3bar told there is no markup), and logged.
+        #expect(
+            daemon.read("broken.i3bar")
+                == #"{"full_text":"<b>half open","urgent":false,"name":"widgetd","instance":"broken","markup":"none"}"#
+                + "\n")
+        #expect(waitFor("the log line") { daemon.log.contains("broken: markup is not well-formed") })
+        // A family cuts by what shows, and closes the tag.
+        #expect(
+            daemon.read("usb.i3bar")?.hasPrefix(
+                #"{"full_text":"<span color='#ff0000'>sda1 sdb1 sdc1 sdd1 sde…</span>""#)
+                == true)
+    }
+
+    @Test func aPersistentScriptShowsEachLineAndReadsClicksOnItsStandardInput() throws {
+        let bench = try Bench(
+            scripts: [
+                // As i3blocks-contrib's persist scripts: print, then block on input.
+                "clicks": """
+                #!/bin/sh
+                echo "ready $BLOCK_INTERVAL"
+                echo $$ > "$(dirname "$0")/clicks.pid"
+                while read -r button; do echo "button $button"; done
+                """,
+                "clicks_json": """
+                #!/usr/bin/env python3
+                import json, sys
+                print(json.dumps({"full_text": "waiting", "color": "#00ff00"}), flush=True)
+                for line in sys.stdin:
+                    c = json.loads(line)
+                    text = "%s/%s b%d at %d,%d in %dx%d (%d,%d) %s" % (c["name"], c["instance"], c["button"],
+                        c["relative_x"], c["relative_y"], c["width"], c["height"], c["x"], c["y"],
+                        "+".join(c["modifiers"]))
+                    print(json.dumps({"full_text": text, "short_text": "b%d" % c["button"]}), flush=True)
+                """,
+            ],
+            config: """
+                widgets:
+                  raw:
+                    kind: exec
+                    command: [$DIR/clicks]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                    intent: {label: P}
+                  json:
+                    kind: exec
+                    command: [$DIR/clicks_json]
+                    interval: persist
+                    format: json
+                    output: [waybar, i3bar, i3blocks]
+                    intent: {instance: eth0}
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the first lines") { daemon.read("raw.i3blocks") == "P ready persist\n" })
+        #expect(waitFor("the JSON block") { daemon.read("json.i3blocks") == "waiting\n\n#00ff00\n" })
+        // Not killed at the timeout: still there well after 5 s would not be waited for; the click proves it runs.
+        #expect(try daemon.cli(["click", "raw", "--button", "3"]).status == 0)
+        #expect(waitFor("the click's line") { daemon.read("raw.i3blocks") == "P button 3\n" })
+        #expect(
+            daemon.read("raw.i3bar")
+                == #"{"full_text":"P button 3","urgent":false,"name":"widgetd","instance":"raw","markup":"none"}"#
+                + "\n")
+        #expect(daemon.read("raw.waybar") == #"{"text":"P button 3","alt":"","class":["normal"]}"# + "\n")
+        #expect(
+            try daemon.cli([
+                "click", "json", "--button", "1", "--x", "7", "--width", "90", "--y", "3", "--height", "20",
+                "--screen-x", "1500", "--screen-y", "1060", "--modifiers", "Shift,Mod4",
+            ]).status == 0)
+        let expected = "json/eth0 b1 at 7,3 in 90x20 (1500,1060) Shift+Mod4"
+        #expect(waitFor("the JSON click's answer") { daemon.read("json.i3blocks") == "\(expected)\nb1\n" })
+        #expect(
+            daemon.read("json.i3bar")
+                == #"{"full_text":"\#(expected)","short_text":"b1","urgent":false,"name":"widgetd","instance":"json","markup":"none"}"#
+                + "\n")
+        #expect(daemon.read("json.waybar") == #"{"text":"\#(expected)","alt":"b1","class":["normal"]}"# + "\n")
+
+        // A reload of a running persist widget is answered at once and starts nothing new, as in i3blocks.
+        #expect(try daemon.cli(["reload", "raw", "--wait"]).status == 0)
+        #expect(bench.file("clicks.pid").split(separator: "\n").count == 1)
+
+        // Removed from the config: its process group is stopped.
+        let pid = try #require(pid_t(bench.file("clicks.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == 0)
+        try daemon.editConfig("widgets:\n  other:\n    kind: clock\n")
+        #expect(waitFor("the persistent script to stop") { kill(pid, 0) != 0 })
+    }
+
+    @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() throws {
+        let bench = try Bench(
+            scripts: [
+                "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"
+            ],
+            config: """
+                widgets:
+                  memory:
+                    kind: exec
+                    command: [$DIR/memory]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        func pids() -> [pid_t] { bench.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
+        #expect(waitFor("the first command") { pids().count == 1 && daemon.read("memory.i3blocks") != nil })
+        let first = try #require(pids().first)
+        #expect(waitFor("its line") { daemon.read("memory.i3blocks") == "mem \(first)\n" })
+        try daemon.editConfig(
+            """
+            widgets:
+              memory:
+                kind: exec
+                command: [\(bench.path("memory"))]
+                interval: persist
+                output: [waybar, i3bar, i3blocks]
+                intent: {label: M}
+            """)
+        #expect(waitFor("a second command") { pids().count == 2 })
+        let second = pids()[1]
+        #expect(waitFor("the first command to stop") { kill(first, 0) != 0 })
+        #expect(kill(second, 0) == 0)
+        #expect(waitFor("the new line, labelled") { daemon.read("memory.i3blocks") == "M mem \(second)\n" })
+        #expect(daemon.read("memory.i3bar")?.hasPrefix(#"{"full_text":"M mem \#(second)""#) == true)
+        #expect(daemon.read("memory.waybar") == #"{"text":"M mem \#(second)","alt":"","class":["normal"]}"# + "\n")
+    }
+
+    @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() throws {
+        let bench = try Bench(
+            scripts: [
+                "flaky": """
+                #!/bin/sh
+                count_file="$(dirname "$0")/runs"
+                n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
+                echo $n > "$count_file"
+                echo "run $n"
+                read -r line
+                exit 3
+                """
+            ],
+            config: """
+                widgets:
+                  flaky:
+                    kind: exec
+                    command: [$DIR/flaky]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the first run") { daemon.read("flaky.i3blocks") == "run 1\n" })
+        // A click makes it read a line and exit.
+        #expect(try daemon.cli(["click", "flaky"]).status == 0)
+        #expect(waitFor("the stale mark") { daemon.read("flaky.waybar")?.contains(#""class":["stale"]"#) == true })
+        #expect(daemon.read("flaky.waybar")?.contains("exited with status 3; starting it again in 1 s") == true)
+        #expect(waitFor("the grey") { daemon.read("flaky.i3blocks") == "run 1\n\n#888888\n" })
+        #expect(waitFor("the second run, a second later") { daemon.read("flaky.i3blocks") == "run 2\n" })
+        #expect(daemon.read("flaky.i3bar")?.contains(#""full_text":"run 2""#) == true)
+        #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
+    }
+
+    @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() throws {
+        let bench = try Bench(
+            scripts: [
+                "flood":
+                    "#!/bin/sh\necho $$ > \"$(dirname \"$0\")/flood.pid\"\ni=0\nwhile :; do i=$((i+1)); echo \"tick $i\"; done\n",
+                "counter": """
+                #!/bin/sh
+                f="$(dirname "$0")/count"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; echo "n $n"
+                """,
+            ],
+            config: """
+                widgets:
+                  flood:
+                    kind: exec
+                    command: [$DIR/flood]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                  counter:
+                    kind: exec
+                    command: [$DIR/counter]
+                    output: [waybar, i3bar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the flood to show") { daemon.read("flood.i3blocks")?.hasPrefix("tick ") == true })
+        #expect(
+            waitFor("the rate limit's log line") { daemon.log.contains("flood: printed faster than 20 lines a second") }
+        )
+        // Other widgets answer as usual: each reload is written while the flood goes on.
+        for expected in 2...4 {
+            #expect(try daemon.cli(["reload", "counter", "--wait"]).status == 0)
+            #expect(daemon.read("counter.i3blocks") == "n \(expected)\n")
+        }
+        let first = daemon.read("flood.i3blocks")
+        #expect(waitFor("the flood's newest line") { daemon.read("flood.i3blocks") != first })
+        #expect(daemon.read("flood.i3bar")?.hasPrefix(#"{"full_text":"tick "#) == true)
+        #expect(daemon.read("flood.waybar")?.hasPrefix(#"{"text":"tick "#) == true)
+        // The daemon stops it when it stops.
+        let pid = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        daemon.stop()
+        #expect(waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
+    }
+
+    @Test func aSignalReloadsTheWidgetsThatNameIt() throws {
+        let bench = try Bench(
+            scripts: [
+                "volume": """
+                #!/bin/sh
+                f="$(dirname "$0")/count"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; echo "vol $n"
+                """
+            ],
+            config: """
+                widgets:
+                  volume:
+                    kind: exec
+                    command: [$DIR/volume]
+                    signal: 10
+                    output: [waybar, i3bar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("the first run") { daemon.read("volume.i3blocks") == "vol 1\n" })
+        // What `pkill -RTMIN+10 widgetd` sends.
+        kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 10)
+        #expect(waitFor("the reload the signal asked for") { daemon.read("volume.i3blocks") == "vol 2\n" })
+        #expect(daemon.read("volume.i3bar")?.contains(#""full_text":"vol 2""#) == true)
+        #expect(daemon.read("volume.waybar") == #"{"text":"vol 2","alt":"","class":["normal"]}"# + "\n")
+        // A signal no widget names changes nothing and stops nothing.
+        kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 11)
+        #expect(waitFor("the signal's log line") { daemon.log.contains("signal RTMIN+11: reloading nothing") })
+        #expect(daemon.process.isRunning)
+    }
+
+    @Test func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() throws {
+        let bench = try Bench(
+            scripts: [
+                // Keeps state in a file, as scripts do: overlapping runs would interleave start and end.
+                "stateful": """
+                #!/bin/sh
+                log="$(dirname "$0")/runs.log"
+                echo "start ${BLOCK_BUTTON:-none}" >> "$log"
+                sleep 0.4
+                echo "end" >> "$log"
+                echo "button ${BLOCK_BUTTON:-none}"
+                """
+            ],
+            config: """
+                widgets:
+                  stateful:
+                    kind: exec
+                    command: [$DIR/stateful]
+                    interval: 1s
+                    output: [waybar, i3bar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        #expect(waitFor("a run to start") { bench.file("runs.log").hasPrefix("start") })
+        // Three clicks while a run goes on: they wait, then merge into one run with the last button.
+        for button in ["1", "2", "3"] {
+            #expect(try daemon.cli(["click", "stateful", "--button", button]).status == 0)
+        }
+        #expect(waitFor("the merged click's run", timeout: .seconds(15)) { bench.file("runs.log").contains("start 3") })
+        #expect(waitFor("its output") { daemon.read("stateful.i3blocks") == "button 3\n" })
+        #expect(daemon.read("stateful.i3bar")?.contains(#""full_text":"button 3""#) == true)
+        #expect(daemon.read("stateful.waybar") == #"{"text":"button 3","alt":"","class":["normal"]}"# + "\n")
+        #expect(waitFor("another interval run") { bench.file("runs.log").components(separatedBy: "start").count > 4 })
+        let lines = bench.file("runs.log").split(separator: "\n")
+        // Never two starts in a row: no run began before the one before it ended.
+        for (first, second) in zip(lines, lines.dropFirst()) {
+            #expect(!(first.hasPrefix("start") && second.hasPrefix("start")), "\(lines)")
+        }
+        // Every click ran, merged: button 1 and 2 never ran on their own after 3 was given.
+        #expect(!lines.contains("start 1") || lines.firstIndex(of: "start 1")! < lines.firstIndex(of: "start 3")!)
+    }
+}

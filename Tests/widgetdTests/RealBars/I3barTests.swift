@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// The real i3bar, under i3 on its own Xvfb, with `widgetd bar` as its status command and through i3blocks: the
+/// widgets are on the screen, readable, and a click changes them.
+@Suite("real bars: i3bar")
+struct I3barTests {
+    static let config = """
+        widgets:
+          motivation:
+            kind: motivations
+          todos:
+            kind: todos
+            family: systemLarge
+        bars:
+          main:
+            - motivation
+            - todos: {border: "#ff0000"}
+
+        """
+
+    /// The status area of an 800-pixel-wide top bar: right of the workspace buttons, the bar's rows.
+    static let statusArea = Screenshot.Region(minX: 100, minY: 0, maxX: 799, maxY: 30)
+    static let black = Screenshot.RGB("#000000")
+    static let grey = Screenshot.RGB("#d3d3d3")
+
+    /// A daemon with one motivation and two to-dos, as a new user has after `motivations add` and `todos add`.
+    static func daemonWithData() throws -> DaemonUnderTest {
+        let daemon = try DaemonUnderTest(config: config)
+        let env = daemon.environment
+        #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
+        for title in ["Alpha", "Beta"] {
+            #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
+        }
+        #expect(waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(waitFor("the motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        return daemon
+    }
+
+    /// Starts i3 on `display` with a bar whose status command is `statusCommand`.
+    static func startI3(_ statusCommand: String, on display: VirtualDisplay, daemon: DaemonUnderTest) throws
+        -> SpawnedProcess
+    {
+        let i3 = try requireExecutable("i3", package: "i3-wm")
+        _ = try requireExecutable("i3bar", package: "i3-wm")
+        let config = try daemon.directory.write(
+            "i3-\(UUID().uuidString).conf",
+            """
+            # i3 config file (v4)
+            font pango:DejaVu Sans Mono 12
+            bar {
+                status_command \(statusCommand)
+                position top
+                tray_output none
+            }
+
+            """)
+        return try SpawnedProcess(
+            i3, ["-c", config],
+            environment: daemon.environment.merging([
+                "DISPLAY": display.display, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                "WIDGETD_CONFIG": daemon.configPath,
+            ]) { $1 }, log: daemon.directory.url.path + "/i3-\(UUID().uuidString).log")
+    }
+
+    /// The to-dos' red frame, and the motivation's grey box left of it (the to-dos' light text has grey pixels too).
+    static func blocks(in shot: Screenshot) -> (todos: Screenshot.Region?, motivation: Screenshot.Region?) {
+        guard let frame = shot.bounds(of: Screenshot.RGB("#ff0000"), tolerance: 40, within: statusArea) else {
+            return (nil, nil)
+        }
+        var left = statusArea
+        left.maxX = frame.minX - 1
+        return (frame, left.maxX > left.minX ? shot.bounds(of: grey, within: left) : nil)
+    }
+
+    @Test func widgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() throws {
+        let daemon = try Self.daemonWithData()
+        let display = try VirtualDisplay()
+        let i3 = try Self.startI3(
+            "exec '\(widgetdBinary.path)' bar --bar main --config '\(daemon.configPath)'", on: display, daemon: daemon)
+        defer { i3.stop() }
+        // The motivation is the grey box; the to-dos the red frame (their `border:` in bars:).
+        var motivation: Screenshot.Region?
+        var todos: Screenshot.Region?
+        let first = try waitForScreen("both blocks on i3bar", on: display) { shot in
+            (todos, motivation) = Self.blocks(in: shot)
+            return motivation.map { $0.width > 40 } == true && todos.map { $0.width > 40 } == true
+        }
+        if first == nil { try display.saveScreenshot(named: "failed-i3bar-widgetd-bar", force: true) }
+        let shot = try #require(first, "i3 log:\n\(i3.log)")
+        let box = try #require(motivation)
+        let frame = try #require(todos)
+        // Black text on the grey: many pixels in the box far from the grey.
+        #expect(shot.count(differingFrom: Self.grey, by: 150, in: box.inset(by: 2)) > 40, "motivation at \(box)")
+        // The to-dos' text on i3bar's black.
+        #expect(shot.count(differingFrom: Self.black, by: 150, in: frame.inset(by: 2)) > 40, "to-dos at \(frame)")
+        try display.saveScreenshot(named: "i3bar-widgetd-bar")
+
+        // A click on the motivation stars it; the screen changes where it is.
+        try display.click(x: box.midX, y: box.midY)
+        #expect(
+            waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
+            "clicked \(box.midX),\(box.midY); i3:\n\(i3.log)\ndaemon:\n\(daemon.log.suffix(3000))")
+        let starred = try waitForScreen("the starred motivation on screen", on: display) { now in
+            Self.blocks(in: now).motivation != motivation
+        }
+        #expect(starred != nil)
+        // A click near the right end of the to-dos ticks off the one under the pointer, Beta, not the first.
+        let after = try #require(starred.flatMap { Self.blocks(in: $0).todos })
+        try display.click(x: after.maxX - 12, y: after.midY)
+        #expect(
+            waitFor("Beta ticked off") { daemon.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
+            "\(daemon.read("todos.plain") ?? "")")
+    }
+
+    @Test func i3blocksShowsTheMotivationReadableOnTheBlackBar() throws {
+        let i3blocks = try requireExecutable("i3blocks", package: "i3blocks")
+        let daemon = try Self.daemonWithData()
+        let widgetd = widgetdBinary.path
+        let blocks = try daemon.directory.write(
+            "i3blocks.conf",
+            """
+            [widgetd]
+            instance=motivation
+            command=case $BLOCK_BUTTON in [1-5]) exec '\(widgetd)' click motivation --button $BLOCK_BUTTON;; esac
+
+            [widgetd]
+            instance=motivation
+            interval=persist
+            format=json
+            command=exec '\(widgetd)' show motivation --format i3bar --follow
+
+            """)
+        let display = try VirtualDisplay()
+        let i3 = try Self.startI3("exec '\(i3blocks)' -c '\(blocks)'", on: display, daemon: daemon)
+        defer { i3.stop() }
+        // i3blocks 1.4 drops the background: the text is on i3bar's black, in the motivation's grey.
+        var text: Screenshot.Region?
+        let first = try waitForScreen("the motivation's text on i3bar", on: display) { shot in
+            text = shot.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea)
+            return text.map { $0.width > 40 } == true
+        }
+        if first == nil { try display.saveScreenshot(named: "failed-i3bar-i3blocks", force: true) }
+        let shot = try #require(first, "i3 log:\n\(i3.log)")
+        let area = try #require(text)
+        #expect(shot.count(differingFrom: Self.black, by: 150, in: area) > 40, "text at \(area)")
+        try display.saveScreenshot(named: "i3bar-i3blocks")
+        try display.click(x: area.midX, y: area.midY)
+        #expect(waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" })
+        #expect(
+            try waitForScreen("the starred motivation on screen", on: display) { now in
+                now.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea) != text
+            } != nil)
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Scheduler
+import Testing
+
+/// A bar or tool a real-bar test needs and cannot find: the test fails with this reason, never passes quietly.
+struct MissingTool: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// The path of `name` on the usual system paths; throws, naming the Debian package, when it is not installed.
+func requireExecutable(_ name: String, package: String) throws -> String {
+    for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin", "/sbin"] {
+        let path = directory + "/" + name
+        if access(path, X_OK) == 0 { return path }
+    }
+    throw MissingTool(description: "\(name) is not installed: apt-get install \(package) (.ci/run installs it)")
+}
+
+/// A child process started with `posix_spawn`, not Foundation's `Process`: several tests start bars at once, and
+/// `Process` left a `setsid` child unreaped and a waiting test hung. Optionally in a session of its own
+/// (`POSIX_SPAWN_SETSID`), so stopping it stops what it started too; its output goes to a log file.
+final class SpawnedProcess {
+    let pid: pid_t
+    let logPath: String
+    let newSession: Bool
+    private var exitStatus: Int32?
+
+    init(
+        _ executable: String, _ arguments: [String], environment: [String: String], log: String,
+        newSession: Bool = true
+    ) throws {
+        logPath = log
+        self.newSession = newSession
+        FileManager.default.createFile(atPath: log, contents: nil)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_APPEND, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Signals the test process blocks or ignores must not carry over to the bar.
+        var signals = sigset_t()
+        sigfillset(&signals)
+        posix_spawnattr_setsigdefault(&attributes, &signals)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        // POSIX_SPAWN_SETSID (glibc 2.26), which Swift's Glibc module does not export.
+        let setSession: Int32 = 0x80
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | (newSession ? setSession : 0)))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw MissingTool(description: "cannot start \(executable): \(String(cString: strerror(result)))")
+        }
+        pid = child
+    }
+
+    deinit { stop() }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// The exit status once the process has ended (reaping it), else nil.
+    func poll() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        exitStatus = status
+        return status
+    }
+
+    /// Waits up to `timeout` for the end; the raw wait status, or nil when it is still running.
+    func wait(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < deadline {
+            if let status = poll() { return status }
+            usleep(5_000)
+        }
+        return poll()
+    }
+
+    /// SIGTERM (to the whole session's group when it has one), SIGKILL after a deadline; reaps it.
+    func stop() {
+        guard poll() == nil || newSession else { return }
+        kill(newSession ? -pid : pid, SIGTERM)
+        if wait(timeout: .seconds(3)) == nil {
+            kill(newSession ? -pid : pid, SIGKILL)
+            _ = wait(timeout: .seconds(3))
+        }
+        if newSession { kill(-pid, SIGKILL) }
+    }
+}
+
+/// An X server of its own for one test (`Xvfb -displayfd`: the server picks a free display number and says which),
+/// so the real-bar tests run in parallel with each other and with the rest.
+final class VirtualDisplay {
+    let server: SpawnedProcess
+    let display: String
+    let directory: TemporaryDirectory
+
+    init(width: Int = 800, height: Int = 200) throws {
+        directory = try TemporaryDirectory()
+        let log = directory.url.path + "/xvfb.out"
+        let server = try SpawnedProcess(
+            try requireExecutable("Xvfb", package: "xvfb"),
+            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"], environment: [:],
+            log: log, newSession: false)
+        self.server = server
+        var number: Int?
+        let started = waitFor("Xvfb to say its display number") {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            number = text.split(separator: "\n").compactMap { Int($0) }.first
+            return number != nil || server.poll() != nil
+        }
+        guard started, let number else {
+            throw MissingTool(description: "Xvfb did not start: \(server.log)")
+        }
+        display = ":\(number)"
+    }
+
+    deinit {
+        server.stop()
+        directory.remove()
+    }
+
+    /// The root window now (`import -window root`, ImageMagick).
+    func screenshot() throws -> Screenshot {
+        let data = try runCapturing(
+            try requireExecutable("import", package: "imagemagick"), ["-window", "root", "-depth", "8", "ppm:-"],
+            environment: ["DISPLAY": display])
+        guard let shot = Screenshot(ppm: data) else { throw MissingTool(description: "import gave no PPM picture") }
+        return shot
+    }
+
+    /// Saves the bar's strip of the screen as `<name>.png` in `$WIDGETD_SAVE_SCREENSHOTS`, when that is set; with
+    /// `force` (a failure, to look at), in the temporary directory when it is not.
+    func saveScreenshot(named name: String, force: Bool = false) throws {
+        let chosen = ProcessInfo.processInfo.environment["WIDGETD_SAVE_SCREENSHOTS"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let directory = chosen ?? (force ? NSTemporaryDirectory() : nil) else { return }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = try runCapturing(
+            try requireExecutable("import", package: "imagemagick"),
+            ["-window", "root", "-crop", "800x40+0+0", "+repage", "png:\(directory)/\(name).png"],
+            environment: ["DISPLAY": display])
+    }
+
+    /// Moves the pointer to (x, y) and clicks `button` (`xdotool`).
+    func click(x: Int, y: Int, button: Int = 1) throws {
+        _ = try runCapturing(
+            try requireExecutable("xdotool", package: "xdotool"),
+            ["mousemove", String(x), String(y), "click", String(button)], environment: ["DISPLAY": display])
+    }
+}
+
+/// Runs `executable` to its end (at most 20 s) and returns what it wrote on stdout; throws with its stderr when it
+/// fails.
+func runCapturing(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Data {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let out = directory.url.path + "/out"
+    FileManager.default.createFile(atPath: out, contents: nil)
+    // stdout to its own file; the log (stderr) is the spawn's.
+    let process = try SpawnedProcess(
+        "/bin/sh", ["-c", "exec \"$0\" \"$@\" >'\(out)'", executable] + arguments,
+        environment: environment.merging(["PATH": "/usr/bin:/bin"]) { old, _ in old },
+        log: directory.url.path + "/err", newSession: false)
+    guard let status = process.wait(timeout: .seconds(20)) else {
+        process.stop()
+        throw MissingTool(description: "\(executable) \(arguments.joined(separator: " ")) did not finish")
+    }
+    guard status == 0 else {
+        throw MissingTool(
+            description: "\(executable) \(arguments.joined(separator: " ")) failed (\(status)): \(process.log)")
+    }
+    return FileManager.default.contents(atPath: out) ?? Data()
+}
+
+/// Takes screenshots until `condition` finds what it looks for in one, or the timeout passes; the last screenshot.
+func waitForScreen(
+    _ what: String, on display: VirtualDisplay, timeout: Duration = .seconds(30),
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: (Screenshot) -> Bool
+) throws -> Screenshot? {
+    var last: Screenshot?
+    let found = try waitFor(what, timeout: timeout, sourceLocation: sourceLocation) {
+        let shot = try display.screenshot()
+        last = shot
+        return condition(shot)
+    }
+    return found ? last : nil
+}
