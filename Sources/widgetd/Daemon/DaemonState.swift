@@ -50,10 +50,11 @@ struct DaemonState: Codable, Sendable, Equatable {
         return state
     }
 
-    /// Whether `pid` is a live process whose command name is widgetd's.
+    /// Whether `pid` is a live process whose command name is exactly widgetd's (a pid reused by another program, even
+    /// one whose name starts the same, is not).
     static func isWidgetd(_ pid: Int32) -> Bool {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return false }
-        return comm.hasPrefix("widgetd")
+        return comm.trimmingCharacters(in: .newlines) == "widgetd"
     }
 }
