@@ -100,22 +100,31 @@ enum DoctorCommand {
         return Finding(verdict: .ok, what: "\(control.directory): yours, mode 700")
     }
 
-    /// Whether something reads each widget: a process whose command line names it (`widgetd show NAME`, a `cat` of
-    /// its file), a `widgetd bar`, a bar whose config file mentions it, or a file of it read since it was last written
-    /// (its access time after its change time).
+    /// Whether something reads each widget: a widgetd process of this runtime directory that shows it (`show NAME`,
+    /// or a `bar` that selects it), a process whose command line names one of its files (a `cat`), a running bar
+    /// whose config file mentions it, or a file of it read since it was last written (its access time after its
+    /// change time). A widgetd of another runtime directory (another user's, a test's) reads other files.
     static func readers(of configuration: Configuration, output: String, environment: [String: String]) -> [Finding] {
         let processes = ProcessTable.commandLines()
-        let barRuns = processes.contains { $0.count >= 2 && $0[0].hasSuffix("widgetd") && $0[1] == "bar" }
-        let barConfigs = BarConfigs.texts(environment: environment, processes: processes)
+        let runtime = ControlPaths(environment: environment).directory
+        var shown: Set<String> = []
+        for process in processes where process.arguments.first.map({ $0.hasSuffix("widgetd") }) == true {
+            guard let theirs = ProcessTable.environment(of: process.pid),
+                ControlPaths(environment: theirs).directory == runtime
+            else { continue }
+            shown.formUnion(widgetsShown(by: process.arguments, in: configuration))
+        }
+        let barConfigs = BarConfigs.texts(environment: environment, processes: processes.map(\.arguments))
         var unread: [String] = []
         for widget in configuration.widgets {
-            let named = processes.contains { arguments in
-                arguments.contains(widget.name) && arguments.contains { $0.hasSuffix("widgetd") }
-                    || arguments.contains { $0.hasPrefix(output + "/" + widget.name + ".") }
+            let named = processes.contains { process in
+                process.arguments.contains { $0.hasPrefix(output + "/" + widget.name + ".") }
             }
             let mentioned = barConfigs.contains { $0.contains(widget.name) }
             let files = widget.outputs.map { output + "/" + widget.name + "." + $0.rawValue }
-            if barRuns || named || mentioned || files.contains(where: wasReadSinceWritten) { continue }
+            if shown.contains(widget.name) || named || mentioned || files.contains(where: wasReadSinceWritten) {
+                continue
+            }
             unread.append(widget.name)
         }
         guard !unread.isEmpty else {
@@ -129,6 +138,23 @@ enum DoctorCommand {
                 fix: "add each to your bar (contrib/ has i3blocks, waybar, polybar and tmux snippets), "
                     + "or remove it from widgets.yaml")
         ]
+    }
+
+    /// The widgets a `widgetd` command line shows: `show NAME` one, `bar` those it selects (all, `--widgets`, or
+    /// `--bar`'s), read with the CLI's own parser.
+    static func widgetsShown(by arguments: [String], in configuration: Configuration) -> Set<String> {
+        guard let command = try? CommandLineParser.parse(Array(arguments.dropFirst())) else { return [] }
+        switch command {
+        case .show(let instance, _, _, _):
+            return [instance]
+        case .bar(let widgets, let bar, _):
+            guard case .success(let items) = BarCommand.select(widgets: widgets, bar: bar, in: configuration) else {
+                return []
+            }
+            return Set(items.map(\.widget))
+        default:
+            return []
+        }
     }
 
     /// Access time after the last change: read since written (relatime still records a first read after a write).

@@ -1,17 +1,38 @@
 import Foundation
 import Glibc
 
-/// The command lines of the user's processes, from `/proc/PID/cmdline`, for `widgetd doctor`.
+/// The processes' command lines, from `/proc/PID/cmdline`, and their environments, for `widgetd doctor`.
 enum ProcessTable {
-    static func commandLines() -> [[String]] {
+    struct Process {
+        var pid: Int32
+        var arguments: [String]
+    }
+
+    static func commandLines() -> [Process] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap { entry -> [String]? in
-            guard Int32(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+        return entries.compactMap { entry -> Process? in
+            guard let pid = Int32(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
                 !data.isEmpty
             else { return nil }
-            return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
-                String(decoding: $0, as: UTF8.self)
-            }
+            return Process(pid: pid, arguments: strings(in: data))
+        }
+    }
+
+    /// The environment `pid` started with; nil when it cannot be read (another user's process, one that ended).
+    static func environment(of pid: Int32) -> [String: String]? {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return nil }
+        var environment: [String: String] = [:]
+        for assignment in strings(in: data) {
+            guard let equals = assignment.firstIndex(of: "=") else { continue }
+            environment[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+        }
+        return environment
+    }
+
+    /// NUL-terminated strings.
+    private static func strings(in data: Data) -> [String] {
+        data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+            String(decoding: $0, as: UTF8.self)
         }
     }
 }
