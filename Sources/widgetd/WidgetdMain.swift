@@ -91,31 +91,40 @@ struct WidgetdMain {
                 configPath: ConfigPath.resolve(explicit: path, environment: environment),
                 logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: registry, environment: environment,
                 console: console)
-        case .list(let path):
-            return ListCommand.run(
+        case .list:
+            return ListCommand.run(registry: registry, environment: environment, console: console)
+        case .status(let path):
+            return StatusCommand.run(
                 configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
+        case .doctor(let path):
+            return DoctorCommand.run(
+                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                environment: environment, console: console)
+        case .generate(let request):
+            return GenerateCommand.run(request, registry: registry, environment: environment, console: console)
         case .show(let instance, let format, let follow, let path):
             return ShowCommand.run(
                 instance: instance, formatName: format, follow: follow,
-                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
         case .bar(let widgets, let bar, let path):
             return BarCommand.run(
-                widgets: widgets, bar: bar, configPath: ConfigPath.resolve(explicit: path, environment: environment),
+                widgets: widgets, bar: bar,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment),
                 registry: registry, environment: environment, console: console)
         case .click(let instance, let button, let relativeX, let width, let details, let wait, let path):
             return ControlLineCommand.send(
                 .click(instance: instance, button: button, relativeX: relativeX, width: width, details: details),
                 wait: wait,
-                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
         case .intent(let instance, let intent, let parameters, let wait, let path):
             return ControlLineCommand.send(
                 .intent(
                     instance: instance, intent: intent,
                     parameters: parameters.map { ControlCommand.Parameter($0.key, $0.value) }),
-                wait: wait, configPath: ConfigPath.resolve(explicit: path, environment: environment),
+                wait: wait, configPath: RunningDaemon.configPath(explicit: path, environment: environment),
                 registry: registry, environment: environment, console: console)
         case .app(let app, _):
             return AppCommands.run(
@@ -123,7 +132,7 @@ struct WidgetdMain {
         case .reload(let target, let wait, let timeout, let path):
             return ReloadCommand.run(
                 target: target, wait: wait, timeout: timeout,
-                configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
                 environment: environment, console: console)
         }
     }

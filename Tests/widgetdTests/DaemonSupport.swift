@@ -21,7 +21,8 @@ final class DaemonUnderTest {
     /// Starts a daemon on `config`, in fresh directories or in those of an earlier daemon (`reusing`); its log goes
     /// to `standardError` when given (`/dev/full`, a pipe nobody reads), else to a file `log` reads.
     init(
-        config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil
+        config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil,
+        extraEnvironment: [String: String] = [:]
     ) throws {
         directory = try reusing ?? TemporaryDirectory()
         ownsDirectory = reusing == nil
@@ -36,6 +37,7 @@ final class DaemonUnderTest {
         process.currentDirectoryURL = directory.url
         process.arguments = ["run", "--config", configPath, "--log-level", "debug"] + arguments
         process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
+            .merging(extraEnvironment) { $1 }
         process.standardError = try standardError ?? FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice

@@ -23,6 +23,10 @@ enum Command: Equatable {
     case importI3blocks(file: String?, i3blocksOutput: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
+    case status(configPath: String?)
+    case doctor(configPath: String?)
+    /// Hidden: man pages, completions, and the widget names completions offer.
+    case generate(GenerateRequest)
 }
 
 /// The store commands: the CLI as the app that edits the shared store.
@@ -48,7 +52,8 @@ extension Command {
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
         case .bar(_, _, let path): path
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
-        case .help, .version, .kinds, .preview, .cron, .importI3blocks: nil
+        case .status(let path), .doctor(let path), .generate(.names(let path)): path
+        case .help, .version, .kinds, .preview, .cron, .importI3blocks, .generate: nil
         }
     }
 }
@@ -84,6 +89,12 @@ enum CommandName: String, CaseIterable {
     case motivations
     case todos
     case entities
+    case status
+    case doctor
+    case generate
+
+    /// Left out of `widgetd help`'s list: a command for scripts (`install`, completions), not for users.
+    var isHidden: Bool { self == .generate }
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

@@ -45,6 +45,9 @@ enum CommandLineParser {
         case .intent: return try parseIntent(rest)
         case .importConfig: return try parseImport(rest)
         case .motivations, .todos, .entities: return try parseApp(name, rest)
+        case .status: return .status(configPath: try parseConfigOption(rest, command: .status))
+        case .doctor: return .doctor(configPath: try parseConfigOption(rest, command: .doctor))
+        case .generate: return try parseGenerate(rest)
         }
     }
 
@@ -66,8 +69,8 @@ enum CommandLineParser {
         return .help(topic: name)
     }
 
-    /// Commands whose only option is `--config` (check, list).
-    private static func parseConfigOption(
+    /// Commands whose only option is `--config` (check, list, status, doctor, generate names).
+    static func parseConfigOption(
         _ arguments: ArraySlice<String>, command: CommandName
     ) throws(UsageError) -> String? {
         var scanner = ArgumentScanner(arguments, command: command, knownOptions: ["--config"])

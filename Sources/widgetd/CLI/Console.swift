@@ -33,6 +33,7 @@ enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 64
-    /// `list`: the daemon is not running, so nothing listed is current (as `systemctl status` uses 3).
+    /// `list`, `status`: the daemon is not running, so nothing listed is current (as `systemctl status` and LSB init
+    /// scripts use 3).
     static let notRunning: Int32 = 3
 }

@@ -23,12 +23,21 @@ enum Help {
             "widgetd motivations list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT"
         case .todos: "widgetd todos list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID"
         case .entities: "widgetd entities motivations [--match TEXT]"
+        case .status: "widgetd status [--config PATH]"
+        case .doctor: "widgetd doctor [--config PATH]"
+        case .generate: "widgetd generate man PAGE | completion SHELL | names [--config PATH]"
         }
     }
 
     static func text(for command: CommandName?) -> String {
+        guard let command else { return overview }
+        return page(of: command).text
+    }
+
+    /// A command's help as a table: `--help` prints it, and the man page and shell completions are made from it
+    /// (`ManPage`, `Completion`), so none of them can name an option the others lack.
+    static func page(of command: CommandName) -> HelpPage {
         switch command {
-        case nil: overview
         case .help:
             page(
                 overview: "Show help for widgetd or one of its commands.", usage: usage(of: .help),
@@ -99,8 +108,9 @@ enum Help {
             page(
                 overview: """
                     List the running daemon's widgets: kind, family, current text, policy, next reload and
-                    last error. When no daemon runs, the texts are not current: they show as -, and list
-                    says "the daemon is not running" and exits 3.
+                    last error. The daemon's own config and output directory are used, whatever --config says.
+                    Exits 3 when no daemon runs; says so when widgets.yaml was edited into errors and the daemon
+                    still runs the previous config.
                     """,
                 usage: usage(of: .list), options: [("--config PATH", configOptionHelp)])
         case .show:
@@ -255,6 +265,9 @@ enum Help {
                     ("--match TEXT", "Only those matching TEXT (ignoring case and accents)."),
                     ("--config PATH", configOptionHelp),
                 ])
+        case .status: statusPage
+        case .doctor: doctorPage
+        case .generate: generatePage
         }
     }
 
@@ -276,7 +289,7 @@ enum Help {
           --version               Show the version.
 
         SUBCOMMANDS:
-        \(CommandName.allCases.map { "  " + pad(usage(of: $0), to: 60) + summary(of: $0) }.joined(separator: "\n"))
+        \(CommandName.allCases.filter { !$0.isHidden }.map { row(($0.rawValue, summary(of: $0))) }.joined(separator: "\n"))
 
           See 'widgetd help <command>' for detailed help.
 
@@ -288,7 +301,7 @@ enum Help {
              kind, family or format, a bad number, date, time zone, colour or cron expression)
         """
 
-    private static func summary(of command: CommandName) -> String {
+    static func summary(of command: CommandName) -> String {
         switch command {
         case .help: "Show help."
         case .check: "Check widgets.yaml."
@@ -306,22 +319,21 @@ enum Help {
         case .motivations: "Edit the motivations in the store."
         case .todos: "Edit the to-dos in the store."
         case .entities: "Pick an entity for widgets.yaml."
+        case .status: "Show the daemon and its widgets."
+        case .doctor: "Check the setup and say what to fix."
+        case .generate: "Print a man page or a completion script."
         }
     }
 
-    private static func page(
+    static func page(
         overview: String, usage: String, arguments: [(String, String)] = [], options: [(String, String)] = []
-    ) -> String {
-        var lines = ["OVERVIEW: \(overview)", "", "USAGE: \(usage)"]
-        if !arguments.isEmpty {
-            lines += ["", "ARGUMENTS:"] + arguments.map(row)
-        }
-        lines += ["", "OPTIONS:"] + (options + [("-h, --help", "Show help.")]).map(row)
-        return lines.joined(separator: "\n")
+    ) -> HelpPage {
+        HelpPage(
+            overview: overview, usage: usage, arguments: arguments, options: options + [("-h, --help", "Show help.")])
     }
 
     /// An option or argument with its explanation, continuation lines indented under the explanation.
-    private static func row(_ item: (String, String)) -> String {
+    static func row(_ item: (String, String)) -> String {
         let indent = String(repeating: " ", count: 26)
         let explanation = item.1.split(separator: "\n").joined(separator: "\n" + indent)
         return "  " + pad(item.0, to: 24) + explanation

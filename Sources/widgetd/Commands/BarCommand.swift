@@ -32,7 +32,7 @@ enum BarCommand {
             console.err("widgetd: error: \(message) in \(configPath)")
             return ExitCode.failure
         }
-        let paths = DaemonPaths(environment: environment, settings: configuration.settings)
+        let paths = RunningDaemon.paths(environment: environment, settings: configuration.settings)
         return follow(items, in: paths.output, control: paths.control, console: console)
     }
 

@@ -16,7 +16,7 @@ enum ControlLineCommand {
             break
         }
         let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
-        let paths = DaemonPaths(environment: environment, settings: settings)
+        let paths = RunningDaemon.paths(environment: environment, settings: settings)
         do {
             if wait {
                 try ControlClient.sendAndWait(ControlCommand(action), paths: paths.control)

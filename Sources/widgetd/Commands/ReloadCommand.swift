@@ -28,7 +28,7 @@ enum ReloadCommand {
             action = .reloadInstance(name)
         }
         let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
-        let paths = DaemonPaths(environment: environment, settings: settings)
+        let paths = RunningDaemon.paths(environment: environment, settings: settings)
         do {
             if wait {
                 try ControlClient.sendAndWait(

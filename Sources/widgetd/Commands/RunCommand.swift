@@ -6,12 +6,19 @@ enum RunCommand {
         configPath: String, logLevel: LogLevel, registry: KindRegistry, environment: [String: String],
         console: Console
     ) -> Int32 {
-        let log = Log.standardError(level: logLevel)
+        let journal = JournalStream.isStandardError(environment: environment)
+        let log = Log.standardError(level: logLevel, journal: journal)
         let daemon: Daemon
         do {
             daemon = try Daemon(configPath: configPath, registry: registry, environment: environment, log: log)
         } catch {
-            console.err("\(error)")
+            // The journal files each line on its own: every line of a multi-line report (config errors with their
+            // source lines and carets) is an error.
+            let text = "\(error)"
+            console.err(
+                journal
+                    ? text.split(separator: "\n", omittingEmptySubsequences: false).map { "<3>" + $0 }
+                        .joined(separator: "\n") : text)
             return ExitCode.failure
         }
         return daemon.run()

@@ -24,7 +24,7 @@ enum ShowCommand {
             format = .plain
         }
         let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration
-        let paths = DaemonPaths(environment: environment, settings: configuration?.settings ?? Settings())
+        let paths = RunningDaemon.paths(environment: environment, settings: configuration?.settings ?? Settings())
         let directory = paths.output
         let path = directory + "/" + instance + ".json"
         // A name the config lacks is an error, not a removed widget's leftover record, nor the daemon's fault. With

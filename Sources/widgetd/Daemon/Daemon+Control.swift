@@ -28,7 +28,8 @@ extension Daemon {
             token.map { acknowledge($0) }
         case .command(let argv)?:
             do {
-                children.insert(try DetachedCommand.spawn(argv))
+                children.insert(
+                    try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment)))
                 log(
                     .info, from: Self.fifoSource,
                     "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")

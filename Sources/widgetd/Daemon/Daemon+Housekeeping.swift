@@ -8,7 +8,7 @@ extension Daemon {
     func nextHousekeeping(after engineDeadline: Date?) -> Date? {
         [
             engineDeadline, repairDue, runtimeRepairDue, outputRetry.due, logLimits.nextDeadline,
-            acknowledgementFiles.nextRemoval,
+            acknowledgementFiles.nextRemoval, watchdog?.due,
         ].compactMap { $0 }.min()
     }
 
@@ -20,6 +20,7 @@ extension Daemon {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }
         }
         removeAcknowledgements(acknowledgementFiles.expired(now: now))
+        keepWatchdogAlive()
     }
 
     /// Logs a line caused from outside the daemon (a FIFO line, a provider's message), at most a burst per `source`

@@ -16,7 +16,7 @@ import Scheduler
 extension Daemon {
     static let runtimeWatchMask: Inotify.Mask = [.delete, .movedFrom, .movedTo, .create, .deleteSelf, .moveSelf]
     /// The entries of the runtime directory whose loss or replacement is repaired.
-    static let runtimeEntries: Set<String> = ["control", "lock", "acks", "status"]
+    static let runtimeEntries: Set<String> = ["control", "lock", "acks", "status", "daemon.json"]
 
     func watchRuntimeDirectory() {
         let previous = runtimeWatch
@@ -77,6 +77,7 @@ extension Daemon {
                 log(.error, "cannot make the control FIFO again: \(error); send SIGHUP to try again")
             }
         }
+        if DaemonState.read(from: control)?.pid != getpid() { writeState() }
         if mkdir(paths.status, 0o700) == 0 {
             for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
         }

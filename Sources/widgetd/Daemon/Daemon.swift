@@ -67,6 +67,12 @@ final class Daemon {
     var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
     var lastSessionGeneration: UInt64 = 0
     var stopping = false
+    /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
+    let notifier: SystemdNotifier?
+    var watchdog: Watchdog?
+    /// Errors in the config file at the last reload; non-zero while the daemon runs an older config.
+    var configErrors = 0
+    let startedAt = Date()
 
     /// Why the daemon could not start, worded for the user.
     struct StartError: Error, CustomStringConvertible {
@@ -80,6 +86,8 @@ final class Daemon {
         self.registry = registry
         self.environment = environment
         self.log = log
+        notifier = SystemdNotifier(environment: environment)
+        watchdog = Watchdog(environment: environment)
 
         let loaded = ConfigLoader.load(path: configPath, registry: registry)
         guard let configuration = loaded.configuration else {
@@ -150,6 +158,7 @@ final class Daemon {
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
         perform(engine.advance(now: Date()))
+        announceStarted()
         while !stopping {
             do {
                 try timer.arm(at: nextHousekeeping(after: engine.nextDeadline()))
@@ -306,6 +315,7 @@ final class Daemon {
 
     /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
     func reloadConfiguration() {
+        announceReloading()
         let loaded = ConfigLoader.load(path: configPath, registry: registry)
         guard let configuration = loaded.configuration else {
             // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
@@ -313,6 +323,7 @@ final class Daemon {
                 log(.error, diagnostic.headline)
             }
             log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
+            announceReloaded(errors: loaded.diagnostics.count)
             return
         }
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
@@ -345,9 +356,11 @@ final class Daemon {
         }
         log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
         perform(actions)
+        announceReloaded(errors: 0)
     }
 
     private func stop() {
+        announceStopping()
         // Commands still running would otherwise run on with no one to read them, and what they started in the
         // background (`setsid` included) must not outlive the daemon.
         stopAllSessions()

@@ -14,11 +14,14 @@ final class StandardErrorLog: Sendable {
     }
 
     private let descriptor: Int32
+    /// Whether lines carry the journal's priority prefixes (`Log.journal`), so the lost-lines note does too.
+    private let journal: Bool
     /// Held while writing, so lines from two threads never interleave.
     private let lost = Mutex(Lost())
 
-    init(descriptor: Int32 = STDERR_FILENO) {
+    init(descriptor: Int32 = STDERR_FILENO, journal: Bool = false) {
         self.descriptor = descriptor
+        self.journal = journal
     }
 
     /// Lines that could not be written and were not yet reported.
@@ -29,7 +32,8 @@ final class StandardErrorLog: Sendable {
         lost.withLock { lost in
             if lost.lines > 0 {
                 let reason = SystemError(call: "write", subject: "standard error", errno: lost.errno).reason
-                let note = "widgetd: warning: \(lost.lines) log lines were lost (\(reason))\n"
+                let prefix = journal ? "<4>" : "widgetd: warning: "
+                let note = "\(prefix)\(lost.lines) log lines were lost (\(reason))\n"
                 guard StandardStreams.writeAll(Array(note.utf8), to: descriptor, patience: 1000) == nil else {
                     lost.lines += 1
                     return

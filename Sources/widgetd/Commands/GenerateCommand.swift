@@ -1,0 +1,28 @@
+import Scheduler
+
+/// `widgetd generate`: man pages and completion scripts for `scripts/install` and `scripts/package-deb`, and the
+/// widget names the completions offer.
+enum GenerateCommand {
+    static func run(
+        _ request: GenerateRequest, registry: KindRegistry, environment: [String: String], console: Console
+    ) -> Int32 {
+        switch request {
+        case .manPage(let name):
+            printDocument(ManPage.page(name, registry: registry, version: WidgetdMain.version), on: console)
+        case .completion(let shell):
+            printDocument(CompletionScript.script(for: shell, table: CompletionTable(registry: registry)), on: console)
+        case .names(let explicit):
+            let path = RunningDaemon.configPath(explicit: explicit, environment: environment)
+            guard let configuration = ConfigLoader.load(path: path, registry: registry).configuration else {
+                return ExitCode.failure
+            }
+            for widget in configuration.widgets { console.out(widget.name) }
+        }
+        return ExitCode.success
+    }
+
+    /// Prints a whole document, whose final newline `out` adds back.
+    private static func printDocument(_ text: String, on console: Console) {
+        console.out(text.hasSuffix("\n") ? String(text.dropLast()) : text)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Scheduler
+
+/// `widgetd status`: the daemon in one screen, like `systemctl status`: running or not, its config and whether the
+/// file still checks, where it writes and listens, and each widget's state.
+enum StatusCommand {
+    static func run(configPath: String, registry: KindRegistry, environment: [String: String], console: Console)
+        -> Int32
+    {
+        let control = ControlPaths(environment: environment)
+        guard let daemon = DaemonState.running(in: control) else {
+            console.out("widgetd: not running")
+            let loaded = ConfigLoader.load(path: configPath, registry: registry)
+            console.out("config:   \(configPath) (\(summary(of: loaded)))")
+            console.out("start it: systemctl --user start widgetd, or widgetd run")
+            return ExitCode.notRunning
+        }
+        let loaded = ConfigLoader.load(path: daemon.config, registry: registry)
+        let paths = RunningDaemon.paths(
+            environment: environment, settings: loaded.configuration?.settings ?? Settings())
+        console.out("widgetd: running (pid \(daemon.pid), since \(daemon.startedAt))")
+        if loaded.configuration == nil || daemon.configErrors > 0 {
+            console.out(
+                "config:   \(daemon.config) (\(summary(of: loaded)); running the previous config; "
+                    + "'widgetd check' shows the errors)")
+        } else {
+            console.out("config:   \(daemon.config) (\(summary(of: loaded)))")
+        }
+        if configPath != daemon.config {
+            console.out("          (not \(configPath): one daemon runs per user, and this one reads the file above)")
+        }
+        console.out("outputs:  \(daemon.output)")
+        console.out("control:  \(control.fifo)")
+        console.out("logs:     journalctl --user -u widgetd (when run by systemd), else its standard error")
+        console.out("")
+        let widgets =
+            loaded.configuration.map(WidgetTable.rows(of:)) ?? WidgetTable.rows(inOutput: paths.output)
+        for line in WidgetTable.lines(widgets, paths: paths) { console.out(line) }
+        return ExitCode.success
+    }
+
+    static func summary(of loaded: ConfigLoadResult) -> String {
+        if let configuration = loaded.configuration {
+            return "OK, \(configuration.widgets.count) widgets"
+        }
+        return "\(loaded.diagnostics.count) errors"
+    }
+}

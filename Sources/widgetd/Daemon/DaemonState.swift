@@ -1,0 +1,60 @@
+import Foundation
+import Glibc
+import Scheduler
+
+/// What the running daemon tells the CLI about itself: `<runtime dir>/daemon.json`.
+///
+/// The CLI cannot work out the daemon's outputs from a config path alone: it may be given another `--config`, or
+/// `settings.output_dir` may have been edited since the daemon started (settings take effect at restart). So the
+/// daemon writes where it is, and `show`, `list`, `click`, `reload`, `status` and `doctor` read it. Written
+/// atomically at start-up (after the lock is taken) and after each config reload; removed at a clean stop only when
+/// it still names this process, so a daemon that took over never loses its file.
+struct DaemonState: Codable, Sendable, Equatable {
+    var pid: Int32
+    /// The config the daemon runs, absolute.
+    var config: String
+    /// Where it writes the bar files and records.
+    var output: String
+    /// ISO 8601, with offset.
+    var startedAt: String
+    /// Errors in the config file the last time the daemon read it; when non-zero it runs an older config.
+    var configErrors: Int
+
+    static func path(in control: ControlPaths) -> String { control.directory + "/daemon.json" }
+
+    func write(to control: ControlPaths) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        try AtomicFile.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(in: control), permissions: 0o600)
+    }
+
+    /// Removes the file if it still names this process.
+    static func remove(from control: ControlPaths) {
+        guard let state = read(from: control), state.pid == getpid() else { return }
+        unlink(path(in: control))
+    }
+
+    static func read(from control: ControlPaths) -> DaemonState? {
+        guard let data = FileManager.default.contents(atPath: path(in: control)) else { return nil }
+        return try? JSONDecoder().decode(DaemonState.self, from: data)
+    }
+
+    /// The state of the daemon that runs now, or nil: the file names a live process that is a widgetd and holds
+    /// the lock (its pid is the one the lock file holds). A file left by a daemon that was killed with SIGKILL is
+    /// not believed.
+    static func running(in control: ControlPaths) -> DaemonState? {
+        guard let state = read(from: control), isWidgetd(state.pid) else { return nil }
+        guard let text = try? String(contentsOfFile: control.lock, encoding: .utf8),
+            Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == state.pid
+        else { return nil }
+        return state
+    }
+
+    /// Whether `pid` is a live process whose command name is exactly widgetd's (a pid reused by another program, even
+    /// one whose name starts the same, is not).
+    static func isWidgetd(_ pid: Int32) -> Bool {
+        guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
+        guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return false }
+        return comm.trimmingCharacters(in: .newlines) == "widgetd"
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Glibc
+import Testing
+
+@Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor")
+struct DaemonStateTests {
+    static let config = """
+        widgets:
+          quote:
+            kind: quotes
+            output: [plain, i3blocks]
+          clock:
+            kind: clock
+
+        """
+
+    @Test("daemon.json names the pid, the config, the output directory and the start; it goes at a clean stop")
+    func stateFile() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        let path = daemon.runtime + "/daemon.json"
+        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: path) }
+        let state =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        #expect(state?["pid"] as? Int == Int(daemon.process.processIdentifier))
+        #expect(state?["config"] as? String == daemon.configPath)
+        #expect(state?["output"] as? String == daemon.output)
+        #expect((state?["startedAt"] as? String)?.hasPrefix("20") == true)
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
+        daemon.stop()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("list with no daemon says so and exits 3 instead of showing old text as current")
+    func listWithoutDaemon() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = waitFor("the first paint") { daemon.read("quote.plain") != nil }
+        daemon.stop()
+        let list = try daemon.cli(["list"])
+        #expect(list.status == 3)
+        #expect(list.stderr.contains("daemon not running"))
+        #expect(list.stdout.isEmpty)
+        let status = try daemon.cli(["status"])
+        #expect(status.status == 3)
+        #expect(status.stdout.contains("not running"))
+    }
+
+    @Test("After an invalid edit, list says the daemon runs an older config and still lists what it runs")
+    func listOlderConfig() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = waitFor("the first timeline") { daemon.hasTimeline("quote") }
+        try daemon.editConfig("widgets:\n  quote:\n    kind: quotse\n    famly: x\n")
+        _ = waitFor("the refused reload in daemon.json") {
+            (try? String(contentsOfFile: daemon.runtime + "/daemon.json", encoding: .utf8))?
+                .contains("\"configErrors\" : 0") == false
+        }
+        let list = try daemon.cli(["list"])
+        #expect(list.status == 0)
+        #expect(list.stderr.contains("running an older config; \(daemon.configPath) has 2 errors"), "\(list.stderr)")
+        #expect(list.stdout.contains("quote") && list.stdout.contains("clock"), "\(list.stdout)")
+        let status = try daemon.cli(["status"])
+        #expect(status.stdout.contains("2 errors; running the previous config"), "\(status.stdout)")
+    }
+
+    @Test("show, list and click follow the daemon's output directory after settings.output_dir is edited")
+    func editedOutputDirectory() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = waitFor("the first timeline") { daemon.hasTimeline("quote") }
+        let elsewhere = daemon.directory.url.path + "/elsewhere"
+        try daemon.editConfig("settings:\n  output_dir: \(elsewhere)\n" + Self.config)
+        _ = waitFor("the reload") { daemon.log.contains("take effect when the daemon restarts") }
+        let show = try daemon.cli(["show", "quote"])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout == (daemon.read("quote.plain") ?? "-"))
+        let list = try daemon.cli(["list"])
+        #expect(list.stdout.contains("quote"))
+        let text = try #require(daemon.read("quote.plain")).trimmingCharacters(in: .newlines)
+        #expect(list.stdout.contains(text), "\(list.stdout)")
+        // Another --config: still the running daemon's widgets and files.
+        let other = try daemon.directory.write("other.yaml", "widgets:\n  other:\n    kind: clock\n")
+        let shown = try runWidgetd(["show", "quote", "--config", other], environment: daemon.environment)
+        #expect(shown.status == 0, "\(shown.stderr)")
+    }
+
+    @Test("status prints the daemon, its config, outputs and widgets in one screen")
+    func status() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = waitFor("the first timeline") { daemon.hasTimeline("quote") && daemon.hasTimeline("clock") }
+        let status = try daemon.cli(["status"])
+        #expect(status.status == 0)
+        #expect(status.stdout.contains("running (pid \(daemon.process.processIdentifier)"))
+        #expect(status.stdout.contains("config:   \(daemon.configPath) (OK, 2 widgets)"))
+        #expect(status.stdout.contains("outputs:  \(daemon.output)"))
+        #expect(status.stdout.contains("NAME") && status.stdout.contains("clock"))
+        #expect(status.stdout.split(separator: "\n").count < 25)
+    }
+
+    @Test("doctor: a healthy daemon with a reader passes; no daemon, loose modes and unread widgets are named")
+    func doctor() throws {
+        // Names no other test's processes carry: doctor looks at every process of the user.
+        let tag = String(UUID().uuidString.prefix(8)).lowercased()
+        let (quote, clock) = ("quote-\(tag)", "clock-\(tag)")
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  \(quote):\n    kind: quotes\n    output: [plain, i3blocks]\n  \(clock):\n    kind: clock\n"
+        )
+        _ = waitFor("the first timeline") { daemon.hasTimeline(quote) && daemon.hasTimeline(clock) }
+        // A bar that reads the quote (its file read after written) and a follower naming the clock.
+        _ = try String(contentsOfFile: daemon.output + "/\(quote).plain", encoding: .utf8)
+        var report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("ok      daemon running"), "\(report.stdout)")
+        #expect(report.stdout.contains("ok      \(daemon.runtime): yours, mode 700"))
+        #expect(report.stdout.contains("nothing reads \(clock)"), "\(report.stdout)")
+        #expect(!report.stdout.contains("nothing reads \(quote)"), "\(report.stdout)")
+        #expect(report.stdout.contains("no systemd user unit"))
+        #expect(report.stdout.contains("widgetd is not on the PATH"))
+        #expect(report.status == 1)
+
+        let follower = Process()
+        follower.executableURL = widgetdBinary
+        follower.arguments = ["show", clock, "--follow", "--config", daemon.configPath]
+        follower.environment = daemon.environment
+        follower.standardOutput = FileHandle.nullDevice
+        follower.standardInput = FileHandle.nullDevice
+        try follower.run()
+        defer {
+            follower.terminate()
+            follower.waitUntilExit()
+        }
+        chmod(daemon.runtime, 0o755)
+        report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("every widget's output is read"), "\(report.stdout)")
+        #expect(report.stdout.contains("fix: chmod 700 \(daemon.runtime)"), "\(report.stdout)")
+        chmod(daemon.runtime, 0o700)
+
+        // The unit, installed in $XDG_DATA_HOME/systemd/user (where scripts/install puts it), then enabled as
+        // systemctl does it.
+        let home = daemon.environment["HOME"]!
+        let units = daemon.environment["XDG_DATA_HOME"]! + "/systemd/user"
+        try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: packageRoot.path + "/contrib/widgetd.service", toPath: units + "/widgetd.service")
+        report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("widgetd.service is installed but not enabled"), "\(report.stdout)")
+        let wants = home + "/.config/systemd/user/default.target.wants"
+        try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: wants + "/widgetd.service", withDestinationPath: units + "/widgetd.service")
+        report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("ok      \(units)/widgetd.service installed and enabled"), "\(report.stdout)")
+
+        daemon.stop()
+        report = try daemon.cli(["doctor"])
+        #expect(report.stdout.contains("error   daemon not running"))
+        #expect(report.stdout.contains("fix: systemctl --user enable --now widgetd"))
+    }
+
+    @Test("A state file left by a killed daemon is not believed")
+    func staleState() throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        kill(daemon.process.processIdentifier, SIGKILL)
+        daemon.process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json"))
+        #expect(try daemon.cli(["list"]).status == 3)
+    }
+}

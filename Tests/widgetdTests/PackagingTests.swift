@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// scripts/install, scripts/uninstall and scripts/package-deb, run for real into temporary directories.
+@Suite("Install, uninstall and the Debian package")
+struct PackagingTests {
+    /// The release binary the package is built from: `.build/release/widgetd` when it is newer than every source,
+    /// else one built once into a scratch path of its own (the running `swift test` holds `.build`'s lock).
+    static let releaseBinary: Result<String, BuildFailure> = {
+        let root = packageRoot.path
+        let current = root + "/.build/release/widgetd"
+        if isNewer(current, than: root + "/Sources") { return .success(current) }
+        let scratch = root + "/.build/package-test"
+        let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        guard
+            let build = try? runProgram(
+                "/usr/bin/env", ["swift", "build", "-c", "release", "--product", "widgetd", "--scratch-path", scratch],
+                environment: environment, directory: root)
+        else { return .failure(BuildFailure(log: "could not start swift build")) }
+        guard build.status == 0 else { return .failure(BuildFailure(log: build.stdout + build.stderr)) }
+        return .success(scratch + "/release/widgetd")
+    }()
+
+    struct BuildFailure: Error, CustomStringConvertible {
+        var log: String
+        var description: String { "the release build failed:\n\(log)" }
+    }
+
+    static func isNewer(_ file: String, than directory: String) -> Bool {
+        guard let built = try? FileManager.default.attributesOfItem(atPath: file)[.modificationDate] as? Date else {
+            return false
+        }
+        let enumerator = FileManager.default.enumerator(atPath: directory)
+        while let name = enumerator?.nextObject() as? String {
+            let changed = try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.modificationDate]
+            if let changed = changed as? Date, changed > built { return false }
+        }
+        return true
+    }
+
+    @Test("install puts each part where it belongs; the binary and man pages work; uninstall removes exactly them")
+    func installAndUninstall() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let prefix = directory.url.path + "/does/not/exist/yet"
+        let install = try runScript("install", ["--prefix", prefix, "--binary", widgetdBinary.path])
+        try #require(install.status == 0, "\(install.stderr)")
+        let expected = [
+            "bin/widgetd", "share/man/man1/widgetd.1", "share/man/man5/widgets.yaml.5",
+            "share/bash-completion/completions/widgetd", "share/zsh/site-functions/_widgetd",
+            "share/fish/vendor_completions.d/widgetd.fish", "share/systemd/user/widgetd.service",
+            "share/doc/widgetd/LICENSE", "share/doc/widgetd/examples/widgets.yaml",
+            "share/doc/widgetd/examples/i3blocks.conf", "share/doc/widgetd/examples/waybar/config.jsonc",
+            "share/doc/widgetd/examples/polybar/widgetd.ini", "share/doc/widgetd/examples/tmux/widgetd.tmux.conf",
+            "share/doc/widgetd/examples/widgetd.service.d/graphical-session.conf",
+        ]
+        for file in expected {
+            #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "missing \(file)")
+        }
+        let version = try runProgram(prefix + "/bin/widgetd", ["--version"])
+        #expect(version.stdout == (try runWidgetd(["--version"]).stdout))
+        let file = try runProgram("/usr/bin/file", [prefix + "/bin/widgetd"])
+        #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
+        for page in ["man1/widgetd.1", "man5/widgets.yaml.5"] {
+            let man = try runProgram("/usr/bin/man", ["--warnings", "-l", prefix + "/share/man/" + page])
+            #expect(man.status == 0 && man.stderr.isEmpty, "\(page): \(man.stderr)")
+        }
+
+        let uninstall = try runScript("uninstall", ["--prefix", prefix])
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(uninstall.stdout.contains("Left in place"))
+        #expect(uninstall.stdout.contains("store"))
+        #expect(uninstall.stdout.contains("rm -r"))
+        let left = FileManager.default.enumerator(atPath: directory.url.path)?.allObjects as? [String] ?? []
+        #expect(left.allSatisfy { !$0.contains("widgetd") }, "left behind: \(left)")
+        // Someone else's file under the prefix stays.
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        let other = prefix + "/bin/other"
+        _ = FileManager.default.createFile(atPath: other, contents: Data())
+        #expect(try runScript("install", ["--prefix", prefix, "--binary", widgetdBinary.path]).status == 0)
+        #expect(try runScript("uninstall", ["--prefix", prefix]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: other))
+    }
+
+    @Test(
+        "package-deb builds a .deb with every part, the binary's version, libyaml and libsqlite3 Depends, and lintian finds no error"
+    )
+    func debianPackage() throws {
+        let binary = try Self.releaseBinary.get()
+        let output = try TemporaryDirectory()
+        defer { output.remove() }
+        let build = try runScript("package-deb", ["--binary", binary, "--output", output.url.path])
+        try #require(build.status == 0, "\(build.stderr)")
+        let deb = build.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let version = try runProgram(binary, ["--version"]).stdout.split(separator: " ")[1]
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(deb.hasSuffix("widgetd_\(version)_amd64.deb") || deb.hasSuffix("widgetd_\(version)_arm64.deb"))
+
+        let contents = try runProgram("/usr/bin/dpkg-deb", ["-c", deb]).stdout
+        for path in [
+            "./usr/bin/widgetd", "./usr/share/man/man1/widgetd.1.gz", "./usr/share/man/man5/widgets.yaml.5.gz",
+            "./usr/share/bash-completion/completions/widgetd", "./usr/share/zsh/vendor-completions/_widgetd",
+            "./usr/share/fish/vendor_completions.d/widgetd.fish", "./usr/lib/systemd/user/widgetd.service",
+            "./usr/share/doc/widgetd/copyright", "./usr/share/doc/widgetd/changelog.gz",
+            "./usr/share/doc/widgetd/examples/i3blocks.conf", "./usr/share/doc/widgetd/examples/widgets.yaml",
+            "./usr/share/doc/widgetd/examples/waybar/config.jsonc",
+        ] {
+            #expect(contents.contains(" " + path + "\n"), "the package lacks \(path)")
+        }
+        #expect(contents.split(separator: "\n").allSatisfy { $0.contains("root/root") })
+
+        func field(_ name: String) throws -> String {
+            try runProgram("/usr/bin/dpkg-deb", ["-f", deb, name]).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
+        #expect(try field("Package") == "widgetd")
+        #expect(try field("Version") == version)
+        let depends = try field("Depends")
+        #expect(depends.contains("libyaml-0-2"), "\(depends)")
+        #expect(depends.contains("libsqlite3-0"), "\(depends)")
+        #expect(depends.contains("libc6"), "\(depends)")
+        #expect(try !field("Description").isEmpty)
+
+        let lintian = try runProgram("/usr/bin/lintian", ["--tag-display-limit", "0", deb])
+        let errors = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") }
+        #expect(errors.isEmpty, "lintian errors:\n\(errors.joined(separator: "\n"))")
+        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"))
+    }
+}
