@@ -75,14 +75,10 @@ public struct PosixTZRule: Sendable, Hashable {
     public func nextChange(after instant: Int) -> Int? {
         guard daylight != nil else { return nil }
         let year = CivilDateTime(localSeconds: instant + standard.utcOffset).date.year
-        let current = localTimeType(at: instant)
-        var from = year - 1
-        while from <= year + 2 {
-            for change in changes(years: from...(from + 2)) where change.instant > instant {
-                let type = change.isDaylight ? daylight!.type : standard
-                if type != current { return change.instant }
-            }
-            from += 3
+        // Every rule with daylight time changes within a year and a bit; a change at the window's far end may be
+        // half of a pair that the next year cancels, so each candidate is checked from both sides.
+        for change in changes(years: (year - 1)...(year + 2)) where change.instant > instant {
+            if localTimeType(at: change.instant) != localTimeType(at: change.instant - 1) { return change.instant }
         }
         return nil
     }
