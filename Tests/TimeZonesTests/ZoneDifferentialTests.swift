@@ -25,6 +25,11 @@ import TimeZones
         }
     }
 
+    @Test func knownIdentifiersAreTheZoneFiles() {
+        // Every file but tzcode's `posixrules` template is a zone or link that tzdata.zi names.
+        #expect(Zone.knownIdentifiers() == ZoneinfoCatalog.identifiers.filter { $0 != "posixrules" })
+    }
+
     @Test func offsetsDaylightTimeAndTransitionsMatchFoundation() throws {
         var instantsCompared = 0
         for identifier in ZoneinfoCatalog.identifiers where !Self.notComparedWithFoundation.contains(identifier) {
