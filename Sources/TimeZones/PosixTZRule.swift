@@ -62,6 +62,7 @@ public struct PosixTZRule: Sendable, Hashable {
 
     public func localTimeType(at instant: Int) -> LocalTimeType {
         guard let daylight else { return standard }
+        let instant = Zone.clamped(instant)
         let year = CivilDateTime(localSeconds: instant + standard.utcOffset).date.year
         var isDaylight = false
         for change in changes(years: (year - 1)...(year + 1)) where change.instant <= instant {
@@ -73,7 +74,8 @@ public struct PosixTZRule: Sendable, Hashable {
     /// The first instant after `instant` at which the rule changes the type in force; nil for a rule without
     /// daylight saving time, or for one that is in daylight saving time all year.
     public func nextChange(after instant: Int) -> Int? {
-        guard daylight != nil else { return nil }
+        guard daylight != nil, instant < Zone.supportedInstants.upperBound else { return nil }
+        let instant = Zone.clamped(instant)
         let year = CivilDateTime(localSeconds: instant + standard.utcOffset).date.year
         // Every rule with daylight time changes within a year and a bit; a change at the window's far end may be
         // half of a pair that the next year cancels, so each candidate is checked from both sides.

@@ -108,7 +108,14 @@ struct TZifFile: Sendable {
                 throw ParseError(reason: "truncated")
             }
             var transitions: [Int] = []
-            for _ in 0..<header.timeCount { transitions.append(try integer(size: timeSize)) }
+            for _ in 0..<header.timeCount {
+                let transition = try integer(size: timeSize)
+                // RFC 8536 requires ascending times; the lookups' binary searches rely on it.
+                if let previous = transitions.last, transition <= previous {
+                    throw ParseError(reason: "transition times out of order")
+                }
+                transitions.append(transition)
+            }
             var indices: [Int] = []
             for _ in 0..<header.timeCount {
                 let index = try integer(size: 1) & 0xFF

@@ -85,8 +85,18 @@ public struct Zone: Sendable {
 
     // MARK: - Instants
 
+    /// The instants this type describes: ±2^55 seconds, about ±1.1 billion years. Arguments beyond are clamped
+    /// into it, so that no arithmetic on an instant (adding an offset, a year's seconds) can overflow, whatever
+    /// a user or a script passes in.
+    public static let supportedInstants = -(1 << 55)...(1 << 55)
+
+    static func clamped(_ instant: Int) -> Int {
+        min(max(instant, supportedInstants.lowerBound), supportedInstants.upperBound)
+    }
+
     /// The offset, daylight saving flag and abbreviation in force at `unixSeconds`.
     public func offset(at unixSeconds: Int) -> LocalTimeType {
+        let unixSeconds = Self.clamped(unixSeconds)
         let transitions = file.transitions
         guard let last = transitions.last, unixSeconds >= transitions[0] else {
             if let rule = file.footer, transitions.isEmpty { return rule.localTimeType(at: unixSeconds) }
@@ -109,7 +119,8 @@ public struct Zone: Sendable {
     /// The first instant after `unixSeconds` at which the offset, daylight saving flag or abbreviation
     /// changes; nil when none ever does.
     public func nextTransition(after unixSeconds: Int) -> Int? {
-        var cursor = unixSeconds
+        guard unixSeconds < Self.supportedInstants.upperBound else { return nil }
+        var cursor = Self.clamped(unixSeconds)
         // Table entries that change nothing are passed over; the bound only guards against a malformed file.
         for _ in 0..<(file.transitions.count + 8) {
             guard let candidate = nextRawChange(after: cursor) else { return nil }
@@ -128,7 +139,7 @@ public struct Zone: Sendable {
                 let middle = (low + high) / 2
                 if transitions[middle] > unixSeconds { high = middle } else { low = middle + 1 }
             }
-            return transitions[low]
+            if transitions[low] > unixSeconds { return transitions[low] }
         }
         return file.footer?.nextChange(after: unixSeconds)
     }
@@ -150,6 +161,7 @@ public struct Zone: Sendable {
     /// `CivilDateTime.localSeconds`). Assumes, like every real zone, that offsets stay within ±26 hours and
     /// that transitions are more than two days apart around the time asked about.
     public func resolve(local: Int) -> Resolution {
+        let local = Self.clamped(local)
         let window = 2 * 86_400
         var instants: [Int] = []
         var candidateOffsets = [offset(at: local - window).utcOffset]
@@ -179,6 +191,7 @@ public struct Zone: Sendable {
 
     /// The wall-clock time at `unixSeconds`, with the type in force.
     public func civilTime(at unixSeconds: Int) -> (time: CivilDateTime, type: LocalTimeType) {
+        let unixSeconds = Self.clamped(unixSeconds)
         let type = offset(at: unixSeconds)
         return (CivilDateTime(localSeconds: unixSeconds + type.utcOffset), type)
     }

@@ -110,6 +110,37 @@ import TimeZones
         #expect(throws: Zone.LoadError.self) { try Zone(identifier: "cut", tzif: Array(bytes.prefix(50))) }
     }
 
+    @Test func extremeInstantsAreClampedNotTrapped() throws {
+        let berlin = try Zone.load(identifier: "Europe/Berlin")
+        for instant in [Int.min, Int.min + 1, -(1 << 60), 1 << 60, Int.max - 1, Int.max] {
+            _ = berlin.offset(at: instant)
+            _ = berlin.nextTransition(after: instant)
+            _ = berlin.resolve(local: instant)
+            _ = TimeFormat("%F %T %Z %j").string(at: instant, in: berlin)
+        }
+        #expect(berlin.nextTransition(after: Int.max) == nil)
+        #expect(TimeFormat("%Y").string(at: Int.max, in: berlin) == TimeFormat("%Y").string(at: 1 << 55, in: berlin))
+    }
+
+    @Test func damagedFilesAreRefusedNotTrapped() throws {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ZoneinfoCatalog.directory + "/Europe/Berlin")))
+        // Every truncation either fails cleanly or (cut inside the footer's last line) still reads.
+        for length in 0..<bytes.count {
+            _ = try? Zone(identifier: "cut", tzif: Array(bytes.prefix(length)))
+        }
+        #expect(throws: Zone.LoadError.self) { try Zone(identifier: "cut", tzif: Array(bytes.prefix(44))) }
+        // Every byte of the headers and the start of the data set to 0xFF, one at a time.
+        for index in 0..<min(bytes.count, 400) {
+            var damaged = bytes
+            damaged[index] = 0xFF
+            if let zone = try? Zone(identifier: "damaged", tzif: damaged) {
+                _ = zone.offset(at: 0)
+                _ = zone.nextTransition(after: 0)
+                _ = zone.resolve(local: 0)
+            }
+        }
+    }
+
     static func bigEndian(_ value: Int32) -> [UInt8] {
         withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
