@@ -154,14 +154,14 @@ import TimeZones
         return list + Array(stride(from: end, to: year2400, by: 3 * 31_556_952 + 11 * 86_400))
     }
 
-    /// Whether some transition goes between a DST type and a standard type with a greater offset: tzdata's
-    /// "negative DST", which ICU's rearguard data writes the other way round.
+    /// Whether the zone has a daylight saving period whose offset is below the standard time on both sides of
+    /// it: tzdata's "negative DST" (Irish winter time, Namibian and Moroccan offsets), which ICU's rearguard data
+    /// writes the other way round.
     static func hasNegativeDaylightTime(_ zone: Zone, transitions: [Int]) -> Bool {
-        transitions.contains { instant in
-            let (before, after) = (zone.offset(at: instant - 1), zone.offset(at: instant))
-            guard before.isDST != after.isDST else { return false }
-            let (daylight, standard) = before.isDST ? (before, after) : (after, before)
-            return daylight.utcOffset < standard.utcOffset
+        zip(transitions, transitions.dropFirst()).contains { start, end in
+            let (before, during, after) = (zone.offset(at: start - 1), zone.offset(at: start), zone.offset(at: end))
+            return during.isDST && !before.isDST && !after.isDST && during.utcOffset < before.utcOffset
+                && during.utcOffset < after.utcOffset
         }
     }
 
