@@ -77,7 +77,8 @@ public struct Zone: Sendable {
         let bytes: [UInt8]
         switch FileBytes.read(path: path) {
         case .success(let read): bytes = read
-        case .failure(let failure) where failure.code == ENOENT || failure.code == ENOTDIR: throw .notFound(identifier)
+        // A directory (`Europe`) is a region, not a zone.
+        case .failure(let failure) where [ENOENT, ENOTDIR, EISDIR].contains(failure.code): throw .notFound(identifier)
         case .failure(let failure): throw .unreadable(identifier, reason: String(cString: strerror(failure.code)))
         }
         return try Zone(identifier: identifier, tzif: bytes)

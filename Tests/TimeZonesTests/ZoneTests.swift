@@ -18,6 +18,7 @@ import TimeZones
         #expect(throws: Zone.LoadError.badIdentifier("/etc/localtime")) { try Zone.load(identifier: "/etc/localtime") }
         #expect(throws: Zone.LoadError.badIdentifier("")) { try Zone.load(identifier: "") }
         #expect(throws: Zone.LoadError.notFound("Mars/Olympus_Mons")) { try Zone.load(identifier: "Mars/Olympus_Mons") }
+        #expect(throws: Zone.LoadError.notFound("Europe")) { try Zone.load(identifier: "Europe") }
         do {
             _ = try Zone.load(identifier: "zone.tab")
             Issue.record("zone.tab is not a TZif file")
@@ -138,6 +139,19 @@ import TimeZones
                 _ = zone.nextTransition(after: 0)
                 _ = zone.resolve(local: 0)
             }
+        }
+    }
+
+    /// The point of the target: the daemon can use it without Foundation (and so without ICU).
+    @Test func sourcesImportOnlyGlibc() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/TimeZones").standardizedFileURL
+        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 7)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+            #expect(imports.allSatisfy { $0 == "import Glibc" }, "\(file): \(imports)")
         }
     }
 
