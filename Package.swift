@@ -28,6 +28,8 @@ let package = Package(
         ),
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
+        // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
+        .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
         .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"], swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
         .target(
@@ -40,6 +42,8 @@ let package = Package(
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        // Compares TimeZones with Foundation's TimeZone and the clock kind's current Strftime.
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Providers"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.

@@ -69,6 +69,15 @@ extension CronExpression {
         horizon.year += 8
         horizon.day = Swift.min(horizon.day, CivilTime.daysInMonth(year: horizon.year, month: horizon.month))
         let lastLocal = horizon.localSeconds
+        // A spring-forward transition exactly at `earliest` (the search starts in the gap's last second before
+        // it) is behind the period the loop starts in, so the loop never looks into its gap: do that here.
+        let offsetBefore = timeZone.secondsFromGMT(for: Self.date(earliest - 1))
+        if !hoursAreWild, offsetBefore < offset,
+            let local = nextMatchingLocalTime(onOrAfter: earliest + offsetBefore, through: lastLocal),
+            local < earliest + offset
+        {
+            return earliest
+        }
         // Each round enters the next offset period or passes a run of repeated times; two transitions a year
         // for 8 years need a few dozen rounds. The bound only guards against a time zone that misbehaves.
         for _ in 0..<1000 {

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+import TimeZones
+
+/// Our zoneinfo reader against the two readers the system already has, for every zone in tzdata:
+/// Foundation's `TimeZone` (what cron and the clock use today; ICU's copy of the tz database) for offsets,
+/// daylight saving time and transitions, and Python's `zoneinfo` (another TZif reader, on the same files) for
+/// offsets and abbreviations: ICU's abbreviations are its own (CLDR's "GMT+9" for Asia/Tokyo), not tzdata's.
+///
+/// Instants: 1970-01-01 to 2040-01-01 every 73 days and 3,671 seconds (a fifth of a year, so the samples walk
+/// through the seasons and the time of day moves too), plus every transition either reader reports in that
+/// span, 1 s before, at, and 1 s after it. Python also checks the footer rules far past the tables' ends.
+@Suite struct ZoneDifferentialTests {
+    static let end = CivilDate(year: 2040, month: 1, day: 1).daysSince1970 * 86_400
+
+    /// Files compared with Python only. `EET` and `WET` keep in ICU the meaning they had before tzdata 2024b
+    /// made them links to Europe/Athens and Europe/Lisbon (ICU still has them as rule zones of their own, with
+    /// offsets that differ in the 1970s and 1980s); `posixrules` is tzcode's template for TZ rules, not a zone.
+    static let notComparedWithFoundation: Set<String> = ["EET", "WET", "posixrules"]
+
+    @Test func everyZoneIsReadable() throws {
+        #expect(ZoneinfoCatalog.identifiers.count > 400)
+        for identifier in ZoneinfoCatalog.identifiers {
+            _ = try Zone.load(identifier: identifier)
+        }
+    }
+
+    @Test func knownIdentifiersAreTheZoneFiles() {
+        // Every file but tzcode's `posixrules` template is a zone or link that tzdata.zi names.
+        #expect(Zone.knownIdentifiers() == ZoneinfoCatalog.identifiers.filter { $0 != "posixrules" })
+    }
+
+    @Test func offsetsDaylightTimeAndTransitionsMatchFoundation() throws {
+        var instantsCompared = 0
+        for identifier in ZoneinfoCatalog.identifiers where !Self.notComparedWithFoundation.contains(identifier) {
+            let zone = try Zone.load(identifier: identifier)
+            let foundation = try #require(TimeZone(identifier: identifier), "Foundation has no \(identifier)")
+            let ours = Self.transitions(of: zone)
+            let theirs = Self.foundationTransitions(of: foundation)
+            let negativeDST = Self.hasNegativeDaylightTime(zone, transitions: ours)
+            var problems: [String] = []
+
+            // Transitions: the same instants where the offset changes; and, unless tzdata's main format uses
+            // negative DST here (Europe/Dublin, Africa/Windhoek, Morocco: ICU reads the rearguard format, which
+            // flips those zones' DST flags), the same instants where the DST flag changes too.
+            let offsetChanges = ours.filter { zone.offset(at: $0).utcOffset != zone.offset(at: $0 - 1).utcOffset }
+            let theirOffsetChanges = theirs.filter {
+                foundation.secondsFromGMT(for: Self.date($0)) != foundation.secondsFromGMT(for: Self.date($0 - 1))
+            }
+            if offsetChanges != theirOffsetChanges {
+                problems.append(
+                    "offset changes differ: ours only \(Set(offsetChanges).subtracting(theirOffsetChanges).sorted()), "
+                        + "Foundation only \(Set(theirOffsetChanges).subtracting(offsetChanges).sorted())")
+            }
+            if !negativeDST {
+                let flagOrOffsetChanges = ours.filter {
+                    zone.offset(at: $0).utcOffset != zone.offset(at: $0 - 1).utcOffset
+                        || zone.offset(at: $0).isDST != zone.offset(at: $0 - 1).isDST
+                }
+                if flagOrOffsetChanges != theirs {
+                    problems.append(
+                        "transitions differ: ours only \(Set(flagOrOffsetChanges).subtracting(theirs).sorted()), "
+                            + "Foundation only \(Set(theirs).subtracting(flagOrOffsetChanges).sorted())")
+                }
+            }
+
+            for instant in Self.instants(transitions: ours + theirs) {
+                instantsCompared += 1
+                let type = zone.offset(at: instant)
+                let date = Self.date(instant)
+                let offset = foundation.secondsFromGMT(for: date)
+                if type.utcOffset != offset {
+                    problems.append("at \(instant): offset ours \(type.utcOffset), Foundation \(offset)")
+                }
+                if !negativeDST, type.isDST != foundation.isDaylightSavingTime(for: date) {
+                    problems.append("at \(instant): DST ours \(type.isDST), Foundation \(!type.isDST)")
+                }
+            }
+            if !problems.isEmpty {
+                Issue.record("\(identifier): \(problems.prefix(5).joined(separator: "; "))")
+            }
+        }
+        // 597 zones and links in tzdata 2025b.
+        #expect(instantsCompared > 400 * 300)
+    }
+
+    @Test func offsetsAndAbbreviationsMatchPython() throws {
+        var queries: [(identifier: String, instant: Int, type: LocalTimeType)] = []
+        for identifier in ZoneinfoCatalog.identifiers {
+            let zone = try Zone.load(identifier: identifier)
+            for instant in Self.instants(transitions: Self.transitions(of: zone)) + Self.farInstants(zone) {
+                queries.append((identifier, instant, zone.offset(at: instant)))
+            }
+        }
+        let answers = try Self.pythonZoneinfo(queries.map { ($0.identifier, $0.instant) })
+        try #require(answers.count == queries.count, "python3 answered \(answers.count) of \(queries.count)")
+        var problems: [String: [String]] = [:]
+        for (query, answer) in zip(queries, answers) {
+            let ours = "\(query.type.utcOffset) \(query.type.abbreviation)"
+            if ours != answer {
+                problems[query.identifier, default: []].append("at \(query.instant): ours \(ours), Python \(answer)")
+            }
+        }
+        for (identifier, list) in problems.sorted(by: { $0.key < $1.key }) {
+            Issue.record("\(identifier): \(list.prefix(5).joined(separator: "; "))")
+        }
+        // 599 zones and links in tzdata 2025b.
+        #expect(queries.count > 400 * 400)
+    }
+
+    // MARK: - Helpers
+
+    static func date(_ seconds: Int) -> Date { Date(timeIntervalSince1970: Double(seconds)) }
+
+    /// Our transitions from 1970 to 2040.
+    static func transitions(of zone: Zone) -> [Int] {
+        var list: [Int] = []
+        var cursor = -1
+        while let next = zone.nextTransition(after: cursor), next < end {
+            list.append(next)
+            cursor = next
+        }
+        return list
+    }
+
+    static func foundationTransitions(of zone: TimeZone) -> [Int] {
+        var list: [Int] = []
+        var cursor = date(-1)
+        while let next = zone.nextDaylightSavingTimeTransition(after: cursor), next.timeIntervalSince1970 < Double(end)
+        {
+            list.append(Int(next.timeIntervalSince1970))
+            cursor = next
+        }
+        return list
+    }
+
+    /// The sampled instants and each transition ±1 s, sorted, without repeats.
+    static func instants(transitions: [Int]) -> [Int] {
+        var set = Set(stride(from: 0, to: end, by: 73 * 86_400 + 3671))
+        for transition in transitions { set.formUnion([transition - 1, transition, transition + 1]) }
+        return set.sorted()
+    }
+
+    /// Past the tables (which tzdata writes up to 2037): each transition of 2040 to 2043 ±1 s, and every 3 years
+    /// and 11 days to the year 2400.
+    static func farInstants(_ zone: Zone) -> [Int] {
+        var list: [Int] = []
+        var cursor = end
+        while let next = zone.nextTransition(after: cursor), next < end + 4 * 31_556_952 {
+            list += [next - 1, next, next + 1]
+            cursor = next
+        }
+        let year2400 = CivilDate(year: 2400, month: 1, day: 1).daysSince1970 * 86_400
+        return list + Array(stride(from: end, to: year2400, by: 3 * 31_556_952 + 11 * 86_400))
+    }
+
+    /// Whether the zone has a daylight saving period whose offset is below the standard time on both sides of
+    /// it: tzdata's "negative DST" (Irish winter time, Namibian and Moroccan offsets), which ICU's rearguard data
+    /// writes the other way round.
+    static func hasNegativeDaylightTime(_ zone: Zone, transitions: [Int]) -> Bool {
+        zip(transitions, transitions.dropFirst()).contains { start, end in
+            let (before, during, after) = (zone.offset(at: start - 1), zone.offset(at: start), zone.offset(at: end))
+            return during.isDST && !before.isDST && !after.isDST && during.utcOffset < before.utcOffset
+                && during.utcOffset < after.utcOffset
+        }
+    }
+
+    /// Python's `zoneinfo` (its own TZif reader, on the same files): `OFFSET ABBREVIATION` for each query, from
+    /// one process.
+    static func pythonZoneinfo(_ queries: [(String, Int)]) throws -> [String] {
+        let script = """
+            import sys, datetime, zoneinfo
+            zones = {}
+            out = []
+            for line in sys.stdin:
+                name, instant = line.split()
+                zone = zones.get(name) or zones.setdefault(name, zoneinfo.ZoneInfo(name))
+                local = datetime.datetime.fromtimestamp(int(instant), zone)
+                out.append(f"{int(local.utcoffset().total_seconds())} {local.tzname()}")
+            sys.stdout.write("\\n".join(out) + "\\n")
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        process.environment = ["PYTHONTZPATH": ZoneinfoCatalog.directory, "PATH": "/usr/bin:/bin"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let text = queries.map { "\($0.0) \($0.1)\n" }.joined()
+        // Written from another thread while this one reads: both directions outgrow a pipe's buffer.
+        let writer = Thread {
+            input.fileHandleForWriting.write(Data(text.utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}
