@@ -62,6 +62,22 @@ struct ProcessHygieneTests {
         try daemon.editConfig("widgets:\n  other:\n    kind: quotes\n")
         #expect(waitFor("the escaped process to be gone") { !isRunning(escaped) })
     }
+
+    @Test func aPersistScriptsEscapedChildrenEndWithTheDaemon() throws {
+        // A persist script keeps running and prints a line; what it starts with setsid leaves its process group,
+        // which the daemon kills when it stops, so only the spawn's tag traces it.
+        let script = "setsid sleep 300 >/dev/null 2>&1 & echo $! > escaped.pid; echo ready; exec sleep 300"
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  keeper:\n    kind: exec\n    interval: persist\n    command: [sh, -c, \"\(script)\"]\n"
+        )
+        let pidPath = daemon.directory.url.path + "/escaped.pid"
+        #expect(waitFor("the persist script's line") { daemon.read("keeper.plain") == "ready\n" })
+        let escaped = try #require(readPID(pidPath))
+        #expect(waitFor("the child's own session") { session(of: escaped) == escaped })
+        #expect(isRunning(escaped))
+        daemon.stop()
+        #expect(waitFor("the escaped child to be gone") { !isRunning(escaped) })
+    }
 }
 
 private func readPID(_ path: String) -> pid_t? {

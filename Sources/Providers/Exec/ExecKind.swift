@@ -105,7 +105,11 @@ public struct ExecKind: WidgetKind {
         guard !exec.command.isEmpty else { throw ExecError("no command: configured") }
         let printsJSON = exec.printsJSON
         return try PersistentCommand(
-            argv: exec.command, environment: environment(for: configuration, context: context, click: nil),
+            // Tagged like every run, so what it starts in the background (`setsid` included) ends with the widget
+            // and the daemon (`ProcessHygiene`).
+            argv: exec.command,
+            environment: ProcessHygiene.tagged(
+                environment(for: configuration, context: context, click: nil), owner: context.instance),
             printsJSON: printsJSON,
             parse: { line, now in
                 var content = EntryContent(text: line)
