@@ -1,6 +1,6 @@
 /// strftime-style formatting of a wall-clock time, in the C/POSIX locale (English names, 24-hour `%R`).
 ///
-/// The conversions are the clock kind's (README, "clock"); any other character after `%` is written as it
+/// The conversions are the clock kind's (docs/kinds.md, "clock"); any other character after `%` is written as it
 /// stands, `%` included, and so is a lone `%` at the end. Years are written as plain numbers whatever their
 /// size (`%Y` of year 12026 is `12026`).
 public struct TimeFormat: Sendable, Hashable {

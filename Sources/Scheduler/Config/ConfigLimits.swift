@@ -1,5 +1,5 @@
 /// Bounds on what reading `widgets.yaml` may cost, so that a huge or hostile file fails fast with a clear error
-/// instead of stalling `check`, start-up or a hot reload (README, "Limits").
+/// instead of stalling `check`, start-up or a hot reload (docs/configuration.md, "Limits").
 public enum ConfigLimits {
     /// Largest file read: 1 MiB. A config with a thousand widgets is about 100 kB.
     public static let maxFileBytes = 1 << 20
