@@ -17,7 +17,7 @@ struct ComputedRecordTests {
         let text = String(decoding: try Self.record.encoded(), as: UTF8.self)
         #expect(
             text
-                == #"{"entries":[],"fallback":{"text":"--:--"},"family":"accessoryInline","instance":"clock","kind":"clock","sequence":{"count":3600,"format":"%H:%M:%S \"%Z\"","start":1800000000,"step":1,"zone":"Asia/Kolkata"}}"#
+                == #"{"entries":[],"fallback":{"text":"--:--"},"family":"accessoryInline","instance":"clock","kind":"clock","sequence":{"count":3600,"format":"%H:%M:%S \"%Z\"","offset":19800,"start":1800000000,"step":1,"zone":"Asia/Kolkata"}}"#
                 + "\n")
         #expect(try Self.record.encoded() == Self.record.encodedByJSONEncoder())
         let decoded = try JSONDecoder().decode(InstanceRecord.self, from: Data(text.utf8))
@@ -61,6 +61,13 @@ struct ComputedRecordTests {
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(InstanceRecord.self, from: Data(json.utf8))
         }
+    }
+
+    @Test func aZoneTheReaderCannotNameIsReadAtItsOffset() throws {
+        let json =
+            #"{"entries":[],"fallback":{"text":"--:--"},"family":"accessoryInline","instance":"c","kind":"clock","sequence":{"count":60,"format":"%H:%M %z","offset":-34200,"start":1800000000,"step":60,"zone":"<-0930>9:30"}}"#
+        let record = try JSONDecoder().decode(InstanceRecord.self, from: Data(json.utf8))
+        #expect(record.content(at: Self.start.addingTimeInterval(60)).text == "22:31 -0930")
     }
 
     @Test func aSequenceBeforeItsStartShowsItsFirstEntry() {

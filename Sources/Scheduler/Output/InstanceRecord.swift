@@ -124,6 +124,8 @@ public struct InstanceRecord: Sendable, Hashable {
         json.number(Double(sequence.count))
         json.key("format")
         json.string(sequence.format)
+        json.key("offset")
+        json.number(Double(sequence.timeZone.secondsFromGMT(for: sequence.start)))
         json.key("start")
         json.number(sequence.start.timeIntervalSince1970)
         json.key("step")
@@ -262,7 +264,8 @@ extension InstanceRecord: Codable {
     }
 }
 
-/// A computed timeline's rule as the record stores it: the start in seconds since 1970, the zone by identifier.
+/// A computed timeline's rule as the record stores it: the start in seconds since 1970, the zone by identifier and by
+/// its offset at the start (for a reader that cannot name the zone).
 private struct StoredSequence: Codable {
     var sequence: TimelineSequence
 
@@ -271,7 +274,7 @@ private struct StoredSequence: Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case count, format, start, step, zone
+        case count, format, offset, start, step, zone
     }
 
     init(from decoder: any Decoder) throws {
@@ -283,7 +286,9 @@ private struct StoredSequence: Codable {
                 forKey: .step, in: container, debugDescription: "a sequence needs a positive step and count")
         }
         let zoneName = try container.decode(String.self, forKey: .zone)
-        guard let zone = TimeZone(identifier: zoneName) else {
+        // A zone the reader cannot name (the daemon's `TZ` was a POSIX rule, say) is read at its offset at the start.
+        let offset = try container.decodeIfPresent(Int.self, forKey: .offset)
+        guard let zone = TimeZone(identifier: zoneName) ?? offset.flatMap(TimeZone.init(secondsFromGMT:)) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .zone, in: container, debugDescription: "unknown time zone \(zoneName)")
         }
@@ -296,6 +301,7 @@ private struct StoredSequence: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sequence.count, forKey: .count)
         try container.encode(sequence.format, forKey: .format)
+        try container.encode(sequence.timeZone.secondsFromGMT(for: sequence.start), forKey: .offset)
         try container.encode(sequence.start.timeIntervalSince1970, forKey: .start)
         try container.encode(sequence.step, forKey: .step)
         try container.encode(sequence.timeZone.identifier, forKey: .zone)
