@@ -47,6 +47,13 @@ struct ClockKindTests {
         let timeline = try await timeline(["seconds": .bool(true), "format": .string("%H:%M")])
         let texts = (0..<3600).compactMap { timeline.entry(at: now.addingTimeInterval(Double($0)))?.content.text }
         #expect(Set(texts).count == 61)
+        // So the daemon wakes once a minute for it, not every second.
+        #expect(timeline.sequence?.step == 60)
+        #expect(timeline.nextEntryDate(after: now) == now.addingTimeInterval(33))
+        for (format, step) in [("%M %% %T", 1), ("%S", 1), ("100%%S", 60), ("%s", 60)] {
+            let other = try await self.timeline(["seconds": .bool(true), "format": .string(format)])
+            #expect(other.sequence?.step == step, "\(format)")
+        }
     }
 
     @Test(arguments: [

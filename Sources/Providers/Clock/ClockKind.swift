@@ -41,13 +41,22 @@ public struct ClockKind: WidgetKind {
     /// costs a few hundred bytes to hold and nothing to reload, however many seconds its hour has.
     private func sequence(_ configuration: IntentValues, _ context: ProviderContext) -> TimelineSequence {
         let step = stepSeconds(configuration)
+        let start = Self.floor(context.now, to: step)
+        // With `seconds: true` the hour runs to its last second, also when a format without seconds steps by minutes.
+        let end =
+            configuration.bool("seconds") == true
+            ? Self.floor(context.now, to: 1).addingTimeInterval(Self.horizon - 1)
+            : start.addingTimeInterval(Self.horizon - step)
         return TimelineSequence(
-            start: Self.floor(context.now, to: step), step: Int(step), count: Int(Self.horizon / step),
+            start: start, step: Int(step), count: Int(end.timeIntervalSince(start) / step) + 1,
             format: configuration.string("format") ?? "%H:%M", timeZone: context.timeZone)
     }
 
     private func stepSeconds(_ configuration: IntentValues) -> TimeInterval {
-        configuration.bool("seconds") == true ? 1 : 60
+        guard configuration.bool("seconds") == true else { return 60 }
+        // A format that writes no seconds changes once a minute: a step of a second would wake the daemon 59 times a
+        // minute for nothing (the stored timeline kept one entry per change for the same reason).
+        return Strftime(format: configuration.string("format") ?? "%H:%M").writesSeconds ? 1 : 60
     }
 
     static func floor(_ date: Date, to step: TimeInterval) -> Date {

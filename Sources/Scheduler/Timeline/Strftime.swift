@@ -35,6 +35,21 @@ public struct Strftime: Sendable, Hashable {
         needsZoneAbbreviation = format.contains("%Z")
     }
 
+    /// Whether the text changes within a minute: the format writes seconds (`%S`, `%T`), read as `string(from:)` reads
+    /// it, so `%%S` is no conversion.
+    public var writesSeconds: Bool {
+        var escaped = false
+        for character in format {
+            if escaped {
+                if character == "S" || character == "T" { return true }
+                escaped = false
+            } else if character == "%" {
+                escaped = true
+            }
+        }
+        return false
+    }
+
     public static func fields(of date: Date, in zone: TimeZone, calendar: Calendar) -> Fields {
         let parts = calendar.dateComponents(in: zone, from: date)
         let dayOfYear = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
