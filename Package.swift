@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "widgetd-bench"),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         // Compares TimeZones with Foundation's TimeZone and the clock kind's current Strftime.
-        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Providers"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Scheduler"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
         .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.

@@ -248,7 +248,8 @@ if !swapCounts.isEmpty {
         guard let result = swaps[count] else { continue }
         report.figure(
             "per-second clocks N=\(count): peak RSS", Format.kB(Double(result.peakKilobytes)),
-            "(\(result.descriptors) fds, \(result.threads) threads; each clock holds an hour: 3600 entries)")
+            "(\(result.descriptors) fds, \(result.threads) threads; each clock holds its hour as a rule, not 3600 entries)"
+        )
     }
     if let small = swaps[swapCounts.first!], let large = swaps[swapCounts.last!], large.count > small.count {
         let perInstance = Double(large.peakKilobytes - small.peakKilobytes) / Double(large.count - small.count)

@@ -19,29 +19,41 @@ struct ClockKindTests {
 
     @Test func oneEntryPerMinuteForTheComingHourThenAtEnd() async throws {
         let timeline = try await timeline([:])
-        #expect(timeline.entries.count == 60)
+        let sequence = try #require(timeline.sequence)
+        #expect(timeline.entries.isEmpty)
+        #expect(sequence.count == 60 && sequence.step == 60)
         #expect(timeline.policy == .atEnd)
-        #expect(timeline.entries.first?.content.text == "19:30")
-        #expect(timeline.entries.first?.date == now.addingTimeInterval(-27))
-        #expect(timeline.entries.last?.content.text == "20:29")
-        let gaps = Set(zip(timeline.entries.dropFirst(), timeline.entries).map { $0.date.timeIntervalSince($1.date) })
-        #expect(gaps == [60])
+        #expect(sequence.start == now.addingTimeInterval(-27))
+        #expect(timeline.entry(at: now)?.content.text == "19:30")
+        #expect(timeline.lastEntryDate == now.addingTimeInterval(-27 + 59 * 60))
+        #expect(timeline.entry(at: now.addingTimeInterval(7200))?.content.text == "20:29")
+        #expect(timeline.nextEntryDate(after: now) == now.addingTimeInterval(33))
     }
 
     @Test func secondsGiveOneEntryPerSecond() async throws {
         let timeline = try await timeline(["seconds": .bool(true), "format": .string("%T")])
-        #expect(timeline.entries.count == 3600)
-        #expect(timeline.entries[0].content.text == "19:30:27")
-        #expect(timeline.entries[33].content.text == "19:31:00")
-        #expect(timeline.entries[3599].content.text == "20:30:26")
+        let sequence = try #require(timeline.sequence)
+        #expect(sequence.count == 3600 && sequence.step == 1)
+        #expect(timeline.entry(at: now)?.content.text == "19:30:27")
+        #expect(timeline.entry(at: now.addingTimeInterval(33))?.content.text == "19:31:00")
+        #expect(timeline.entry(at: sequence.lastDate)?.content.text == "20:30:26")
         // What the engine shows at a given second is that second's entry.
         #expect(timeline.entry(at: now.addingTimeInterval(100.5))?.content.text == "19:32:07")
+        #expect(timeline.nextEntryDate(after: now.addingTimeInterval(100.5)) == now.addingTimeInterval(101))
+        #expect(timeline.nextEntryDate(after: sequence.lastDate) == nil)
     }
 
-    @Test func aFormatWithoutSecondsKeepsOneEntryPerChange() async throws {
+    @Test func aFormatWithoutSecondsChangesOncePerMinute() async throws {
         let timeline = try await timeline(["seconds": .bool(true), "format": .string("%H:%M")])
-        #expect(timeline.entries.count == 61)
-        #expect(Set(timeline.entries.map(\.content.text)).count == 61)
+        let texts = (0..<3600).compactMap { timeline.entry(at: now.addingTimeInterval(Double($0)))?.content.text }
+        #expect(Set(texts).count == 61)
+        // So the daemon wakes once a minute for it, not every second.
+        #expect(timeline.sequence?.step == 60)
+        #expect(timeline.nextEntryDate(after: now) == now.addingTimeInterval(33))
+        for (format, step) in [("%M %% %T", 1), ("%S", 1), ("100%%S", 60), ("%s", 60)] {
+            let other = try await self.timeline(["seconds": .bool(true), "format": .string(format)])
+            #expect(other.sequence?.step == step, "\(format)")
+        }
     }
 
     @Test(arguments: [
@@ -51,7 +63,7 @@ struct ClockKindTests {
     ])
     func strftimeConversions(_ format: String, _ expected: String) async throws {
         let timeline = try await timeline(["format": .string(format)])
-        #expect(timeline.entries.first?.content.text == expected)
+        #expect(timeline.entry(at: now)?.content.text == expected)
     }
 
     @Test func dstChangeInsideTheHourIsExact() async throws {
@@ -62,7 +74,7 @@ struct ClockKindTests {
         var configuration = kind.defaultConfiguration
         configuration["format"] = .string("%H:%M %Z")
         let timeline = try await kind.timeline(for: configuration, in: context)
-        #expect(timeline.entries[0].content.text == "02:59 CEST")
-        #expect(timeline.entries[1].content.text == "02:00 CET")
+        #expect(timeline.entry(at: context.now)?.content.text == "02:59 CEST")
+        #expect(timeline.entry(at: context.now.addingTimeInterval(30))?.content.text == "02:00 CET")
     }
 }

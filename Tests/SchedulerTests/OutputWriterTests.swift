@@ -96,6 +96,36 @@ struct OutputWriterTests {
         #expect(try String(contentsOfFile: directory + "/clock.plain", encoding: .utf8) == "12:01\n")
     }
 
+    @Test func aBatchChecksTheDirectoryOnceAndTheNextBatchFindsItReplaced() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let directory = root.appending("out")
+        let elsewhere = root.appending("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        let writer = try OutputWriter(directory: directory)
+        try writer.inOneBatch { () throws in
+            for second in 0..<3 {
+                #expect(try writer.write(instance: "c\(second)", format: .plain, contents: "12:00:0\(second)\n"))
+            }
+        }
+        for second in 0..<3 {
+            #expect(
+                try String(contentsOfFile: directory + "/c\(second).plain", encoding: .utf8) == "12:00:0\(second)\n")
+        }
+        #expect(rename(directory, directory + ".old") == 0)
+        #expect(symlink(elsewhere, directory) == 0)
+        // The check of a batch is made afresh: a directory swapped between two boundaries is never written through.
+        writer.inOneBatch {
+            #expect(throws: OutputError.self) {
+                try writer.write(instance: "c0", format: .plain, contents: "12:00:03\n")
+            }
+            #expect(throws: OutputError.self) {
+                try writer.write(instance: "c1", format: .plain, contents: "12:00:03\n")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+
     @Test func aFileOrAnotherUsersDirectoryIsRefused() throws {
         let root = try TestDirectory()
         defer { root.remove() }

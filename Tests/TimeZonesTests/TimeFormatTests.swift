@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import TimeZones
 
-@testable import Providers
+import Scheduler
 
-/// `TimeFormat` against the clock kind's current `Strftime` (Foundation's calendar and ICU), conversion by
+/// `TimeFormat` against the current `Strftime` (Scheduler) (Foundation's calendar and ICU), conversion by
 /// conversion.
 @Suite struct TimeFormatTests {
     /// Instants around the edges: leap days, year ends, ISO weeks, noon and midnight, DST changes, 1970.

@@ -78,6 +78,24 @@ struct LogLimitsTests {
             ])
     }
 
+    @Test func theNextDeadlineComesFromHeldBackLinesOnlyAndIsNeverLate() {
+        var limiter = LogRateLimiter(burst: 1, window: 5)
+        // A thousand widgets that each logged once hold nothing back: no summary is due.
+        for index in 0..<1000 {
+            _ = limiter.admit(Self.line("started"), from: "w\(index)", now: Self.start)
+        }
+        #expect(limiter.nextDeadline == nil)
+        _ = limiter.admit(Self.line("again"), from: "w7", now: Self.start.addingTimeInterval(1))
+        #expect(limiter.nextDeadline == Self.start.addingTimeInterval(5))
+        // The source's next line after its window summarises it at once; the deadline then left may be early, and the
+        // flush it causes finds nothing and clears it.
+        let late = limiter.admit(Self.line("later"), from: "w7", now: Self.start.addingTimeInterval(6)).map(\.text)
+        #expect(late.count == 2)
+        if let due = limiter.nextDeadline { #expect(due <= Self.start.addingTimeInterval(6)) }
+        #expect(limiter.flush(now: Self.start.addingTimeInterval(6)).isEmpty)
+        #expect(limiter.nextDeadline == nil)
+    }
+
     @Test func sourcesAreLimitedSeparately() {
         var limiter = LogRateLimiter(burst: 1, window: 5)
         #expect(limiter.admit(Self.line("x1"), from: "x", now: Self.start).count == 1)

@@ -1,10 +1,11 @@
 import Foundation
 import Scheduler
 
-/// The time, as a precomputed timeline: one entry per minute (or second) for the coming hour.
+/// The time, as a computed timeline: one entry per minute (or second) for the coming hour, given by a rule.
 ///
 /// WidgetKit's model at its plainest: the provider runs once an hour, and the daemon swaps the entries in
-/// at their dates without running anything in between.
+/// at their dates without running anything in between. The entries are a `TimelineSequence` (start, step, count,
+/// format, zone) that the daemon and every reader of the record write out for any instant.
 public struct ClockKind: WidgetKind {
     public let name = "clock"
     public let displayName = "Clock"
@@ -30,46 +31,34 @@ public struct ClockKind: WidgetKind {
     }
 
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        let step = stepSeconds(configuration)
-        let start = Self.floor(context.now, to: step)
-        let formatter = Strftime(format: configuration.string("format") ?? "%H:%M")
-        let fields = Strftime.fields(of: start, in: context.timeZone, calendar: Self.calendar)
-        return TimelineEntry(date: start, content: EntryContent(text: formatter.string(from: fields)))
+        sequence(configuration, context).entry(at: context.now)
     }
 
     public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(sequence: sequence(configuration, context), policy: .atEnd)
+    }
+
+    /// The coming hour as a rule, not as entries: the daemon writes out each entry's text when it is due, so a clock
+    /// costs a few hundred bytes to hold and nothing to reload, however many seconds its hour has.
+    private func sequence(_ configuration: IntentValues, _ context: ProviderContext) -> TimelineSequence {
         let step = stepSeconds(configuration)
-        let formatter = Strftime(format: configuration.string("format") ?? "%H:%M")
         let start = Self.floor(context.now, to: step)
-        let count = Int(Self.horizon / step)
-        var entries: [TimelineEntry] = []
-        entries.reserveCapacity(count)
-        var minuteFields: Strftime.Fields?
-        var previous: String?
-        for index in 0..<count {
-            let date = start.addingTimeInterval(step * Double(index))
-            // Calendar work once per minute; within a minute only the seconds change (zone offsets change
-            // on whole minutes, so this stays exact across DST).
-            let second = Int(date.timeIntervalSince1970.rounded(.down)) % 60
-            if minuteFields == nil || second == 0 || step >= 60 {
-                minuteFields = Strftime.fields(of: date, in: context.timeZone, calendar: Self.calendar)
-            }
-            guard var fields = minuteFields else { continue }
-            fields.second = second
-            let text = formatter.string(from: fields)
-            // A format without seconds gives the same text for a minute: keep one entry per change.
-            if text == previous { continue }
-            previous = text
-            entries.append(TimelineEntry(date: date, content: EntryContent(text: text)))
-        }
-        return Timeline(entries: entries, policy: .atEnd)
+        // With `seconds: true` the hour runs to its last second, also when a format without seconds steps by minutes.
+        let end =
+            configuration.bool("seconds") == true
+            ? Self.floor(context.now, to: 1).addingTimeInterval(Self.horizon - 1)
+            : start.addingTimeInterval(Self.horizon - step)
+        return TimelineSequence(
+            start: start, step: Int(step), count: Int(end.timeIntervalSince(start) / step) + 1,
+            format: configuration.string("format") ?? "%H:%M", timeZone: context.timeZone)
     }
 
     private func stepSeconds(_ configuration: IntentValues) -> TimeInterval {
-        configuration.bool("seconds") == true ? 1 : 60
+        guard configuration.bool("seconds") == true else { return 60 }
+        // A format that writes no seconds changes once a minute: a step of a second would wake the daemon 59 times a
+        // minute for nothing (the stored timeline kept one entry per change for the same reason).
+        return Strftime(format: configuration.string("format") ?? "%H:%M").writesSeconds ? 1 : 60
     }
-
-    private static let calendar = Calendar(identifier: .gregorian)
 
     static func floor(_ date: Date, to step: TimeInterval) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / step).rounded(.down) * step)

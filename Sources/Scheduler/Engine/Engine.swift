@@ -111,7 +111,8 @@ public struct Engine: Sendable {
         let state = states[index]
         return InstanceRecord(
             instance: name, kind: state.instance.kind, family: state.instance.family,
-            entries: state.timeline?.entries ?? [], fallback: state.fallback, failure: state.failure)
+            entries: state.timeline?.entries ?? [], sequence: state.timeline?.sequence, fallback: state.fallback,
+            failure: state.failure)
     }
 
     /// A snapshot for `widgetd list`.

@@ -48,7 +48,8 @@ struct InstanceState {
     /// What the widget shows at `now`: the current entry of the last good timeline (marked stale while the
     /// provider fails), else the restored or placeholder content; dynamic dates written out.
     func content(at now: Date) -> EntryContent {
-        ShownContent.at(now, entries: timeline?.entries ?? [], fallback: fallback, failure: failure)
+        ShownContent.at(
+            now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback, failure: failure)
     }
 
     /// What the instance shows without a timeline entry: the restored content, else the placeholder.
@@ -58,7 +59,9 @@ struct InstanceState {
     func nextWake(after now: Date) -> Date? {
         if requested && inFlight == nil { return now }
         var candidates: [Date] = []
-        if let change = ShownContent.nextChange(after: now, entries: timeline?.entries ?? [], fallback: fallback) {
+        if let change = ShownContent.nextChange(
+            after: now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback)
+        {
             candidates.append(change)
         }
         if inFlight == nil, let deadline = reloadDeadline {
@@ -83,7 +86,7 @@ struct InstanceState {
         switch timeline.policy {
         case .never: asked = nil
         case .after(let date): asked = date
-        case .atEnd: asked = timeline.entries.last?.date ?? now
+        case .atEnd: asked = timeline.lastEntryDate ?? now
         }
         guard let asked else {
             policyDeadline = nil

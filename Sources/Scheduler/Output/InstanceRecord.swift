@@ -1,7 +1,8 @@
 import Foundation
 
 /// What an instance shows over time, kept as `<instance>.json` beside the bar files: the entries of its last good
-/// timeline, what it shows without one, and why its provider last failed.
+/// timeline (or, for a computed timeline such as a clock's, the rule that gives them), what it shows without one, and
+/// why its provider last failed.
 ///
 /// A record, not the current entry, so that the daemon writes it only when a timeline arrives or a reload fails,
 /// never on an entry swap: a swap writes the bar files alone. Readers (`widgetd show`, `list`, a restarted daemon)
@@ -17,45 +18,50 @@ public struct InstanceRecord: Sendable, Hashable {
     public var family: Family
     /// The last good timeline's entries, by date; empty before the first timeline.
     public var entries: [TimelineEntry]
+    /// The rule giving the entries of a computed timeline (start, step, count, strftime format, zone); `entries` is
+    /// then empty. Records written before computed timelines existed have none and keep working.
+    public var sequence: TimelineSequence?
     /// Shown when there is no entry: the entry kept from the previous run, else the placeholder.
     public var fallback: EntryContent
     /// Why the provider's last call failed; the entries are then shown marked stale.
     public var failure: String?
 
     public init(
-        instance: String, kind: String, family: Family, entries: [TimelineEntry], fallback: EntryContent,
-        failure: String? = nil
+        instance: String, kind: String, family: Family, entries: [TimelineEntry], sequence: TimelineSequence? = nil,
+        fallback: EntryContent, failure: String? = nil
     ) {
         self.instance = instance
         self.kind = kind
         self.family = family
         self.entries = entries
+        self.sequence = sequence
         self.fallback = fallback
         self.failure = failure
     }
 
     /// What the instance shows at `now`, by the engine's rule.
     public func content(at now: Date) -> EntryContent {
-        ShownContent.at(now, entries: entries, fallback: fallback, failure: failure)
+        ShownContent.at(now, entries: entries, sequence: sequence, fallback: fallback, failure: failure)
     }
 
     /// The entry current at `now` as its provider gave it (dynamic dates unresolved, not marked stale), else the
     /// fallback: what a restarted daemon shows until its first timeline arrives.
     public func keptContent(at now: Date) -> EntryContent {
-        ShownContent.entry(at: now, in: entries)?.content ?? fallback
+        ShownContent.entry(at: now, in: entries, sequence: sequence)?.content ?? fallback
     }
 
     /// The record cut down to the entry current at `now`: what a restarted daemon needs to paint the widget until its
-    /// first timeline arrives, without keeping a clock's hour of entries on disk.
+    /// first timeline arrives, without keeping a clock's hour of entries on disk. A sequence is kept whole: it is small.
     public func kept(at now: Date) -> InstanceRecord {
         var kept = self
+        guard sequence == nil else { return kept }
         kept.entries = ShownContent.entry(at: now, in: entries).map { [$0] } ?? []
         return kept
     }
 
     /// The first instant after `now` at which `content(at:)` may change: the next entry or dynamic-date tick.
     public func nextChange(after now: Date) -> Date? {
-        ShownContent.nextChange(after: now, entries: entries, fallback: fallback)
+        ShownContent.nextChange(after: now, entries: entries, sequence: sequence, fallback: fallback)
     }
 
     /// The file contents `format` gets at `now`.
@@ -74,6 +80,7 @@ public struct InstanceRecord: Sendable, Hashable {
         let finite = { (date: Date?) in date?.timeIntervalSince1970.isFinite ?? true }
         guard
             entries.allSatisfy({ finite($0.date) && finite($0.content.dynamicDate?.date) }),
+            finite(sequence?.start),
             finite(fallback.dynamicDate?.date)
         else {
             return try encodedByJSONEncoder()  // throws the EncodingError callers expect
@@ -94,6 +101,10 @@ public struct InstanceRecord: Sendable, Hashable {
         json.string(instance)
         json.key("kind")
         json.string(kind)
+        if let sequence {
+            json.key("sequence")
+            Self.write(sequence, to: &json)
+        }
         json.endObject()
         json.newline()
         return json.bytes
@@ -104,6 +115,24 @@ public struct InstanceRecord: Sendable, Hashable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return [UInt8](try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// A sequence, keys sorted as `StoredSequence.CodingKeys`.
+    private static func write(_ sequence: TimelineSequence, to json: inout JSONBytes) {
+        json.beginObject()
+        json.key("count")
+        json.number(Double(sequence.count))
+        json.key("format")
+        json.string(sequence.format)
+        json.key("offset")
+        json.number(Double(sequence.timeZone.secondsFromGMT(for: sequence.start)))
+        json.key("start")
+        json.number(sequence.start.timeIntervalSince1970)
+        json.key("step")
+        json.number(Double(sequence.step))
+        json.key("zone")
+        json.string(sequence.timeZone.identifier)
+        json.endObject()
     }
 
     /// One content object, its keys in sorted order (`date` falls between `classes` and `dynamicDate`).
@@ -203,7 +232,7 @@ public struct InstanceRecord: Sendable, Hashable {
 
 extension InstanceRecord: Codable {
     private enum CodingKeys: String, CodingKey {
-        case instance, kind, family, entries, fallback, failure
+        case instance, kind, family, entries, sequence, fallback, failure
     }
 
     public init(from decoder: any Decoder) throws {
@@ -218,6 +247,7 @@ extension InstanceRecord: Codable {
             }
             return TimelineEntry(date: date, content: stored.content)
         }
+        sequence = try container.decodeIfPresent(StoredSequence.self, forKey: .sequence)?.sequence
         fallback = try container.decode(StoredContent.self, forKey: .fallback).content
         failure = try container.decodeIfPresent(String.self, forKey: .failure)
     }
@@ -228,8 +258,53 @@ extension InstanceRecord: Codable {
         try container.encode(kind, forKey: .kind)
         try container.encode(family, forKey: .family)
         try container.encode(entries.map { StoredContent($0.content, date: $0.date) }, forKey: .entries)
+        try container.encodeIfPresent(sequence.map(StoredSequence.init), forKey: .sequence)
         try container.encode(StoredContent(fallback, date: nil), forKey: .fallback)
         try container.encodeIfPresent(failure, forKey: .failure)
+    }
+}
+
+/// A computed timeline's rule as the record stores it: the start in seconds since 1970, the zone by identifier and by
+/// its offset at the start (for a reader that cannot name the zone).
+private struct StoredSequence: Codable {
+    var sequence: TimelineSequence
+
+    init(_ sequence: TimelineSequence) {
+        self.sequence = sequence
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case count, format, offset, start, step, zone
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let step = try container.decode(Int.self, forKey: .step)
+        let count = try container.decode(Int.self, forKey: .count)
+        guard step > 0, count > 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .step, in: container, debugDescription: "a sequence needs a positive step and count")
+        }
+        let zoneName = try container.decode(String.self, forKey: .zone)
+        // A zone the reader cannot name (the daemon's `TZ` was a POSIX rule, say) is read at its offset at the start.
+        let offset = try container.decodeIfPresent(Int.self, forKey: .offset)
+        guard let zone = TimeZone(identifier: zoneName) ?? offset.flatMap(TimeZone.init(secondsFromGMT:)) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .zone, in: container, debugDescription: "unknown time zone \(zoneName)")
+        }
+        sequence = TimelineSequence(
+            start: Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .start)), step: step,
+            count: count, format: try container.decode(String.self, forKey: .format), timeZone: zone)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sequence.count, forKey: .count)
+        try container.encode(sequence.format, forKey: .format)
+        try container.encode(sequence.timeZone.secondsFromGMT(for: sequence.start), forKey: .offset)
+        try container.encode(sequence.start.timeIntervalSince1970, forKey: .start)
+        try container.encode(sequence.step, forKey: .step)
+        try container.encode(sequence.timeZone.identifier, forKey: .zone)
     }
 }
 

@@ -156,9 +156,13 @@ public enum ReloadPolicy: Sendable, Hashable {
     case never
 }
 
-/// Entries in date order plus a reload policy (WidgetKit's `Timeline`).
+/// Entries in date order plus a reload policy (WidgetKit's `Timeline`). The entries are stored, or computed on demand
+/// from a `TimelineSequence` (a clock), which costs the same to hold and to reload whatever its length.
 public struct Timeline: Sendable, Hashable {
+    /// The stored entries; empty when the timeline is a sequence.
     public private(set) var entries: [TimelineEntry]
+    /// The rule that gives the entries, when they are computed rather than stored.
+    public private(set) var sequence: TimelineSequence?
     public var policy: ReloadPolicy
     /// Things the provider wants said in the daemon's log (an exec command's output was cut, say).
     public var notes: [String] = []
@@ -181,14 +185,27 @@ public struct Timeline: Sendable, Hashable {
         self.policy = policy
     }
 
+    /// A timeline whose entries are computed from `sequence`.
+    public init(sequence: TimelineSequence, policy: ReloadPolicy) {
+        entries = []
+        self.sequence = sequence
+        self.policy = policy
+    }
+
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.
     public func entry(at now: Date) -> TimelineEntry? {
-        ShownContent.entry(at: now, in: entries)
+        ShownContent.entry(at: now, in: entries, sequence: sequence)
     }
 
     /// The date of the first entry after `now`: when the shown entry next changes.
     public func nextEntryDate(after now: Date) -> Date? {
+        if let sequence { return sequence.nextEntryDate(after: now) }
         let index = ShownContent.indexOfFirstEntry(after: now, in: entries)
         return index < entries.count ? entries[index].date : nil
+    }
+
+    /// The date of the last entry, stored or computed; nil when there is none.
+    public var lastEntryDate: Date? {
+        sequence?.lastDate ?? entries.last?.date
     }
 }

@@ -11,9 +11,12 @@ extension Daemon {
     /// compete with the loop for the CPU.
     func perform(_ actions: [EngineAction]) {
         let now = Date()
-        for case .show(let name, let content) in actions {
-            log(.debug, "\(name): shows '\(content.text)'")
-            write(name, content: content, now: now)
+        // The output directory is checked once for the whole second boundary, not once per file.
+        outputs.inOneBatch {
+            for case .show(let name, let content) in actions {
+                log(.debug, "\(name): shows '\(content.text)'")
+                write(name, content: content, now: now)
+            }
         }
         for case .reload(let name, let token) in actions {
             guard let instance = engine.instance(named: name) else {

@@ -5,11 +5,16 @@ import Scheduler
 /// to do: runtime repairs, output retries, log summaries, leftover acknowledgements.
 extension Daemon {
     /// The earliest of `engineDeadline` and every housekeeping deadline, for the timer.
+    /// Asked at every wake-up, so it compares in place rather than collecting the deadlines into an array.
     func nextHousekeeping(after engineDeadline: Date?) -> Date? {
-        [
-            engineDeadline, repairDue, runtimeRepairDue, outputRetry.due, logLimits.nextDeadline,
-            acknowledgementFiles.nextRemoval, watchdog?.due,
-        ].compactMap { $0 }.min()
+        func earlier(_ a: Date?, _ b: Date?) -> Date? {
+            guard let a else { return b }
+            guard let b else { return a }
+            return min(a, b)
+        }
+        return earlier(
+            earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
+            earlier(earlier(logLimits.nextDeadline, acknowledgementFiles.nextRemoval), watchdog?.due))
     }
 
     /// Does whatever housekeeping is due at `now`.

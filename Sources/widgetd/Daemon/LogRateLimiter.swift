@@ -45,7 +45,12 @@ struct LogRateLimiter {
             sources[source] = nil
         }
         var state = sources[source] ?? Source(windowEnd: now.addingTimeInterval(window))
-        defer { sources[source] = state }
+        defer {
+            sources[source] = state
+            if state.repeats > 0 || state.suppressed > 0 {
+                nextDeadline = min(nextDeadline ?? state.windowEnd, state.windowEnd)
+            }
+        }
         if let last = state.last, last == line {
             state.repeats += 1
             return out
@@ -73,13 +78,15 @@ struct LogRateLimiter {
             out += summary(of: source, state)
             sources[source] = nil
         }
+        nextDeadline = sources.values.lazy.filter { $0.repeats > 0 || $0.suppressed > 0 }.map(\.windowEnd).min()
         return out
     }
 
-    /// When the next summary is due; nil when nothing is held back.
-    var nextDeadline: Date? {
-        sources.values.lazy.filter { $0.repeats > 0 || $0.suppressed > 0 }.map(\.windowEnd).min()
-    }
+    /// When the next summary is due; nil when nothing is held back. Kept rather than computed: the daemon asks at every
+    /// wake-up, and going through every source that ever logged would cost each second boundary one step per widget.
+    /// It may come early (a source summarised by `admit` meanwhile; `flush` then finds nothing and sets it anew), never
+    /// late.
+    private(set) var nextDeadline: Date?
 
     private func summary(of source: String, _ state: Source) -> [Line] {
         var out: [Line] = []

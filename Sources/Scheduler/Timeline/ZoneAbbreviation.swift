@@ -7,11 +7,11 @@ import Synchronization
 /// are what people expect, but ICU only gives them for locales where they are "commonly used" (en_US
 /// for American zones, en_GB for European ones), so a few locales are asked in turn. Answers are cached
 /// per zone and offset, as formatters are slow to make.
-enum ZoneAbbreviation {
+public enum ZoneAbbreviation {
     private static let cache = Mutex<[String: String]>([:])
     private static let locales = ["en_US", "en_GB", "en_AU", "en_IN", "en_NZ"].map(Locale.init(identifier:))
 
-    static func of(_ zone: TimeZone, at date: Date) -> String {
+    public static func of(_ zone: TimeZone, at date: Date) -> String {
         let offset = zone.secondsFromGMT(for: date)
         let key = "\(zone.identifier) \(offset)"
         if let known = cache.withLock({ $0[key] }) { return known }

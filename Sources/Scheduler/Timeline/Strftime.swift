@@ -1,34 +1,56 @@
 import Foundation
 
-/// strftime-style formatting for the clock kind, computed from calendar fields in a given zone.
+/// strftime-style formatting for the clock kind and computed timelines, from calendar fields in a given zone.
 ///
 /// Our own rather than libc's `strftime`, because libc reads the zone from the process-wide `TZ`, and
 /// each clock instance may have its own `timezone:`. Names are English, as in the C locale.
-struct Strftime: Sendable {
+public struct Strftime: Sendable, Hashable {
     /// The calendar fields one formatted instant needs.
-    struct Fields: Sendable {
-        var year: Int
-        var month: Int
-        var day: Int
-        var hour: Int
-        var minute: Int
-        var second: Int
+    public struct Fields: Sendable {
+        public var year: Int
+        public var month: Int
+        public var day: Int
+        public var hour: Int
+        public var minute: Int
+        public var second: Int
         /// 1 is Sunday, as Foundation counts.
-        var weekday: Int
-        var dayOfYear: Int
-        var offsetSeconds: Int
-        var zoneAbbreviation: String
+        public var weekday: Int
+        public var dayOfYear: Int
+        public var offsetSeconds: Int
+        public var zoneAbbreviation: String
     }
 
     /// The conversions understood; anything else after `%` is written as it stands.
-    static let conversions: Set<Character> = [
+    public static let conversions: Set<Character> = [
         "H", "M", "S", "I", "p", "P", "d", "e", "m", "y", "Y", "a", "A", "b", "h", "B", "j", "u", "w", "Z", "z", "R",
         "T", "D", "F", "n", "t", "%", "k", "l",
     ]
 
-    let format: String
+    public let format: String
+    /// Whether the format writes `%Z`, whose zone name is the one costly field to find.
+    public let needsZoneAbbreviation: Bool
 
-    static func fields(of date: Date, in zone: TimeZone, calendar: Calendar) -> Fields {
+    public init(format: String) {
+        self.format = format
+        needsZoneAbbreviation = format.contains("%Z")
+    }
+
+    /// Whether the text changes within a minute: the format writes seconds (`%S`, `%T`), read as `string(from:)` reads
+    /// it, so `%%S` is no conversion.
+    public var writesSeconds: Bool {
+        var escaped = false
+        for character in format {
+            if escaped {
+                if character == "S" || character == "T" { return true }
+                escaped = false
+            } else if character == "%" {
+                escaped = true
+            }
+        }
+        return false
+    }
+
+    public static func fields(of date: Date, in zone: TimeZone, calendar: Calendar) -> Fields {
         let parts = calendar.dateComponents(in: zone, from: date)
         let dayOfYear = calendar.ordinality(of: .day, in: .year, for: date) ?? 1
         return Fields(
@@ -37,7 +59,21 @@ struct Strftime: Sendable {
             offsetSeconds: zone.secondsFromGMT(for: date), zoneAbbreviation: ZoneAbbreviation.of(zone, at: date))
     }
 
-    func string(from fields: Fields) -> String {
+    /// The fields of `date` at a known UTC offset: integer arithmetic alone, no `Calendar`, so a computed timeline can
+    /// write out its current entry at every wake-up cheaply. The day of the year is counted in `zone`.
+    public static func fields(of date: Date, offsetSeconds: Int, zoneAbbreviation: String) -> Fields {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + offsetSeconds
+        let civil = CivilTime(localSeconds: local)
+        let dayOfYear =
+            CivilTime.days(year: civil.year, month: civil.month, day: civil.day)
+            - CivilTime.days(year: civil.year, month: 1, day: 1) + 1
+        return Fields(
+            year: civil.year, month: civil.month, day: civil.day, hour: civil.hour, minute: civil.minute,
+            second: civil.second, weekday: CivilTime.weekday(year: civil.year, month: civil.month, day: civil.day) + 1,
+            dayOfYear: dayOfYear, offsetSeconds: offsetSeconds, zoneAbbreviation: zoneAbbreviation)
+    }
+
+    public func string(from fields: Fields) -> String {
         var output = ""
         var escaped = false
         for character in format {
@@ -52,12 +88,14 @@ struct Strftime: Sendable {
         return output
     }
 
+    // Static, so writing out a clock's text at each wake-up makes no arrays.
+    private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    private static let months = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
     private func conversion(_ character: Character, _ f: Fields) -> String {
-        let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        let months = [
-            "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-            "November", "December",
-        ]
         let hour12 = f.hour % 12 == 0 ? 12 : f.hour % 12
         switch character {
         case "H": return pad(f.hour)
@@ -73,10 +111,10 @@ struct Strftime: Sendable {
         case "m": return pad(f.month)
         case "y": return pad(f.year % 100)
         case "Y": return String(f.year)
-        case "a": return String(weekdays[f.weekday - 1].prefix(3))
-        case "A": return weekdays[f.weekday - 1]
-        case "b", "h": return String(months[f.month - 1].prefix(3))
-        case "B": return months[f.month - 1]
+        case "a": return String(Self.weekdays[f.weekday - 1].prefix(3))
+        case "A": return Self.weekdays[f.weekday - 1]
+        case "b", "h": return String(Self.months[f.month - 1].prefix(3))
+        case "B": return Self.months[f.month - 1]
         case "j": return String(repeating: "0", count: max(0, 3 - String(f.dayOfYear).count)) + String(f.dayOfYear)
         case "u": return String(f.weekday == 1 ? 7 : f.weekday - 1)
         case "w": return String(f.weekday - 1)
