@@ -4,10 +4,23 @@ import Foundation
 public struct Configuration: Sendable {
     public var settings: Settings
     public var widgets: [WidgetInstance]
+    /// `plugins:`: plugin name → argv, beside the plugins found in the plugin directories (docs/PLUGINS.md).
+    public var plugins: [PluginCommand] = []
 
     public init(settings: Settings = Settings(), widgets: [WidgetInstance] = []) {
         self.settings = settings
         self.widgets = widgets
+    }
+}
+
+/// A plugin named in `plugins:`: how to start it.
+public struct PluginCommand: Sendable, Hashable {
+    public var name: String
+    public var argv: [String]
+
+    public init(name: String, argv: [String]) {
+        self.name = name
+        self.argv = argv
     }
 }
 

@@ -22,6 +22,8 @@ public enum ParameterType: Sendable, Hashable {
     case entity(String)
     /// `#RGB`, `#RRGGBB` or `#RRGGBBAA`.
     case color
+    /// A length of time (`500ms`, `5s`, `25m`, `1h`, or plain seconds), as plugins declare it.
+    case duration
 
     /// The word `widgetd kinds` and error messages use for the type.
     public var name: String {
@@ -33,6 +35,7 @@ public enum ParameterType: Sendable, Hashable {
         case .enumeration: "enum"
         case .entity(let type): "entity (\(type))"
         case .color: "colour"
+        case .duration: "duration"
         }
     }
 }

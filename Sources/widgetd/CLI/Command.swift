@@ -19,6 +19,8 @@ enum Command: Equatable {
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
     /// `import i3blocks [FILE] [--i3blocks-config PATH]`.
     case importI3blocks(file: String?, i3blocksOutput: String?)
+    /// `plugins [--config PATH]`: the plugins found, their versions and states.
+    case plugins(configPath: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
 }
@@ -42,7 +44,7 @@ extension Command {
     /// The `--config` given, for the commands that take one.
     var configPath: String? {
         switch self {
-        case .check(let path), .run(let path, _), .list(let path): path
+        case .check(let path), .run(let path, _), .list(let path), .plugins(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
         case .help, .version, .kinds, .preview, .cron, .importI3blocks: nil
@@ -80,6 +82,7 @@ enum CommandName: String, CaseIterable {
     case motivations
     case todos
     case entities
+    case plugins
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

@@ -44,6 +44,7 @@ enum CommandLineParser {
         case .intent: return try parseIntent(rest)
         case .importConfig: return try parseImport(rest)
         case .motivations, .todos, .entities: return try parseApp(name, rest)
+        case .plugins: return .plugins(configPath: try parseConfigOption(rest, command: .plugins))
         }
     }
 

@@ -22,6 +22,7 @@ enum Help {
             "widgetd motivations list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT"
         case .todos: "widgetd todos list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID"
         case .entities: "widgetd entities motivations [--match TEXT]"
+        case .plugins: "widgetd plugins [--config PATH]"
         }
     }
 
@@ -57,6 +58,17 @@ enum Help {
                         "Write the new i3blocks config there instead of printing it as comments."
                     )
                 ])
+        case .plugins:
+            page(
+                overview: """
+                    List the plugins found: executables in $XDG_DATA_HOME/widgetd/plugins/ and
+                    /usr/lib/widgetd/plugins/, and the 'plugins:' of widgets.yaml. For each: the kind it declares,
+                    its version, where it was found, and its state as the running daemon last saw it (running,
+                    crashed, idle) with its last error. Declarations are cached in $XDG_CACHE_HOME/widgetd/plugins/
+                    and read again when a plugin's files change. The protocol is in docs/PLUGINS.md.
+                    """,
+                usage: usage(of: .plugins),
+                options: [("--config PATH", "The widgets.yaml whose 'plugins:' to include.")])
         case .kinds:
             page(
                 overview: """
@@ -271,6 +283,7 @@ enum Help {
         case .motivations: "Edit the motivations in the store."
         case .todos: "Edit the to-dos in the store."
         case .entities: "Pick an entity for widgets.yaml."
+        case .plugins: "List the plugins and their state."
         }
     }
 
