@@ -128,7 +128,8 @@ public enum PluginCatalog {
                 path = directories.map { "\($0)/\(word)" }.first { access($0, X_OK) == 0 } ?? word
             }
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            // Files only: a directory's mtime changes with every file written in it (a plugin's state directory).
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             parts.append("\(path):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
         }
         return parts.joined(separator: "\u{1F}")
