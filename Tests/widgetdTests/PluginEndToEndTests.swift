@@ -115,7 +115,8 @@ struct PluginEndToEndTests {
         #expect(waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
         let click = try daemon.cli(["click", "w", "--button", "1", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        #expect(waitFor("the reload after the intent") { Self.shown(daemon, "w")?.hasSuffix("poked=left") == true })
+        #expect(
+            waitFor("the reload after the intent") { Self.shown(daemon, "w")?.hasPrefix("n=2 poked=left ") == true })
         #expect(Self.requests(in: directory.url.path).contains("intent w"))
     }
 
@@ -136,7 +137,8 @@ struct PluginEndToEndTests {
         #expect(waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
         #expect(try daemon.cli(["click", "tomato", "--button", "1", "--wait"]).status == 0)
         // A running timer is "T " and the daemon's own countdown (mm:ss), ticking with no further call.
-        #expect(waitFor("the running timer") { Self.shown(daemon, "tomato")?.hasPrefix("T  ") == true }, "\(daemon.log)")
+        #expect(
+            waitFor("the running timer") { Self.shown(daemon, "tomato")?.hasPrefix("T  ") == true }, "\(daemon.log)")
         #expect(try daemon.cli(["click", "tomato", "--button", "3", "--wait"]).status == 0)
         #expect(waitFor("the reset timer") { Self.shown(daemon, "tomato") == "T 02:00" })
     }
@@ -149,10 +151,14 @@ struct PluginEndToEndTests {
             config: Self.config(
                 mode: "push", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
-        #expect(waitFor("the first timelines") { Self.shown(daemon, "w")?.hasPrefix("n=") == true && Self.shown(daemon, "other")?.hasPrefix("n=") == true })
+        #expect(
+            waitFor("the first timelines") {
+                Self.shown(daemon, "w")?.hasPrefix("n=") == true && Self.shown(daemon, "other")?.hasPrefix("n=") == true
+            })
         let before = Self.requests(in: directory.url.path).count
         _ = try directory.write("trigger", "")
-        #expect(waitFor("the pushed reload") { Self.requests(in: directory.url.path).count == before + 1 }, "\(daemon.log)")
+        #expect(
+            waitFor("the pushed reload") { Self.requests(in: directory.url.path).count == before + 1 }, "\(daemon.log)")
         #expect(waitFor("the new entry") { Self.shown(daemon, "w")?.hasPrefix("n=3 ") == true })
         #expect(Self.requests(in: directory.url.path).last == "timeline w", "only the named instance reloads")
     }
@@ -168,11 +174,14 @@ struct PluginEndToEndTests {
         #expect(waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 pid=") == true })
         let firstPID = Self.shown(daemon, "w")
         _ = try daemon.cli(["click", "w", "--button", "3"])
-        #expect(waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") }, "\(daemon.log)")
-        #expect(waitFor("a new process's timeline") {
-            let text = Self.shown(daemon, "w")
-            return text?.hasPrefix("n=1 pid=") == true && text != firstPID
-        }, "\(daemon.log)")
+        #expect(
+            waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") },
+            "\(daemon.log)")
+        #expect(
+            waitFor("a new process's timeline") {
+                let text = Self.shown(daemon, "w")
+                return text?.hasPrefix("n=1 pid=") == true && text != firstPID
+            }, "\(daemon.log)")
         let plugins = try daemon.cli(["plugins"])
         #expect(plugins.stdout.contains("running (1 restarts)"), "\(plugins.stdout)")
         #expect(plugins.stdout.contains("exited with status 3"), "\(plugins.stdout)")
@@ -199,7 +208,7 @@ struct PluginEndToEndTests {
                     output: [plain]
                   tick:
                     kind: clock
-                    intent: {format: "%S"}
+                    intent: {format: "%S", seconds: true}
                     output: [plain]
                 """)
         #expect(waitFor("the other plugin's future entry") { Self.shown(daemon, "moving") == "B" })
@@ -220,7 +229,9 @@ struct PluginEndToEndTests {
             config: Self.config(
                 mode: "garbage", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]"))
-        #expect(waitFor("the reply after the garbage") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true }, "\(daemon.log)")
+        #expect(
+            waitFor("the reply after the garbage") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true },
+            "\(daemon.log)")
         let log = daemon.log
         #expect(log.contains("sent a line that is not a JSON object: 'not json at all'"))
         #expect(log.contains("sent a line longer than 1024 KiB; skipped"))

@@ -3,7 +3,7 @@ import Foundation
 /// A plugin for tests, in Python with no dependencies: `fake.py MODE KIND [STATE_DIR]`. Every mode says the same hello
 /// (kind KIND: an enum `size`, an int `count` 1…5, a bool `flag`; intents `poke` and `crash`; left click runs `poke`)
 /// and appends "hello" and then a line per request it gets to STATE_DIR/requests. Modes:
-/// - `count`: a timeline is "n=N pid=PID" (N counts this process's timeline requests), policy never.
+/// - `count`: a timeline is "n=N pid=PID" (N counts this process's timeline requests; after a `poke`, "n=N poked=BUTTON pid=PID"), policy never.
 /// - `future`: "A" now and "B" 1.5 s later, policy never.
 /// - `hang`: never answers a timeline.
 /// - `garbage`: before each answer, lines that are not JSON, a 10 MB line, a reply to an unknown id.
@@ -73,7 +73,7 @@ let fakePluginSource = #"""
         if mode == "future":
             entries = [{"date": now, "text": "A"}, {"date": now + 1.5, "text": "B"}]
         else:
-            entries = [{"text": "n=%d pid=%d%s" % (timelines, os.getpid(), poked)}]
+            entries = [{"text": "n=%d%s pid=%d" % (timelines, poked, os.getpid())}]
         send({"id": request["id"], "entries": entries, "policy": "never"})
     """#
 

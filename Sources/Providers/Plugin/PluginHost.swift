@@ -200,7 +200,8 @@ public final class PluginHost: @unchecked Sendable {
             let now = Date()
             strikes.removeAll { now.timeIntervalSince($0) > Self.strikeWindow }
             strikes.append(now)
-            if strikes.count <= 3 || strikes.count % 10 == 0 { note("warning", what) }
+            // The first ten in a window are each said; past that every tenth, so a babbling plugin fills no log.
+            if strikes.count <= 10 || strikes.count % 10 == 0 { note("warning", what) }
             return strikes.count >= Self.strikeLimit
         }
         loop: while true {
@@ -317,10 +318,8 @@ public final class PluginHost: @unchecked Sendable {
         case "hello":
             do {
                 let declaration = try PluginDeclaration.parse(object)
-                state.withLock { state in
-                    state.hello = declaration
-                    state.lastError = nil
-                }
+                // The last error stays: `widgetd plugins` shows why it was restarted.
+                state.withLock { $0.hello = declaration }
                 writeStatus()
                 return nil
             } catch {
