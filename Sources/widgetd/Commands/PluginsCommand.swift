@@ -60,8 +60,8 @@ enum PluginSetup {
                 environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names))
     }
 
-    /// Where the daemon writes one status file per plugin.
+    /// Where the daemon writes one status file per plugin (`DaemonPaths.plugins`).
     static func statusDirectory(environment: [String: String], settings: Settings) -> String {
-        DaemonPaths(environment: environment, settings: settings).status + "/plugins"
+        DaemonPaths(environment: environment, settings: settings).plugins
     }
 }

@@ -9,7 +9,8 @@ extension Daemon {
 
     /// Hands each plugin host the completion queue; called once, before the loop runs.
     func listenToPlugins() {
-        let directory = paths.status + "/plugins"
+        guard !pluginKinds.isEmpty else { return }
+        let directory = paths.plugins
         try? FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let completions = self.completions
