@@ -128,5 +128,40 @@ class LoadavgTests(unittest.TestCase):
             self.plugin.ask("snapshot", configuration={"above": 4, "every": 30})
 
 
+class CountdownTests(unittest.TestCase):
+    def setUp(self):
+        self.plugin = Plugin("countdown")
+
+    def tearDown(self):
+        self.plugin.close()
+
+    def test_counts_down_with_a_relative_date_and_says_now_at_it(self):
+        config = {"to": "2025-12-03T00:00:00+00:00", "label": "X"}
+        reply = self.plugin.ask("timeline", configuration=config)
+        ticking, done = reply["entries"]
+        self.assertEqual(ticking["relative"], 1764720000.0)
+        self.assertEqual(done, {"date": 1764720000.0, "text": "X now!", "urgent": True})
+
+    def test_a_past_date_shows_now(self):
+        reply = self.plugin.ask("timeline", configuration={"to": "2020-01-01T00:00:00+00:00", "label": "X"})
+        self.assertEqual([entry["text"] for entry in reply["entries"]], ["X now!"])
+
+    def test_a_click_logs_and_gets_an_empty_reply(self):
+        self.plugin.next_id += 1
+        request = dict(type="intent", id=self.plugin.next_id, instance="w", family="systemSmall",
+                       configuration={"to": "2027-01-01", "label": "X"}, now=0, time_zone="UTC", current=None,
+                       intent="announce", parameters={}, click={"button": "left"})
+        self.plugin.process.stdin.write(json.dumps(request) + "\n")
+        self.plugin.process.stdin.flush()
+        log = self.plugin.read()
+        jsonschema.validate(log, schema("log"))
+        self.assertEqual(log["message"], "w counts down to 2027-01-01")
+        self.assertEqual(self.plugin.read(), {"id": self.plugin.next_id})
+
+    def test_a_bad_date_is_an_error_reply(self):
+        reply = self.plugin.ask("timeline", configuration={"to": "someday", "label": "X"})
+        self.assertIn("error", reply)
+
+
 if __name__ == "__main__":
     unittest.main()
