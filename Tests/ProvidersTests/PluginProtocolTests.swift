@@ -43,10 +43,11 @@ struct PluginProtocolTests {
         ])
         #expect(declaration.version == "2.1")
         #expect(declaration.families == [.accessoryInline])
-        #expect(declaration.parameters.map(\.type) == [
-            .duration, .int(1...8), .bool,
-            .enumeration([EnumCase("plain", displayName: "plain"), EnumCase("fancy", displayName: "Fancy")]),
-        ])
+        #expect(
+            declaration.parameters.map(\.type) == [
+                .duration, .int(1...8), .bool,
+                .enumeration([EnumCase("plain", displayName: "plain"), EnumCase("fancy", displayName: "Fancy")]),
+            ])
         #expect(declaration.parameters.map(\.defaultValue) == [.duration(1500), .int(4), .bool(true), nil])
         #expect(declaration.intents.first?.parameters.first?.type == .int(nil))
         #expect(declaration.buttons == [.left: "toggle"])
@@ -56,7 +57,10 @@ struct PluginProtocolTests {
     @Test(arguments: [
         (#"{"name": "Bad Name"}"#, "lowercase letters"),
         (#"{"name": "k", "families": ["systemHuge"]}"#, "unknown family 'systemHuge'"),
-        (#"{"name": "k", "parameters": [{"name": "p", "type": "float"}]}"#, "types are string, bool, int, enum, duration"),
+        (
+            #"{"name": "k", "parameters": [{"name": "p", "type": "float"}]}"#,
+            "types are string, bool, int, enum, duration"
+        ),
         (#"{"name": "k", "parameters": [{"name": "p", "type": "enum"}]}"#, "declares no cases"),
         (#"{"name": "k", "parameters": [{"name": "p", "type": "int", "max": 3, "default": 9}]}"#, "out of range"),
         (#"{"name": "k", "buttons": {"left": "nothing"}}"#, "names no declared intent 'nothing'"),

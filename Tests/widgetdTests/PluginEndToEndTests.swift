@@ -241,6 +241,63 @@ struct PluginEndToEndTests {
         #expect(waitFor("the second reply") { Self.shown(daemon, "w")?.hasPrefix("n=2 ") == true }, "\(daemon.log)")
     }
 
+    @Test func requestsArePipelinedAndAnsweredInAnyOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        // The plugin answers nothing until two requests are in flight at once, then answers the later one first.
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "reverse", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
+        #expect(
+            waitFor("both answers") {
+                Self.shown(daemon, "w") == "answered w" && Self.shown(daemon, "other") == "answered other"
+            }, "\(daemon.log)")
+        #expect(Self.hellos(in: directory.url.path) == 2, "one process served both (and the CLI's probe ran once)")
+    }
+
+    @Test func aFloodingPluginIsRestarted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "flood", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]"), arguments: ["--log-level", "info"])
+        #expect(
+            waitFor("the restart") { daemon.log.contains("plugin fake: restarted: it flooded its output") },
+            "\(daemon.log.suffix(2000))")
+        #expect(daemon.log.contains("plugin fake: floods its output"))
+    }
+
+    @Test func anIntentWithParametersReachesThePomodoroPlugin() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  pomodoro: [/usr/bin/python3, \(pomodoro)]
+                widgets:
+                  tomato:
+                    kind: pomodoro
+                    intent: {work: 2m, label: T}
+                    output: [plain]
+                """)
+        #expect(waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        let bad = try daemon.cli(["intent", "tomato", "start", "minutes=0", "--wait"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
+        #expect(try daemon.cli(["intent", "tomato", "start", "minutes=45", "--wait"]).status == 0)
+        #expect(try daemon.cli(["intent", "tomato", "pause", "--wait"]).status == 0)
+        #expect(
+            waitFor("the paused timer") {
+                Self.shown(daemon, "tomato")?.hasPrefix("T 44:5") == true
+                    || Self.shown(daemon, "tomato")?.hasPrefix("T 45:00") == true
+            }, "\(Self.shown(daemon, "tomato") ?? "")")
+    }
+
     @Test func theContribPluginsPassTheirOwnTests() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

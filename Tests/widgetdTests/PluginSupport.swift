@@ -8,6 +8,8 @@ import Foundation
 /// - `hang`: never answers a timeline.
 /// - `garbage`: before each answer, lines that are not JSON, a 10 MB line, a reply to an unknown id.
 /// - `push`: as `count`, and sends `reload` for instance `w` whenever STATE_DIR/trigger appears (then removes it).
+/// - `reverse`: holds each timeline request until a second one is in flight, then answers both, the later first.
+/// - `flood`: on its first timeline, prints 100,000 `log` lines as fast as it can, then answers.
 /// An intent `poke` remembers the click's button and reloads the instance; `crash` exits with status 3.
 let fakePluginSource = #"""
     import json, os, sys, threading, time
@@ -49,6 +51,7 @@ let fakePluginSource = #"""
 
     timelines = 0
     poked = ""
+    held = []
     for line in sys.stdin:
         request = json.loads(line)
         note(request["type"] + " " + request["instance"])
@@ -62,6 +65,20 @@ let fakePluginSource = #"""
         now = request["now"]
         if mode == "hang":
             continue
+        if mode == "reverse":
+            held.append(request)
+            if len(held) < 2:
+                continue
+            for waiting in reversed(held):
+                send({"id": waiting["id"], "entries": [{"text": "answered " + waiting["instance"]}], "policy": "never"})
+            held = []
+            continue
+        if mode == "flood" and timelines == 1:
+            line = json.dumps({"type": "log", "level": "debug", "message": "flood"}) + "\n"
+            with lock:
+                for _ in range(100000):
+                    sys.stdout.write(line)
+                sys.stdout.flush()
         if mode == "garbage":
             sys.stdout.write("not json at all\n{\"unterminated\": \n[1, 2, 3]\n")
             chunk = "x" * (1 << 20)

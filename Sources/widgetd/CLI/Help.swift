@@ -73,7 +73,8 @@ enum Help {
             page(
                 overview: """
                     List the widget kinds: display name, description, families, and parameters with their type,
-                    cases and default. This is widgetd's widget gallery.
+                    cases and default. This is widgetd's widget gallery. Plugin kinds (docs/PLUGINS.md) follow the
+                    built-in ones, with the plugin that serves them; 'widgetd plugins' shows the plugins' state.
                     """,
                 usage: usage(of: .kinds))
         case .preview:
