@@ -41,8 +41,14 @@ public enum PluginCatalog {
     }
 
     /// Every plugin, `plugins:` first, then the user's directory, then the system's; a name seen before is skipped.
+    /// A word of a `plugins:` command starting with `~/` is under the home directory, as a shell would read it.
     public static func sources(environment: [String: String], configured: [PluginCommand]) -> [PluginSource] {
-        var sources = configured.map { PluginSource(name: $0.name, argv: $0.argv, origin: "widgets.yaml") }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        var sources = configured.map { command in
+            PluginSource(
+                name: command.name, argv: command.argv.map { $0.hasPrefix("~/") ? home + $0.dropFirst() : $0 },
+                origin: "widgets.yaml")
+        }
         for directory in directories(environment: environment) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             for name in names.sorted() where !name.hasPrefix(".") {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Providers
 import Scheduler
 
@@ -21,6 +22,11 @@ enum PluginsCommand {
             let state: String
             if plugin.declaration == nil {
                 state = "broken"
+            } else if let status, status.state == "running", let pid = status.pid, kill(pid_t(pid), 0) != 0,
+                errno == ESRCH
+            {
+                // Written by a daemon that is gone (killed before it could say so).
+                state = "not running"
             } else if let status {
                 state = status.state + (status.restarts > 0 ? " (\(status.restarts) restarts)" : "")
             } else {
