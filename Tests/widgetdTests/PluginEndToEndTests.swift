@@ -298,6 +298,45 @@ struct PluginEndToEndTests {
             }, "\(Self.shown(daemon, "tomato") ?? "")")
     }
 
+    @Test func pluginsAreFoundInTheDataDirectoryAndListedWithWhatIsWrongWithThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugins = directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let loadavg = packageRoot.appendingPathComponent("contrib/plugins/loadavg").path
+        try FileManager.default.copyItem(atPath: loadavg, toPath: plugins + "/loadavg")
+        let scripts = [
+            "garbled": "#!/bin/sh\necho hello there\n",
+            "clash": "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"quotes\"}}'\n",
+            "future": "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":2,\"kind\":{\"name\":\"later\"}}'\n",
+        ]
+        for (name, text) in scripts {
+            try text.write(toFile: plugins + "/" + name, atomically: true, encoding: .utf8)
+            chmod(plugins + "/" + name, 0o755)
+        }
+        try "not executable".write(toFile: plugins + "/README", atomically: true, encoding: .utf8)
+        try "0.50 0.40 0.30 1/100 1\n".write(
+            toFile: directory.url.path + "/loadavg", atomically: true, encoding: .utf8)
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
+            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
+            "LOADAVG_FILE": directory.url.path + "/loadavg",
+        ]
+        let list = try runWidgetd(["plugins"], environment: environment)
+        #expect(list.status == 0)
+        let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.map { $0.first.map(String.init) ?? "" } == ["NAME", "clash", "future", "garbled", "loadavg"])
+        #expect(list.stdout.contains("declares kind 'quotes', which another kind already has"), "\(list.stdout)")
+        #expect(list.stdout.contains("speaks protocol 2; this widgetd speaks 1"))
+        #expect(list.stdout.contains("its first line is not JSON: 'hello there'"))
+        #expect(rows.last.map { $0.prefix(4).joined(separator: " ") } == "loadavg loadavg 1.0 not", "\(list.stdout)")
+        let kinds = try runWidgetd(["kinds"], environment: environment)
+        #expect(kinds.stdout.contains("loadavg — Load average"))
+        #expect(!kinds.stdout.contains("later"))
+        let preview = try runWidgetd(["preview", "loadavg", "--set", "above=0"], environment: environment)
+        #expect(preview.stdout == "load 0.50\n", "\(preview.stderr)")
+    }
+
     @Test func theContribPluginsPassTheirOwnTests() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

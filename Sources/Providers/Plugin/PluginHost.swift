@@ -275,10 +275,10 @@ public final class PluginHost: @unchecked Sendable {
             return Array(state.pending.values)
         }
         for pending in failed { pending.finish(.failure(PluginProtocolError("\(name) \(reason)"))) }
+        writeStatus()
         if stopped { return }
         let backoff = state.withLock { $0.backoff }
         note("warning", "\(reason); starting it again in \(Int(backoff)) s")
-        writeStatus()
         // Waits out the pause, then reloads the kind's widgets, which starts the plugin again.
         if waitForStop(wake, seconds: backoff) { return }
         state.withLock { state in
