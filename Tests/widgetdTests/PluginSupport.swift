@@ -9,7 +9,7 @@ import Foundation
 /// - `garbage`: before each answer, lines that are not JSON, a 10 MB line, a reply to an unknown id.
 /// - `push`: as `count`, and sends `reload` for instance `w` whenever STATE_DIR/trigger appears (then removes it).
 /// - `reverse`: holds each timeline request until a second one is in flight, then answers both, the later first.
-/// - `flood`: on its first timeline, prints 100,000 `log` lines as fast as it can, then answers.
+/// - `flood`: on its first timeline, prints 40,000 `log` lines as fast as it can, then answers.
 /// An intent `poke` remembers the click's button and reloads the instance; `crash` exits with status 3.
 let fakePluginSource = #"""
     import json, os, sys, threading, time
@@ -76,7 +76,7 @@ let fakePluginSource = #"""
         if mode == "flood" and timelines == 1:
             line = json.dumps({"type": "log", "level": "debug", "message": "flood"}) + "\n"
             with lock:
-                for _ in range(100000):
+                for _ in range(40000):
                     sys.stdout.write(line)
                 sys.stdout.flush()
         if mode == "garbage":

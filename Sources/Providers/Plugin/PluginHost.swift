@@ -320,6 +320,10 @@ public final class PluginHost: @unchecked Sendable {
                 let declaration = try PluginDeclaration.parse(object)
                 // The last error stays: `widgetd plugins` shows why it was restarted.
                 state.withLock { $0.hello = declaration }
+                if declaration.name != kindName {
+                    // Changed since the daemon read its declaration: requests still go to it as kind `kindName`.
+                    note("warning", "now declares kind '\(declaration.name)', not '\(kindName)'; restart the daemon")
+                }
                 writeStatus()
                 return nil
             } catch {
