@@ -254,7 +254,12 @@ public final class PluginHost: @unchecked Sendable {
                 }
             }
         }
-        let stopped = state.withLock { $0.stopped }
+        // No request is written to the input from here on: its descriptor is closed below, and its number may be
+        // reused by any file the daemon opens next.
+        let stopped = state.withLock { state in
+            state.input = -1
+            return state.stopped
+        }
         kill(-process.pid, SIGTERM)
         let status = process.waitForExit(killingAfter: 1)
         process.closeAll()
