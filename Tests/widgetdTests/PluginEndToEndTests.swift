@@ -187,6 +187,39 @@ struct PluginEndToEndTests {
         #expect(plugins.stdout.contains("exited with status 3"), "\(plugins.stdout)")
     }
 
+    @Test func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "count", script: script, state: directory.url.path,
+                widgets: """
+                      w:
+                        kind: fake
+                        output: [plain, waybar]
+                        on_click: {right: crash}
+                      other:
+                        kind: fake
+                        output: [plain]
+                    """))
+        #expect(waitFor("the first timelines") { Self.shown(daemon, "other")?.hasPrefix("n=") == true })
+        let last = Self.shown(daemon, "w")
+        // From now on every start of the plugin fails at once, so it stays down, retried with growing pauses.
+        _ = try directory.write("dead", "")
+        _ = try daemon.cli(["click", "w", "--button", "3"])
+        #expect(waitFor("the stale mark") { daemon.read("w.waybar")?.contains("stale") == true }, "\(daemon.log)")
+        #expect(waitFor("a failed restart") { daemon.log.contains("plugin fake: exited with status 4") })
+        #expect(Self.shown(daemon, "w") == last, "the last entry stays")
+        let list = try daemon.cli(["list"])
+        #expect(list.stdout.contains("exited with status 4") || list.stdout.contains("exited with status 3"))
+        try FileManager.default.removeItem(atPath: directory.url.path + "/dead")
+        #expect(
+            waitFor("the plugin back", timeout: .seconds(20)) {
+                daemon.read("w.waybar").map { !$0.contains("stale") } == true && Self.shown(daemon, "w") != last
+            }, "\(daemon.log)")
+    }
+
     @Test func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

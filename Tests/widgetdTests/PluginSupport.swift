@@ -10,6 +10,7 @@ import Foundation
 /// - `push`: as `count`, and sends `reload` for instance `w` whenever STATE_DIR/trigger appears (then removes it).
 /// - `reverse`: holds each timeline request until a second one is in flight, then answers both, the later first.
 /// - `flood`: on its first timeline, prints 40,000 `log` lines as fast as it can, then answers.
+/// In every mode, a plugin started while STATE_DIR/dead exists exits with status 4 before its hello.
 /// An intent `poke` remembers the click's button and reloads the instance; `crash` exits with status 3.
 let fakePluginSource = #"""
     import json, os, sys, threading, time
@@ -28,6 +29,8 @@ let fakePluginSource = #"""
             with open(os.path.join(state, "requests"), "a") as f:
                 f.write(line + "\n")
 
+    if state and os.path.exists(os.path.join(state, "dead")):
+        sys.exit(4)
     note("hello")
     send({"type": "hello", "protocol": 1, "version": "0.9", "kind": {
         "name": kind, "display_name": "Fake", "summary": "A plugin for tests.",

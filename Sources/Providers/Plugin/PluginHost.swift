@@ -9,6 +9,8 @@ public enum PluginEvent: Sendable {
     case reload(kind: String, instances: [String]?)
     /// `log`, and the host's own notes about the plugin (late replies, garbage, restarts).
     case log(kind: String, level: String, message: String)
+    /// The plugin's process ended and will be started again: every widget of the kind shows its last entry, stale.
+    case stopped(kind: String, reason: String)
 }
 
 /// One long-lived plugin process serving every widget of its kind (docs/PLUGINS.md).
@@ -284,6 +286,7 @@ public final class PluginHost: @unchecked Sendable {
         if stopped { return }
         let backoff = state.withLock { $0.backoff }
         note("warning", "\(reason); starting it again in \(Int(backoff)) s")
+        emit(.stopped(kind: kindName, reason: "plugin \(name) \(reason); starting it again in \(Int(backoff)) s"))
         // Waits out the pause, then reloads the kind's widgets, which starts the plugin again.
         if waitForStop(wake, seconds: backoff) { return }
         state.withLock { state in

@@ -38,6 +38,11 @@ extension Daemon {
             }
         case .log(_, let level, let message):
             log(LogLevel(name: level) ?? .info, message)
+        case .stopped(let kind, let reason):
+            for name in engine.instanceNames where engine.instance(named: name)?.kind == kind {
+                perform(engine.providerStopped(instance: name, reason: reason, now: now))
+                writeStatus(of: name, now: now)
+            }
         }
     }
 
