@@ -39,6 +39,10 @@ struct ControlFIFOEndOfWriterTests {
         let results = try readControlLines(from: fifo) { !$0.isEmpty }
         #expect(writing.wait(timeout: .now() + 10) == .success)
         #expect(results == [.rejected(reason: "line longer than 4096 bytes")])
+        // The reader stopped at the rejection; what the writer wrote after it (and its close) must be read before the
+        // next writer opens, or the two writers' bytes are one stream with no close between them. Under load the
+        // writer often finished only after the first read returned.
+        #expect(try readControlLines(from: fifo, timeout: .milliseconds(300)) { _ in false }.isEmpty)
         try RawWriter(path).write("config\n")
         #expect(try readControlLines(from: fifo) { !$0.isEmpty } == [.line("config")])
     }
