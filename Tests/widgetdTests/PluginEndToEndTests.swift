@@ -370,6 +370,17 @@ struct PluginEndToEndTests {
         #expect(preview.stdout == "load 0.50\n", "\(preview.stderr)")
     }
 
+    @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
+        let help = try runWidgetd(["plugins", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: widgetd plugins [--config PATH]"))
+        #expect(help.stdout.contains("docs/PLUGINS.md"))
+        #expect(try runWidgetd(["help"]).stdout.contains("List the plugins and their state."))
+        let stray = try runWidgetd(["plugins", "extra"])
+        #expect(stray.status == 64)
+        #expect(stray.stderr.contains("Usage: widgetd plugins [--config PATH]"), "\(stray.stderr)")
+    }
+
     @Test func theContribPluginsPassTheirOwnTests() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
