@@ -30,6 +30,7 @@ struct Scenario {
         environment["XDG_DATA_HOME"] = directory + "/data"
         environment["XDG_STATE_HOME"] = directory + "/state"
         environment["XDG_CONFIG_HOME"] = directory + "/config"
+        environment["XDG_CACHE_HOME"] = directory + "/cache"
         self.environment = environment
         for path in [
             directory, runtime, control, output, status, directory + "/data", directory + "/state",

@@ -14,8 +14,8 @@ let usage = """
       --quick            5 s windows and fewer samples (under two minutes in all)
       --seconds S        the swap and i3blocks window (default 30, quick 5)
       --idle-seconds S   the idle window (default 20, quick 5)
-      --only SECTIONS    comma-separated: swap, i3blocks, reload, idle, startup, memory, bar, pathological
-                         (default: all)
+      --only SECTIONS    comma-separated: swap, i3blocks, reload, idle, startup, memory, bar, pathological,
+                         plugin (default: all)
       --swap-n LIST      clock counts for the swap figures (default 10,100,1000)
       --i3blocks-n LIST  block counts for i3blocks (default 1000; the swap figures are measured for each too)
       --startup-n N      widgets in the start-up config (default 10000)
@@ -29,7 +29,7 @@ struct Options {
     var quick = false
     var seconds: Double?
     var idleSeconds: Double?
-    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological"]
+    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological", "plugin"]
     var swapCounts = [10, 100, 1000]
     var i3blocksCounts = [1000]
     var startupCount = 10_000
@@ -57,7 +57,7 @@ struct Options {
             case "--idle-seconds": options.idleSeconds = number(value(argument), argument)
             case "--only":
                 options.sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological"]
+                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological", "plugin"]
                 if !options.sections.isSubset(of: known) {
                     fail(
                         "--only: unknown section \(options.sections.subtracting(known).sorted().joined(separator: ", "))"
@@ -295,6 +295,26 @@ if options.sections.contains("reload") {
         report.figure(
             "click on 1 of 1000 motivations → all renamed", "\(Format.ms(summary.median)) p50",
             "(the intent reloads the whole kind; max \(Format.ms(summary.max)) over \(samples))")
+    }
+}
+
+if options.sections.contains("plugin") {
+    let reloads = options.quick ? 200 : 1000
+    report.section("Timeline reloads one after another: a plugin against exec, \(reloads) each, in one run")
+    var results: [String: PluginBench.Result] = [:]
+    for plugin in [true, false] {
+        let name = plugin ? "plugin (one process)" : "exec (fork per reload)"
+        runSection(name) {
+            let result = try PluginBench.run(plugin: plugin, reloads: reloads, root: root, widgetd: widgetd)
+            results[name] = result
+            report.figure(
+                "CPU per 1000 reloads, \(name)", Format.number(result.cpuSeconds) + " s",
+                "(daemon and children; reload → file p50 \(Format.ms(result.wall.median)), p99 \(Format.ms(result.wall.p99)))"
+            )
+        }
+    }
+    if let plugin = results["plugin (one process)"], let exec = results["exec (fork per reload)"] {
+        report.figure("exec / plugin CPU", Format.ratio(exec.cpuSeconds / plugin.cpuSeconds))
     }
 }
 

@@ -61,7 +61,8 @@ struct WidgetdMain {
         }
         let configPath = ConfigPath.resolve(explicit: command.configPath, environment: environment)
         let store = StoreAccess(path: storePath(configPath: configPath, environment: environment))
-        let registry = KindRegistry.standard(store: store)
+        let registry = PluginSetup.registry(
+            standard: KindRegistry.standard(store: store), configPath: configPath, environment: environment)
         switch command {
         case .help(let topic):
             console.out(Help.text(for: topic))
@@ -75,6 +76,8 @@ struct WidgetdMain {
                 console: console)
         case .kinds:
             return KindsCommand.run(registry: registry, console: console)
+        case .plugins:
+            return PluginsCommand.run(configPath: configPath, environment: environment, console: console)
         case .importI3blocks(let file, let output):
             return ImportCommand.run(
                 file: file, i3blocksOutput: output, environment: environment, console: console)

@@ -79,7 +79,7 @@ struct GeneratedDocsTests {
             #expect(completions.allSatisfy { $0.contains(format) })
         }
         #expect(!config.contains("UNDOCUMENTED"), "a config key has no description in ConfigManPage")
-        for key in ["output_dir", "store", "bars", "kind", "family", "intent", "schedule", "on_click"] {
+        for key in ["output_dir", "store", "bars", "plugins", "kind", "family", "intent", "schedule", "on_click"] {
             #expect(config.contains(".B \(key)"))
         }
         // A kind's own widget keys (exec's command, interval …), as `widgetd kinds` lists them.

@@ -92,6 +92,7 @@ extension ExecKind {
         case .int(let value): String(value)
         case .enumCase(let name): name
         case .color(let color): color.hex
+        case .duration(let seconds): String(seconds)
         case .entity: nil
         }
     }

@@ -49,6 +49,11 @@ enum ExecOutput {
             throw ExecError("printed JSON that does not parse: \(error.localizedDescription)")
         }
         guard let root = object as? [String: Any] else { throw ExecError("printed JSON that is not an object") }
+        return try jsonTimeline(root, now: now, defaultPolicy: defaultPolicy)
+    }
+
+    /// A parsed JSON timeline object (also a plugin's reply, docs/PLUGINS.md).
+    static func jsonTimeline(_ root: [String: Any], now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
         if root["full_text"] != nil {
             return Timeline(entries: [try entry(root, now: now, textKey: "full_text")], policy: defaultPolicy)
         }

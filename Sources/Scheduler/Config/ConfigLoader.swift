@@ -114,6 +114,17 @@ public enum ConfigLoader {
         return widgets.compactMap { $0.key.scalar?.text }
     }
 
+    /// Only the valid entries of `plugins:` in the file at `path`, whatever else is wrong with it: the CLI needs them
+    /// to know the plugin kinds before it checks the widgets (the full check reports the section's errors).
+    public static func plugins(path: String) -> [PluginCommand] {
+        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes), firstInvalidUTF8(in: bytes) == nil,
+            let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
+            let section = pairs.first(where: { $0.key.scalar?.text == "plugins" })
+        else { return [] }
+        var validator = ConfigValidator(registry: KindRegistry([]))
+        return validator.pluginsSection(from: section.value)
+    }
+
     /// Where the first byte that is not UTF-8 sits, or nil when all of it is.
     static func firstInvalidUTF8(in bytes: [UInt8]) -> YAMLMark? {
         var iterator = bytes.makeIterator()

@@ -3,7 +3,7 @@
 /// Validation never stops at the first problem: each section is checked on its own, and an instance with
 /// errors is left out of the result while the others are still checked.
 struct ConfigValidator {
-    static let topLevelKeys = ["settings", "widgets", "bars"]
+    static let topLevelKeys = ["settings", "widgets", "bars", "plugins"]
     /// Top-level keys with this prefix are the user's own, ignored by widgetd.
     static let extensionPrefix = "x-"
     static let settingsKeys = ["output_dir", "store"]
@@ -68,6 +68,8 @@ struct ConfigValidator {
                 configuration.widgets = widgets(from: pair.value)
             case "bars":
                 barsNode = pair.value
+            case "plugins":
+                configuration.plugins = pluginsSection(from: pair.value)
             case _ where key.hasPrefix(Self.extensionPrefix):
                 // Holds anchors for merge keys, as docker compose's `x-` fields do.
                 continue
@@ -76,7 +78,7 @@ struct ConfigValidator {
                     "unknown top-level key '\(key)'"
                         + Suggestion.didYouMean(
                             key, in: Self.topLevelKeys,
-                            then: "expected 'settings', 'widgets', 'bars' or an 'x-' key of your own"),
+                            then: "expected 'settings', 'widgets', 'bars', 'plugins' or an 'x-' key of your own"),
                     at: pair.key.mark)
             }
         }
@@ -118,6 +120,26 @@ struct ConfigValidator {
             return nil
         }
         return scalar.text
+    }
+
+    // MARK: - plugins
+
+    /// `plugins:`: a mapping of plugin name → argv list, as exec's `command:` is written.
+    mutating func pluginsSection(from node: YAMLNode) -> [PluginCommand] {
+        guard let pairs = mapping(node, what: "'plugins'", expecting: "plugin names to commands") else { return [] }
+        var plugins: [PluginCommand] = []
+        for pair in pairs {
+            guard let name = keyName(pair.key) else { continue }
+            guard let words = pair.value.sequence, !words.isEmpty else {
+                report(
+                    "plugin '\(name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
+                    at: pair.value.mark)
+                continue
+            }
+            let argv = words.compactMap { text($0, for: name, expected: "a command word") }
+            if argv.count == words.count { plugins.append(PluginCommand(name: name, argv: argv)) }
+        }
+        return plugins
     }
 
     // MARK: - settings

@@ -6,10 +6,23 @@ public struct Configuration: Sendable {
     public var widgets: [WidgetInstance]
     /// The `bars:` section: which widgets each `widgetd bar --bar NAME` shows, in order.
     public var bars: [BarDefinition] = []
+    /// `plugins:`: plugin name → argv, beside the plugins found in the plugin directories (docs/PLUGINS.md).
+    public var plugins: [PluginCommand] = []
 
     public init(settings: Settings = Settings(), widgets: [WidgetInstance] = []) {
         self.settings = settings
         self.widgets = widgets
+    }
+}
+
+/// A plugin named in `plugins:`: how to start it.
+public struct PluginCommand: Sendable, Hashable {
+    public var name: String
+    public var argv: [String]
+
+    public init(name: String, argv: [String]) {
+        self.name = name
+        self.argv = argv
     }
 }
 

@@ -48,7 +48,24 @@ public enum ParameterDecoder {
                     "'\(text)' is not a colour for '\(spec.name)'; expected #RGB, #RRGGBB or #RRGGBBAA", at: node.mark)
             }
             return .color(color)
+        case .duration:
+            let text = try scalarText(node, expected: "a duration such as 5s or 25m", spec: spec)
+            guard let seconds = seconds(from: text), seconds >= 0 else {
+                throw LocatedError(
+                    "'\(text)' is not a duration for '\(spec.name)'; write e.g. 500ms, 5s, 25m or 1h", at: node.mark)
+            }
+            return .duration(seconds)
         }
+    }
+
+    /// `500ms`, `5s`, `2m`, `1h`, or a plain number of seconds; nil for anything else.
+    public static func seconds(from text: String) -> TimeInterval? {
+        let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite else { continue }
+            return value * unit.seconds
+        }
+        return nil
     }
 
     /// YAML 1.1's boolean words, read only where the schema asks for a bool.

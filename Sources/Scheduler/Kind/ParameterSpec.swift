@@ -25,6 +25,8 @@ public enum ParameterType: Sendable, Hashable {
     /// Text with `%` conversions (a clock's strftime format), each one of the characters in `conversions`;
     /// its value is a string. An unknown conversion would show as typed, so it is an error.
     case format(conversions: String)
+    /// A length of time (`500ms`, `5s`, `25m`, `1h`, or plain seconds), as plugins declare it.
+    case duration
 
     /// The word `widgetd kinds` and error messages use for the type.
     public var name: String {
@@ -37,6 +39,7 @@ public enum ParameterType: Sendable, Hashable {
         case .entity(let type): "entity (\(type))"
         case .color: "colour"
         case .format: "format"
+        case .duration: "duration"
         }
     }
 }

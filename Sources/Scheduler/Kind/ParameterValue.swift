@@ -1,3 +1,5 @@
+import Foundation
+
 /// How an entity parameter names its record.
 public enum EntityReference: Sendable, Hashable {
     /// An id, or a unique prefix of one.
@@ -14,6 +16,8 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
     case enumCase(String)
     case entity(EntityReference)
     case color(Color)
+    /// Seconds.
+    case duration(TimeInterval)
 
     /// How `widgetd kinds` shows a default.
     public var description: String {
@@ -25,6 +29,7 @@ public enum ParameterValue: Sendable, Hashable, CustomStringConvertible {
         case .entity(.id(let id)): id
         case .entity(.match(let text)): "{match: \(text)}"
         case .color(let color): color.hex
+        case .duration(let seconds): WidgetKeyType.describe(seconds)
         }
     }
 }

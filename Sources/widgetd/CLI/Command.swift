@@ -21,6 +21,8 @@ enum Command: Equatable {
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
     /// `import i3blocks [FILE] [--i3blocks-config PATH]`.
     case importI3blocks(file: String?, i3blocksOutput: String?)
+    /// `plugins [--config PATH]`: the plugins found, their versions and states.
+    case plugins(configPath: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
     case app(AppCommand, configPath: String?)
     case status(configPath: String?)
@@ -48,7 +50,7 @@ extension Command {
     /// The `--config` given, for the commands that take one.
     var configPath: String? {
         switch self {
-        case .check(let path), .run(let path, _), .list(let path): path
+        case .check(let path), .run(let path, _), .list(let path), .plugins(let path): path
         case .show(_, _, _, let path), .reload(_, _, _, let path): path
         case .bar(_, _, let path): path
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
@@ -89,6 +91,7 @@ enum CommandName: String, CaseIterable {
     case motivations
     case todos
     case entities
+    case plugins
     case status
     case doctor
     case generate

@@ -48,6 +48,7 @@ enum CommandLineParser {
         case .status: return .status(configPath: try parseConfigOption(rest, command: .status))
         case .doctor: return .doctor(configPath: try parseConfigOption(rest, command: .doctor))
         case .generate: return try parseGenerate(rest)
+        case .plugins: return .plugins(configPath: try parseConfigOption(rest, command: .plugins))
         }
     }
 

@@ -26,6 +26,7 @@ enum Help {
         case .status: "widgetd status [--config PATH]"
         case .doctor: "widgetd doctor [--config PATH]"
         case .generate: "widgetd generate man PAGE | completion SHELL | names [--config PATH]"
+        case .plugins: "widgetd plugins [--config PATH]"
         }
     }
 
@@ -69,11 +70,23 @@ enum Help {
                         "Write the new i3blocks config there instead of printing it as comments."
                     )
                 ])
+        case .plugins:
+            page(
+                overview: """
+                    List the plugins found: executables in $XDG_DATA_HOME/widgetd/plugins/ and
+                    /usr/lib/widgetd/plugins/, and the 'plugins:' of widgets.yaml. For each: the kind it declares,
+                    its version, where it was found, and its state as the running daemon last saw it (running,
+                    crashed, idle) with its last error. Declarations are cached in $XDG_CACHE_HOME/widgetd/plugins/
+                    and read again when a plugin's files change. The protocol is in docs/PLUGINS.md.
+                    """,
+                usage: usage(of: .plugins),
+                options: [("--config PATH", "The widgets.yaml whose 'plugins:' to include.")])
         case .kinds:
             page(
                 overview: """
                     List the widget kinds: display name, description, families, and parameters with their type,
-                    cases and default. This is widgetd's widget gallery.
+                    cases and default. This is widgetd's widget gallery. Plugin kinds (docs/PLUGINS.md) follow the
+                    built-in ones, with the plugin that serves them; 'widgetd plugins' shows the plugins' state.
                     """,
                 usage: usage(of: .kinds))
         case .preview:
@@ -322,6 +335,7 @@ enum Help {
         case .status: "Show the daemon and its widgets."
         case .doctor: "Check the setup and say what to fix."
         case .generate: "Print a man page or a completion script."
+        case .plugins: "List the plugins and their state."
         }
     }
 

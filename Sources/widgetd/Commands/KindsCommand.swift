@@ -1,3 +1,4 @@
+import Providers
 import Scheduler
 
 /// `widgetd kinds`: the widget gallery as text.
@@ -11,7 +12,13 @@ enum KindsCommand {
         var lines = [
             "\(kind.name) — \(kind.displayName)",
             "  \(kind.summary)",
-            "  families: \(kind.families.map(\.rawValue).joined(separator: ", "))",
+        ]
+        if let plugin = kind as? PluginKind {
+            let version = plugin.declaration.version.isEmpty ? "" : " \(plugin.declaration.version)"
+            lines.append("  plugin: \(plugin.host.name)\(version) (\(plugin.host.argv.joined(separator: " ")))")
+        }
+        lines += [
+            "  families: \(kind.families.map(\.rawValue).joined(separator: ", "))"
         ]
         if kind.parameters.isEmpty && !kind.acceptsAnyParameter {
             lines.append("  parameters: none")

@@ -1,4 +1,5 @@
 import Foundation
+import Providers
 import Scheduler
 
 /// `widgetd preview KIND`: one snapshot, rendered as a plain-text bar shows it.
@@ -7,6 +8,8 @@ enum PreviewCommand {
         kind kindName: String, family familyName: String?, settings: [ParameterSetting], registry: KindRegistry,
         console: Console
     ) async -> Int32 {
+        // A plugin kind's process serves this one snapshot, then goes.
+        defer { registry.kinds.compactMap { $0 as? PluginKind }.forEach { $0.host.stop() } }
         do {
             let kind = try resolveKind(kindName, registry: registry)
             let family = try resolveFamily(familyName, for: kind)

@@ -146,6 +146,7 @@ final class Daemon {
             restored: memory?.recall(configuration.widgets, at: now) ?? [:], now: now)
         watchOutputDirectory()
         watchRuntimeDirectory()
+        listenToPlugins()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -206,6 +207,7 @@ final class Daemon {
                 handle(completion)
             case .intent(let completion): handle(completion)
             case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
+            case .plugin(let event): handle(event)
             }
         }
         startWaitingReloads()
@@ -364,6 +366,7 @@ final class Daemon {
         // Commands still running would otherwise run on with no one to read them, and what they started in the
         // background (`setsid` included) must not outlive the daemon.
         stopAllSessions()
+        stopPlugins()
         RunningCommands.terminateAll()
         ProcessHygiene.endAll()
         for name in engine.instanceNames { remember(name) }

@@ -25,6 +25,8 @@ struct DaemonPaths: Sendable {
     var entries: String { state + "/entries" }
     /// What `widgetd list` reads: one status file per instance.
     var status: String { control.directory + "/status" }
+    /// What `widgetd plugins` reads: one status file per plugin (beside `status`, which holds only instances').
+    var plugins: String { control.directory + "/plugins" }
 
     static func expandingTilde(_ path: String, home: String) -> String {
         if path == "~" { return home }

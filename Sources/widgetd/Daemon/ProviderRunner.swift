@@ -1,4 +1,5 @@
 import Foundation
+import Providers
 import Scheduler
 import Store
 import Synchronization
@@ -38,6 +39,8 @@ enum Completion: Sendable {
     case intent(IntentCompletion)
     /// A persistent provider's update; `generation` tells a stopped session's last words from the current one's.
     case session(instance: String, generation: UInt64, update: SessionUpdate)
+    /// A plugin's pushed `reload` or `log`, or its host's note about it.
+    case plugin(PluginEvent)
 }
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().

@@ -8,6 +8,7 @@ enum ConfigManPage {
         "settings": "Optional settings for the whole daemon; they take effect when it restarts.",
         "widgets": "A mapping from instance name to widget; the name names its files and is what commands take.",
         "bars": "Optional: bar names to lists of widgets, for 'widgetd bar --bar NAME'.",
+        "plugins": "Optional: plugin names to commands (argv lists) that serve kinds from outside (docs/PLUGINS.md).",
         "output_dir": "Where the bar files go (default $XDG_RUNTIME_DIR/widgetd/out); ~ is the home directory.",
         "store": "The shared SQLite store (default $XDG_DATA_HOME/widgetd/store.sqlite).",
         "kind": "The provider: one of the kinds below. Required.",

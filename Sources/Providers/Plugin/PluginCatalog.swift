@@ -1,0 +1,206 @@
+import Foundation
+import Glibc
+import Scheduler
+
+/// Where a plugin was found and how it starts.
+public struct PluginSource: Sendable, Hashable {
+    /// The file name in a plugin directory, or the key in `plugins:`.
+    public var name: String
+    public var argv: [String]
+    /// `widgets.yaml`, or the directory it was found in.
+    public var origin: String
+}
+
+/// A plugin found, with its declaration, or why it has none.
+public struct FoundPlugin: Sendable {
+    public var source: PluginSource
+    public var declaration: PluginDeclaration?
+    public var error: String?
+}
+
+/// Finds plugins (executables in `$XDG_DATA_HOME/widgetd/plugins/` and `/usr/lib/widgetd/plugins/`, plus
+/// `plugins:` in widgets.yaml) and reads their declarations through a cache in `$XDG_CACHE_HOME/widgetd/plugins/`,
+/// keyed by the path, size and mtime of every file the command names: a plugin runs once, with a short deadline,
+/// only when it changed, so `check`, `kinds` and `preview` know its kind without a daemon.
+public enum PluginCatalog {
+    /// How long a plugin may take to say hello when its declaration is read.
+    public static let helloDeadline: TimeInterval = 3
+    public static let systemDirectory = "/usr/lib/widgetd/plugins"
+
+    public static func directories(environment: [String: String]) -> [String] {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.local/share"
+        let system = environment["WIDGETD_SYSTEM_PLUGINS"] ?? systemDirectory
+        return ["\(data)/widgetd/plugins", system]
+    }
+
+    public static func cacheDirectory(environment: [String: String]) -> String {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.cache"
+        return "\(cache)/widgetd/plugins"
+    }
+
+    /// Every plugin, `plugins:` first, then the user's directory, then the system's; a name seen before is skipped.
+    /// A word of a `plugins:` command starting with `~/` is under the home directory, as a shell would read it.
+    public static func sources(environment: [String: String], configured: [PluginCommand]) -> [PluginSource] {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        var sources = configured.map { command in
+            PluginSource(
+                name: command.name, argv: command.argv.map { $0.hasPrefix("~/") ? home + $0.dropFirst() : $0 },
+                origin: "widgets.yaml")
+        }
+        for directory in directories(environment: environment) {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let path = "\(directory)/\(name)"
+                var info = stat()
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(path, X_OK) == 0,
+                    !sources.contains(where: { $0.name == name })
+                else { continue }
+                sources.append(PluginSource(name: name, argv: [path], origin: directory))
+            }
+        }
+        return sources
+    }
+
+    /// Every plugin with its declaration; kinds that clash with a built-in or an earlier plugin get an error.
+    public static func load(
+        environment: [String: String], configured: [PluginCommand], builtIn: [String]
+    ) -> [FoundPlugin] {
+        let cache = cacheDirectory(environment: environment)
+        var taken = Set(builtIn)
+        return sources(environment: environment, configured: configured).map { source in
+            var found = declaration(of: source, cacheDirectory: cache)
+            if let kind = found.declaration?.name {
+                if taken.contains(kind) {
+                    found.error = "declares kind '\(kind)', which another kind already has"
+                    found.declaration = nil
+                } else {
+                    taken.insert(kind)
+                }
+            }
+            return found
+        }
+    }
+
+    /// From the cache when it matches the files, else by running the plugin until its hello.
+    static func declaration(of source: PluginSource, cacheDirectory: String) -> FoundPlugin {
+        let key = cacheKey(source.argv)
+        let cacheFile = "\(cacheDirectory)/\(source.name).json"
+        if let data = FileManager.default.contents(atPath: cacheFile),
+            let cached = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            cached["key"] as? String == key
+        {
+            if let hello = cached["hello"] as? [String: Any] {
+                do {
+                    return FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
+                } catch {
+                    return FoundPlugin(source: source, error: "\(error)")
+                }
+            }
+            return FoundPlugin(source: source, error: cached["error"] as? String ?? "unknown error")
+        }
+        var record: [String: Any] = ["key": key, "argv": source.argv]
+        let found: FoundPlugin
+        switch PluginProbe.hello(source.argv, deadline: helloDeadline) {
+        case .success(let hello):
+            record["hello"] = hello
+            do {
+                found = FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
+            } catch {
+                found = FoundPlugin(source: source, error: "\(error)")
+            }
+        case .failure(let error):
+            // A slow start may be the machine's fault, not the plugin's: not cached, tried again next time.
+            if error.isTimeout { return FoundPlugin(source: source, error: error.description) }
+            record["error"] = error.description
+            found = FoundPlugin(source: source, error: error.description)
+        }
+        if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) {
+            try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+            try? data.write(to: URL(fileURLWithPath: cacheFile), options: .atomic)
+        }
+        return found
+    }
+
+    /// The path, size and mtime of every word of the command that names a file (the program, found on PATH when
+    /// needed, and a script it is given), and the words themselves.
+    static func cacheKey(_ argv: [String]) -> String {
+        var parts = argv
+        for (index, word) in argv.enumerated() {
+            var path = word
+            if index == 0, !word.contains("/") {
+                let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                path = directories.map { "\($0)/\(word)" }.first { access($0, X_OK) == 0 } ?? word
+            }
+            var info = stat()
+            // Files only: a directory's mtime changes with every file written in it (a plugin's state directory).
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            parts.append("\(path):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+        }
+        return parts.joined(separator: "\u{1F}")
+    }
+}
+
+/// Runs a plugin just long enough to read its hello.
+enum PluginProbe {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        var isTimeout = false
+    }
+
+    static func hello(_ argv: [String], deadline seconds: TimeInterval) -> Result<[String: Any], Failure> {
+        var process: PersistentProcess
+        do {
+            process = try PersistentProcess.spawn(argv, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            return .failure(Failure(description: "cannot start: \(error)"))
+        }
+        RunningCommands.started(process.pid)
+        defer {
+            kill(-process.pid, SIGTERM)
+            _ = process.waitForExit(killingAfter: 1)
+            process.closeAll()
+            RunningCommands.ended(process.pid)
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        var reader = PluginLineReader(cap: PluginHost.lineCap)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                return .failure(Failure(description: "said no hello within \(Int(seconds)) s", isTimeout: true))
+            }
+            var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            if ready <= 0 { continue }
+            let count = read(process.output, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return .failure(Failure(description: "exited before its hello")) }
+            let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                guard case .line(let bytes) = item else {
+                    return .failure(Failure(description: "its first line is longer than 1 MiB"))
+                }
+                if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                    return .failure(Failure(description: "its first line is not JSON: \(LogExcerpt.of(bytes))"))
+                }
+                return .success(object)
+            }
+        }
+    }
+}
+
+extension KindRegistry {
+    /// The registry with the plugins' kinds after the built-in ones, each with a host that starts on first use.
+    public func adding(_ plugins: [FoundPlugin]) -> KindRegistry {
+        let kinds = plugins.compactMap { plugin -> PluginKind? in
+            guard let declaration = plugin.declaration else { return nil }
+            return PluginKind(
+                declaration: declaration,
+                host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
+        }
+        return KindRegistry(self.kinds + kinds)
+    }
+}

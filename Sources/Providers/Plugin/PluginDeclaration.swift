@@ -1,0 +1,135 @@
+import Foundation
+import Scheduler
+
+/// What a plugin's `hello` declares: the kind it serves (docs/PLUGINS.md). Read once from the plugin, then kept in the
+/// declaration cache so `check`, `kinds` and `preview` need no running plugin.
+public struct PluginDeclaration: Sendable, Hashable {
+    /// The protocol version this daemon speaks; a plugin saying another major version is refused.
+    public static let protocolVersion = 1
+
+    public var protocolVersion: Int
+    /// The plugin's own version, for `widgetd plugins`.
+    public var version: String
+    public var name: String
+    public var displayName: String
+    public var summary: String
+    public var families: [Family]
+    public var parameters: [ParameterSpec]
+    public var intents: [IntentSpec]
+    /// The intent a click runs per button when `on_click:` binds none.
+    public var buttons: [MouseButton: String]
+    /// Text painted before the first timeline.
+    public var placeholder: String
+
+    /// Reads a `hello` message; the error says what is wrong, for `widgetd plugins` and the log.
+    public static func parse(_ object: [String: Any]) throws(PluginProtocolError) -> PluginDeclaration {
+        guard object["type"] as? String == "hello" else {
+            throw PluginProtocolError("the first message must be a hello")
+        }
+        guard let version = object["protocol"] as? Int else {
+            throw PluginProtocolError("hello needs \"protocol\": \(protocolVersion)")
+        }
+        guard version == protocolVersion else {
+            throw PluginProtocolError("speaks protocol \(version); this widgetd speaks \(protocolVersion)")
+        }
+        guard let kind = object["kind"] as? [String: Any] else {
+            throw PluginProtocolError("hello needs a \"kind\" object")
+        }
+        guard let name = kind["name"] as? String, KindName.isValid(name) else {
+            throw PluginProtocolError("the kind needs a \"name\" of lowercase letters, digits and '-'")
+        }
+        var families: [Family] = []
+        for text in kind["families"] as? [String] ?? [] {
+            guard let family = Family(rawValue: text) else { throw PluginProtocolError("unknown family '\(text)'") }
+            families.append(family)
+        }
+        if families.isEmpty { families = [.systemSmall] }
+        let parameters = try (kind["parameters"] as? [[String: Any]] ?? []).map(parameter)
+        var intents: [IntentSpec] = []
+        for item in kind["intents"] as? [[String: Any]] ?? [] {
+            guard let intentName = item["name"] as? String, KindName.isValid(intentName) else {
+                throw PluginProtocolError("an intent needs a \"name\" of lowercase letters, digits and '-'")
+            }
+            intents.append(
+                IntentSpec(
+                    intentName, summary: item["summary"] as? String ?? "",
+                    parameters: try (item["parameters"] as? [[String: Any]] ?? []).map(parameter)))
+        }
+        var buttons: [MouseButton: String] = [:]
+        for (key, value) in kind["buttons"] as? [String: String] ?? [:] {
+            guard let button = MouseButton(rawValue: key) else { throw PluginProtocolError("unknown button '\(key)'") }
+            guard intents.contains(where: { $0.name == value }) else {
+                throw PluginProtocolError("button '\(key)' names no declared intent '\(value)'")
+            }
+            buttons[button] = value
+        }
+        return PluginDeclaration(
+            protocolVersion: version, version: object["version"] as? String ?? "", name: name,
+            displayName: kind["display_name"] as? String ?? name, summary: kind["summary"] as? String ?? "",
+            families: families, parameters: parameters, intents: intents, buttons: buttons,
+            placeholder: kind["placeholder"] as? String ?? "…")
+    }
+
+    /// One declared parameter: `{"name", "type", "default", "display_name", "summary"}` plus `min`/`max` for int and
+    /// `cases` for enum.
+    private static func parameter(_ object: [String: Any]) throws(PluginProtocolError) -> ParameterSpec {
+        guard let name = object["name"] as? String, !name.isEmpty else {
+            throw PluginProtocolError("a parameter needs a \"name\"")
+        }
+        let type: ParameterType
+        switch object["type"] as? String {
+        case "string": type = .string
+        case "bool": type = .bool
+        case "duration": type = .duration
+        case "int":
+            let low = object["min"] as? Int
+            let high = object["max"] as? Int
+            if let low, let high, low > high { throw PluginProtocolError("parameter '\(name)': min is above max") }
+            type = .int(low == nil && high == nil ? nil : (low ?? Int.min)...(high ?? Int.max))
+        case "enum":
+            var cases: [EnumCase] = []
+            for item in object["cases"] as? [Any] ?? [] {
+                if let text = item as? String {
+                    cases.append(EnumCase(text, displayName: text))
+                } else if let pair = item as? [String: Any], let caseName = pair["name"] as? String {
+                    cases.append(EnumCase(caseName, displayName: pair["display_name"] as? String ?? caseName))
+                }
+            }
+            if cases.isEmpty { throw PluginProtocolError("enum parameter '\(name)' declares no cases") }
+            type = .enumeration(cases)
+        case let other:
+            throw PluginProtocolError(
+                "parameter '\(name)' has type '\(other ?? "none")'; types are string, bool, int, enum, duration")
+        }
+        var spec = ParameterSpec(
+            name, displayName: object["display_name"] as? String ?? name, type: type,
+            summary: object["summary"] as? String ?? "")
+        if let value = object["default"], !(value is NSNull) {
+            // The default is read exactly as a value in widgets.yaml would be.
+            let text = type == .bool ? String(value as? Bool ?? false) : "\(value)"
+            do {
+                spec.defaultValue = try ParameterDecoder.decode(text: text, for: spec)
+            } catch {
+                throw PluginProtocolError("parameter '\(name)': default \(error.message)")
+            }
+        }
+        return spec
+    }
+}
+
+/// Something a plugin sent that the protocol does not allow.
+public struct PluginProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Kind and intent names: what a user types in widgets.yaml and on the command line.
+enum KindName {
+    static func isValid(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+}

@@ -1,0 +1,401 @@
+import Foundation
+import Glibc
+import Scheduler
+import Synchronization
+
+/// What a plugin tells the daemon on its own, outside any request.
+public enum PluginEvent: Sendable {
+    /// `reload`: every widget of `kind` (nil instances), or the named ones (WidgetKit's `reloadTimelines(ofKind:)`).
+    case reload(kind: String, instances: [String]?)
+    /// `log`, and the host's own notes about the plugin (late replies, garbage, restarts).
+    case log(kind: String, level: String, message: String)
+    /// The plugin's process ended and will be started again: every widget of the kind shows its last entry, stale.
+    case stopped(kind: String, reason: String)
+}
+
+/// One long-lived plugin process serving every widget of its kind (docs/PLUGINS.md).
+///
+/// Requests are written to its standard input with ids and answered in any order, so several instances' reloads are
+/// in flight at once. A thread of its own per plugin sleeps in `poll()` on the plugin's output and on the earliest
+/// reply deadline; results reach the caller through a continuation, so neither the daemon's loop nor another kind
+/// ever waits for a plugin. The process is spawned through the exec kind's layer (`PersistentProcess`: own process
+/// group, no inherited descriptors, stderr to /dev/null), started on the first request, and started again after a
+/// crash with a pause that doubles from 1 s to a minute.
+public final class PluginHost: @unchecked Sendable {
+    /// A longer line is skipped (without being buffered) and counted as a misbehaviour.
+    public static let lineCap = 1 << 20
+    /// More lines than this in one second are dropped unread, and counted.
+    static let linesPerSecond = 500
+    /// Misbehaviours (garbage, oversized or late lines, floods) within `strikeWindow` before the plugin is restarted.
+    static let strikeLimit = 50
+    static let strikeWindow: TimeInterval = 10
+    /// Queued requests a plugin that does not read its input may hold before new ones fail at once.
+    static let outboxCap = 4 << 20
+    static let firstBackoff: TimeInterval = 1
+    static let maximumBackoff: TimeInterval = 60
+
+    public let name: String
+    public let argv: [String]
+
+    private struct Pending {
+        var deadline: Date
+        var finish: @Sendable (Result<Data, PluginProtocolError>) -> Void
+    }
+
+    private struct State {
+        var pid: pid_t = -1
+        var input: Int32 = -1
+        var wake: Wakeup?
+        var outbox: [UInt8] = []
+        var pending: [Int: Pending] = [:]
+        var nextID = 1
+        var hello: PluginDeclaration?
+        var retryAt: Date?
+        var backoff = PluginHost.firstBackoff
+        var lastError: String?
+        var restarts = 0
+        var stopped = false
+    }
+
+    private let state = Mutex(State())
+    private let listener = Mutex<(@Sendable (PluginEvent) -> Void)?>(nil)
+    private let statusDirectory = Mutex<String?>(nil)
+    /// The kind name the plugin declared (for events); set by `PluginKind`.
+    let kindName: String
+
+    public init(name: String, argv: [String], kind: String) {
+        self.name = name
+        self.argv = argv
+        kindName = kind
+    }
+
+    /// Where pushed reloads and log lines go, and the directory for the plugin's status file (`widgetd plugins`).
+    public func listen(statusDirectory directory: String?, _ handler: @escaping @Sendable (PluginEvent) -> Void) {
+        listener.withLock { $0 = handler }
+        statusDirectory.withLock { $0 = directory }
+        writeStatus()
+    }
+
+    /// Sends `message` (a request without its id) and waits for the reply with the same id, at most `timeout`.
+    func request(_ message: [String: Any], timeout: TimeInterval) async throws(PluginProtocolError) -> [String: Any] {
+        let data: Data = try await withCheckedContinuation { continuation in
+            let once = Mutex(false)
+            send(message, timeout: timeout) { result in
+                guard
+                    once.withLock({ done in
+                        defer { done = true }; return !done
+                    })
+                else { return }
+                continuation.resume(returning: result)
+            }
+        }.get()
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw PluginProtocolError("the reply is not a JSON object")
+        }
+        if let error = object["error"] {
+            throw PluginProtocolError("\(name): \(error as? String ?? "\(error)")")
+        }
+        return object
+    }
+
+    /// Ends the plugin's process group; pending requests fail. Nothing restarts it.
+    public func stop() {
+        let (pid, wake) = state.withLock { state in
+            state.stopped = true
+            return (state.pid, state.wake)
+        }
+        if pid > 0 { kill(-pid, SIGTERM) }
+        wake?.signal()
+    }
+
+    // MARK: - Sending
+
+    private func send(
+        _ message: [String: Any], timeout: TimeInterval,
+        finish: @escaping @Sendable (Result<Data, PluginProtocolError>) -> Void
+    ) {
+        var started = false
+        let failure: PluginProtocolError? = state.withLock { state in
+            if state.stopped { return PluginProtocolError("\(name) is stopped") }
+            if let retryAt = state.retryAt, retryAt > Date() {
+                return PluginProtocolError(
+                    "\(name) \(state.lastError ?? "crashed"); starting it again in "
+                        + "\(Int(retryAt.timeIntervalSinceNow.rounded(.up))) s")
+            }
+            if state.pid < 0 {
+                do {
+                    try start(&state)
+                    started = true
+                } catch {
+                    state.lastError = "cannot start: \(error)"
+                    state.retryAt = Date().addingTimeInterval(state.backoff)
+                    return PluginProtocolError("\(name): cannot start: \(error)")
+                }
+            }
+            guard state.outbox.count < Self.outboxCap else {
+                return PluginProtocolError("\(name) does not read its requests")
+            }
+            let id = state.nextID
+            state.nextID += 1
+            var object = message
+            object["id"] = id
+            guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+                return PluginProtocolError("cannot encode the request")
+            }
+            line.append(UInt8(ascii: "\n"))
+            state.pending[id] = Pending(deadline: Date().addingTimeInterval(timeout), finish: finish)
+            state.outbox.append(contentsOf: line)
+            flush(&state)
+            // The reader thread re-arms its poll for this deadline, and for the outbox when the pipe was full.
+            state.wake?.signal()
+            return nil
+        }
+        if let failure {
+            finish(.failure(failure))
+        }
+        if failure != nil || started { writeStatus() }
+    }
+
+    /// Writes as much of the outbox as the pipe takes now (the pipe is non-blocking).
+    private func flush(_ state: inout State) {
+        while !state.outbox.isEmpty, state.input >= 0 {
+            let written = state.outbox.withUnsafeBytes { write(state.input, $0.baseAddress, $0.count) }
+            if written > 0 {
+                state.outbox.removeFirst(written)
+            } else {
+                break
+            }
+        }
+    }
+
+    private func start(_ state: inout State) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["WIDGETD_PLUGIN_PROTOCOL"] = String(PluginDeclaration.protocolVersion)
+        let process = try PersistentProcess.spawn(argv, environment: environment)
+        let wake = try Wakeup()
+        RunningCommands.started(process.pid)
+        state.pid = process.pid
+        state.input = process.input
+        state.wake = wake
+        state.hello = nil
+        state.outbox = []
+        let thread = Thread { [self] in serve(process, wake: wake) }
+        thread.name = "plugin \(name)"
+        thread.start()
+        note("info", "started (pid \(process.pid))")
+    }
+
+    // MARK: - Reading
+
+    /// The reader thread of one run of the plugin: reads replies and messages until the plugin exits or is
+    /// restarted, fails requests whose deadline passed, then reaps it and, after a crash, waits out the backoff and
+    /// asks for every widget of the kind to reload.
+    private func serve(_ process: PersistentProcess, wake: Wakeup) {
+        var process = process
+        let started = Date()
+        var reader = PluginLineReader(cap: Self.lineCap)
+        var strikes: [Date] = []
+        var linesThisSecond = (second: Date.distantPast, count: 0, dropped: 0)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var reason = "exited"
+        func strike(_ what: String) -> Bool {
+            let now = Date()
+            strikes.removeAll { now.timeIntervalSince($0) > Self.strikeWindow }
+            strikes.append(now)
+            // The first ten in a window are each said; past that every tenth, so a babbling plugin fills no log.
+            if strikes.count <= 10 || strikes.count % 10 == 0 { note("warning", what) }
+            return strikes.count >= Self.strikeLimit
+        }
+        loop: while true {
+            let (deadline, wantsWrite, stopped) = state.withLock { state in
+                (state.pending.values.map(\.deadline).min(), !state.outbox.isEmpty, state.stopped)
+            }
+            if stopped { reason = "stopped"; break }
+            let timeout =
+                deadline.map { max(0, Int32(min($0.timeIntervalSinceNow * 1000, 3_600_000).rounded(.up))) } ?? -1
+            var descriptors = [
+                pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wantsWrite ? process.input : -1, events: Int16(POLLOUT), revents: 0),
+            ]
+            let ready = poll(&descriptors, 3, timeout)
+            if ready < 0 && errno != EINTR { reason = "poll failed"; break }
+            if descriptors[1].revents != 0 { _ = wake.drain() }
+            if descriptors[2].revents != 0 { state.withLock { flush(&$0) } }
+            expireRequests()
+            guard descriptors[0].revents != 0 else { continue }
+            let count = read(process.output, &buffer, buffer.count)
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count <= 0 { break }
+            let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            for item in items {
+                let now = Date()
+                if now.timeIntervalSince(linesThisSecond.second) >= 1 {
+                    if linesThisSecond.dropped > 0 {
+                        note("warning", "flooded: \(linesThisSecond.dropped) lines in a second dropped")
+                    }
+                    linesThisSecond = (now, 0, 0)
+                }
+                linesThisSecond.count += 1
+                if linesThisSecond.count > Self.linesPerSecond {
+                    linesThisSecond.dropped += 1
+                    if linesThisSecond.dropped % Self.linesPerSecond == 1, strike("floods its output") {
+                        reason = "restarted: it flooded its output"
+                        break loop
+                    }
+                    continue
+                }
+                let problem: String?
+                switch item {
+                case .oversized: problem = "sent a line longer than \(Self.lineCap / 1024) KiB; skipped"
+                case .line(let bytes): problem = handle(bytes)
+                }
+                if let problem, strike(problem) {
+                    reason = "restarted: too many bad messages (last: \(problem))"
+                    break loop
+                }
+            }
+        }
+        // No request is written to the input from here on: its descriptor is closed below, and its number may be
+        // reused by any file the daemon opens next.
+        let stopped = state.withLock { state in
+            state.input = -1
+            return state.stopped
+        }
+        kill(-process.pid, SIGTERM)
+        let status = process.waitForExit(killingAfter: 1)
+        process.closeAll()
+        kill(-process.pid, SIGKILL)
+        RunningCommands.ended(process.pid)
+        if reason == "exited" { reason = status == 0 ? "exited" : "exited with status \(status)" }
+        let failed = state.withLock { state in
+            defer { state.pending = [:] }
+            state.pid = -1
+            state.input = -1
+            state.outbox = []
+            if !stopped {
+                if Date().timeIntervalSince(started) > Self.maximumBackoff { state.backoff = Self.firstBackoff }
+                state.lastError = reason
+                state.restarts += 1
+                state.retryAt = Date().addingTimeInterval(state.backoff)
+            }
+            return Array(state.pending.values)
+        }
+        for pending in failed { pending.finish(.failure(PluginProtocolError("\(name) \(reason)"))) }
+        writeStatus()
+        if stopped { return }
+        let backoff = state.withLock { $0.backoff }
+        note("warning", "\(reason); starting it again in \(Int(backoff)) s")
+        emit(.stopped(kind: kindName, reason: "plugin \(name) \(reason); starting it again in \(Int(backoff)) s"))
+        // Waits out the pause, then reloads the kind's widgets, which starts the plugin again.
+        if waitForStop(wake, seconds: backoff) { return }
+        state.withLock { state in
+            state.retryAt = nil
+            state.backoff = min(state.backoff * 2, Self.maximumBackoff)
+        }
+        emit(.reload(kind: kindName, instances: nil))
+    }
+
+    /// Sleeps until `seconds` pass or `stop()` is called; true when stopped.
+    private func waitForStop(_ wake: Wakeup, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !state.withLock({ $0.stopped }) {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var descriptor = pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            _ = wake.drain()
+        }
+        return true
+    }
+
+    /// One line from the plugin; returns what was wrong with it, if anything.
+    private func handle(_ bytes: [UInt8]) -> String? {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+            return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
+        }
+        if let id = object["id"] as? Int, object["type"] == nil {
+            guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+                return "answered request \(id) late or twice; ignored"
+            }
+            pending.finish(.success(Data(bytes)))
+            return nil
+        }
+        switch object["type"] as? String {
+        case "hello":
+            do {
+                let declaration = try PluginDeclaration.parse(object)
+                // The last error stays: `widgetd plugins` shows why it was restarted.
+                state.withLock { $0.hello = declaration }
+                if declaration.name != kindName {
+                    // Changed since the daemon read its declaration: requests still go to it as kind `kindName`.
+                    note("warning", "now declares kind '\(declaration.name)', not '\(kindName)'; restart the daemon")
+                }
+                writeStatus()
+                return nil
+            } catch {
+                return "sent a bad hello: \(error)"
+            }
+        case "reload":
+            let instances = object["instances"] as? [String]
+            emit(.reload(kind: kindName, instances: instances?.isEmpty == true ? nil : instances))
+            return nil
+        case "log":
+            let level = object["level"] as? String ?? "info"
+            note(
+                ["debug", "info", "warning", "error"].contains(level) ? level : "info",
+                String((object["message"] as? String ?? "").prefix(500)))
+            return nil
+        case let type:
+            return "sent a message of unknown type '\(type ?? "none")'"
+        }
+    }
+
+    private func expireRequests() {
+        let now = Date()
+        let expired = state.withLock { state in
+            let ids = state.pending.filter { $0.value.deadline <= now }.map(\.key)
+            return ids.compactMap { state.pending.removeValue(forKey: $0) }
+        }
+        for pending in expired {
+            pending.finish(.failure(PluginProtocolError("\(name) did not answer in time")))
+        }
+    }
+
+    // MARK: - Events and status
+
+    private func note(_ level: String, _ message: String) {
+        emit(.log(kind: kindName, level: level, message: "plugin \(name): \(message)"))
+    }
+
+    private func emit(_ event: PluginEvent) {
+        listener.withLock { $0 }?(event)
+    }
+
+    /// The plugin's state as `widgetd plugins` reads it.
+    public var status: PluginStatus {
+        state.withLock { state in
+            PluginStatus(
+                name: name, kind: kindName,
+                state: state.stopped
+                    ? "stopped" : state.pid > 0 ? "running" : state.retryAt != nil ? "crashed" : "idle",
+                pid: state.pid > 0 ? Int(state.pid) : nil, version: state.hello?.version, lastError: state.lastError,
+                restarts: state.restarts)
+        }
+    }
+
+    private func writeStatus() {
+        guard let directory = statusDirectory.withLock({ $0 }) else { return }
+        try? status.write(in: directory)
+    }
+}
+
+/// A short, printable excerpt of a bad line, for the log.
+enum LogExcerpt {
+    static func of(_ bytes: [UInt8]) -> String {
+        let text = String(decoding: bytes.prefix(80), as: UTF8.self)
+        let printable = String(text.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
+        return bytes.count > 80 ? "'\(printable)…'" : "'\(printable)'"
+    }
+}

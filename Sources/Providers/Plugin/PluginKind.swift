@@ -1,0 +1,143 @@
+import Foundation
+import Scheduler
+
+/// A kind served by a plugin process: its declaration comes from the plugin's `hello` (through the declaration
+/// cache), its calls become `timeline`, `snapshot` and `intent` requests to the plugin's one `PluginHost`.
+public struct PluginKind: WidgetKind {
+    public static let defaultTimeout: TimeInterval = 5
+
+    public let declaration: PluginDeclaration
+    public let host: PluginHost
+
+    public init(declaration: PluginDeclaration, host: PluginHost) {
+        self.declaration = declaration
+        self.host = host
+    }
+
+    public var name: String { declaration.name }
+    public var displayName: String { declaration.displayName }
+    public var summary: String { declaration.summary.isEmpty ? "plugin \(host.name)" : declaration.summary }
+    public var families: [Family] { declaration.families }
+    public var parameters: [ParameterSpec] { declaration.parameters }
+    public var intents: [IntentSpec] { declaration.intents }
+
+    public var widgetKeys: [WidgetKeySpec] {
+        [
+            WidgetKeySpec(
+                "timeout", type: .duration(0.01...300, words: []),
+                summary: "how long the plugin may take to answer (default \(Int(Self.defaultTimeout)) s)")
+        ]
+    }
+
+    /// In-process as far as the daemon's threads go: a call waits on a continuation, not on a thread.
+    public func runMode(for settings: WidgetSettings) -> RunMode {
+        RunMode(timeout: settings.duration("timeout") ?? Self.defaultTimeout)
+    }
+
+    public func defaultIntent(for button: MouseButton) -> String? {
+        declaration.buttons[button]
+    }
+
+    public func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: declaration.placeholder)
+    }
+
+    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        let reply = try await host.request(
+            request("timeline", configuration, context), timeout: timeout(context))
+        return try PluginMessages.timeline(reply, now: context.now)
+    }
+
+    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        let reply = try await host.request(
+            request("snapshot", configuration, context), timeout: timeout(context))
+        guard let entry = try PluginMessages.timeline(reply, now: context.now).entries.first else {
+            throw PluginProtocolError("\(host.name): the snapshot has no entry")
+        }
+        return entry
+    }
+
+    public func perform(
+        _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
+    ) async throws -> IntentOutcome {
+        guard intent(named: invocation.intent) != nil else {
+            throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
+        }
+        var message = request("intent", configuration, context)
+        message["intent"] = invocation.intent
+        message["parameters"] = PluginMessages.json(invocation.parameters)
+        if let click = invocation.click { message["click"] = PluginMessages.json(click) }
+        let reply: [String: Any]
+        do {
+            reply = try await host.request(message, timeout: timeout(context))
+        } catch {
+            throw IntentError("\(error)")
+        }
+        let timeline = reply["entries"] == nil ? nil : try PluginMessages.timeline(reply, now: context.now)
+        return IntentOutcome(
+            reply["message"] as? String ?? "\(invocation.intent) done",
+            reloadsKind: reply["reload"] as? String == "all",
+            timeline: timeline)
+    }
+
+    private func timeout(_ context: ProviderContext) -> TimeInterval {
+        context.settings.duration("timeout") ?? Self.defaultTimeout
+    }
+
+    private func request(_ type: String, _ configuration: IntentValues, _ context: ProviderContext) -> [String: Any] {
+        var message: [String: Any] = [
+            "type": type, "instance": context.instance, "family": context.family.rawValue,
+            "configuration": PluginMessages.json(configuration), "now": context.now.timeIntervalSince1970,
+            "time_zone": context.timeZone.identifier, "preview": context.isPreview,
+        ]
+        message["current"] = context.current.map(PluginMessages.json) ?? NSNull()
+        return message
+    }
+}
+
+/// Turns the daemon's values into the protocol's JSON and a reply into a timeline.
+enum PluginMessages {
+    static func timeline(_ reply: [String: Any], now: Date) throws -> Timeline {
+        do {
+            return try ExecOutput.jsonTimeline(reply, now: now, defaultPolicy: .atEnd)
+        } catch {
+            throw PluginProtocolError("bad reply: \(error)")
+        }
+    }
+
+    static func json(_ values: IntentValues) -> [String: Any] {
+        var object: [String: Any] = [:]
+        for (name, value) in values.values {
+            switch value {
+            case .string(let text): object[name] = text
+            case .bool(let flag): object[name] = flag
+            case .int(let number): object[name] = number
+            case .enumCase(let name2): object[name] = name2
+            case .entity(.id(let id)): object[name] = id
+            case .entity(.match(let text)): object[name] = ["match": text]
+            case .color(let color): object[name] = color.hex
+            case .duration(let seconds): object[name] = seconds
+            }
+        }
+        return object
+    }
+
+    static func json(_ content: EntryContent) -> [String: Any] {
+        var object: [String: Any] = ["text": content.text, "urgent": content.state == .urgent]
+        if let short = content.shortText { object["short_text"] = short }
+        if let tooltip = content.tooltip { object["tooltip"] = tooltip }
+        if let color = content.foreground { object["color"] = color.hex }
+        if let background = content.background { object["background"] = background.hex }
+        return object
+    }
+
+    static func json(_ click: ClickLocation) -> [String: Any] {
+        var object: [String: Any] = ["button": click.button.rawValue, "modifiers": click.modifiers]
+        let numbers: [(String, Int?)] = [
+            ("x", click.x), ("y", click.y), ("relative_x", click.relativeX), ("relative_y", click.relativeY),
+            ("width", click.width), ("height", click.height),
+        ]
+        for (key, value) in numbers { if let value { object[key] = value } }
+        return object
+    }
+}

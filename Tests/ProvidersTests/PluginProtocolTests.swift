@@ -1,0 +1,93 @@
+import Foundation
+import Scheduler
+import Testing
+
+@testable import Providers
+
+@Suite("plugin protocol: lines and declarations")
+struct PluginProtocolTests {
+    private func feed(_ reader: inout PluginLineReader, _ text: String) -> [PluginLineReader.Item] {
+        Array(text.utf8).withUnsafeBufferPointer { reader.feed($0) }
+    }
+
+    @Test func linesSplitAcrossReadsAreJoined() {
+        var reader = PluginLineReader(cap: 100)
+        #expect(feed(&reader, "{\"a\"").isEmpty)
+        #expect(feed(&reader, ":1}\n{\"b\":2}\n{") == [.line(Array("{\"a\":1}".utf8)), .line(Array("{\"b\":2}".utf8))])
+        #expect(feed(&reader, "}\n") == [.line(Array("{}".utf8))])
+    }
+
+    @Test func anOversizedLineIsReportedOnceAndSkippedToItsNewline() {
+        var reader = PluginLineReader(cap: 8)
+        #expect(feed(&reader, "123456") == [])
+        #expect(feed(&reader, "789") == [.oversized])
+        #expect(feed(&reader, String(repeating: "x", count: 10_000)) == [], "nothing more is reported or kept")
+        #expect(feed(&reader, "yyy\nok\n") == [.line(Array("ok".utf8))])
+    }
+
+    private func hello(_ kind: [String: Any], protocolVersion: Int = 1) throws -> PluginDeclaration {
+        try PluginDeclaration.parse(["type": "hello", "protocol": protocolVersion, "version": "2.1", "kind": kind])
+    }
+
+    @Test func aHelloBecomesTypedParametersIntentsAndButtons() throws {
+        let declaration = try hello([
+            "name": "pomodoro", "families": ["accessoryInline"],
+            "parameters": [
+                ["name": "work", "type": "duration", "default": "25m"],
+                ["name": "rounds", "type": "int", "min": 1, "max": 8, "default": 4],
+                ["name": "loud", "type": "bool", "default": true],
+                ["name": "style", "type": "enum", "cases": ["plain", ["name": "fancy", "display_name": "Fancy"]]],
+            ],
+            "intents": [["name": "toggle", "parameters": [["name": "minutes", "type": "int"]]]],
+            "buttons": ["left": "toggle"],
+        ])
+        #expect(declaration.version == "2.1")
+        #expect(declaration.families == [.accessoryInline])
+        #expect(
+            declaration.parameters.map(\.type) == [
+                .duration, .int(1...8), .bool,
+                .enumeration([EnumCase("plain", displayName: "plain"), EnumCase("fancy", displayName: "Fancy")]),
+            ])
+        #expect(declaration.parameters.map(\.defaultValue) == [.duration(1500), .int(4), .bool(true), nil])
+        #expect(declaration.intents.first?.parameters.first?.type == .int(nil))
+        #expect(declaration.buttons == [.left: "toggle"])
+    }
+
+    /// Each case: the kind object as JSON, and what the error must say.
+    @Test(arguments: [
+        (#"{"name": "Bad Name"}"#, "lowercase letters"),
+        (#"{"name": "k", "families": ["systemHuge"]}"#, "unknown family 'systemHuge'"),
+        (
+            #"{"name": "k", "parameters": [{"name": "p", "type": "float"}]}"#,
+            "types are string, bool, int, enum, duration"
+        ),
+        (#"{"name": "k", "parameters": [{"name": "p", "type": "enum"}]}"#, "declares no cases"),
+        (#"{"name": "k", "parameters": [{"name": "p", "type": "int", "max": 3, "default": 9}]}"#, "out of range"),
+        (#"{"name": "k", "buttons": {"left": "nothing"}}"#, "names no declared intent 'nothing'"),
+    ])
+    func aBadDeclarationSaysWhatIsWrong(kind: String, message: String) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(kind.utf8)) as? [String: Any])
+        #expect {
+            try hello(object)
+        } throws: { error in
+            "\(error)".contains(message)
+        }
+    }
+
+    @Test func anotherProtocolVersionIsRefused() {
+        #expect {
+            try hello(["name": "k"], protocolVersion: 2)
+        } throws: { error in
+            "\(error)" == "speaks protocol 2; this widgetd speaks 1"
+        }
+    }
+
+    @Test func requestsCarryTheConfigurationAsJSONTypes() {
+        let values = IntentValues([
+            "s": .string("x"), "b": .bool(true), "i": .int(3), "e": .enumCase("big"), "d": .duration(90),
+        ])
+        let json = PluginMessages.json(values)
+        let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
+        #expect(data.map { String(decoding: $0, as: UTF8.self) } == #"{"b":true,"d":90,"e":"big","i":3,"s":"x"}"#)
+    }
+}

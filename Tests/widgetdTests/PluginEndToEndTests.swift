@@ -1,0 +1,398 @@
+import Foundation
+import Testing
+
+/// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in `PluginSupport.swift` and the
+/// contrib ones), the built binary, temporary directories.
+@Suite("plugins, end to end")
+struct PluginEndToEndTests {
+    /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
+    private static func config(mode: String, script: String, state: String, widgets: String) -> String {
+        """
+        plugins:
+          fake: [/usr/bin/python3, \(script), \(mode), fake, \(state)]
+        widgets:
+        \(widgets)
+        """
+    }
+
+    /// The plain text a widget shows, without its newline.
+    private static func shown(_ daemon: DaemonUnderTest, _ name: String) -> String? {
+        daemon.read(name + ".plain").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
+    }
+
+    /// The requests the fake plugin got, in order; `hellos` counts the times it started.
+    private static func requests(in state: String) -> [Substring] {
+        lines(in: state).filter { $0 != "hello" }
+    }
+
+    private static func hellos(in state: String) -> Int {
+        lines(in: state).filter { $0 == "hello" }.count
+    }
+
+    private static func lines(in state: String) -> [Substring] {
+        ((try? String(contentsOfFile: state + "/requests", encoding: .utf8)) ?? "").split(separator: "\n")
+    }
+
+    @Test func checkReportsPluginSchemaErrorsAtTheirPositionsWithoutADaemon() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let path = try directory.write(
+            "widgets.yaml",
+            """
+            plugins:
+              fake: [/usr/bin/python3, \(script), count, fake, \(directory.url.path)]
+              broken: not-a-list
+            widgets:
+              a:
+                kind: fake
+                family: systemLarge
+                intent:
+                  size: huge
+                  count: 9
+                  colour: red
+              b:
+                kind: fake
+                intent: {flag: perhaps}
+
+            """)
+        let environment = ["XDG_CACHE_HOME": directory.url.path + "/cache", "XDG_DATA_HOME": directory.url.path]
+        let result = try runWidgetd(["check", "--config", path], environment: environment)
+        #expect(result.status == 1)
+        let headlines = result.stderr.split(separator: "\n").filter { $0.hasPrefix(path) }.map {
+            String($0.dropFirst(path.count + 1))
+        }
+        #expect(
+            headlines == [
+                "3:11: error: plugin 'broken' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
+                "7:13: error: kind 'fake' does not support family 'systemLarge'; supported: accessoryInline, systemSmall",
+                "9:13: error: 'huge' is not a size for 'size'; cases: small (small), big (big)",
+                "10:14: error: 9 is out of range for 'count'; expected 1 to 5",
+                "11:7: error: unknown parameter 'colour' for kind 'fake'; parameters: size, count, flag",
+                "14:20: error: 'perhaps' is not a bool for 'flag'; write true or false",
+            ], "\(result.stderr)")
+        // The declaration is cached: a second check and `kinds` do not run the plugin again; a changed plugin file
+        // (its size and mtime) does.
+        #expect(Self.hellos(in: directory.url.path) == 1)
+        let cached = try #require(
+            FileManager.default.contents(atPath: directory.url.path + "/cache/widgetd/plugins/fake.json"))
+        #expect(String(decoding: cached, as: UTF8.self).contains("\"hello\""))
+        let withConfig = environment.merging(["WIDGETD_CONFIG": path]) { $1 }
+        #expect(try runWidgetd(["check", "--config", path], environment: environment).status == 1)
+        let kinds = try runWidgetd(["kinds"], environment: withConfig)
+        #expect(kinds.stdout.contains("fake — Fake"))
+        #expect(kinds.stdout.contains("plugin: fake 0.9"))
+        #expect(Self.hellos(in: directory.url.path) == 1)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: script))
+        handle.seekToEndOfFile()
+        handle.write(Data("# changed\n".utf8))
+        handle.closeFile()
+        #expect(try runWidgetd(["kinds"], environment: withConfig).stdout.contains("fake — Fake"))
+        #expect(Self.hellos(in: directory.url.path) == 2)
+    }
+
+    @Test func futureEntriesAreSwappedInWithoutAnotherCall() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "future", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]"))
+        #expect(waitFor("the first entry") { Self.shown(daemon, "w") == "A" })
+        #expect(waitFor("the future entry") { Self.shown(daemon, "w") == "B" }, "\(daemon.log)")
+        #expect(Self.requests(in: directory.url.path) == ["timeline w"])
+    }
+
+    @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "count", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]"))
+        #expect(waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
+        let click = try daemon.cli(["click", "w", "--button", "1", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(
+            waitFor("the reload after the intent") { Self.shown(daemon, "w")?.hasPrefix("n=2 poked=left ") == true })
+        #expect(Self.requests(in: directory.url.path).contains("intent w"))
+    }
+
+    @Test func thePomodoroPluginStartsItsTimerOnAClick() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  pomodoro: [/usr/bin/python3, \(pomodoro)]
+                widgets:
+                  tomato:
+                    kind: pomodoro
+                    intent: {work: 2m, label: T}
+                    output: [plain]
+                """)
+        #expect(waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        #expect(try daemon.cli(["click", "tomato", "--button", "1", "--wait"]).status == 0)
+        // A running timer is "T " and the daemon's own countdown (mm:ss), ticking with no further call.
+        #expect(
+            waitFor("the running timer") { Self.shown(daemon, "tomato")?.hasPrefix("T  ") == true }, "\(daemon.log)")
+        #expect(try daemon.cli(["click", "tomato", "--button", "3", "--wait"]).status == 0)
+        #expect(waitFor("the reset timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+    }
+
+    @Test func aPushedReloadReachesTheOutput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "push", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
+        #expect(
+            waitFor("the first timelines") {
+                Self.shown(daemon, "w")?.hasPrefix("n=") == true && Self.shown(daemon, "other")?.hasPrefix("n=") == true
+            })
+        let before = Self.requests(in: directory.url.path).count
+        _ = try directory.write("trigger", "")
+        #expect(
+            waitFor("the pushed reload") { Self.requests(in: directory.url.path).count == before + 1 }, "\(daemon.log)")
+        #expect(waitFor("the new entry") { Self.shown(daemon, "w")?.hasPrefix("n=3 ") == true })
+        #expect(Self.requests(in: directory.url.path).last == "timeline w", "only the named instance reloads")
+    }
+
+    @Test func aCrashedPluginIsStartedAgainAndItsWidgetsReload() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "count", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]\n    on_click: {right: crash}"))
+        #expect(waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 pid=") == true })
+        let firstPID = Self.shown(daemon, "w")
+        _ = try daemon.cli(["click", "w", "--button", "3"])
+        #expect(
+            waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") },
+            "\(daemon.log)")
+        #expect(
+            waitFor("a new process's timeline") {
+                let text = Self.shown(daemon, "w")
+                return text?.hasPrefix("n=1 pid=") == true && text != firstPID
+            }, "\(daemon.log)")
+        let plugins = try daemon.cli(["plugins"])
+        #expect(plugins.stdout.contains("running (1 restarts)"), "\(plugins.stdout)")
+        #expect(plugins.stdout.contains("exited with status 3"), "\(plugins.stdout)")
+    }
+
+    @Test func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "count", script: script, state: directory.url.path,
+                widgets: """
+                      w:
+                        kind: fake
+                        output: [plain, waybar]
+                        on_click: {right: crash}
+                      other:
+                        kind: fake
+                        output: [plain]
+                    """))
+        #expect(waitFor("the first timelines") { Self.shown(daemon, "other")?.hasPrefix("n=") == true })
+        let last = Self.shown(daemon, "w")
+        // From now on every start of the plugin fails at once, so it stays down, retried with growing pauses.
+        _ = try directory.write("dead", "")
+        _ = try daemon.cli(["click", "w", "--button", "3"])
+        #expect(waitFor("the stale mark") { daemon.read("w.waybar")?.contains("stale") == true }, "\(daemon.log)")
+        #expect(waitFor("a failed restart") { daemon.log.contains("plugin fake: exited with status 4") })
+        #expect(Self.shown(daemon, "w") == last, "the last entry stays")
+        let list = try daemon.cli(["list"])
+        #expect(list.stdout.contains("exited with status 4") || list.stdout.contains("exited with status 3"))
+        try FileManager.default.removeItem(atPath: directory.url.path + "/dead")
+        #expect(
+            waitFor("the plugin back", timeout: .seconds(20)) {
+                daemon.read("w.waybar").map { !$0.contains("stale") } == true && Self.shown(daemon, "w") != last
+            }, "\(daemon.log)")
+    }
+
+    @Test func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let fastState = directory.url.path + "/fast"
+        try FileManager.default.createDirectory(atPath: fastState, withIntermediateDirectories: true)
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  slow: [/usr/bin/python3, \(script), hang, slow, \(directory.url.path)]
+                  quick: [/usr/bin/python3, \(script), future, quick, \(fastState)]
+                widgets:
+                  stuck:
+                    kind: slow
+                    timeout: 1s
+                    output: [plain]
+                  moving:
+                    kind: quick
+                    output: [plain]
+                  tick:
+                    kind: clock
+                    intent: {format: "%S", seconds: true}
+                    output: [plain]
+                """)
+        #expect(waitFor("the other plugin's future entry") { Self.shown(daemon, "moving") == "B" })
+        #expect(waitFor("the timeout") { daemon.log.contains("slow did not answer in time") }, "\(daemon.log)")
+        // The clock keeps its seconds while the plugin hangs: two different seconds seen in turn.
+        let first = Self.shown(daemon, "tick")
+        #expect(waitFor("the clock's next second") { Self.shown(daemon, "tick") != first })
+        let list = try daemon.cli(["list"])
+        #expect(list.stdout.contains("did not answer in time"), "\(list.stdout)")
+        #expect(Self.shown(daemon, "stuck") == "starting", "the placeholder stays")
+    }
+
+    @Test func garbageAndATenMegabyteLineAreSkippedAndTheReplyStillLands() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "garbage", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]"))
+        #expect(
+            waitFor("the reply after the garbage") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true },
+            "\(daemon.log)")
+        let log = daemon.log
+        #expect(log.contains("sent a line that is not a JSON object: 'not json at all'"))
+        #expect(log.contains("sent a line longer than 1024 KiB; skipped"))
+        #expect(log.contains("answered request 999999 late or twice"))
+        #expect(!log.contains("restarted"), "a few bad lines do not restart it")
+        #expect(try daemon.cli(["reload", "w", "--wait"]).status == 0)
+        #expect(waitFor("the second reply") { Self.shown(daemon, "w")?.hasPrefix("n=2 ") == true }, "\(daemon.log)")
+    }
+
+    @Test func requestsArePipelinedAndAnsweredInAnyOrder() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        // The plugin answers nothing until two requests are in flight at once, then answers the later one first.
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "reverse", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
+        #expect(
+            waitFor("both answers") {
+                Self.shown(daemon, "w") == "answered w" && Self.shown(daemon, "other") == "answered other"
+            }, "\(daemon.log)")
+        #expect(Self.hellos(in: directory.url.path) == 2, "one process served both (and the CLI's probe ran once)")
+    }
+
+    @Test func aFloodingPluginIsRestarted() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "flood", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    output: [plain]"), arguments: ["--log-level", "info"])
+        #expect(
+            waitFor("the restart") { daemon.log.contains("plugin fake: restarted: it flooded its output") },
+            "\(daemon.log.suffix(2000))")
+        #expect(daemon.log.contains("plugin fake: floods its output"))
+    }
+
+    @Test func anIntentWithParametersReachesThePomodoroPlugin() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  pomodoro: [/usr/bin/python3, \(pomodoro)]
+                widgets:
+                  tomato:
+                    kind: pomodoro
+                    intent: {work: 2m, label: T}
+                    output: [plain]
+                """)
+        #expect(waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        let bad = try daemon.cli(["intent", "tomato", "start", "minutes=0", "--wait"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
+        #expect(try daemon.cli(["intent", "tomato", "start", "minutes=45", "--wait"]).status == 0)
+        #expect(try daemon.cli(["intent", "tomato", "pause", "--wait"]).status == 0)
+        #expect(
+            waitFor("the paused timer") {
+                Self.shown(daemon, "tomato")?.hasPrefix("T 44:5") == true
+                    || Self.shown(daemon, "tomato")?.hasPrefix("T 45:00") == true
+            }, "\(Self.shown(daemon, "tomato") ?? "")")
+    }
+
+    @Test func pluginsAreFoundInTheDataDirectoryAndListedWithWhatIsWrongWithThem() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugins = directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let loadavg = packageRoot.appendingPathComponent("contrib/plugins/loadavg").path
+        try FileManager.default.copyItem(atPath: loadavg, toPath: plugins + "/loadavg")
+        let scripts = [
+            "garbled": "#!/bin/sh\necho hello there\n",
+            "clash": "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"quotes\"}}'\n",
+            "future": "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":2,\"kind\":{\"name\":\"later\"}}'\n",
+        ]
+        for (name, text) in scripts {
+            try text.write(toFile: plugins + "/" + name, atomically: true, encoding: .utf8)
+            chmod(plugins + "/" + name, 0o755)
+        }
+        try "not executable".write(toFile: plugins + "/README", atomically: true, encoding: .utf8)
+        try "0.50 0.40 0.30 1/100 1\n".write(
+            toFile: directory.url.path + "/loadavg", atomically: true, encoding: .utf8)
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
+            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
+            "LOADAVG_FILE": directory.url.path + "/loadavg",
+        ]
+        let list = try runWidgetd(["plugins"], environment: environment)
+        #expect(list.status == 0)
+        let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        #expect(rows.map { $0.first.map(String.init) ?? "" } == ["NAME", "clash", "future", "garbled", "loadavg"])
+        #expect(list.stdout.contains("declares kind 'quotes', which another kind already has"), "\(list.stdout)")
+        #expect(list.stdout.contains("speaks protocol 2; this widgetd speaks 1"))
+        #expect(list.stdout.contains("its first line is not JSON: 'hello there'"))
+        #expect(rows.last.map { $0.prefix(4).joined(separator: " ") } == "loadavg loadavg 1.0 not", "\(list.stdout)")
+        let kinds = try runWidgetd(["kinds"], environment: environment)
+        #expect(kinds.stdout.contains("loadavg — Load average"))
+        #expect(!kinds.stdout.contains("later"))
+        let preview = try runWidgetd(["preview", "loadavg", "--set", "above=0"], environment: environment)
+        #expect(preview.stdout == "load 0.50\n", "\(preview.stderr)")
+    }
+
+    @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
+        let help = try runWidgetd(["plugins", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE: widgetd plugins [--config PATH]"))
+        #expect(help.stdout.contains("docs/PLUGINS.md"))
+        #expect(try runWidgetd(["help"]).stdout.contains("List the plugins and their state."))
+        let stray = try runWidgetd(["plugins", "extra"])
+        #expect(stray.status == 64)
+        #expect(stray.stderr.contains("Usage: widgetd plugins [--config PATH]"), "\(stray.stderr)")
+    }
+
+    @Test func theContribPluginsPassTheirOwnTests() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-m", "unittest", "contrib/plugins/test_plugins.py"]
+        process.currentDirectoryURL = packageRoot
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let outPath = try directory.write("out", "")
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")")
+    }
+}
