@@ -45,4 +45,32 @@ public enum ChildAttributes {
     public static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
         _ = widgetd_spawn_close_from(&actions, 3)
     }
+
+    /// Starts `argv` (its program looked up on `PATH`, as `execvp` does) with `environment`, the standard
+    /// descriptors that `actions` sets up and no other, detached as `detachment` says.
+    /// - Returns: the child's pid, or the `errno` of the failed spawn.
+    static func spawn(
+        _ argv: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t,
+        detachment: Detachment = .processGroup
+    ) -> Result<pid_t, SpawnFailure> {
+        closeInheritedDescriptors(&actions)
+        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        var environmentStrings: [UnsafeMutablePointer<CChar>?] =
+            environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            arguments.forEach { free($0) }
+            environmentStrings.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = with(detachment) { attributes in
+            posix_spawnp(&pid, argv[0], &actions, &attributes, &arguments, &environmentStrings)
+        }
+        return spawned == 0 ? .success(pid) : .failure(SpawnFailure(errno: spawned))
+    }
+
+    /// A spawn that failed, with `posix_spawnp`'s error number.
+    struct SpawnFailure: Error {
+        var errno: Int32
+        var reason: String { String(cString: strerror(errno)) }
+    }
 }

@@ -144,28 +144,17 @@ enum CommandRunner {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        ChildAttributes.closeInheritedDescriptors(&actions)
-
-        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        var environmentStrings: [UnsafeMutablePointer<CChar>?] =
-            environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            arguments.forEach { free($0) }
-            environmentStrings.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let spawned = ChildAttributes.with(.processGroup) { attributes in
-            posix_spawnp(&pid, program, &actions, &attributes, &arguments, &environmentStrings)
-        }
+        let spawned = ChildAttributes.spawn(argv, environment: environment, actions: &actions)
         close(outPipe[1])
         close(errPipe[1])
-        guard spawned == 0 else {
+        switch spawned {
+        case .success(let pid):
+            return pid
+        case .failure(let failure):
             close(outPipe[0])
             close(errPipe[0])
-            throw CommandError(description: "cannot run \(program): \(String(cString: strerror(spawned)))")
+            throw CommandError(description: "cannot run \(program): \(failure.reason)")
         }
-        return pid
-
     }
 
     /// A pipe whose ends close on exec, so only the child's dup2'd copies reach it (`pipe2` needs

@@ -32,27 +32,17 @@ struct PersistentProcess {
             posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-            ChildAttributes.closeInheritedDescriptors(&actions)
-
-            var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-            var environmentStrings: [UnsafeMutablePointer<CChar>?] =
-                environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer {
-                arguments.forEach { free($0) }
-                environmentStrings.forEach { free($0) }
-            }
-            var pid: pid_t = 0
-            let spawned = ChildAttributes.with(.processGroup) { attributes in
-                posix_spawnp(&pid, program, &actions, &attributes, &arguments, &environmentStrings)
-            }
+            let spawned = ChildAttributes.spawn(argv, environment: environment, actions: &actions)
             close(inPipe[0])
             close(outPipe[1])
-            guard spawned == 0 else {
+            switch spawned {
+            case .success(let pid):
+                return PersistentProcess(pid: pid, input: inPipe[1], output: outPipe[0])
+            case .failure(let failure):
                 close(inPipe[1])
                 close(outPipe[0])
-                throw CommandError(description: "cannot run \(program): \(String(cString: strerror(spawned)))")
+                throw CommandError(description: "cannot run \(program): \(failure.reason)")
             }
-            return PersistentProcess(pid: pid, input: inPipe[1], output: outPipe[0])
         }
     }
 
