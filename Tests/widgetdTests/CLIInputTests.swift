@@ -144,7 +144,7 @@ struct CLIInputTests {
         let missing = setup.directory.url.path + "/missing.yaml"
         let result = try setup.widgetd(["show", "quote", "--config", missing])
         #expect(result.status == 1)
-        #expect(result.stderr == "widgetd: error: cannot check widget 'quote': \(missing): error: no such file\n")
+        #expect(result.stderr == "widgetd: error: cannot check widget 'quote': \(missing): no such file\n")
     }
 
     /// A known widget with no entry: the message says why, rather than asking whether the daemon runs.

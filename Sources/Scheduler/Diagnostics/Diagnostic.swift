@@ -37,6 +37,13 @@ public struct Diagnostic: Error, Sendable, Hashable {
         return "\(file):\(mark.line):\(mark.column): \(severity.rawValue): \(message)"
     }
 
+    /// `file:line:col: message`: the headline for a log line, whose own prefix already says the severity
+    /// (`widgetd: error: w.yaml:3:11: unknown kind …`, not `widgetd: error: w.yaml:3:11: error: …`).
+    public var place: String {
+        guard let mark else { return "\(file): \(message)" }
+        return "\(file):\(mark.line):\(mark.column): \(message)"
+    }
+
     /// The headline, then the source line and a caret under the column when the source is at hand. A long line is
     /// shown as a window around the column (`SourceExcerpt`), so output stays bounded however long the line is.
     public func rendered(source: SourceLines?) -> String {

@@ -19,7 +19,7 @@ enum WidgetNameCheck: Equatable {
         do {
             names = try ConfigLoader.widgetNames(path: configPath)
         } catch {
-            self = .unchecked("cannot check widget '\(name)': \(error.headline)")
+            self = .unchecked("cannot check widget '\(name)': \(error.place)")
             return
         }
         guard !names.contains(name) else {

@@ -96,7 +96,7 @@ final class Daemon {
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-            log(.warning, warning.headline)
+            log(.warning, warning.place)
         }
 
         do {
@@ -322,14 +322,14 @@ final class Daemon {
         guard let configuration = loaded.configuration else {
             // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
             for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-                log(.error, diagnostic.headline)
+                log(.error, diagnostic.place)
             }
             log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
             announceReloaded(errors: loaded.diagnostics.count)
             return
         }
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-            log(.warning, warning.headline)
+            log(.warning, warning.place)
         }
         if configuration.settings != settings {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")
