@@ -29,7 +29,9 @@ struct Options {
     var quick = false
     var seconds: Double?
     var idleSeconds: Double?
-    var sections: Set<String> = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological", "plugin"]
+    var sections: Set<String> = [
+        "swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological", "plugin",
+    ]
     var swapCounts = [10, 100, 1000]
     var i3blocksCounts = [1000]
     var startupCount = 10_000
@@ -57,7 +59,9 @@ struct Options {
             case "--idle-seconds": options.idleSeconds = number(value(argument), argument)
             case "--only":
                 options.sections = Set(value(argument).split(separator: ",").map(String.init))
-                let known: Set = ["swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological", "plugin"]
+                let known: Set = [
+                    "swap", "i3blocks", "reload", "idle", "startup", "memory", "bar", "pathological", "plugin",
+                ]
                 if !options.sections.isSubset(of: known) {
                     fail(
                         "--only: unknown section \(options.sections.subtracting(known).sorted().joined(separator: ", "))"
@@ -90,7 +94,7 @@ func number(_ text: String, _ flag: String) -> Double {
 }
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("widgetd-bench: \(message)\n\(usage)\n".utf8))
+    complain("widgetd-bench: \(message)\n\(usage)\n")
     exit(64)
 }
 
@@ -105,20 +109,19 @@ func locateWidgetd(_ given: String?, build: Bool) -> String {
         .deletingLastPathComponent
     if build, FileManager.default.fileExists(atPath: root + "/Package.swift") {
         let configuration = me.contains("/debug/") ? "debug" : "release"
-        FileHandle.standardError.write(Data("widgetd-bench: swift build -c \(configuration) --product widgetd\n".utf8))
+        complain("widgetd-bench: swift build -c \(configuration) --product widgetd\n")
         let result = try? Child.run(
             ["swift", "build", "-c", configuration, "--product", "widgetd", "--package-path", root],
             environment: ProcessInfo.processInfo.environment, stdout: .null, stderr: Child.inherit)
-        if result?.status != 0 { FileHandle.standardError.write(Data("widgetd-bench: the build failed\n".utf8)) }
+        if result?.status != 0 { complain("widgetd-bench: the build failed\n") }
     }
     guard FileManager.default.isExecutableFile(atPath: candidate) else {
-        FileHandle.standardError.write(
-            Data(
-                """
-                widgetd-bench: no widgetd binary at \(candidate)
-                build it first (swift build -c release --product widgetd), or run scripts/bench, which builds both
+        complain(
+            """
+            widgetd-bench: no widgetd binary at \(candidate)
+            build it first (swift build -c release --product widgetd), or run scripts/bench, which builds both
 
-                """.utf8))
+            """)
         exit(1)
     }
     return candidate
