@@ -2,66 +2,73 @@ import Scheduler
 
 /// Walks the arguments of one subcommand, telling options from positionals.
 ///
-/// Options may be written `--name value` or `--name=value`; `--` ends the options.
+/// Options may be written `--name value` or `--name=value`; `--` ends the options. Only the options the command's
+/// `CommandSyntax` declares are let through, with the values it declares: an unknown option, a value given to a flag
+/// and a second use of an option that is not repeatable are refused here, so a parse function cannot take an option
+/// that its usage line and `--help` leave out.
 struct ArgumentScanner {
     private var arguments: ArraySlice<String>
-    let command: CommandName
-    /// Options this command accepts, for "did you mean".
-    let knownOptions: [String]
+    let syntax: CommandSyntax
     private var optionsEnded = false
+    /// The options given so far, to refuse a second use of one that is not repeatable.
+    private var given: Set<String> = []
 
-    init(_ arguments: ArraySlice<String>, command: CommandName, knownOptions: [String]) {
+    init(_ arguments: ArraySlice<String>, command: CommandName) {
         self.arguments = arguments
-        self.command = command
-        self.knownOptions = knownOptions + ["--help"]
+        self.syntax = CommandSyntax.of(command)
     }
+
+    var command: CommandName { syntax.command }
 
     enum Token: Equatable {
         case option(String, inlineValue: String?)
         case positional(String)
     }
 
-    mutating func next() -> Token? {
+    mutating func next() throws(UsageError) -> Token? {
         guard let argument = arguments.popFirst() else { return nil }
         if optionsEnded { return .positional(argument) }
         if argument == "--" {
             optionsEnded = true
-            return next()
+            return try next()
         }
-        if argument.hasPrefix("--") {
-            if let equals = argument.firstIndex(of: "=") {
-                return .option(
-                    String(argument[..<equals]), inlineValue: String(argument[argument.index(after: equals)...]))
-            }
-            return .option(argument, inlineValue: nil)
+        if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+            return try declared(
+                String(argument[..<equals]), inlineValue: String(argument[argument.index(after: equals)...]))
         }
-        if argument == "-h" { return .option("--help", inlineValue: nil) }
-        if argument.hasPrefix("-"), argument.count > 1 { return .option(argument, inlineValue: nil) }
+        if argument.hasPrefix("-"), argument.count > 1 { return try declared(argument, inlineValue: nil) }
         return .positional(argument)
     }
 
+    /// The option `written`, under its long name, if the command declares it and it is given as declared.
+    private mutating func declared(_ written: String, inlineValue: String?) throws(UsageError) -> Token {
+        guard let option = syntax.option(named: written) else { throw unknown(written) }
+        if option.value == nil, inlineValue != nil {
+            throw UsageError("Option '\(option.name)' takes no value.", command: command)
+        }
+        guard option.repeatable || given.insert(option.name).inserted else {
+            throw UsageError("Option '\(option.name)' is given twice; give it once.", command: command)
+        }
+        return .option(option.name, inlineValue: inlineValue)
+    }
+
     /// The value of an option that takes one: inline after `=`, or the next argument.
-    mutating func value(of option: String, inline: String?, placeholder: String) throws(UsageError) -> String {
+    mutating func value(of option: String, inline: String?) throws(UsageError) -> String {
         if let inline { return inline }
         guard let value = arguments.popFirst() else {
-            throw UsageError("Missing value for '\(option) \(placeholder)'.", command: command)
+            let written = syntax.option(named: option)?.syntax ?? option
+            throw UsageError("Missing value for '\(written)'.", command: command)
         }
         return value
     }
 
     func unknown(_ option: String) -> UsageError {
-        let hint = Suggestion.closest(to: option, in: knownOptions).map { " Did you mean '\($0)'?" } ?? ""
+        let hint =
+            Suggestion.closest(to: option, in: syntax.allOptions.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
         return UsageError("Unknown option '\(option)'.\(hint)", command: command)
     }
 
     func unexpected(_ argument: String) -> UsageError {
         UsageError("Unexpected argument '\(argument)'.", command: command)
-    }
-
-    /// Rejects a value given to an option that takes none (`--help=yes`).
-    func flag(_ option: String, inline: String?) throws(UsageError) {
-        if inline != nil {
-            throw UsageError("Option '\(option)' takes no value.", command: command)
-        }
     }
 }

@@ -6,17 +6,16 @@ extension CommandLineParser {
     /// `motivations ACTION …`, `todos ACTION …`, `entities KIND [--match TEXT]`: positional words plus
     /// `--config` (and `--match` for entities).
     static func parseApp(_ name: CommandName, _ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(
-            arguments, command: name, knownOptions: name == .entities ? ["--match", "--config"] : ["--config"])
+        var scanner = ArgumentScanner(arguments, command: name)
         var words: [String] = []
         var match: String?
         var configPath: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
-            case .option("--match", let inline) where name == .entities:
-                match = try scanner.value(of: "--match", inline: inline, placeholder: "TEXT")
+                configPath = try scanner.value(of: "--config", inline: inline)
+            case .option("--match", let inline):
+                match = try scanner.value(of: "--match", inline: inline)
             case .option(let option, _):
                 throw scanner.unknown(option)
             case .positional(let word):

@@ -74,12 +74,12 @@ enum CommandLineParser {
     static func parseConfigOption(
         _ arguments: ArraySlice<String>, command: CommandName
     ) throws(UsageError) -> String? {
-        var scanner = ArgumentScanner(arguments, command: command, knownOptions: ["--config"])
+        var scanner = ArgumentScanner(arguments, command: command)
         var configPath: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+                configPath = try scanner.value(of: "--config", inline: inline)
             case .option(let option, _):
                 throw scanner.unknown(option)
             case .positional(let argument):
@@ -90,8 +90,8 @@ enum CommandLineParser {
     }
 
     private static func parseKinds(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .kinds, knownOptions: [])
-        if let token = scanner.next() {
+        var scanner = ArgumentScanner(arguments, command: .kinds)
+        if let token = try scanner.next() {
             switch token {
             case .option(let option, _): throw scanner.unknown(option)
             case .positional(let argument): throw scanner.unexpected(argument)
@@ -101,16 +101,16 @@ enum CommandLineParser {
     }
 
     private static func parsePreview(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .preview, knownOptions: ["--family", "--set"])
+        var scanner = ArgumentScanner(arguments, command: .preview)
         var kind: String?
         var family: String?
         var settings: [ParameterSetting] = []
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--family", let inline):
-                family = try scanner.value(of: "--family", inline: inline, placeholder: "FAMILY")
+                family = try scanner.value(of: "--family", inline: inline)
             case .option("--set", let inline):
-                let assignment = try scanner.value(of: "--set", inline: inline, placeholder: "KEY=VALUE")
+                let assignment = try scanner.value(of: "--set", inline: inline)
                 guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
                     throw UsageError("Expected KEY=VALUE after '--set', found '\(assignment)'.", command: .preview)
                 }
@@ -132,15 +132,15 @@ enum CommandLineParser {
     }
 
     private static func parseRun(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .run, knownOptions: ["--config", "--log-level"])
+        var scanner = ArgumentScanner(arguments, command: .run)
         var configPath: String?
         var logLevel: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+                configPath = try scanner.value(of: "--config", inline: inline)
             case .option("--log-level", let inline):
-                let level = try scanner.value(of: "--log-level", inline: inline, placeholder: "LEVEL")
+                let level = try scanner.value(of: "--log-level", inline: inline)
                 guard ["debug", "info", "warning", "error"].contains(level) else {
                     throw UsageError(
                         "Unknown log level '\(level)'; levels: debug, info, warning, error.", command: .run)
@@ -156,20 +156,19 @@ enum CommandLineParser {
     }
 
     private static func parseShow(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .show, knownOptions: ["--format", "--follow", "--config"])
+        var scanner = ArgumentScanner(arguments, command: .show)
         var instance: String?
         var format: String?
         var follow = false
         var configPath: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--format", let inline):
-                format = try scanner.value(of: "--format", inline: inline, placeholder: "FORMAT")
-            case .option("--follow", let inline):
-                try scanner.flag("--follow", inline: inline)
+                format = try scanner.value(of: "--format", inline: inline)
+            case .option("--follow", _):
                 follow = true
             case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+                configPath = try scanner.value(of: "--config", inline: inline)
             case .option(let option, _):
                 throw scanner.unknown(option)
             case .positional(let argument):
@@ -182,21 +181,21 @@ enum CommandLineParser {
     }
 
     private static func parseBar(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .bar, knownOptions: ["--widgets", "--bar", "--config"])
+        var scanner = ArgumentScanner(arguments, command: .bar)
         var widgets: [String]?
         var bar: String?
         var configPath: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--widgets", let inline):
-                let list = try scanner.value(of: "--widgets", inline: inline, placeholder: "NAME,NAME,...")
+                let list = try scanner.value(of: "--widgets", inline: inline)
                 widgets = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                     !$0.isEmpty
                 }
             case .option("--bar", let inline):
-                bar = try scanner.value(of: "--bar", inline: inline, placeholder: "NAME")
+                bar = try scanner.value(of: "--bar", inline: inline)
             case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
+                configPath = try scanner.value(of: "--config", inline: inline)
             case .option(let option, _):
                 throw scanner.unknown(option)
             case .positional(let argument):
@@ -209,63 +208,24 @@ enum CommandLineParser {
         return .bar(widgets: widgets, bar: bar, configPath: configPath)
     }
 
-    private static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(
-            arguments, command: .reload, knownOptions: ["--kind", "--wait", "--timeout", "--config"])
-        var target: ReloadRequest?
-        var wait = false
-        var timeout: Double?
-        var configPath: String?
-        func setTarget(_ new: ReloadRequest) throws(UsageError) {
-            guard target == nil else {
-                throw UsageError("Name one target: all, --kind KIND, or NAME.", command: .reload)
-            }
-            target = new
-        }
-        while let token = scanner.next() {
-            switch token {
-            case .option("--kind", let inline):
-                try setTarget(.kind(try scanner.value(of: "--kind", inline: inline, placeholder: "KIND")))
-            case .option("--wait", let inline):
-                try scanner.flag("--wait", inline: inline)
-                wait = true
-            case .option("--timeout", let inline):
-                let text = try scanner.value(of: "--timeout", inline: inline, placeholder: "SECONDS")
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw UsageError("--timeout needs a positive number of seconds, found '\(text)'.", command: .reload)
-                }
-                timeout = seconds
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional("all"):
-                try setTarget(.all)
-            case .positional(let name):
-                try setTarget(.instance(name))
-            }
-        }
-        return .reload(target: target ?? .all, wait: wait, timeout: timeout, configPath: configPath)
-    }
-
     private static func parseCron(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .cron, knownOptions: ["--count", "--from", "--tz"])
+        var scanner = ArgumentScanner(arguments, command: .cron)
         var expression: String?
         var count = 5
         var from: String?
         var timeZone: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--count", let inline):
-                let text = try scanner.value(of: "--count", inline: inline, placeholder: "N")
+                let text = try scanner.value(of: "--count", inline: inline)
                 guard let value = Int(text), (1...10_000).contains(value) else {
                     throw UsageError("--count needs a number from 1 to 10000, found '\(text)'.", command: .cron)
                 }
                 count = value
             case .option("--from", let inline):
-                from = try scanner.value(of: "--from", inline: inline, placeholder: "ISO8601")
+                from = try scanner.value(of: "--from", inline: inline)
             case .option("--tz", let inline):
-                timeZone = try scanner.value(of: "--tz", inline: inline, placeholder: "ZONE")
+                timeZone = try scanner.value(of: "--tz", inline: inline)
             case .option(let option, _) where !option.hasPrefix("--"):
                 // A lone `-` word cannot be an option here; let it be part of the expression.
                 throw scanner.unknown(option)
@@ -282,76 +242,14 @@ enum CommandLineParser {
         return .cron(expression: expression, count: count, from: from, timeZone: timeZone)
     }
 
-    private static func parseClick(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(
-            arguments, command: .click,
-            knownOptions: [
-                "--button", "--x", "--width", "--y", "--height", "--screen-x", "--screen-y", "--modifiers", "--wait",
-                "--config",
-            ])
-        var instance: String?
-        var button = 1
-        var relativeX: Int?
-        var width: Int?
-        var details = ControlCommand.ClickDetails()
-        var wait = false
-        var configPath: String?
-        func number(_ option: String, _ inline: String?, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-            let text = try scanner.value(of: option, inline: inline, placeholder: "N")
-            guard let value = Int(text), range.contains(value) else {
-                throw UsageError(
-                    "\(option) needs a number from \(range.lowerBound) to \(range.upperBound), found '\(text)'.",
-                    command: .click)
-            }
-            return value
-        }
-        while let token = scanner.next() {
-            switch token {
-            case .option("--button", let inline): button = try number("--button", inline, 1...5)
-            case .option("--x", let inline): relativeX = try number("--x", inline, 0...100_000)
-            case .option("--width", let inline): width = try number("--width", inline, 1...100_000)
-            case .option("--y", let inline): details.relativeY = try number("--y", inline, 0...100_000)
-            case .option("--height", let inline): details.height = try number("--height", inline, 1...100_000)
-            case .option("--screen-x", let inline): details.x = try number("--screen-x", inline, -1_000_000...1_000_000)
-            case .option("--screen-y", let inline): details.y = try number("--screen-y", inline, -1_000_000...1_000_000)
-            case .option("--modifiers", let inline):
-                let text = try scanner.value(of: "--modifiers", inline: inline, placeholder: "KEYS")
-                details.modifiers = text.split(separator: ",").map(String.init)
-                guard details.modifiers.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber } })
-                else {
-                    throw UsageError(
-                        "--modifiers needs key names separated by commas, such as Shift,Mod4, found '\(text)'.",
-                        command: .click)
-                }
-            case .option("--wait", let inline):
-                try scanner.flag("--wait", inline: inline)
-                wait = true
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                guard instance == nil else { throw scanner.unexpected(argument) }
-                instance = argument
-            }
-        }
-        guard let instance else { throw UsageError("Missing NAME; 'widgetd list' shows them.", command: .click) }
-        guard (relativeX == nil) == (width == nil) else {
-            throw UsageError("Give both --x and --width, or neither.", command: .click)
-        }
-        return .click(
-            instance: instance, button: button, relativeX: relativeX, width: width, details: details, wait: wait,
-            configPath: configPath)
-    }
-
     private static func parseImport(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .importConfig, knownOptions: ["--i3blocks-config"])
+        var scanner = ArgumentScanner(arguments, command: .importConfig)
         var words: [String] = []
         var output: String?
-        while let token = scanner.next() {
+        while let token = try scanner.next() {
             switch token {
             case .option("--i3blocks-config", let inline):
-                output = try scanner.value(of: "--i3blocks-config", inline: inline, placeholder: "PATH")
+                output = try scanner.value(of: "--i3blocks-config", inline: inline)
             case .option(let option, _):
                 throw scanner.unknown(option)
             case .positional(let word):
@@ -366,37 +264,5 @@ enum CommandLineParser {
         }
         guard words.count <= 2 else { throw UsageError("Unexpected argument '\(words[2])'.", command: .importConfig) }
         return .importI3blocks(file: words.count == 2 ? words[1] : nil, i3blocksOutput: output)
-    }
-
-    private static func parseIntent(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
-        var scanner = ArgumentScanner(arguments, command: .intent, knownOptions: ["--wait", "--config"])
-        var words: [String] = []
-        var wait = false
-        var configPath: String?
-        while let token = scanner.next() {
-            switch token {
-            case .option("--wait", let inline):
-                try scanner.flag("--wait", inline: inline)
-                wait = true
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline, placeholder: "PATH")
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let word):
-                words.append(word)
-            }
-        }
-        guard words.count >= 2 else {
-            throw UsageError("Missing \(words.isEmpty ? "NAME and INTENT" : "INTENT").", command: .intent)
-        }
-        var parameters: [ParameterSetting] = []
-        for word in words.dropFirst(2) {
-            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
-                throw UsageError("Expected KEY=VALUE, found '\(word)'.", command: .intent)
-            }
-            parameters.append(
-                ParameterSetting(key: String(word[..<equals]), value: String(word[word.index(after: equals)...])))
-        }
-        return .intent(instance: words[0], intent: words[1], parameters: parameters, wait: wait, configPath: configPath)
     }
 }

@@ -2,32 +2,7 @@
 enum Help {
     /// One line per command: `widgetd help` lists them, the usage error prints one.
     static func usage(of command: CommandName?) -> String {
-        switch command {
-        case nil: "widgetd <command> [options]"
-        case .help: "widgetd help [COMMAND]"
-        case .check: "widgetd check [--config PATH]"
-        case .kinds: "widgetd kinds"
-        case .importConfig: "widgetd import i3blocks [FILE] [--i3blocks-config PATH]"
-        case .preview: "widgetd preview KIND [--family FAMILY] [--set KEY=VALUE ...]"
-        case .run: "widgetd run [--config PATH] [--log-level LEVEL]"
-        case .list: "widgetd list [--config PATH]"
-        case .show: "widgetd show NAME [--format FORMAT] [--follow] [--config PATH]"
-        case .bar: "widgetd bar [--widgets NAME,NAME,... | --bar NAME] [--config PATH]"
-        case .reload: "widgetd reload [all | --kind KIND | NAME] [--wait] [--timeout SECONDS]"
-        case .cron: "widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]"
-        case .click:
-            "widgetd click NAME [--button N] [--x X --width W] [--y Y] [--height H] [--screen-x X] [--screen-y Y] "
-                + "[--modifiers KEYS] [--wait]"
-        case .intent: "widgetd intent NAME INTENT [KEY=VALUE ...] [--wait]"
-        case .motivations:
-            "widgetd motivations list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT"
-        case .todos: "widgetd todos list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID"
-        case .entities: "widgetd entities motivations [--match TEXT]"
-        case .status: "widgetd status [--config PATH]"
-        case .doctor: "widgetd doctor [--config PATH]"
-        case .generate: "widgetd generate man PAGE | completion SHELL | names [--config PATH]"
-        case .plugins: "widgetd plugins [--config PATH]"
-        }
+        command.map { CommandSyntax.of($0).usage } ?? "widgetd <command> [options]"
     }
 
     static func text(for command: CommandName?) -> String {
@@ -35,252 +10,137 @@ enum Help {
         return page(of: command).text
     }
 
-    /// A command's help as a table: `--help` prints it, and the man page and shell completions are made from it
-    /// (`ManPage`, `Completion`), so none of them can name an option the others lack.
+    /// A command's help as a table: `--help` prints it, and widgetd(1) is made from it (`ManPage`). Its usage line,
+    /// arguments and options come from the command's `CommandSyntax`, the table the parser reads.
     static func page(of command: CommandName) -> HelpPage {
+        let syntax = CommandSyntax.of(command)
+        return HelpPage(
+            overview: overview(of: command), usage: syntax.usage, arguments: syntax.arguments,
+            options: syntax.optionRows)
+    }
+
+    /// What a command does, the paragraph --help opens with.
+    static func overview(of command: CommandName) -> String {
         switch command {
-        case .help:
-            page(
-                overview: "Show help for widgetd or one of its commands.", usage: usage(of: .help),
-                arguments: [("COMMAND", "The command to explain.")])
+        case .help: "Show help for widgetd or one of its commands."
         case .check:
-            page(
-                overview: """
-                    Check widgets.yaml and report every mistake with file:line:col.
-                    Prints "N widgets OK" and exits 0, or prints each error with its source line and exits 1.
-                    Warnings (an exec command not found on this PATH) do not fail the check. At most 100
-                    errors are shown, then "and N more errors"; files over 1 MiB are refused.
-                    """,
-                usage: usage(of: .check),
-                options: [("--config PATH", configOptionHelp)])
+            """
+            Check widgets.yaml and report every mistake with file:line:col.
+            Prints "N widgets OK" and exits 0, or prints each error with its source line and exits 1.
+            Warnings (an exec command not found on this PATH) do not fail the check. At most 100
+            errors are shown, then "and N more errors"; files over 1 MiB are refused.
+            """
         case .importConfig:
-            page(
-                overview: """
-                    Read an i3blocks config and print the widgets.yaml that runs its blocks as exec widgets (commands,
-                    interval, persist, signal, format and every property), then the new i3blocks config that shows
-                    them through widgetd. What cannot be translated is listed as comments. Without FILE, i3blocks'
-                    own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
-                    $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf.
-                    """,
-                usage: usage(of: .importConfig),
-                arguments: [("i3blocks", "What to import from."), ("FILE", "The i3blocks config to read.")],
-                options: [
-                    (
-                        "--i3blocks-config PATH",
-                        "Write the new i3blocks config there instead of printing it as comments."
-                    )
-                ])
+            """
+            Read an i3blocks config and print the widgets.yaml that runs its blocks as exec widgets (commands,
+            interval, persist, signal, format and every property), then the new i3blocks config that shows
+            them through widgetd. What cannot be translated is listed as comments. Without FILE, i3blocks'
+            own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
+            $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf.
+            """
         case .plugins:
-            page(
-                overview: """
-                    List the plugins found: executables in $XDG_DATA_HOME/widgetd/plugins/ and
-                    /usr/lib/widgetd/plugins/, and the 'plugins:' of widgets.yaml. For each: the kind it declares,
-                    its version, where it was found, and its state as the running daemon last saw it (running,
-                    crashed, idle) with its last error. Declarations are cached in $XDG_CACHE_HOME/widgetd/plugins/
-                    and read again when a plugin's files change. The protocol is in docs/PLUGINS.md.
-                    """,
-                usage: usage(of: .plugins),
-                options: [("--config PATH", "The widgets.yaml whose 'plugins:' to include.")])
+            """
+            List the plugins found: executables in $XDG_DATA_HOME/widgetd/plugins/ and
+            /usr/lib/widgetd/plugins/, and the 'plugins:' of widgets.yaml. For each: the kind it declares,
+            its version, where it was found, and its state as the running daemon last saw it (running,
+            crashed, idle) with its last error. Declarations are cached in $XDG_CACHE_HOME/widgetd/plugins/
+            and read again when a plugin's files change. The protocol is in docs/PLUGINS.md.
+            """
         case .kinds:
-            page(
-                overview: """
-                    List the widget kinds: display name, description, families, and parameters with their type,
-                    cases and default. This is widgetd's widget gallery. Plugin kinds (docs/PLUGINS.md) follow the
-                    built-in ones, with the plugin that serves them; 'widgetd plugins' shows the plugins' state.
-                    """,
-                usage: usage(of: .kinds))
+            """
+            List the widget kinds: display name, description, families, and parameters with their type,
+            cases and default. This is widgetd's widget gallery. Plugin kinds (docs/PLUGINS.md) follow the
+            built-in ones, with the plugin that serves them; 'widgetd plugins' shows the plugins' state.
+            """
         case .preview:
-            page(
-                overview: """
-                    Render a kind's snapshot once, as a bar would show it, without a config or a daemon.
-                    Parameters are checked exactly as widgets.yaml's 'intent:' is.
-                    """,
-                usage: usage(of: .preview),
-                arguments: [("KIND", "The kind to preview; 'widgetd kinds' lists them.")],
-                options: [
-                    ("--family FAMILY", "The family, which sets the width budget (default: the kind's first)."),
-                    ("--set KEY=VALUE", "Set an intent parameter; repeat for several."),
-                ])
+            """
+            Render a kind's snapshot once, as a bar would show it, without a config or a daemon.
+            Parameters are checked exactly as widgets.yaml's 'intent:' is.
+            """
         case .run:
-            page(
-                overview: """
-                    Run the daemon: paint placeholders, ask every widget for its timeline, swap entries in at
-                    their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
-                    takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
-                    A deleted FIFO, lock or runtime directory is made again (SIGHUP also checks them).
-                    SIGRTMIN+N reloads the widgets with signal: N (pkill -RTMIN+N widgetd, as with i3blocks).
-                    SIGTERM or SIGINT stop it cleanly, with every interval: persist command. One daemon runs
-                    per user. A log that cannot be written loses lines, never the daemon.
-                    """,
-                usage: usage(of: .run),
-                options: [
-                    ("--config PATH", configOptionHelp),
-                    ("--log-level LEVEL", "debug, info (default), warning or error; logs go to stderr."),
-                ])
+            """
+            Run the daemon: paint placeholders, ask every widget for its timeline, swap entries in at
+            their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
+            takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
+            A deleted FIFO, lock or runtime directory is made again (SIGHUP also checks them).
+            SIGRTMIN+N reloads the widgets with signal: N (pkill -RTMIN+N widgetd, as with i3blocks).
+            SIGTERM or SIGINT stop it cleanly, with every interval: persist command. One daemon runs
+            per user. A log that cannot be written loses lines, never the daemon.
+            """
         case .list:
-            page(
-                overview: """
-                    List the running daemon's widgets: kind, family, current text, policy, next reload and
-                    last error. The daemon's own config and output directory are used, whatever --config says.
-                    Exits 3 when no daemon runs; says so when widgets.yaml was edited into errors and the daemon
-                    still runs the previous config.
-                    """,
-                usage: usage(of: .list), options: [("--config PATH", configOptionHelp)])
+            """
+            List the running daemon's widgets: kind, family, current text, policy, next reload and
+            last error. The daemon's own config and output directory are used, whatever --config says.
+            Exits 3 when no daemon runs; says so when widgets.yaml was edited into errors and the daemon
+            still runs the previous config.
+            """
         case .show:
-            page(
-                overview: """
-                    Print a widget's current entry, worked out from the timeline the daemon keeps for it.
-                    With --follow, print it again on every change (waking at the timeline's next entry, or
-                    when a new timeline arrives), for i3blocks interval=persist, polybar tail = true and
-                    waybar exec.
-                    Clicks pass through to the daemon: when i3blocks runs the command for a click
-                    ($BLOCK_BUTTON set, BLOCK_X/BLOCK_Y on the screen, and from i3blocks 1.5 relative_x,
-                    relative_y, width, height and modifiers), the click is sent first and the entry printed
-                    once it shows the result. With --follow, each line on standard input is a click: a button
-                    number, or an i3bar click object (button, x, y, relative_x, relative_y, width, height,
-                    modifiers), as i3blocks 1.5 writes with format=json. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
-                    every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
-                    --follow wakes only when this widget changes, and exits quietly (status 0) when its
-                    reader closes or its parent bar exits.
-                    """,
-                usage: usage(of: .show),
-                arguments: [("NAME", "The widget instance, as named in widgets.yaml.")],
-                options: [
-                    ("--format FORMAT", "plain (default), i3blocks, i3bar, waybar, polybar or tmux."),
-                    ("--follow", "Keep running, print each change (no polling), forward stdin's clicks."),
-                    ("--config PATH", configOptionHelp),
-                ])
+            """
+            Print a widget's current entry, worked out from the timeline the daemon keeps for it.
+            With --follow, print it again on every change (waking at the timeline's next entry, or
+            when a new timeline arrives), for i3blocks interval=persist, polybar tail = true and
+            waybar exec.
+            Clicks pass through to the daemon: when i3blocks runs the command for a click
+            ($BLOCK_BUTTON set, BLOCK_X/BLOCK_Y on the screen, and from i3blocks 1.5 relative_x,
+            relative_y, width, height and modifiers), the click is sent first and the entry printed
+            once it shows the result. With --follow, each line on standard input is a click: a button
+            number, or an i3bar click object (button, x, y, relative_x, relative_y, width, height,
+            modifiers), as i3blocks 1.5 writes with format=json. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
+            every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
+            --follow wakes only when this widget changes, and exits quietly (status 0) when its
+            reader closes or its parent bar exits.
+            """
         case .bar:
-            page(
-                overview: """
-                    Be an i3bar or swaybar status command (status_command widgetd bar): print the i3bar
-                    protocol's header and one status line of the widgets' blocks, again whenever one of them
-                    changes (no polling), with every block property the entry and the bar's settings give:
-                    color (only with the background it was chosen for), background, border, urgent,
-                    short_text, markup, min_width, align, separator, separator_block_width. Each click goes
-                    straight to its widget with the button and the position within the block, so a to-do
-                    click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
-                    output while the bar is hidden, SIGUSR2 resumes it. It exits quietly when the bar goes.
-                    """,
-                usage: usage(of: .bar),
-                options: [
-                    ("--widgets LIST", "The widgets to show, in order, by name, comma-separated."),
-                    ("--bar NAME", "Show the widgets of widgets.yaml's bars: entry NAME, with its layout."),
-                    ("--config PATH", configOptionHelp),
-                ])
+            """
+            Be an i3bar or swaybar status command (status_command widgetd bar): print the i3bar
+            protocol's header and one status line of the widgets' blocks, again whenever one of them
+            changes (no polling), with every block property the entry and the bar's settings give:
+            color (only with the background it was chosen for), background, border, urgent,
+            short_text, markup, min_width, align, separator, separator_block_width. Each click goes
+            straight to its widget with the button and the position within the block, so a to-do
+            click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
+            output while the bar is hidden, SIGUSR2 resumes it. It exits quietly when the bar goes.
+            """
         case .reload:
-            page(
-                overview: """
-                    Ask the daemon for new timelines: of every widget (all, the default), of one kind, or of
-                    one instance. Exits 1 when no daemon runs.
-                    """,
-                usage: usage(of: .reload),
-                arguments: [("all | NAME", "Every widget, or the instance NAME.")],
-                options: [
-                    ("--kind KIND", "Every widget of KIND (WidgetKit's reloadTimelines(ofKind:))."),
-                    (
-                        "--wait",
-                        "Return once the new entries are written, so a script knows its reload landed; exit 1 "
-                            + "with the reason when a reload or writing its files failed."
-                    ),
-                    ("--timeout SECONDS", "How long --wait waits (default 10)."),
-                    ("--config PATH", configOptionHelp),
-                ])
+            """
+            Ask the daemon for new timelines: of every widget (all, the default), of one kind, or of
+            one instance. Exits 1 when no daemon runs.
+            """
         case .cron:
-            page(
-                overview: """
-                    Print the next fire times of a cron expression, one per line in ISO 8601 with offset,
-                    like systemd-analyze calendar. Five fields (minute hour day-of-month month day-of-week),
-                    lists, ranges, steps, names, and @hourly @daily @midnight @weekly @monthly @yearly.
-                    """,
-                usage: usage(of: .cron),
-                arguments: [("EXPR", "The expression: one quoted argument, or five words.")],
-                options: [
-                    ("--count N", "How many times to print (default 5)."),
-                    ("--from ISO8601", "Start after this instant instead of now (2026-11-29T19:30:00+01:00)."),
-                    ("--tz ZONE", "The zone the fields are read in (default: local), e.g. Europe/Berlin."),
-                ])
+            """
+            Print the next fire times of a cron expression, one per line in ISO 8601 with offset,
+            like systemd-analyze calendar. Five fields (minute hour day-of-month month day-of-week),
+            lists, ranges, steps, names, and @hourly @daily @midnight @weekly @monthly @yearly.
+            """
         case .click:
-            page(
-                overview: """
-                    Click a widget as a bar would: the daemon runs what the widget's on_click: binds to the
-                    button, else its kind's default (a motivation's left click toggles its favourite).
-                    """,
-                usage: usage(of: .click),
-                arguments: [("NAME", "The widget instance.")],
-                options: [
-                    ("--button N", "1 left (default), 2 middle, 3 right, 4 scroll up, 5 scroll down."),
-                    ("--x X --width W", "Where the click landed in the block, in pixels, as i3bar reports it."),
-                    ("--y Y", "How far down the block it landed (i3bar's relative_y)."),
-                    ("--height H", "The block's height (i3bar's height)."),
-                    ("--screen-x X", "Where on the screen it landed (i3bar's x; i3blocks' BLOCK_X)."),
-                    ("--screen-y Y", "Where on the screen it landed (i3bar's y; i3blocks' BLOCK_Y)."),
-                    ("--modifiers KEYS", "Modifier keys held, separated by commas: Shift,Mod4."),
-                    ("--wait", "Return once the widget shows the result; exit 1 with the reason when it failed."),
-                    ("--config PATH", configOptionHelp),
-                ])
+            """
+            Click a widget as a bar would: the daemon runs what the widget's on_click: binds to the
+            button, else its kind's default (a motivation's left click toggles its favourite).
+            """
         case .intent:
-            page(
-                overview: """
-                    Run an intent of a widget's kind (WidgetKit's interactive AppIntent); 'widgetd kinds'
-                    lists each kind's intents and their parameters. The widgets of the kind reload after.
-                    """,
-                usage: usage(of: .intent),
-                arguments: [
-                    ("NAME", "The widget instance."), ("INTENT", "The intent, e.g. toggle-favorite."),
-                    ("KEY=VALUE", "The intent's parameters, typed as it declares them."),
-                ],
-                options: [
-                    ("--wait", "Return once the widgets show the result; exit 1 with the reason when it failed."),
-                    ("--config PATH", configOptionHelp),
-                ])
+            """
+            Run an intent of a widget's kind (WidgetKit's interactive AppIntent); 'widgetd kinds'
+            lists each kind's intents and their parameters. The widgets of the kind reload after.
+            """
         case .motivations:
-            page(
-                overview: """
-                    Edit the motivations in the shared store, as the seed's app does, then ask a running
-                    daemon to reload the motivations widgets. Ids may be shortened to a unique prefix of 4 or
-                    more characters. 'add' with no MESSAGE stores one of the twenty samples not stored yet.
-                    """,
-                usage: usage(of: .motivations),
-                arguments: [
-                    ("list", "Newest first, with short ids, ⭐ for favourites and colours; control characters escaped."),
-                    (
-                        "add [MESSAGE]",
-                        "Store a motivation (a sample when MESSAGE is left out; a blank one is refused)."
-                    ),
-                    ("rm ID...", "Delete motivations."), ("favorite ID", "Toggle a favourite."),
-                    ("color ID HEX", "Set the background colour (#RGB, #RRGGBB or #RRGGBBAA)."),
-                    ("search TEXT", "Motivations whose message contains TEXT (ignoring case and accents)."),
-                ],
-                options: [("--config PATH", configOptionHelp + "\nIts settings.store names the store.")])
+            """
+            Edit the motivations in the shared store, as the seed's app does, then ask a running
+            daemon to reload the motivations widgets. Ids may be shortened to a unique prefix of 4 or
+            more characters. 'add' with no MESSAGE stores one of the twenty samples not stored yet.
+            """
         case .todos:
-            page(
-                overview: """
-                    Edit the to-dos in the shared store, then ask a running daemon to reload the to-dos
-                    widgets. A to-do is named by its title (ignoring case) or an id prefix.
-                    """,
-                usage: usage(of: .todos),
-                arguments: [
-                    ("list", "Open ones oldest first, then done ones, most recently done first."),
-                    ("add TITLE", "Add a to-do."), ("toggle TITLE-OR-ID", "Mark done, or open again."),
-                    ("rm TITLE-OR-ID", "Delete a to-do."),
-                ],
-                options: [("--config PATH", configOptionHelp + "\nIts settings.store names the store.")])
+            """
+            Edit the to-dos in the shared store, then ask a running daemon to reload the to-dos
+            widgets. A to-do is named by its title (ignoring case) or an id prefix.
+            """
         case .entities:
-            page(
-                overview: """
-                    The configuration picker: the entities a widget's entity parameter can name, with the ids to
-                    paste into widgets.yaml (WidgetKit's suggestedEntities and entities(matching:)).
-                    """,
-                usage: usage(of: .entities),
-                arguments: [("motivations", "The entity type.")],
-                options: [
-                    ("--match TEXT", "Only those matching TEXT (ignoring case and accents)."),
-                    ("--config PATH", configOptionHelp),
-                ])
-        case .status: statusPage
-        case .doctor: doctorPage
-        case .generate: generatePage
+            """
+            The configuration picker: the entities a widget's entity parameter can name, with the ids to
+            paste into widgets.yaml (WidgetKit's suggestedEntities and entities(matching:)).
+            """
+        case .status: statusOverview
+        case .doctor: doctorOverview
+        case .generate: generateOverview
         }
     }
 
@@ -337,13 +197,6 @@ enum Help {
         case .generate: "Print a man page or a completion script."
         case .plugins: "List the plugins and their state."
         }
-    }
-
-    static func page(
-        overview: String, usage: String, arguments: [(String, String)] = [], options: [(String, String)] = []
-    ) -> HelpPage {
-        HelpPage(
-            overview: overview, usage: usage, arguments: arguments, options: options + [("-h, --help", "Show help.")])
     }
 
     /// An option or argument with its explanation, continuation lines indented under the explanation.

@@ -1,6 +1,6 @@
 import Scheduler
 
-/// What a shell may complete after `widgetd`, made from the help pages (`Help.page(of:)`), the kind registry and the
+/// What a shell may complete after `widgetd`, made from each command's `CommandSyntax`, the kind registry and the
 /// `Family`, `OutputFormat` and `LogLevel` enums: the tables `--help`, the parser and the config checker use.
 struct CompletionTable {
     /// What an option's value or a positional argument completes to.
@@ -39,14 +39,16 @@ struct CompletionTable {
     init(registry: KindRegistry) {
         let commands = CommandName.allCases.filter { !$0.isHidden }.map(\.rawValue)
         subcommands = CommandName.allCases.filter { !$0.isHidden }.map { command in
-            let page = Help.page(of: command)
-            let options = page.optionNames.map { option in
-                Option(
-                    name: option.name, summary: Self.firstSentence(page.summary(ofOption: option.name)),
-                    value: option.placeholder.map { Self.values(ofPlaceholder: $0, registry: registry) })
+            let declared = CommandSyntax.of(command)
+            let options = declared.allOptions.flatMap { option in
+                ([option.shortName].compactMap { $0 } + [option.name]).map { name in
+                    Option(
+                        name: name, summary: Self.firstSentence(option.summary),
+                        value: option.value.map { Self.values(ofPlaceholder: $0, registry: registry) })
+                }
             }
             var positional = Values()
-            for (syntax, _) in page.arguments {
+            for (syntax, _) in declared.arguments {
                 for alternative in syntax.components(separatedBy: " | ") {
                     guard let word = alternative.split(separator: " ").first.map(String.init) else { continue }
                     switch word {
