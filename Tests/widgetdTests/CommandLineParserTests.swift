@@ -87,11 +87,34 @@ struct CommandLineParserTests {
         #expect(ConfigPath.resolve(explicit: "/c.yaml", environment: ["WIDGETD_CONFIG": "/w.yaml"]) == "/c.yaml")
     }
 
+    /// Every command has its own help, reached by `help COMMAND`, `COMMAND --help` and `COMMAND -h`, laid out as
+    /// swift-argument-parser's: an overview of its own, the usage line, each argument and option with an explanation.
     @Test(arguments: CommandName.allCases)
-    func everyCommandHasHelp(_ command: CommandName) {
+    func everyCommandHasHelp(_ command: CommandName) throws {
+        #expect(try CommandLineParser.parse(["help", command.rawValue]) == .help(topic: command))
+        #expect(try CommandLineParser.parse([command.rawValue, "--help"]) == .help(topic: command))
+        #expect(try CommandLineParser.parse([command.rawValue, "-h"]) == .help(topic: command))
+        let page = Help.page(of: command)
         let text = Help.text(for: command)
-        #expect(text.hasPrefix("OVERVIEW: "))
-        #expect(text.contains("USAGE: \(Help.usage(of: command))"))
-        #expect(text.contains("-h, --help"))
+        let sections = text.split(separator: "\n\n").map { $0.split(separator: "\n", maxSplits: 1).first ?? "" }
+        #expect(sections.first?.hasPrefix("OVERVIEW: ") == true)
+        #expect(sections.dropFirst().first == "USAGE: \(Help.usage(of: command))"[...])
+        #expect(sections.last == "OPTIONS:")
+        #expect(page.arguments.isEmpty != sections.contains("ARGUMENTS:"))
+        // An overview of its own, not a copy of another command's or the one-line summary.
+        #expect(page.overview.count > Help.summary(of: command).count)
+        for other in CommandName.allCases where other != command {
+            #expect(page.overview != Help.overview(of: other), "\(command) and \(other) share an overview")
+        }
+        #expect(Help.usage(of: command).hasPrefix("widgetd \(command.rawValue)"))
+        // Every argument and option row explains itself, and the last option is --help.
+        for (syntax, explanation) in page.arguments + page.options {
+            #expect(!syntax.isEmpty && explanation.hasSuffix("."), "\(command): '\(syntax)' '\(explanation)'")
+            #expect(text.contains(Help.row((syntax, explanation))), "\(command)'s help lacks \(syntax)")
+        }
+        #expect(page.options.last?.0 == "-h, --help")
+        // `widgetd help` lists every command but the hidden one, with its summary.
+        let overview = Help.text(for: nil)
+        #expect(overview.contains(Help.row((command.rawValue, Help.summary(of: command)))) != command.isHidden)
     }
 }
