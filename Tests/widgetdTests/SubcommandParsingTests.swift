@@ -15,6 +15,9 @@ struct SubcommandParsingTests {
         (["preview", "clock"], .preview(kind: "clock", family: nil, settings: [])),
         (["preview", "--family=systemLarge", "clock"], .preview(kind: "clock", family: "systemLarge", settings: [])),
         (["run"], .run(configPath: nil, logLevel: nil)),
+        // Given twice, the last counts: a wrapper's default can be overridden.
+        (["run", "--log-level", "debug", "--log-level", "info"], .run(configPath: nil, logLevel: "info")),
+        (["check", "--config", "a.yaml", "--config=b.yaml"], .check(configPath: "b.yaml")),
         (["run", "--config", "a.yaml", "--log-level", "warning"], .run(configPath: "a.yaml", logLevel: "warning")),
         (["run", "--log-level=debug"], .run(configPath: nil, logLevel: "debug")),
         (["list"], .list(configPath: nil)),
@@ -43,6 +46,7 @@ struct SubcommandParsingTests {
     @Test(arguments: [
         (["reload"], Command.reload(target: .all, wait: false, timeout: nil, configPath: nil)),
         (["reload", "all"], .reload(target: .all, wait: false, timeout: nil, configPath: nil)),
+        (["reload", "--wait", "--wait"], .reload(target: .all, wait: true, timeout: nil, configPath: nil)),
         (["reload", "quote"], .reload(target: .instance("quote"), wait: false, timeout: nil, configPath: nil)),
         (
             ["reload", "--kind", "clock", "--wait", "--timeout", "2.5", "--config", "a.yaml"],

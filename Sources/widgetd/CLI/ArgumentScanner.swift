@@ -3,15 +3,13 @@ import Scheduler
 /// Walks the arguments of one subcommand, telling options from positionals.
 ///
 /// Options may be written `--name value` or `--name=value`; `--` ends the options. Only the options the command's
-/// `CommandSyntax` declares are let through, with the values it declares: an unknown option, a value given to a flag
-/// and a second use of an option that is not repeatable are refused here, so a parse function cannot take an option
-/// that its usage line and `--help` leave out.
+/// `CommandSyntax` declares are let through: an unknown option and a value given to a flag are refused here, so a
+/// parse function cannot take an option that its usage line and `--help` leave out. An option that is not repeatable
+/// may still be given twice and the last one counts, so a wrapper's default can be overridden (`run --log-level`).
 struct ArgumentScanner {
     private var arguments: ArraySlice<String>
     let syntax: CommandSyntax
     private var optionsEnded = false
-    /// The options given so far, to refuse a second use of one that is not repeatable.
-    private var given: Set<String> = []
 
     init(_ arguments: ArraySlice<String>, command: CommandName) {
         self.arguments = arguments
@@ -41,13 +39,10 @@ struct ArgumentScanner {
     }
 
     /// The option `written`, under its long name, if the command declares it and it is given as declared.
-    private mutating func declared(_ written: String, inlineValue: String?) throws(UsageError) -> Token {
+    private func declared(_ written: String, inlineValue: String?) throws(UsageError) -> Token {
         guard let option = syntax.option(named: written) else { throw unknown(written) }
         if option.value == nil, inlineValue != nil {
             throw UsageError("Option '\(option.name)' takes no value.", command: command)
-        }
-        guard option.repeatable || given.insert(option.name).inserted else {
-            throw UsageError("Option '\(option.name)' is given twice; give it once.", command: command)
         }
         return .option(option.name, inlineValue: inlineValue)
     }

@@ -15,7 +15,7 @@ struct CommandOption {
     var shortName: String? = nil
     /// The name of its value as usage and help write it (`PATH`); nil for a flag, which takes no value.
     var value: String?
-    /// May be given more than once (`--set`); any other option given twice is a usage error.
+    /// Given more than once, each counts (`--set`); for any other option the last one given counts.
     var repeatable = false
     var summary: String
     var joinsNext: UsageJoin = .alone
