@@ -90,8 +90,15 @@ struct CommandLineParserTests {
     @Test(arguments: CommandName.allCases)
     func everyCommandHasHelp(_ command: CommandName) {
         let text = Help.text(for: command)
-        #expect(text.hasPrefix("OVERVIEW: "))
-        #expect(text.contains("USAGE: \(Help.usage(of: command))"))
+        let usage = Help.usage(of: command)
+        #expect(text.hasPrefix("OVERVIEW: ") && text.split(separator: "\n")[0].count > "OVERVIEW: ".count)
+        #expect(usage.hasPrefix("widgetd \(command.rawValue)"), "the usage line names the command")
+        #expect(text.contains("USAGE: \(usage)"))
         #expect(text.contains("-h, --help"))
+        // Every option the usage line shows is explained under OPTIONS.
+        let options = text.components(separatedBy: "\nOPTIONS:\n").dropFirst().joined()
+        for option in usage.split(whereSeparator: { " [|]".contains($0) }) where option.hasPrefix("--") {
+            #expect(options.contains(option), "\(option) of '\(usage)' under OPTIONS")
+        }
     }
 }
