@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The CLI as the app, on a real store file in a temporary `XDG_DATA_HOME`.
-@Suite("widgetd motivations, todos and entities, end to end")
+@Suite("widgetd motivations, todos and entities, end to end", .spawnsDaemons)
 struct AppEndToEndTests {
     struct Home {
         let directory: TemporaryDirectory
@@ -93,7 +93,7 @@ struct AppEndToEndTests {
     }
 }
 
-@Suite("clicks and the store with the daemon running")
+@Suite("clicks and the store with the daemon running", .spawnsDaemons)
 struct InteractiveEndToEndTests {
     @Test func aClickTogglesTheFavouriteStarInTheWidget() async throws {
         let daemon = try DaemonUnderTest(

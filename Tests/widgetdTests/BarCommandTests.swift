@@ -3,7 +3,7 @@ import Testing
 
 /// `widgetd bar`, driven as i3bar drives a status command: its stdout read as the protocol, click events written
 /// to its stdin, the stop and continue signals sent.
-@Suite("widgetd bar: the i3bar protocol")
+@Suite("widgetd bar: the i3bar protocol", .spawnsDaemons)
 struct BarCommandTests {
     static let config = """
         widgets:

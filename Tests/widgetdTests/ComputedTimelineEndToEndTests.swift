@@ -4,7 +4,7 @@ import Testing
 
 /// A per-second clock is kept as a rule (start, step, count, format, zone), not as an hour of texts: the built daemon
 /// writes that small record, and `show`, `show --follow` and `widgetd bar` write the time out from it.
-@Suite("computed timelines, end to end")
+@Suite("computed timelines, end to end", .spawnsDaemons)
 struct ComputedTimelineEndToEndTests {
     static let config = """
         widgets:

@@ -3,7 +3,7 @@ import Providers
 import Testing
 
 /// The built daemon, started on temporary configs and directories.
-@Suite("widgetd run, end to end")
+@Suite("widgetd run, end to end", .spawnsDaemons)
 struct DaemonEndToEndTests {
     static let config = """
         widgets:
@@ -288,7 +288,7 @@ func inode(_ path: String) throws -> UInt64 {
     return UInt64(status.st_ino)
 }
 
-@Suite("widgetd show and list, end to end")
+@Suite("widgetd show and list, end to end", .spawnsDaemons)
 struct ShowAndListEndToEndTests {
     @Test func showFollowPrintsOneLinePerChange() async throws {
         let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)

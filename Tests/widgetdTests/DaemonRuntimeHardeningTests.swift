@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a FIFO line without its newline, a FIFO or
 /// runtime directory deleted under it, outputs it cannot write, floods of bad lines, acknowledgements nobody takes.
-@Suite("widgetd run: hardening of the runtime")
+@Suite("widgetd run: hardening of the runtime", .spawnsDaemons)
 struct DaemonRuntimeHardeningTests {
     static let config = """
         widgets:

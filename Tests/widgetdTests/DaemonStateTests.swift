@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor")
+@Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor", .spawnsDaemons)
 struct DaemonStateTests {
     static let config = """
         widgets:

@@ -133,3 +133,49 @@ func waitForQuiet(
     Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
     return false
 }
+
+extension Trait where Self == DaemonGate {
+    /// The tests of a suite that starts daemons, bars or shells take turns with every other such test (`DaemonGate`).
+    static var spawnsDaemons: Self { DaemonGate() }
+}
+
+/// Lets only a few tests that start daemons (or bars, shells, compositors) run at once, across every suite.
+///
+/// Waiting no longer holds a thread, so without a gate every end-to-end test would start its processes at once: on
+/// two shared cores dozens of daemons then miss their tests' deadlines together. A few at a time keeps the cores busy
+/// with the daemons' own work while the rest of the suite runs beside them.
+struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
+    /// How many such tests may run together.
+    static let width = 4
+    private static let turns = Turns(width)
+
+    var isRecursive: Bool { true }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        await Self.turns.take()
+        defer { Task { await Self.turns.give() } }
+        try await function()
+    }
+
+    /// A counting semaphore for tasks: `take` suspends while every turn is out, `give` hands one back.
+    actor Turns {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(_ count: Int) { free = count }
+
+        func take() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func give() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The exec kind, run by the built daemon on real scripts.
-@Suite("exec kind, end to end")
+@Suite("exec kind, end to end", .spawnsDaemons)
 struct ExecEndToEndTests {
     @Test func anI3blocksScriptRunsUnchangedWithItsEnvironment() async throws {
         let daemon = try DaemonUnderTest(

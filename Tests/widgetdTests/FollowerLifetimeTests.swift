@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `show --follow` ends quietly when its reader or its parent bar goes, and sleeps while other widgets tick.
-@Suite("show --follow: exits with its bar, sleeps beside others")
+@Suite("show --follow: exits with its bar, sleeps beside others", .spawnsDaemons)
 struct FollowerLifetimeTests {
     static let config = """
         widgets:

@@ -4,7 +4,7 @@ import Testing
 
 /// Moving an i3blocks config to widgetd: `widgetd import i3blocks` on a config with a section of each feature, the
 /// result checked and run, and Debian's real i3blocks run on the old config and on the new one side by side.
-@Suite("i3blocks migration")
+@Suite("i3blocks migration", .spawnsDaemons)
 struct I3blocksMigrationTests {
     /// i3blocks-contrib-style scripts written for this test, and the config a user would have for them.
     static let scripts: [String: String] = [

@@ -5,7 +5,7 @@ import Testing
 /// i3blocks-contrib-style scripts, written for these tests, run by the daemon as an i3blocks user configures them;
 /// each checks what the i3bar, i3blocks and waybar files say. The i3blocks file is listed last, so once it shows a
 /// change the other two have it too.
-@Suite("i3blocks scripts, end to end")
+@Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
     /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
     final class Bench {

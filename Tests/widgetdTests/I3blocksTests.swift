@@ -7,7 +7,7 @@ import Testing
 
 /// The shipped i3blocks config run by the real i3blocks, clicked the way i3bar clicks; and the pieces of
 /// `widgetd show` that pass clicks on.
-@Suite("i3blocks and click forwarding")
+@Suite("i3blocks and click forwarding", .spawnsDaemons)
 struct I3blocksTests {
     static let config = """
         widgets:

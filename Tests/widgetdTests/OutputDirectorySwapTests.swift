@@ -3,7 +3,7 @@ import Testing
 
 /// The output directory swapped for a symbolic link while the daemon runs: nothing is written through the link, a
 /// `--wait` says the write failed, and every file comes back once a proper directory is back.
-@Suite("output directory swapped for a link, end to end")
+@Suite("output directory swapped for a link, end to end", .spawnsDaemons)
 struct OutputDirectorySwapTests {
     @Test func aLinkIsNeverWrittenThroughAndEveryFileComesBack() async throws {
         let names = (1...20).map { "quote\($0)" }

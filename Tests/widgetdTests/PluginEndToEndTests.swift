@@ -3,7 +3,7 @@ import Testing
 
 /// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in `PluginSupport.swift` and the
 /// contrib ones), the built binary, temporary directories.
-@Suite("plugins, end to end")
+@Suite("plugins, end to end", .spawnsDaemons)
 struct PluginEndToEndTests {
     /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
     private static func config(mode: String, script: String, state: String, widgets: String) -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Processes an exec script moves out of its process group (`setsid`) do not outlive a timeout or the daemon.
-@Suite("process hygiene, end to end")
+@Suite("process hygiene, end to end", .spawnsDaemons)
 struct ProcessHygieneTests {
     @Test func aSetsidGrandchildDiesWithTheTimeoutKill() async throws {
         let daemon = try DaemonUnderTest(

@@ -3,7 +3,7 @@ import Testing
 
 /// A store locked by another process holds up only the widgets that use the store, and a `--wait` on an intent
 /// hears its final outcome.
-@Suite("a locked store, end to end")
+@Suite("a locked store, end to end", .spawnsDaemons)
 struct StoreIsolationTests {
     @Test func aLockedStoreStallsNoOtherKindAndAFailedClickNeverLandsLater() async throws {
         let daemon = try DaemonUnderTest(

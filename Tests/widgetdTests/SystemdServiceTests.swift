@@ -55,7 +55,7 @@ final class FakeNotifySocket {
     }
 }
 
-@Suite("systemd: Type=notify, watchdog, journal")
+@Suite("systemd: Type=notify, watchdog, journal", .spawnsDaemons)
 struct SystemdServiceTests {
     static let config = """
         widgets:
@@ -210,7 +210,7 @@ struct SystemdServiceTests {
     }
 }
 
-@Suite("on_click commands get the session's display")
+@Suite("on_click commands get the session's display", .spawnsDaemons)
 struct SessionEnvironmentTests {
     /// A daemon "under systemd" (INVOCATION_ID) whose PATH finds a fake systemctl printing the manager's environment,
     /// and a right click that writes what its command sees.

@@ -5,7 +5,7 @@ import Testing
 
 /// The shipped tmux config run by the real tmux, with a client attached on a pseudo-terminal (`script`) so that
 /// the status line is drawn and a mouse click can be sent the way a terminal sends it.
-@Suite("tmux")
+@Suite("tmux", .spawnsDaemons)
 struct TmuxTests {
     /// Text that tmux would read as a style and as formats if the tmux format did not escape it.
     static let hostile = "5#[fg=red]#{host}"

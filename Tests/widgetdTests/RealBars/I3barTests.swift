@@ -3,7 +3,7 @@ import Testing
 
 /// The real i3bar, under i3 on its own Xvfb, with `widgetd bar` as its status command and through i3blocks: the
 /// widgets are on the screen, readable, and a click changes them.
-@Suite("real bars: i3bar")
+@Suite("real bars: i3bar", .spawnsDaemons)
 struct I3barTests {
     static let config = """
         widgets:

@@ -3,7 +3,7 @@ import Testing
 
 /// The real polybar on its own Xvfb, with the shipped `contrib/polybar/widgetd.ini` module: the motivation shows on
 /// its background, readable, and a click stars it.
-@Suite("real bars: polybar")
+@Suite("real bars: polybar", .spawnsDaemons)
 struct PolybarTests {
     @Test func theContribModuleShowsTheMotivationAndAClickStarsIt() async throws {
         let polybar = try requireExecutable("polybar", package: "polybar")

@@ -4,7 +4,7 @@ import Testing
 /// The real waybar and swaybar under a headless sway (`HeadlessSway`): waybar with the shipped
 /// `contrib/waybar/config.jsonc` and `style.css`, swaybar with `contrib/sway/config` (`widgetd bar`). The motivation is
 /// on the screen and readable, and a click stars it.
-@Suite("real bars: waybar and swaybar under sway")
+@Suite("real bars: waybar and swaybar under sway", .spawnsDaemons)
 struct WaybarTests {
     static let moduleBackground = Screenshot.RGB("#2b303b")
     static let favorite = Screenshot.RGB("#f1c40f")
