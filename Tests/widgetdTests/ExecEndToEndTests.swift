@@ -35,15 +35,16 @@ struct ExecEndToEndTests {
 
     @Test func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() async throws {
         let script =
-            "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + i, "
+            "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + 2 * i, "
             + "'text': 'step %d' % i} for i in range(3)], 'policy': 'never'}))"
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  steps:\n    kind: exec\n    command: [python3, -c, \"\(script)\"]\n")
         // The first entry shows before its date (as WidgetKit does), then each one at its date.
         var seen: [String] = []
         var recordInode: UInt64?
+        // Entries two seconds apart: each must be seen while it shows, even when the test waits its turn to resume.
         #expect(
-            await waitFor("all three entries", timeout: .seconds(15)) {
+            await daemon.waitFor("all three entries", timeout: .seconds(15)) {
                 if let text = daemon.read("steps.plain"), text != seen.last { seen.append(text) }
                 if seen.last == "step 1\n", recordInode == nil {
                     recordInode = try? inode(daemon.output + "/steps.json")
