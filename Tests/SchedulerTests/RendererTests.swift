@@ -318,48 +318,4 @@ struct RendererTests {
         #expect(output.contains("é漢👍🏽"))
         #expect(try jsonObject(output)["instance"] as? String == instance)
     }
-
-    @Test func renderingIsFast() throws {
-        let content = EntryContent(
-            text: #"Small "steps" count <always> & 100% #1 — 東京 👍🏽"#, tooltip: "A longer tooltip\nover lines",
-            foreground: Color(hex: "#88c0d0"), state: .urgent, classes: ["quote"])
-        let rounds = 20_000
-        let clock = ContinuousClock()
-        var bytes = 0
-        func timePerRender(_ format: OutputFormat) -> Duration {
-            let total = clock.measure {
-                for _ in 0..<rounds {
-                    bytes &+= Renderer.render(content, family: .systemMedium, format: format, instance: "q").utf8.count
-                }
-            }
-            return total / rounds
-        }
-        // `plain` is sanitizing and fitting alone; the JSON formats add the escaping and assembly on top of it.
-        let plain = timePerRender(.plain)
-        let i3bar = timePerRender(.i3bar)
-        let waybar = timePerRender(.waybar)
-        struct Waybar: Encodable {
-            var text: String
-            var alt: String
-            var tooltip: String
-            var `class`: [String]
-        }
-        let encoder = JSONEncoder()
-        let encoded = try clock.measure {
-            for _ in 0..<rounds {
-                let value = Waybar(text: content.text, alt: content.text, tooltip: "tip", class: ["urgent"])
-                bytes &+= try encoder.encode(value).count
-            }
-        }
-        func microseconds(_ duration: Duration) -> String {
-            let value = Double(duration.components.seconds) * 1e6 + Double(duration.components.attoseconds) / 1e12
-            return String(format: "%.2f µs", value)
-        }
-        print(
-            "Renderer per entry: plain \(microseconds(plain)), i3bar \(microseconds(i3bar)), "
-                + "waybar \(microseconds(waybar)); JSONEncoder.encode of the waybar fields alone: "
-                + microseconds(encoded / rounds))
-        #expect(bytes > 0)
-        #expect(waybar < .milliseconds(1))
-    }
 }

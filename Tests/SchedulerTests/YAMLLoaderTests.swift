@@ -311,10 +311,7 @@ struct YAMLLoaderTests {
             let aliases = Array(repeating: "*\(previous)", count: 9).joined(separator: ", ")
             lines.append("\(name): &\(name) [\(aliases)]")
         }
-        let clock = ContinuousClock()
-        let start = clock.now
         let error = try #require(loadError(lines.joined(separator: "\n")))
-        print("billion laughs rejected in \(clock.now - start)")
         #expect(error.message == "document expands to more than 1000000 nodes (alias bomb?)")
         // Each level is 9 times the last: `f` is ~600,000 nodes, so the first `*f` on the `g` line crosses the limit.
         #expect(error.mark == mark(7, 8))
@@ -540,12 +537,44 @@ struct YAMLLoaderTests {
         #expect(node["a"]?.value.mark == mark(1, 4))
     }
 
+    /// Bytes no config should hold, and what loading them must give: an error with its place, or what they are.
+    struct Garbage: Sendable, CustomTestStringConvertible {
+        var bytes: [UInt8]
+        /// `line:column: message` of the error, or `loads <kind of root>`.
+        var outcome: String
+        var testDescription: String { String(decoding: bytes, as: UTF8.self).debugDescription }
+    }
+
     @Test(arguments: [
-        [UInt8](), [0xFF], [0xFE, 0xFF, 0x00], [0x22], [0x5B, 0x7B, 0x22], [0xEF, 0xBB, 0xBF, 0xFF], [0x26, 0x2A],
-        Array("- &a [*a]\n".utf8), Array("? ? ? ? ?\n".utf8), Array("!<tag:x> &a !y".utf8), Array("%TAG ! !x\n".utf8),
+        Garbage(bytes: [], outcome: "loads nothing"),
+        Garbage(bytes: [0xFF], outcome: "1:1: invalid leading UTF-8 octet (0xFF)"),
+        Garbage(bytes: [0xFE, 0xFF, 0x00], outcome: "1:1: incomplete UTF-16 character"),
+        Garbage(bytes: [0x22], outcome: "1:1: while scanning a quoted scalar: found unexpected end of stream"),
+        Garbage(
+            bytes: [0x5B, 0x7B, 0x22], outcome: "1:3: while scanning a quoted scalar: found unexpected end of stream"),
+        Garbage(bytes: [0xEF, 0xBB, 0xBF, 0xFF], outcome: "1:1: invalid leading UTF-8 octet (0xFF)"),
+        Garbage(
+            bytes: [0x26, 0x2A],
+            outcome: "1:2: while scanning an anchor: did not find expected alphabetic or numeric character"),
+        Garbage(bytes: Array("- &a [*a]\n".utf8), outcome: "1:7: alias 'a' refers to a node that contains it"),
+        Garbage(bytes: Array("? ? ? ? ?\n".utf8), outcome: "loads a mapping"),
+        Garbage(
+            bytes: Array("!<tag:x> &a !y".utf8),
+            outcome: "1:13: did not find expected <document start> (text after the end of the document)"),
+        Garbage(
+            bytes: Array("%TAG ! !x\n".utf8),
+            outcome: "2:1: did not find expected <document start> (text after the end of the document)"),
     ])
-    func garbageNeverCrashes(bytes: [UInt8]) {
-        _ = try? YAMLLoader.load(bytes: bytes)
+    func garbageNeverCrashes(_ garbage: Garbage) {
+        let outcome: String
+        do {
+            let document = try YAMLLoader.load(bytes: garbage.bytes)
+            outcome = "loads " + (document.root?.kindDescription ?? "nothing")
+            #expect(document.diagnostics.isEmpty)
+        } catch {
+            outcome = "\(error.mark.line):\(error.mark.column): \(error.message)"
+        }
+        #expect(outcome == garbage.outcome)
     }
 
     @Test func deepNestingIsBounded() throws {
@@ -568,21 +597,20 @@ struct YAMLLoaderTests {
 
     // MARK: - Scale
 
-    @Test func tenThousandWidgets() throws {
+    @Test func aThousandWidgetsKeepTheirMarks() throws {
         var source = "widgets:\n"
-        for index in 0..<10_000 {
+        for index in 0..<1_000 {
             source += "  w\(index):\n    kind: quotes\n    family: systemSmall\n    intent:\n      category: focus\n"
         }
-        let clock = ContinuousClock()
-        let start = clock.now
+        // What loading costs is widgetd-bench's to measure (`check` of 10,000 widgets); here, that every mark is
+        // still right far down a long file.
         let document = try YAMLLoader.load(source)
-        print("loaded 10,000 widgets (\(source.utf8.count) bytes) in \(clock.now - start)")
         let widgets = try #require(document.root?["widgets"]?.value.mapping)
-        #expect(widgets.count == 10_000)
+        #expect(widgets.count == 1_000)
         #expect(document.diagnostics.isEmpty)
         let last = try #require(widgets.last)
-        #expect(last.key.text == "w9999")
-        #expect(last.key.mark == mark(2 + 9_999 * 5, 3))
+        #expect(last.key.text == "w999")
+        #expect(last.key.mark == mark(2 + 999 * 5, 3))
         #expect(last.value["intent"]?.value["category"]?.value.text == "focus")
     }
 }

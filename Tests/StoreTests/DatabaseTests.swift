@@ -223,24 +223,28 @@ struct DatabaseTests {
         #expect(try database.userVersion == 7)
     }
 
-    @Test("a writer that finds the lock taken waits under the busy timeout")
-    func busyTimeoutWaits() throws {
+    @Test("a writer that finds the lock taken waits under the busy timeout, longer than its retries alone would")
+    func busyTimeoutWaits() async throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
         let holder = try Database(path: directory.storePath)
         try holder.execute("CREATE TABLE t(x)")
         try holder.execute("BEGIN IMMEDIATE")
         try holder.execute("INSERT INTO t VALUES ('holder')")
-        let released = DispatchSemaphore(value: 0)
-        Thread {
-            Thread.sleep(forTimeInterval: 0.2)
-            try? holder.execute("COMMIT")
-            released.signal()
-        }.start()
-
         let writer = try Database(path: directory.storePath)
-        try writer.transaction { try writer.execute("INSERT INTO t VALUES ('writer')") }
-        released.wait()
+        #expect(try writer.query("PRAGMA busy_timeout") { $0.int(at: 0) } == [5000])
+
+        // Without the busy timeout the writer's BEGIN fails at once and the transaction is run again after pauses
+        // that add up to at most `retries` (`Database.pause` at its longest); the lock is held past that, well
+        // inside the 5 s timeout, so only SQLite's own busy wait lets the writer through. Holding the lock for a
+        // while is the point here, so this sleep is the test, not a wait for an event.
+        let retries = (1...writer.busyRetryLimit).reduce(0.0) { $0 + 0.002 * Double(1 << min($1 - 1, 7)) * 1.5 }
+        async let written: Void = onItsOwnThread {
+            try writer.transaction { try writer.execute("INSERT INTO t VALUES ('writer')") }
+        }
+        try await Task.sleep(for: .seconds(retries + 0.4))
+        try holder.execute("COMMIT")
+        try await written
         #expect(try writer.query("SELECT x FROM t ORDER BY rowid") { $0.string(at: 0) } == ["holder", "writer"])
     }
 
@@ -252,6 +256,7 @@ struct DatabaseTests {
         try holder.execute("CREATE TABLE t(x)")
         try holder.execute("BEGIN IMMEDIATE")
         let released = DispatchSemaphore(value: 0)
+        // The lock is held for a while on purpose (well inside the retries' pauses): this sleep is the test's premise.
         Thread {
             Thread.sleep(forTimeInterval: 0.05)
             try? holder.execute("COMMIT")

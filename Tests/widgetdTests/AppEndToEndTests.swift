@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The CLI as the app, on a real store file in a temporary `XDG_DATA_HOME`.
-@Suite("widgetd motivations, todos and entities, end to end")
+@Suite("widgetd motivations, todos and entities, end to end", .spawnsDaemons)
 struct AppEndToEndTests {
     struct Home {
         let directory: TemporaryDirectory
@@ -93,15 +93,15 @@ struct AppEndToEndTests {
     }
 }
 
-@Suite("clicks and the store with the daemon running")
+@Suite("clicks and the store with the daemon running", .spawnsDaemons)
 struct InteractiveEndToEndTests {
-    @Test func aClickTogglesTheFavouriteStarInTheWidget() throws {
+    @Test func aClickTogglesTheFavouriteStarInTheWidget() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  motivation:\n    kind: motivations\n    output: [plain, waybar]\n")
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
         // The app's write reloads the kind: the widget shows the new motivation without the daemon polling.
-        #expect(waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(daemon.read("motivation.plain") == "⭐ No zero days.\n")
@@ -110,7 +110,7 @@ struct InteractiveEndToEndTests {
         #expect(daemon.read("motivation.plain") == "No zero days.\n")
     }
 
-    @Test func manyProcessesWritingAtOnceLoseNothing() throws {
+    @Test func manyProcessesWritingAtOnceLoseNothing() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  motivation:\n    kind: motivations\n  todo:\n    kind: todos\n")
         let env = daemon.environment
@@ -138,7 +138,9 @@ struct InteractiveEndToEndTests {
             #expect(writer.terminationStatus == 0)
         }
         #expect(
-            waitFor("the last click to land") { daemon.log.components(separatedBy: "toggle-favorite:").count == 11 })
+            await daemon.waitFor("the last click to land") {
+                daemon.log.components(separatedBy: "toggle-favorite:").count == 11
+            })
         // 100 toggles from the writers and 10 from clicks: an even number, so not a favourite.
         let list = try runWidgetd(["motivations", "list"], environment: env).stdout
         #expect(list.hasPrefix("\(id)      #"), "\(list)")
@@ -146,6 +148,6 @@ struct InteractiveEndToEndTests {
         #expect(todos.count == 100)
         #expect(Set(todos.map { $0.split(separator: " ").last }).count == 100)
         #expect(!daemon.log.contains("database is locked"))
-        #expect(waitFor("the widget to show no star") { daemon.read("motivation.plain") == "Shared\n" })
+        #expect(await daemon.waitFor("the widget to show no star") { daemon.read("motivation.plain") == "Shared\n" })
     }
 }

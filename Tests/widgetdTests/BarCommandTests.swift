@@ -3,7 +3,7 @@ import Testing
 
 /// `widgetd bar`, driven as i3bar drives a status command: its stdout read as the protocol, click events written
 /// to its stdin, the stop and continue signals sent.
-@Suite("widgetd bar: the i3bar protocol")
+@Suite("widgetd bar: the i3bar protocol", .spawnsDaemons)
 struct BarCommandTests {
     static let config = """
         widgets:
@@ -66,11 +66,13 @@ struct BarCommandTests {
         }
     }
 
-    @Test func printsTheHeaderThenOneStatusLinePerChange() throws {
+    @Test func printsTheHeaderThenOneStatusLinePerChange() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        #expect(
+            await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }
+        )
         let bar = try Bar(daemon, ["--widgets", "quote,seconds"])
-        #expect(waitFor("three status lines") { bar.statusLines.count >= 3 })
+        #expect(await waitFor("three status lines") { bar.statusLines.count >= 3 })
         let lines = bar.lines
         let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(header["version"] as? Int == 1)
@@ -89,19 +91,19 @@ struct BarCommandTests {
         #expect(Set(seconds).count == seconds.count)
     }
 
-    @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() throws {
+    @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
         let bar = try Bar(daemon, ["--bar", "main"])
         let text = { (instance: String) in
             bar.statusLines.last?.first { $0["instance"] as? String == instance }?["full_text"] as? String
         }
-        #expect(waitFor("the first line") { text("todos") == "☐ Alpha  ☐ Beta" })
+        #expect(await waitFor("the first line") { text("todos") == "☐ Alpha  ☐ Beta" })
         // The bar's layout for todos comes with the block.
         let todos = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "todos" })
         #expect(todos["min_width"] as? Int == 200)
@@ -113,9 +115,9 @@ struct BarCommandTests {
         bar.click(
             #"{"name":"widgetd","instance":"todos","button":1,"modifiers":["Shift"],"x":1186,"y":8,"relative_x":110,"#
                 + #""relative_y":8,"output_x":1186,"output_y":8,"width":120,"height":18}"#)
-        #expect(waitFor("Beta ticked off") { text("todos") == "☐ Alpha  ☑ Beta" })
+        #expect(await waitFor("Beta ticked off") { text("todos") == "☐ Alpha  ☑ Beta" })
         bar.click(#"{"name":"widgetd","instance":"motivation","button":1,"modifiers":[],"relative_x":3,"width":90}"#)
-        #expect(waitFor("the star") { text("motivation") == "⭐ No zero days." })
+        #expect(await waitFor("the star") { text("motivation") == "⭐ No zero days." })
         // On i3bar the background shows, so the text colour chosen for it comes with it.
         let motivation = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "motivation" })
         #expect(motivation["color"] as? String == "#000000")
@@ -126,7 +128,7 @@ struct BarCommandTests {
         #expect(text("todos") == "☐ Alpha  ☑ Beta")
     }
 
-    @Test func aClickReachesAScriptWithEveryKeyTheBarSent() throws {
+    @Test func aClickReachesAScriptWithEveryKeyTheBarSent() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
@@ -135,62 +137,58 @@ struct BarCommandTests {
                     command: [sh, -c, 'echo "b=$button m=$modifiers x=$x y=$y rx=$relative_x ry=$relative_y w=$width h=$height"']
 
                 """)
-        #expect(waitFor("the first run") { daemon.read("where.plain")?.hasPrefix("b=") == true })
+        #expect(await daemon.waitFor("the first run") { daemon.read("where.plain")?.hasPrefix("b=") == true })
         let bar = try Bar(daemon, ["--widgets", "where"])
-        #expect(waitFor("the first line") { bar.statusLines.count >= 1 })
+        #expect(await waitFor("the first line") { bar.statusLines.count >= 1 })
         bar.click(
             #"{"name":"widgetd","instance":"where","button":3,"modifiers":["Shift","Mod4"],"x":1186,"y":9,"#
                 + #""relative_x":40,"relative_y":7,"output_x":1186,"output_y":9,"width":120,"height":18}"#)
         #expect(
-            waitFor("the script's answer to the click") {
+            await waitFor("the script's answer to the click") {
                 daemon.read("where.plain")
                     == #"b=3 m=["Shift","Mod4"] x=1186 y=9 rx=40 ry=7 w=120 h=18"# + "\n"
             }, "\(daemon.read("where.plain") ?? "nothing")")
     }
 
-    @Test func theStopSignalPausesTheOutputAndTheContinueSignalResumesIt() throws {
+    @Test func theStopSignalPausesTheOutputAndTheContinueSignalResumesIt() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the clock") { daemon.hasTimeline("seconds") })
+        #expect(await daemon.waitFor("the clock") { daemon.hasTimeline("seconds") })
         let bar = try Bar(daemon, ["--widgets", "seconds"])
-        #expect(waitFor("a first line") { bar.statusLines.count >= 1 })
+        #expect(await waitFor("a first line") { bar.statusLines.count >= 1 })
         kill(bar.process.processIdentifier, SIGUSR1)
         // Give the signal time to land: two ticks of the clock must then pass with no new line.
         var ticks: Set<String> = []
         #expect(
-            waitFor("two ticks") {
+            await waitFor("two ticks") {
                 daemon.read("seconds.plain").map { ticks.insert($0) }
                 return ticks.count >= 3
             })
         let paused = bar.lines.count
         ticks = []
         #expect(
-            waitFor("two more ticks") {
+            await waitFor("two more ticks") {
                 daemon.read("seconds.plain").map { ticks.insert($0) }
                 return ticks.count >= 3
             })
         #expect(bar.lines.count == paused)
         kill(bar.process.processIdentifier, SIGUSR2)
-        #expect(waitFor("a line after continuing") { bar.lines.count > paused })
+        #expect(await waitFor("a line after continuing") { bar.lines.count > paused })
     }
 
-    @Test func sleepsWhileAnotherWidgetTicks() throws {
+    @Test func sleepsWhileAnotherWidgetTicks() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
-        let bar = try Bar(daemon, ["--widgets", "quote"])
-        #expect(waitFor("the first line") { bar.statusLines.count == 1 })
-        let pid = bar.process.processIdentifier
-        var settled = try contextSwitches(of: pid)
         #expect(
-            waitFor("the bar to settle") {
-                usleep(200_000)
-                let now = (try? contextSwitches(of: pid)) ?? 0
-                defer { settled = now }
-                return now == settled
-            })
+            await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }
+        )
+        let bar = try Bar(daemon, ["--widgets", "quote"])
+        #expect(await waitFor("the first line") { bar.statusLines.count == 1 })
+        let pid = bar.process.processIdentifier
+        #expect(
+            try await waitForQuiet("the bar to settle", window: .milliseconds(200)) { try contextSwitches(of: pid) })
         let before = try contextSwitches(of: pid)
         var ticks: Set<String> = []
         #expect(
-            waitFor("three ticks of the clock") {
+            await waitFor("three ticks of the clock") {
                 daemon.read("seconds.plain").map { ticks.insert($0) }
                 return ticks.count >= 4
             })

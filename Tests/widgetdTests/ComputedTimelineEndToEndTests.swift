@@ -4,7 +4,7 @@ import Testing
 
 /// A per-second clock is kept as a rule (start, step, count, format, zone), not as an hour of texts: the built daemon
 /// writes that small record, and `show`, `show --follow` and `widgetd bar` write the time out from it.
-@Suite("computed timelines, end to end")
+@Suite("computed timelines, end to end", .spawnsDaemons)
 struct ComputedTimelineEndToEndTests {
     static let config = """
         widgets:
@@ -31,10 +31,10 @@ struct ComputedTimelineEndToEndTests {
             })
     }
 
-    @Test func theRecordIsSmallAndEveryReaderWritesOutTheCurrentSecond() throws {
+    @Test func theRecordIsSmallAndEveryReaderWritesOutTheCurrentSecond() async throws {
         let start = Date()
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("kolkata") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("kolkata") })
 
         let recordPath = daemon.output + "/kolkata.json"
         let data = try Data(contentsOf: URL(fileURLWithPath: recordPath))
@@ -49,22 +49,22 @@ struct ComputedTimelineEndToEndTests {
         #expect(Self.textsSince(start).contains(String(shown.stdout.dropLast())), "\(shown.stdout)")
 
         let follower = try Follower(daemon, showing: "kolkata")
-        #expect(waitFor("three lines from show --follow") { follower.lines.count >= 3 })
+        #expect(await waitFor("three lines from show --follow") { follower.lines.count >= 3 })
         let followed = follower.lines.map(String.init)
         let valid = Self.textsSince(start)
         #expect(followed.allSatisfy(valid.contains), "\(followed)")
         #expect(Set(followed).count == followed.count, "\(followed)")
 
         let bar = try BarCommandTests.Bar(daemon, ["--widgets", "kolkata"])
-        #expect(waitFor("two status lines from widgetd bar") { bar.statusLines.count >= 2 })
+        #expect(await waitFor("two status lines from widgetd bar") { bar.statusLines.count >= 2 })
         let texts = bar.statusLines.compactMap { $0.first?["full_text"] as? String }
         let validNow = Self.textsSince(start)
         #expect(texts.count >= 2 && texts.allSatisfy(validNow.contains), "\(texts)")
     }
 
-    @Test func aRecordOfThePreviousVersionIsReadByShow() throws {
+    @Test func aRecordOfThePreviousVersionIsReadByShow() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("kolkata") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("kolkata") })
         daemon.stop()
         // The previous version's per-second record: stored entries (here the last of an hour that has passed).
         let old =

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a FIFO line without its newline, a FIFO or
 /// runtime directory deleted under it, outputs it cannot write, floods of bad lines, acknowledgements nobody takes.
-@Suite("widgetd run: hardening of the runtime")
+@Suite("widgetd run: hardening of the runtime", .spawnsDaemons)
 struct DaemonRuntimeHardeningTests {
     static let config = """
         widgets:
@@ -37,9 +37,9 @@ struct DaemonRuntimeHardeningTests {
     }
 
     @Test(arguments: DeadLog.allCases)
-    func aDaemonWhoseLogCannotBeWrittenKeepsServingAndCleansUp(log: DeadLog) throws {
+    func aDaemonWhoseLogCannotBeWrittenKeepsServingAndCleansUp(log: DeadLog) async throws {
         let daemon = try DaemonUnderTest(config: Self.config, standardError: try log.open())
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") || !daemon.process.isRunning })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") || !daemon.process.isRunning })
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(daemon.process.isRunning)
@@ -68,81 +68,86 @@ struct DaemonRuntimeHardeningTests {
 
     // MARK: 6. A line without its newline
 
-    @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() throws {
+    @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         try writeFIFO(daemon.runtime + "/control", "reload all")  // printf 'reload all' > control
         let result = try daemon.cli(["reload", "--kind", "quotes", "--wait", "--timeout", "5"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(waitFor("the unfinished line as a request") { daemon.log.contains("reload requested: quote\n") })
+        #expect(
+            await daemon.waitFor("the unfinished line as a request") {
+                daemon.log.contains("reload requested: quote\n")
+            })
         #expect(!daemon.log.contains("reload allreload"), "\(daemon.log)")
 
         // Even a raw writer without the CLI's leading newline is heard once the first writer has closed.
         try writeFIFO(daemon.runtime + "/control", "reload all")
         #expect(
-            waitFor("the second unfinished line") { daemon.log.components(separatedBy: "reload requested").count >= 4 })
+            await daemon.waitFor("the second unfinished line") {
+                daemon.log.components(separatedBy: "reload requested").count >= 4
+            })
         try writeFIFO(daemon.runtime + "/control", "reload kind quotes ack=raw1\n")
-        #expect(waitFor("the raw request's acknowledgement") { daemon.log.contains("(ack raw1)") })
+        #expect(await daemon.waitFor("the raw request's acknowledgement") { daemon.log.contains("(ack raw1)") })
     }
 
-    @Test func aClosedWriterWithHalfALineDoesNotMakeTheDaemonSpin() throws {
+    @Test func aClosedWriterWithHalfALineDoesNotMakeTheDaemonSpin() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         try writeFIFO(daemon.runtime + "/control", "reload quote")
-        #expect(waitFor("the line") { daemon.log.contains("reload requested: quote") })
+        #expect(await daemon.waitFor("the line") { daemon.log.contains("reload requested: quote") })
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         // A loop spinning on POLLHUP burns a whole core: a second of it is about 100 ticks.
         let before = try cpuTicks(of: daemon.process.processIdentifier)
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .seconds(1) { usleep(100_000) }
+        // The idle second is the measurement, so this pause is the test, not a wait for an event.
+        try await Task.sleep(for: .seconds(1))
         let used = try cpuTicks(of: daemon.process.processIdentifier) - before
         #expect(used < 10, "the daemon used \(used) ticks of CPU in an idle second")
     }
 
     // MARK: 4. The FIFO, the lock and the runtime directory
 
-    @Test func aDeletedFIFOIsMadeAgain() throws {
+    @Test func aDeletedFIFOIsMadeAgain() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let fifo = daemon.runtime + "/control"
         let old = try inode(fifo)
         #expect(unlink(fifo) == 0)
-        #expect(waitFor("a new FIFO") { (try? inode(fifo)).map { $0 != old } == true })
+        #expect(await waitFor("a new FIFO") { (try? inode(fifo)).map { $0 != old } == true })
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO && info.st_mode & 0o777 == 0o600)
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test func aFIFOReplacedByAnUnsafeOneIsRefusedAndTakenOnSIGHUPOnceItIsSafe() throws {
+    @Test func aFIFOReplacedByAnUnsafeOneIsRefusedAndTakenOnSIGHUPOnceItIsSafe() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let fifo = daemon.runtime + "/control"
         #expect(unlink(fifo) == 0)
         #expect(mkfifo(fifo, 0o600) == 0 && chmod(fifo, 0o666) == 0)  // `mkfifo control` with a loose umask
-        #expect(waitFor("the refusal") { daemon.log.contains("cannot make the control FIFO again") })
+        #expect(await daemon.waitFor("the refusal") { daemon.log.contains("cannot make the control FIFO again") })
         #expect(daemon.log.contains("other users must have no access"))
         // chmod makes no inotify event the daemon watches; SIGHUP is the way to say "look again".
         #expect(chmod(fifo, 0o600) == 0)
         kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(waitFor("the FIFO taken again") { daemon.log.contains("listening on it again") })
+        #expect(await daemon.waitFor("the FIFO taken again") { daemon.log.contains("listening on it again") })
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
     }
 
-    @Test func aRemovedRuntimeDirectoryComesBackAndASecondDaemonIsStillRefused() throws {
+    @Test func aRemovedRuntimeDirectoryComesBackAndASecondDaemonIsStillRefused() async throws {
         let first = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { first.hasTimeline("quote") })
+        #expect(await waitFor("the first timeline") { first.hasTimeline("quote") })
         try FileManager.default.removeItem(atPath: first.runtime)  // rm -rf
         #expect(
-            waitFor("the FIFO and lock back") {
+            await waitFor("the FIFO and lock back") {
                 access(first.runtime + "/control", F_OK) == 0 && access(first.runtime + "/lock", F_OK) == 0
             })
         let result = try first.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
 
         let second = try DaemonUnderTest(config: Self.config, reusing: first.directory)
-        #expect(waitFor("the second daemon to give up") { !second.process.isRunning })
+        #expect(await waitFor("the second daemon to give up") { !second.process.isRunning })
         second.stop()
         #expect(second.process.terminationReason == .exit && second.process.terminationStatus == 1)
         #expect(second.log.contains("already running (pid \(first.process.processIdentifier))"), "\(second.log)")
@@ -150,16 +155,16 @@ struct DaemonRuntimeHardeningTests {
         #expect(access(first.runtime + "/control", F_OK) != 0 && access(first.runtime + "/lock", F_OK) != 0)
     }
 
-    @Test func aDaemonWhoseLockWasTakenWhileItsDirectoryWasGoneStopsAndLeavesTheNewLock() throws {
+    @Test func aDaemonWhoseLockWasTakenWhileItsDirectoryWasGoneStopsAndLeavesTheNewLock() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         // Another daemon (this test) makes the directory again and takes the lock before the first repairs it.
         try FileManager.default.removeItem(atPath: daemon.runtime)
         #expect(mkdir(daemon.runtime, 0o700) == 0 || errno == EEXIST)  // the output repair may have made it
         let lock = open(daemon.runtime + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(lock) }
         #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
-        #expect(waitFor("the first daemon to stop") { !daemon.process.isRunning })
+        #expect(await waitFor("the first daemon to stop") { !daemon.process.isRunning })
         #expect(daemon.log.contains("leaving it to that one and stopping"), "\(daemon.log)")
         #expect(access(daemon.runtime + "/lock", F_OK) == 0, "the newcomer's lock stays")
     }
@@ -199,7 +204,7 @@ struct DaemonRuntimeHardeningTests {
     }
 
     @Test(.enabled(if: canMountTmpfs, "needs a tiny tmpfs, which only root can mount"), arguments: OutputFault.allCases)
-    func anUnwritableOutputFailsTheAcknowledgementAndTheEntryIsWrittenOnceItHeals(fault: OutputFault) throws {
+    func anUnwritableOutputFailsTheAcknowledgementAndTheEntryIsWrittenOnceItHeals(fault: OutputFault) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let mount = directory.url.path + "/tmpfs"
@@ -208,7 +213,7 @@ struct DaemonRuntimeHardeningTests {
         defer { _ = shell("umount -l '\(mount)'") }
         let config = Self.config + "settings:\n  output_dir: \(mount)/out\n"
         let daemon = try DaemonUnderTest(config: config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let before = try #require(try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8))
 
         try fault.inject(mount)
@@ -221,23 +226,25 @@ struct DaemonRuntimeHardeningTests {
         // The disk heals without any change the daemon watches, and still the file catches up.
         fault.heal(mount)
         #expect(
-            waitFor("the new quote on disk") {
+            await waitFor("the new quote on disk") {
                 (try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8)).map { $0 != before } == true
             })
-        #expect(waitFor("the daemon to say so") { daemon.log.contains("the output files are written again") })
+        #expect(
+            await daemon.waitFor("the daemon to say so") { daemon.log.contains("the output files are written again") })
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         daemon.stop()
     }
 
     // MARK: 8. Floods and hostile text in the log
 
-    @Test func hostileLinesAreEscapedAndAFloodIsCountedNotRepeated() throws {
+    @Test func hostileLinesAreEscapedAndAFloodIsCountedNotRepeated() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         try writeFIFO(
             daemon.runtime + "/control",
             "bogus \u{1b}]0;pwned\u{7}\u{1b}[2J\0hidden\rshown " + String(repeating: "x", count: 300) + "\n")
-        #expect(waitFor("the hostile line dropped") { daemon.log.contains("control FIFO: dropped 'bogus") })
+        #expect(
+            await daemon.waitFor("the hostile line dropped") { daemon.log.contains("control FIFO: dropped 'bogus") })
         let hostile = try #require(daemon.log.split(separator: "\n").first { $0.contains("dropped 'bogus") })
         #expect(hostile.contains("\\x1b]0;pwned\\x07\\x1b[2J\\x00hidden\\rshown"))
         #expect(hostile.contains("xxx…'"))
@@ -246,7 +253,7 @@ struct DaemonRuntimeHardeningTests {
         var flood = ""
         for index in 0..<5000 { flood += "bogus line \(index)\n" }
         try writeFIFO(daemon.runtime + "/control", flood)
-        #expect(waitFor("the flood's summary") { daemon.log.contains("more lines not logged") })
+        #expect(await daemon.waitFor("the flood's summary") { daemon.log.contains("more lines not logged") })
         let dropped = daemon.log.split(separator: "\n").filter { $0.contains("control FIFO: dropped") }
         #expect(dropped.count <= 12, "\(dropped.count) lines logged for 5,001 bad ones")
         #expect(daemon.log.contains("the last: control FIFO: dropped 'bogus line 4999'"))
@@ -258,7 +265,7 @@ struct DaemonRuntimeHardeningTests {
 
     // MARK: 11. Acknowledgement files
 
-    @Test func acknowledgementFilesNobodyTakesAreRemoved() throws {
+    @Test func acknowledgementFilesNobodyTakesAreRemoved() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let acks = directory.url.path + "/run/widgetd/acks"
@@ -269,7 +276,7 @@ struct DaemonRuntimeHardeningTests {
             chmod(directory.url.path + "/run", 0o700) == 0 && chmod(directory.url.path + "/run/widgetd", 0o700) == 0)
 
         let daemon = try DaemonUnderTest(config: Self.config, reusing: directory)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         #expect(try FileManager.default.contentsOfDirectory(atPath: acks).isEmpty, "stale ones go at start-up")
 
         // A client that reads its acknowledgement removes it.
@@ -281,10 +288,12 @@ struct DaemonRuntimeHardeningTests {
         for index in 0..<20 { lines += "reload quote ack=gone\(index)\n" }
         try writeFIFO(daemon.runtime + "/control", lines)
         #expect(
-            waitFor("the acknowledgements") { (try? FileManager.default.contentsOfDirectory(atPath: acks).count) == 20 }
+            await waitFor("the acknowledgements") {
+                (try? FileManager.default.contentsOfDirectory(atPath: acks).count) == 20
+            }
         )
         #expect(
-            waitFor("the acknowledgements nobody took to go", timeout: .seconds(30)) {
+            await waitFor("the acknowledgements nobody took to go", timeout: .seconds(30)) {
                 (try? FileManager.default.contentsOfDirectory(atPath: acks))?.isEmpty == true
             })
         #expect(daemon.process.isRunning)

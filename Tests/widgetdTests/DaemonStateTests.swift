@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import Testing
 
-@Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor")
+@Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor", .spawnsDaemons)
 struct DaemonStateTests {
     static let config = """
         widgets:
@@ -15,10 +15,10 @@ struct DaemonStateTests {
         """
 
     @Test("daemon.json names the pid, the config, the output directory and the start; it goes at a clean stop")
-    func stateFile() throws {
+    func stateFile() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let path = daemon.runtime + "/daemon.json"
-        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: path) }
+        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: path) }
         let state =
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         #expect(state?["pid"] as? Int == Int(daemon.process.processIdentifier))
@@ -32,9 +32,9 @@ struct DaemonStateTests {
     }
 
     @Test("list with no daemon says so and exits 3 instead of showing old text as current")
-    func listWithoutDaemon() throws {
+    func listWithoutDaemon() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        _ = waitFor("the first paint") { daemon.read("quote.plain") != nil }
+        _ = await daemon.waitFor("the first paint") { daemon.read("quote.plain") != nil }
         daemon.stop()
         let list = try daemon.cli(["list"])
         #expect(list.status == 3)
@@ -46,11 +46,11 @@ struct DaemonStateTests {
     }
 
     @Test("After an invalid edit, list says the daemon runs an older config and still lists what it runs")
-    func listOlderConfig() throws {
+    func listOlderConfig() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        _ = waitFor("the first timeline") { daemon.hasTimeline("quote") }
+        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") }
         try daemon.editConfig("widgets:\n  quote:\n    kind: quotse\n    famly: x\n")
-        _ = waitFor("the refused reload in daemon.json") {
+        _ = await waitFor("the refused reload in daemon.json") {
             (try? String(contentsOfFile: daemon.runtime + "/daemon.json", encoding: .utf8))?
                 .contains("\"configErrors\" : 0") == false
         }
@@ -63,12 +63,12 @@ struct DaemonStateTests {
     }
 
     @Test("show, list and click follow the daemon's output directory after settings.output_dir is edited")
-    func editedOutputDirectory() throws {
+    func editedOutputDirectory() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        _ = waitFor("the first timeline") { daemon.hasTimeline("quote") }
+        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") }
         let elsewhere = daemon.directory.url.path + "/elsewhere"
         try daemon.editConfig("settings:\n  output_dir: \(elsewhere)\n" + Self.config)
-        _ = waitFor("the reload") { daemon.log.contains("take effect when the daemon restarts") }
+        _ = await daemon.waitFor("the reload") { daemon.log.contains("take effect when the daemon restarts") }
         let show = try daemon.cli(["show", "quote"])
         #expect(show.status == 0, "\(show.stderr)")
         #expect(show.stdout == (daemon.read("quote.plain") ?? "-"))
@@ -83,9 +83,9 @@ struct DaemonStateTests {
     }
 
     @Test("status prints the daemon, its config, outputs and widgets in one screen")
-    func status() throws {
+    func status() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        _ = waitFor("the first timeline") { daemon.hasTimeline("quote") && daemon.hasTimeline("clock") }
+        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") && daemon.hasTimeline("clock") }
         let status = try daemon.cli(["status"])
         #expect(status.status == 0)
         #expect(status.stdout.contains("running (pid \(daemon.process.processIdentifier)"))
@@ -96,7 +96,7 @@ struct DaemonStateTests {
     }
 
     @Test("doctor: a healthy daemon with a reader passes; no daemon, loose modes and unread widgets are named")
-    func doctor() throws {
+    func doctor() async throws {
         // Names no other test's processes carry: doctor looks at every process of the user.
         let tag = String(UUID().uuidString.prefix(8)).lowercased()
         let (quote, clock) = ("quote-\(tag)", "clock-\(tag)")
@@ -104,7 +104,7 @@ struct DaemonStateTests {
             config:
                 "widgets:\n  \(quote):\n    kind: quotes\n    output: [plain, i3blocks]\n  \(clock):\n    kind: clock\n"
         )
-        _ = waitFor("the first timeline") { daemon.hasTimeline(quote) && daemon.hasTimeline(clock) }
+        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline(quote) && daemon.hasTimeline(clock) }
         // A bar that reads the quote (its file read after written) and a follower naming the clock.
         _ = try String(contentsOfFile: daemon.output + "/\(quote).plain", encoding: .utf8)
         var report = try daemon.cli(["doctor"])
@@ -156,9 +156,9 @@ struct DaemonStateTests {
     }
 
     @Test("A state file left by a killed daemon is not believed")
-    func staleState() throws {
+    func staleState() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
         kill(daemon.process.processIdentifier, SIGKILL)
         daemon.process.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json"))

@@ -78,6 +78,15 @@ final class DaemonUnderTest {
         FileManager.default.fileExists(atPath: runtime + "/status/" + name + ".json")
     }
 
+    /// `waitFor`, woken by every change under this daemon's directories: its outputs, status files and log.
+    func waitFor(
+        _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () throws -> Bool
+    ) async rethrows -> Bool {
+        try await widgetdTests.waitFor(
+            what, timeout: timeout, watching: directory.url.path, sourceLocation: sourceLocation, condition)
+    }
+
     /// Context switches of every thread of the daemon (`/proc/PID/task/*/status`).
     func contextSwitches() throws -> Int {
         try widgetdTests.contextSwitches(of: process.processIdentifier)
@@ -125,18 +134,4 @@ final class Follower {
     var lines: [Substring] {
         ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
     }
-}
-
-/// Checks `condition` until it holds or `timeout` passes; a bounded wait on an event, not a fixed sleep.
-func waitFor(
-    _ what: String, timeout: Duration = .seconds(10), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () throws -> Bool
-) rethrows -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        usleep(10_000)
-    }
-    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
-    return false
 }

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// The exec kind, run by the built daemon on real scripts.
-@Suite("exec kind, end to end")
+@Suite("exec kind, end to end", .spawnsDaemons)
 struct ExecEndToEndTests {
-    @Test func anI3blocksScriptRunsUnchangedWithItsEnvironment() throws {
+    @Test func anI3blocksScriptRunsUnchangedWithItsEnvironment() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
@@ -21,29 +21,30 @@ struct ExecEndToEndTests {
                 """)
         // `LABEL` as i3blocks-contrib scripts read it, the parameter under widgetd's own name, the interval.
         #expect(
-            waitFor("the script's output") {
+            await waitFor("the script's output") {
                 // No background line: i3blocks 1.4 drops it; the red reads on i3bar's black by itself.
                 daemon.read("cpu.i3blocks") == "CPU cpu 0.8 systemMedium 30\nshort\n#ff0000\n"
             })
         // The formats are written one after another: wait for the second too.
-        #expect(waitFor("the i3bar file") { daemon.read("cpu.i3bar")?.contains("cpu 0.8") == true })
+        #expect(await daemon.waitFor("the i3bar file") { daemon.read("cpu.i3bar")?.contains("cpu 0.8") == true })
         let block = try #require(daemon.read("cpu.i3bar"))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
         #expect(object["full_text"] as? String == "CPU cpu 0.8 systemMedium 30")
         #expect(object["color"] as? String == "#ff0000")
     }
 
-    @Test func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() throws {
+    @Test func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() async throws {
         let script =
-            "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + i, "
+            "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + 2 * i, "
             + "'text': 'step %d' % i} for i in range(3)], 'policy': 'never'}))"
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  steps:\n    kind: exec\n    command: [python3, -c, \"\(script)\"]\n")
         // The first entry shows before its date (as WidgetKit does), then each one at its date.
         var seen: [String] = []
         var recordInode: UInt64?
+        // Entries two seconds apart: each must be seen while it shows, even when the test waits its turn to resume.
         #expect(
-            waitFor("all three entries", timeout: .seconds(15)) {
+            await daemon.waitFor("all three entries", timeout: .seconds(15)) {
                 if let text = daemon.read("steps.plain"), text != seen.last { seen.append(text) }
                 if seen.last == "step 1\n", recordInode == nil {
                     recordInode = try? inode(daemon.output + "/steps.json")
@@ -58,7 +59,7 @@ struct ExecEndToEndTests {
         #expect(daemon.log.components(separatedBy: "steps: asking exec for a timeline").count == 2)
     }
 
-    @Test func aHangingScriptIsKilledAtItsTimeoutGoesStaleAndOthersCarryOn() throws {
+    @Test func aHangingScriptIsKilledAtItsTimeoutGoesStaleAndOthersCarryOn() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
@@ -71,20 +72,22 @@ struct ExecEndToEndTests {
                     command: [echo, fine]
 
                 """)
-        #expect(waitFor("the healthy widget") { daemon.read("fine.plain") == "fine\n" })
+        #expect(await daemon.waitFor("the healthy widget") { daemon.read("fine.plain") == "fine\n" })
         #expect(
-            waitFor("the timeout") { daemon.log.contains("stuck: timed out after 300 ms; its processes were killed") })
+            await daemon.waitFor("the timeout") {
+                daemon.log.contains("stuck: timed out after 300 ms; its processes were killed")
+            })
         #expect(
-            waitFor("the stale mark") {
+            await waitFor("the stale mark") {
                 (try? daemon.cli(["show", "stuck", "--format", "waybar"]))?.stdout.contains(#""class":["stale""#)
                     == true
             })
         let pidText = try String(contentsOfFile: daemon.directory.url.path + "/pid", encoding: .utf8)
         let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(waitFor("the script to be gone") { kill(pid, 0) != 0 })
+        #expect(await waitFor("the script to be gone") { kill(pid, 0) != 0 })
     }
 
-    @Test func hangingScriptsHoldUpNoOtherWidget() throws {
+    @Test func hangingScriptsHoldUpNoOtherWidget() async throws {
         // More hanging scripts than the in-process kinds have threads: each command gets a thread of its own.
         let hanging = (0..<6).map {
             "  slow\($0):\n    kind: exec\n    command: [sh, -c, 'echo $$ >> pids; exec sleep 20']\n    timeout: 60s\n"
@@ -92,13 +95,13 @@ struct ExecEndToEndTests {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n" + hanging.joined()
                 + "  quote:\n    kind: quotes\n  motivation:\n    kind: motivations\n")
-        #expect(waitFor("the quote") { daemon.read("quote.plain") != nil })
+        #expect(await daemon.waitFor("the quote") { daemon.read("quote.plain") != nil })
         let before = daemon.read("quote.plain")
         let reload = try daemon.cli(["reload", "quote", "--wait", "--timeout", "5"])
         #expect(reload.status == 0, "\(reload.stderr)")
         #expect(daemon.read("quote.plain") != before)
         #expect(try runWidgetd(["motivations", "add", "Keep going."], environment: daemon.environment).status == 0)
-        #expect(waitFor("the motivation") { daemon.read("motivation.plain") == "Keep going.\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "Keep going.\n" })
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(daemon.read("motivation.plain") == "⭐ Keep going.\n")
@@ -107,45 +110,49 @@ struct ExecEndToEndTests {
         let pidsPath = daemon.directory.url.path + "/pids"
         var pids: [pid_t] = []
         #expect(
-            waitFor("every script started") {
+            await waitFor("every script started") {
                 pids = ((try? String(contentsOfFile: pidsPath, encoding: .utf8)) ?? "").split(separator: "\n")
                     .compactMap { pid_t($0) }
                 return pids.count == 6
             })
         daemon.stop()
-        #expect(waitFor("the scripts to be gone") { pids.allSatisfy { kill($0, 0) != 0 } })
+        #expect(await waitFor("the scripts to be gone") { pids.allSatisfy { kill($0, 0) != 0 } })
     }
 
-    @Test func aCommandInheritsNoDescriptorButItsThree() throws {
+    @Test func aCommandInheritsNoDescriptorButItsThree() async throws {
         let daemon = try DaemonUnderTest(
             config:
                 "widgets:\n  fds:\n    kind: exec\n    command: [python3, -c, \"import os; fds = [int(f) for f in os.listdir('/proc/self/fd')]; print(*sorted(f for f in fds if os.path.exists('/proc/self/fd/%d' % f)))\"]\n"
         )
-        #expect(waitFor("the listing") { daemon.read("fds.plain")?.hasPrefix("0") == true })
+        #expect(await daemon.waitFor("the listing") { daemon.read("fds.plain")?.hasPrefix("0") == true })
         #expect(daemon.read("fds.plain") == "0 1 2\n")
     }
 
-    @Test func tenMegabytesOfOutputAreCappedAndLogged() throws {
+    @Test func tenMegabytesOfOutputAreCappedAndLogged() async throws {
         let daemon = try DaemonUnderTest(
             config:
                 "widgets:\n  big:\n    kind: exec\n    family: systemSmall\n    command: [sh, -c, 'head -c 10000000 /dev/zero | tr \"\\\\000\" a']\n"
         )
-        #expect(waitFor("the capped output") { daemon.read("big.plain")?.hasPrefix("aaaa") == true })
+        #expect(await daemon.waitFor("the capped output") { daemon.read("big.plain")?.hasPrefix("aaaa") == true })
         // The family, named, still cuts: 24 cells of systemSmall with its ellipsis, and "\n".
         #expect(daemon.read("big.plain")?.count == 25)
-        #expect(waitFor("the log line") { daemon.log.contains("big: output cut at 64 KiB") })
+        #expect(await daemon.waitFor("the log line") { daemon.log.contains("big: output cut at 64 KiB") })
     }
 
-    @Test func exitStatus33IsUrgent() throws {
+    @Test func exitStatus33IsUrgent() async throws {
         let daemon = try DaemonUnderTest(
             config:
                 "widgets:\n  battery:\n    kind: exec\n    command: [sh, -c, 'echo 5%; exit 33']\n    output: [i3bar, waybar]\n"
         )
-        #expect(waitFor("the urgent block") { daemon.read("battery.i3bar")?.contains("\"urgent\":true") == true })
-        #expect(waitFor("the urgent class") { daemon.read("battery.waybar")?.contains("\"urgent\"") == true })
+        #expect(
+            await daemon.waitFor("the urgent block") {
+                daemon.read("battery.i3bar")?.contains("\"urgent\":true") == true
+            })
+        #expect(
+            await daemon.waitFor("the urgent class") { daemon.read("battery.waybar")?.contains("\"urgent\"") == true })
     }
 
-    @Test func aFailingScriptKeepsItsLastGoodEntry() throws {
+    @Test func aFailingScriptKeepsItsLastGoodEntry() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
@@ -154,7 +161,7 @@ struct ExecEndToEndTests {
                     command: [sh, -c, 'if [ -e broken ]; then echo oops >&2; exit 2; fi; echo good']
 
                 """)
-        #expect(waitFor("the good output") { daemon.read("flaky.plain") == "good\n" })
+        #expect(await daemon.waitFor("the good output") { daemon.read("flaky.plain") == "good\n" })
         _ = FileManager.default.createFile(atPath: daemon.directory.url.path + "/broken", contents: Data())
         // --wait reports the failure: the reload was done, and did not work.
         let reload = try daemon.cli(["reload", "flaky", "--wait"])
@@ -168,11 +175,11 @@ struct ExecEndToEndTests {
         #expect(daemon.log.contains("flaky: exited with status 2: oops"))
     }
 
-    @Test func aClickRunsTheCommandWithBlockButton() throws {
+    @Test func aClickRunsTheCommandWithBlockButton() async throws {
         let daemon = try DaemonUnderTest(
             config:
                 "widgets:\n  clicky:\n    kind: exec\n    command: [sh, -c, 'echo \"b=$BLOCK_BUTTON x=$BLOCK_X\"']\n")
-        #expect(waitFor("the first run") { daemon.read("clicky.plain") == "b= x=\n" })
+        #expect(await daemon.waitFor("the first run") { daemon.read("clicky.plain") == "b= x=\n" })
         // BLOCK_X is i3bar's x, on the screen, as i3blocks sets it; the position in the block is relative_x.
         #expect(
             try daemon.cli([

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `show --follow` ends quietly when its reader or its parent bar goes, and sleeps while other widgets tick.
-@Suite("show --follow: exits with its bar, sleeps beside others")
+@Suite("show --follow: exits with its bar, sleeps beside others", .spawnsDaemons)
 struct FollowerLifetimeTests {
     static let config = """
         widgets:
@@ -18,7 +18,7 @@ struct FollowerLifetimeTests {
         """
 
     /// Runs `script` in bash with the daemon's environment and `W` set to the built widgetd; waits for it to end.
-    private func bash(_ script: String, daemon: DaemonUnderTest) throws -> (
+    private func bash(_ script: String, daemon: DaemonUnderTest) async throws -> (
         status: Int32, stdout: String, stderr: String
     ) {
         let outPath = try daemon.directory.write("bash-\(UUID().uuidString).out", "")
@@ -32,7 +32,7 @@ struct FollowerLifetimeTests {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let ended = waitFor("bash -c \(script)") { !process.isRunning }
+        let ended = await waitFor("bash -c \(script)") { !process.isRunning }
         if !ended { process.terminate() }
         process.waitUntilExit()
         return (
@@ -42,13 +42,15 @@ struct FollowerLifetimeTests {
     }
 
     @Test(arguments: ["seconds", "quote"])
-    func exitsQuietlyWhenItsReaderClosesWithSIGPIPEIgnored(widget: String) throws {
+    func exitsQuietlyWhenItsReaderClosesWithSIGPIPEIgnored(widget: String) async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        #expect(
+            await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }
+        )
         // `head -1` closes the pipe after the first line: the ticking clock finds out on its next write (EPIPE),
         // the quote, which writes nothing more for an hour, from poll (POLLERR on the pipe's write end).
         for disposition in ["trap '' PIPE", "trap - PIPE"] {
-            let result = try bash(
+            let result = try await bash(
                 "\(disposition); \"$W\" show \(widget) --format i3bar --follow --config \"$CONFIG\" | head -1;"
                     + " echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
             #expect(result.stdout.hasSuffix("status=0\n"), "\(disposition): \(result)")
@@ -57,11 +59,11 @@ struct FollowerLifetimeTests {
         }
     }
 
-    @Test func showWithoutFollowWritesToAClosedPipeQuietly() throws {
+    @Test func showWithoutFollowWritesToAClosedPipeQuietly() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         // The reader closes its end at once and lingers, so widgetd's one write meets a pipe with no reader.
-        let result = try bash(
+        let result = try await bash(
             "trap '' PIPE; \"$W\" show quote --config \"$CONFIG\" | (exec 0<&-; sleep 0.3);"
                 + " echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
         // Like every one-shot command whose output cannot be written: quietly, with status 1 (not killed, no trap).
@@ -69,20 +71,20 @@ struct FollowerLifetimeTests {
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    @Test func exitsWhenItsParentDies() throws {
+    @Test func exitsWhenItsParentDies() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         let outPath = try daemon.directory.write("orphan.out", "")
         let errPath = try daemon.directory.write("orphan.err", "")
         // The parent shell starts the follower (its output a file, which never closes), prints its pid, waits until
         // the follower has printed its first line, and exits: the follower is an orphan whose reader is still there.
-        let result = try bash(
+        let result = try await bash(
             "\"$W\" show quote --follow --config \"$CONFIG\" >'\(outPath)' 2>'\(errPath)' & echo $!;"
                 + " for i in $(seq 500); do [ -s '\(outPath)' ] && break; sleep 0.01; done", daemon: daemon)
         #expect(result.status == 0)
         let pid = try #require(Int32(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(
-            waitFor("the orphaned follower to exit") {
+            await waitFor("the orphaned follower to exit") {
                 // Gone, or a zombie waiting for a reaper that is not us.
                 guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
                 return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
@@ -91,25 +93,23 @@ struct FollowerLifetimeTests {
         #expect((try? String(contentsOfFile: errPath, encoding: .utf8)) == "")
     }
 
-    @Test func sleepsWhileAnotherWidgetTicksEverySecond() throws {
+    @Test func sleepsWhileAnotherWidgetTicksEverySecond() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") })
+        #expect(
+            await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }
+        )
         let follower = try Follower(daemon, showing: "quote")
-        #expect(waitFor("the first line") { follower.lines.count == 1 })
+        #expect(await waitFor("the first line") { follower.lines.count == 1 })
         // Let the follower settle (the runtime's start-up threads), then count while the clock ticks three times:
         // each tick rewrites six files in the directory the follower's record is in.
-        var settled = try contextSwitches(of: follower.processIdentifier)
         #expect(
-            waitFor("the follower to settle") {
-                usleep(200_000)
-                let now = (try? contextSwitches(of: follower.processIdentifier)) ?? 0
-                defer { settled = now }
-                return now == settled
+            try await waitForQuiet("the follower to settle", window: .milliseconds(200)) {
+                try contextSwitches(of: follower.processIdentifier)
             })
         let before = try contextSwitches(of: follower.processIdentifier)
         var ticks: Set<String> = []
         #expect(
-            waitFor("three ticks of the clock") {
+            await waitFor("three ticks of the clock") {
                 daemon.read("seconds.plain").map { ticks.insert($0) }
                 return ticks.count >= 4
             })

@@ -107,10 +107,10 @@ struct GeneratedDocsTests {
     }
 
     @Test("bash completes subcommands, formats and the widget names of the running daemon's config")
-    func bashCompletes() throws {
+    func bashCompletes() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  quote:\n    kind: quotes\n  morning-clock:\n    kind: clock\n")
-        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
         let script = try daemon.directory.write("completion.bash", try Self.generated(["completion", "bash"]))
         func complete(_ words: [String]) throws -> [String] {
             let line = words.map { "'\($0)'" }.joined(separator: " ")

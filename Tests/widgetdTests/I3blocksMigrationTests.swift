@@ -4,7 +4,7 @@ import Testing
 
 /// Moving an i3blocks config to widgetd: `widgetd import i3blocks` on a config with a section of each feature, the
 /// result checked and run, and Debian's real i3blocks run on the old config and on the new one side by side.
-@Suite("i3blocks migration")
+@Suite("i3blocks migration", .spawnsDaemons)
 struct I3blocksMigrationTests {
     /// i3blocks-contrib-style scripts written for this test, and the config a user would have for them.
     static let scripts: [String: String] = [
@@ -69,7 +69,7 @@ struct I3blocksMigrationTests {
         return directory
     }
 
-    @Test func importTranslatesEverySectionAndTheResultRuns() throws {
+    @Test func importTranslatesEverySectionAndTheResultRuns() async throws {
         let directory = try workspace()
         defer { directory.remove() }
         let configPath = directory.url.path + "/i3blocks.config"
@@ -111,7 +111,7 @@ struct I3blocksMigrationTests {
         let daemon = try DaemonUnderTest(config: yaml, reusing: directory)
         defer { daemon.stop() }
         #expect(
-            waitFor("every widget") {
+            await waitFor("every widget") {
                 ["cpu", "iface", "units", "ticker", "volume", "hello_world"].allSatisfy(daemon.hasTimeline)
             })
         #expect(daemon.read("cpu.i3bar")?.hasPrefix(#"{"full_text":"CPU 42% 80","urgent":false"#) == true)
@@ -119,17 +119,19 @@ struct I3blocksMigrationTests {
         #expect(daemon.read("iface.i3bar")?.hasPrefix(##"{"full_text":"eth0 up","color":"#00ff00""##) == true)
         #expect(daemon.read("units.i3bar")?.contains(#""markup":"pango""#) == true)
         #expect(
-            waitFor("the persistent ticker") {
+            await waitFor("the persistent ticker") {
                 daemon.read("ticker.i3bar")?.hasPrefix(#"{"full_text":"tick 1""#) == true
             })
         #expect(daemon.read("volume.i3bar")?.contains(#""separator":false"#) == true)
         #expect(daemon.read("hello_world.i3bar")?.hasPrefix(#"{"full_text":"static text""#) == true)
         kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 10)
         #expect(
-            waitFor("the signal's reload") { daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"vol 2""#) == true })
+            await daemon.waitFor("the signal's reload") {
+                daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"vol 2""#) == true
+            })
     }
 
-    @Test func realI3blocksShowsTheSameBeforeAndAfterTheMove() throws {
+    @Test func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {
         let i3blocks = try #require(
             I3blocks.executable,
             "i3blocks is not installed: this test runs the real one (apt-get install -y i3blocks; .ci/run does)")
@@ -165,7 +167,7 @@ struct I3blocksMigrationTests {
         func afterBlock(_ name: String) -> I3barBlock? { after.latest(instance: name) }
         let sections = ["cpu", "iface", "units", "ticker"]
         #expect(
-            waitFor("both bars to show the same text for every block", timeout: .seconds(20)) {
+            await waitFor("both bars to show the same text for every block", timeout: .seconds(20)) {
                 sections.allSatisfy {
                     beforeBlock($0)?.fullText != nil && afterBlock($0)?.fullText == beforeBlock($0)?.fullText
                 }

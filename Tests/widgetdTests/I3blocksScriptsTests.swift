@@ -5,7 +5,7 @@ import Testing
 /// i3blocks-contrib-style scripts, written for these tests, run by the daemon as an i3blocks user configures them;
 /// each checks what the i3bar, i3blocks and waybar files say. The i3blocks file is listed last, so once it shows a
 /// change the other two have it too.
-@Suite("i3blocks scripts, end to end")
+@Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
     /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
     final class Bench {
@@ -34,7 +34,7 @@ struct I3blocksScriptsTests {
         }
     }
 
-    @Test func everyBlockPropertyReachesTheBars() throws {
+    @Test func everyBlockPropertyReachesTheBars() async throws {
         let bench = try Bench(
             scripts: ["cpu_usage": "#!/bin/sh\necho \"$BLOCK_INSTANCE $LABEL_EXTRA 42%\"\n"],
             config: """
@@ -55,7 +55,8 @@ struct I3blocksScriptsTests {
                       LABEL_EXTRA: avg
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the first run") { daemon.read("cpu.i3blocks") != nil && daemon.hasTimeline("cpu") })
+        #expect(
+            await daemon.waitFor("the first run") { daemon.read("cpu.i3blocks") != nil && daemon.hasTimeline("cpu") })
         #expect(
             daemon.read("cpu.i3bar")
                 == ##"{"full_text":"CPU cpu0 avg 42%","color":"#ff0000","urgent":false,"name":"widgetd","instance":"cpu","min_width":"CPU 100%","align":"center","separator":false,"separator_block_width":15,"markup":"none"}"##
@@ -65,7 +66,7 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("cpu.waybar") == #"{"text":"CPU cpu0 avg 42%","alt":"","class":["normal"]}"# + "\n")
     }
 
-    @Test func theScriptsOwnLinesWinAndNoShortTextIsMadeUp() throws {
+    @Test func theScriptsOwnLinesWinAndNoShortTextIsMadeUp() async throws {
         let long = String(repeating: "wide ", count: 12) + "end"
         let bench = try Bench(
             scripts: [
@@ -91,7 +92,7 @@ struct I3blocksScriptsTests {
                       color: "#ff0000"
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the runs") { ["when", "small", "battery"].allSatisfy(daemon.hasTimeline) })
+        #expect(await waitFor("the runs") { ["when", "small", "battery"].allSatisfy(daemon.hasTimeline) })
         // No family: the whole text, as i3blocks shows it, and no short_text.
         #expect(
             daemon.read("when.i3bar")
@@ -108,7 +109,7 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("battery.waybar") == #"{"text":"BAT 80%","alt":"80%","class":["normal"]}"# + "\n")
     }
 
-    @Test func pangoMarkupPassesToI3barAndWaybarAndIsStrippedForI3blocksRaw() throws {
+    @Test func pangoMarkupPassesToI3barAndWaybarAndIsStrippedForI3blocksRaw() async throws {
         let bench = try Bench(
             scripts: [
                 "systemctl": "#!/bin/sh\necho \"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>\"\n",
@@ -135,7 +136,7 @@ struct I3blocksScriptsTests {
                     intent: {markup: pango}
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the runs") { ["units", "broken", "usb"].allSatisfy(daemon.hasTimeline) })
+        #expect(await waitFor("the runs") { ["units", "broken", "usb"].allSatisfy(daemon.hasTimeline) })
         #expect(
             daemon.read("units.i3bar")
                 == #"{"full_text":"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>","urgent":false,"name":"widgetd","instance":"units","markup":"pango"}"#
@@ -150,7 +151,7 @@ struct I3blocksScriptsTests {
             daemon.read("broken.i3bar")
                 == #"{"full_text":"<b>half open","urgent":false,"name":"widgetd","instance":"broken","markup":"none"}"#
                 + "\n")
-        #expect(waitFor("the log line") { daemon.log.contains("broken: markup is not well-formed") })
+        #expect(await daemon.waitFor("the log line") { daemon.log.contains("broken: markup is not well-formed") })
         // A family cuts by what shows, and closes the tag.
         #expect(
             daemon.read("usb.i3bar")?.hasPrefix(
@@ -158,7 +159,7 @@ struct I3blocksScriptsTests {
                 == true)
     }
 
-    @Test func aPersistentScriptShowsEachLineAndReadsClicksOnItsStandardInput() throws {
+    @Test func aPersistentScriptShowsEachLineAndReadsClicksOnItsStandardInput() async throws {
         let bench = try Bench(
             scripts: [
                 // As i3blocks-contrib's persist scripts: print, then block on input.
@@ -197,11 +198,11 @@ struct I3blocksScriptsTests {
                     intent: {instance: eth0}
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the first lines") { daemon.read("raw.i3blocks") == "P ready persist\n" })
-        #expect(waitFor("the JSON block") { daemon.read("json.i3blocks") == "waiting\n\n#00ff00\n" })
+        #expect(await daemon.waitFor("the first lines") { daemon.read("raw.i3blocks") == "P ready persist\n" })
+        #expect(await daemon.waitFor("the JSON block") { daemon.read("json.i3blocks") == "waiting\n\n#00ff00\n" })
         // Not killed at the timeout: still there well after 5 s would not be waited for; the click proves it runs.
         #expect(try daemon.cli(["click", "raw", "--button", "3"]).status == 0)
-        #expect(waitFor("the click's line") { daemon.read("raw.i3blocks") == "P button 3\n" })
+        #expect(await daemon.waitFor("the click's line") { daemon.read("raw.i3blocks") == "P button 3\n" })
         #expect(
             daemon.read("raw.i3bar")
                 == #"{"full_text":"P button 3","urgent":false,"name":"widgetd","instance":"raw","markup":"none"}"#
@@ -213,7 +214,7 @@ struct I3blocksScriptsTests {
                 "--screen-x", "1500", "--screen-y", "1060", "--modifiers", "Shift,Mod4",
             ]).status == 0)
         let expected = "json/eth0 b1 at 7,3 in 90x20 (1500,1060) Shift+Mod4"
-        #expect(waitFor("the JSON click's answer") { daemon.read("json.i3blocks") == "\(expected)\nb1\n" })
+        #expect(await daemon.waitFor("the JSON click's answer") { daemon.read("json.i3blocks") == "\(expected)\nb1\n" })
         #expect(
             daemon.read("json.i3bar")
                 == #"{"full_text":"\#(expected)","short_text":"b1","urgent":false,"name":"widgetd","instance":"json","markup":"none"}"#
@@ -228,10 +229,10 @@ struct I3blocksScriptsTests {
         let pid = try #require(pid_t(bench.file("clicks.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(kill(pid, 0) == 0)
         try daemon.editConfig("widgets:\n  other:\n    kind: clock\n")
-        #expect(waitFor("the persistent script to stop") { kill(pid, 0) != 0 })
+        #expect(await waitFor("the persistent script to stop") { kill(pid, 0) != 0 })
     }
 
-    @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() throws {
+    @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() async throws {
         let bench = try Bench(
             scripts: [
                 "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"
@@ -246,9 +247,9 @@ struct I3blocksScriptsTests {
                 """)
         let daemon = bench.daemon!
         func pids() -> [pid_t] { bench.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
-        #expect(waitFor("the first command") { pids().count == 1 && daemon.read("memory.i3blocks") != nil })
+        #expect(await waitFor("the first command") { pids().count == 1 && daemon.read("memory.i3blocks") != nil })
         let first = try #require(pids().first)
-        #expect(waitFor("its line") { daemon.read("memory.i3blocks") == "mem \(first)\n" })
+        #expect(await daemon.waitFor("its line") { daemon.read("memory.i3blocks") == "mem \(first)\n" })
         try daemon.editConfig(
             """
             widgets:
@@ -259,16 +260,17 @@ struct I3blocksScriptsTests {
                 output: [waybar, i3bar, i3blocks]
                 intent: {label: M}
             """)
-        #expect(waitFor("a second command") { pids().count == 2 })
+        #expect(await waitFor("a second command") { pids().count == 2 })
         let second = pids()[1]
-        #expect(waitFor("the first command to stop") { kill(first, 0) != 0 })
+        #expect(await waitFor("the first command to stop") { kill(first, 0) != 0 })
         #expect(kill(second, 0) == 0)
-        #expect(waitFor("the new line, labelled") { daemon.read("memory.i3blocks") == "M mem \(second)\n" })
+        #expect(
+            await daemon.waitFor("the new line, labelled") { daemon.read("memory.i3blocks") == "M mem \(second)\n" })
         #expect(daemon.read("memory.i3bar")?.hasPrefix(#"{"full_text":"M mem \#(second)""#) == true)
         #expect(daemon.read("memory.waybar") == #"{"text":"M mem \#(second)","alt":"","class":["normal"]}"# + "\n")
     }
 
-    @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() throws {
+    @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() async throws {
         let bench = try Bench(
             scripts: [
                 "flaky": """
@@ -290,18 +292,21 @@ struct I3blocksScriptsTests {
                     output: [waybar, i3bar, i3blocks]
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the first run") { daemon.read("flaky.i3blocks") == "run 1\n" })
+        #expect(await daemon.waitFor("the first run") { daemon.read("flaky.i3blocks") == "run 1\n" })
         // A click makes it read a line and exit.
         #expect(try daemon.cli(["click", "flaky"]).status == 0)
-        #expect(waitFor("the stale mark") { daemon.read("flaky.waybar")?.contains(#""class":["stale"]"#) == true })
+        #expect(
+            await daemon.waitFor("the stale mark") {
+                daemon.read("flaky.waybar")?.contains(#""class":["stale"]"#) == true
+            })
         #expect(daemon.read("flaky.waybar")?.contains("exited with status 3; starting it again in 1 s") == true)
-        #expect(waitFor("the grey") { daemon.read("flaky.i3blocks") == "run 1\n\n#888888\n" })
-        #expect(waitFor("the second run, a second later") { daemon.read("flaky.i3blocks") == "run 2\n" })
+        #expect(await daemon.waitFor("the grey") { daemon.read("flaky.i3blocks") == "run 1\n\n#888888\n" })
+        #expect(await daemon.waitFor("the second run, a second later") { daemon.read("flaky.i3blocks") == "run 2\n" })
         #expect(daemon.read("flaky.i3bar")?.contains(#""full_text":"run 2""#) == true)
         #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
     }
 
-    @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() throws {
+    @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() async throws {
         let bench = try Bench(
             scripts: [
                 "flood":
@@ -324,9 +329,11 @@ struct I3blocksScriptsTests {
                     output: [waybar, i3bar, i3blocks]
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the flood to show") { daemon.read("flood.i3blocks")?.hasPrefix("tick ") == true })
+        #expect(await daemon.waitFor("the flood to show") { daemon.read("flood.i3blocks")?.hasPrefix("tick ") == true })
         #expect(
-            waitFor("the rate limit's log line") { daemon.log.contains("flood: printed faster than 20 lines a second") }
+            await daemon.waitFor("the rate limit's log line") {
+                daemon.log.contains("flood: printed faster than 20 lines a second")
+            }
         )
         // Other widgets answer as usual: each reload is written while the flood goes on.
         for expected in 2...4 {
@@ -334,16 +341,16 @@ struct I3blocksScriptsTests {
             #expect(daemon.read("counter.i3blocks") == "n \(expected)\n")
         }
         let first = daemon.read("flood.i3blocks")
-        #expect(waitFor("the flood's newest line") { daemon.read("flood.i3blocks") != first })
+        #expect(await daemon.waitFor("the flood's newest line") { daemon.read("flood.i3blocks") != first })
         #expect(daemon.read("flood.i3bar")?.hasPrefix(#"{"full_text":"tick "#) == true)
         #expect(daemon.read("flood.waybar")?.hasPrefix(#"{"text":"tick "#) == true)
         // The daemon stops it when it stops.
         let pid = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         daemon.stop()
-        #expect(waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
+        #expect(await waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
     }
 
-    @Test func aSignalReloadsTheWidgetsThatNameIt() throws {
+    @Test func aSignalReloadsTheWidgetsThatNameIt() async throws {
         let bench = try Bench(
             scripts: [
                 "volume": """
@@ -360,19 +367,20 @@ struct I3blocksScriptsTests {
                     output: [waybar, i3bar, i3blocks]
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("the first run") { daemon.read("volume.i3blocks") == "vol 1\n" })
+        #expect(await daemon.waitFor("the first run") { daemon.read("volume.i3blocks") == "vol 1\n" })
         // What `pkill -RTMIN+10 widgetd` sends.
         kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 10)
-        #expect(waitFor("the reload the signal asked for") { daemon.read("volume.i3blocks") == "vol 2\n" })
+        #expect(await daemon.waitFor("the reload the signal asked for") { daemon.read("volume.i3blocks") == "vol 2\n" })
         #expect(daemon.read("volume.i3bar")?.contains(#""full_text":"vol 2""#) == true)
         #expect(daemon.read("volume.waybar") == #"{"text":"vol 2","alt":"","class":["normal"]}"# + "\n")
         // A signal no widget names changes nothing and stops nothing.
         kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 11)
-        #expect(waitFor("the signal's log line") { daemon.log.contains("signal RTMIN+11: reloading nothing") })
+        #expect(
+            await daemon.waitFor("the signal's log line") { daemon.log.contains("signal RTMIN+11: reloading nothing") })
         #expect(daemon.process.isRunning)
     }
 
-    @Test func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() throws {
+    @Test func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() async throws {
         let bench = try Bench(
             scripts: [
                 // Keeps state in a file, as scripts do: overlapping runs would interleave start and end.
@@ -394,16 +402,20 @@ struct I3blocksScriptsTests {
                     output: [waybar, i3bar, i3blocks]
                 """)
         let daemon = bench.daemon!
-        #expect(waitFor("a run to start") { bench.file("runs.log").hasPrefix("start") })
+        #expect(await waitFor("a run to start") { bench.file("runs.log").hasPrefix("start") })
         // Three clicks while a run goes on: they wait, then merge into one run with the last button.
         for button in ["1", "2", "3"] {
             #expect(try daemon.cli(["click", "stateful", "--button", button]).status == 0)
         }
-        #expect(waitFor("the merged click's run", timeout: .seconds(15)) { bench.file("runs.log").contains("start 3") })
-        #expect(waitFor("its output") { daemon.read("stateful.i3blocks") == "button 3\n" })
+        #expect(
+            await waitFor("the merged click's run", timeout: .seconds(15)) {
+                bench.file("runs.log").contains("start 3")
+            })
+        #expect(await daemon.waitFor("its output") { daemon.read("stateful.i3blocks") == "button 3\n" })
         #expect(daemon.read("stateful.i3bar")?.contains(#""full_text":"button 3""#) == true)
         #expect(daemon.read("stateful.waybar") == #"{"text":"button 3","alt":"","class":["normal"]}"# + "\n")
-        #expect(waitFor("another interval run") { bench.file("runs.log").components(separatedBy: "start").count > 4 })
+        #expect(
+            await waitFor("another interval run") { bench.file("runs.log").components(separatedBy: "start").count > 4 })
         let lines = bench.file("runs.log").split(separator: "\n")
         // Never two starts in a row: no run began before the one before it ended.
         for (first, second) in zip(lines, lines.dropFirst()) {

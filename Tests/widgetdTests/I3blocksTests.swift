@@ -7,7 +7,7 @@ import Testing
 
 /// The shipped i3blocks config run by the real i3blocks, clicked the way i3bar clicks; and the pieces of
 /// `widgetd show` that pass clicks on.
-@Suite("i3blocks and click forwarding")
+@Suite("i3blocks and click forwarding", .spawnsDaemons)
 struct I3blocksTests {
     static let config = """
         widgets:
@@ -22,7 +22,7 @@ struct I3blocksTests {
               format: "%Y"
         """
 
-    @Test func aClickInRealI3blocksTogglesTheStar() throws {
+    @Test func aClickInRealI3blocksTogglesTheStar() async throws {
         let i3blocks = try #require(
             I3blocks.executable,
             "i3blocks is not installed: this test runs the real one (apt-get install -y i3blocks; .ci/run does)")
@@ -30,7 +30,7 @@ struct I3blocksTests {
         let env = daemon.environment
         let added = try runWidgetd(["motivations", "add", "No zero days."], environment: env)
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
         let expected = try JSONDecoder().decode(
             I3barBlock.self, from: Data(try daemon.cli(["show", "motivation", "--format", "i3bar"]).stdout.utf8))
 
@@ -43,10 +43,10 @@ struct I3blocksTests {
         defer { bar.stop() }
 
         // The i3bar protocol: a header line, then an endless array, one status line per update.
-        #expect(waitFor("i3blocks' header") { bar.lines.first.map(I3blocks.isHeader) == true })
+        #expect(await waitFor("i3blocks' header") { bar.lines.first.map(I3blocks.isHeader) == true })
         var block: I3barBlock?
         #expect(
-            waitFor("the motivation block in i3blocks' output", timeout: .seconds(15)) {
+            await waitFor("the motivation block in i3blocks' output", timeout: .seconds(15)) {
                 block = bar.latest(instance: "motivation")
                 return block?.fullText == "No zero days."
             }, "i3blocks printed:\n\(bar.output)\nstderr:\n\(bar.errors)")
@@ -59,13 +59,13 @@ struct I3blocksTests {
         #expect(shown.background == nil)
         // The other sections work too, and the click handlers print nothing, so the bar shows no extra blocks.
         let widgets = ["motivation", "todos", "clock"]
-        #expect(waitFor("a block per widget") { bar.latestLine?.compactMap(\.instance) == widgets })
+        #expect(await waitFor("a block per widget") { bar.latestLine?.compactMap(\.instance) == widgets })
 
         // i3bar opens its click stream with "[", then writes one event per line, later ones after a comma.
         try bar.write("[\n")
         try bar.write(I3blocks.clickEvent(instance: "motivation", button: 1) + "\n")
         #expect(
-            waitFor("the star after a left click in i3blocks") {
+            await waitFor("the star after a left click in i3blocks") {
                 bar.latest(instance: "motivation")?.fullText == "⭐ No zero days."
             }, "i3blocks printed:\n\(bar.output)\ndaemon log:\n\(daemon.log)")
         #expect(daemon.read("motivation.plain") == "⭐ No zero days.\n")
@@ -74,14 +74,14 @@ struct I3blocksTests {
         // i3blocks 1.4 drops a click that comes while the block's command for the click before still runs, so
         // each click here waits until that command has been reaped, which i3blocks follows with a status line of
         // its own. The clock shows the year, so no other status line comes in between.
-        #expect(waitFor("the first click's command reaped") { bar.isIdle })
+        #expect(await waitFor("the first click's command reaped") { bar.isIdle })
         let printed = bar.lines.count
         try bar.write("," + I3blocks.clickEvent(instance: "motivation", button: 6) + "\n")
-        #expect(waitFor("the sideways scroll's command reaped") { bar.lines.count > printed && bar.isIdle })
+        #expect(await waitFor("the sideways scroll's command reaped") { bar.lines.count > printed && bar.isIdle })
         #expect(bar.latest(instance: "motivation")?.fullText == "⭐ No zero days.")
         try bar.write("," + I3blocks.clickEvent(instance: "motivation", button: 1) + "\n")
         #expect(
-            waitFor("the star gone after a second left click") {
+            await waitFor("the star gone after a second left click") {
                 bar.latest(instance: "motivation")?.fullText == "No zero days."
             }, "i3blocks printed:\n\(bar.output)")
         // No error block (i3blocks shows a failed command as an urgent block of its own).
@@ -94,11 +94,11 @@ struct I3blocksTests {
         #expect(I3blocks.members(ofGroup: bar.pid).isEmpty)
     }
 
-    @Test func showForwardsTheClickI3blocksStartedItForThenPrintsTheResult() throws {
+    @Test func showForwardsTheClickI3blocksStartedItForThenPrintsTheResult() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
-        #expect(waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
         let show = { (name: String, click: [String: String]) in
             try runWidgetd(["show", name, "--config", daemon.configPath], environment: env.merging(click) { $1 })
         }
@@ -114,18 +114,18 @@ struct I3blocksTests {
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
         let onBeta = try show("todos", ["BLOCK_BUTTON": "1", "relative_x": "110", "width": "120"])
         #expect(onBeta.stdout == "☐ Alpha  ☑ Beta\n", "\(onBeta.stderr)")
     }
 
-    @Test func showFollowForwardsClicksFromStandardInputAndOutlivesItsEnd() throws {
+    @Test func showFollowForwardsClicksFromStandardInputAndOutlivesItsEnd() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
         let follower = Process()
         follower.executableURL = widgetdBinary
         follower.arguments = ["show", "todos", "--follow", "--config", daemon.configPath]
@@ -145,23 +145,23 @@ struct I3blocksTests {
                 String.init)
             return shown.count >= count
         }
-        #expect(waitFor("the first entry") { printed(1) })
+        #expect(await waitFor("the first entry") { printed(1) })
         #expect(shown == ["☐ Alpha  ☐ Beta"])
         // i3blocks 1.5's format=json: the block's keys and the click's, one object per line, here in two writes.
         // The click is near the right end of the block, on Beta.
         let json = #"{"":"","full_text":"☐ Alpha  ☐ Beta","name":"widgetd","instance":"todos","button":1,"#
         input.fileHandleForWriting.write(Data(json.utf8))
         input.fileHandleForWriting.write(Data(#""x":1186,"relative_x":110,"width":120,"modifiers":[]}"#.utf8 + [10]))
-        #expect(waitFor("Beta ticked off") { printed(2) })
+        #expect(await waitFor("Beta ticked off") { printed(2) })
         #expect(shown.last == "☐ Alpha  ☑ Beta")
         // i3blocks 1.5's default format: the button alone on a line; the first open to-do is ticked off.
         input.fileHandleForWriting.write(Data("1\n".utf8))
-        #expect(waitFor("Alpha ticked off") { printed(3) })
+        #expect(await waitFor("Alpha ticked off") { printed(3) })
         #expect(shown.last == "☑ Alpha  ☑ Beta")
         // End of file on standard input ends the clicks, not the entries.
         try input.fileHandleForWriting.close()
         #expect(try runWidgetd(["todos", "add", "Gamma"], environment: env).status == 0)
-        #expect(waitFor("the entry after standard input closed") { printed(4) })
+        #expect(await waitFor("the entry after standard input closed") { printed(4) })
         #expect(shown.last == "☐ Gamma  ☑ Alpha  ☑ Beta")
         #expect(follower.isRunning)
     }

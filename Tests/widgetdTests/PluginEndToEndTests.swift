@@ -3,7 +3,7 @@ import Testing
 
 /// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in `PluginSupport.swift` and the
 /// contrib ones), the built binary, temporary directories.
-@Suite("plugins, end to end")
+@Suite("plugins, end to end", .spawnsDaemons)
 struct PluginEndToEndTests {
     /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
     private static func config(mode: String, script: String, state: String, widgets: String) -> String {
@@ -91,7 +91,7 @@ struct PluginEndToEndTests {
         #expect(Self.hellos(in: directory.url.path) == 2)
     }
 
-    @Test func futureEntriesAreSwappedInWithoutAnotherCall() throws {
+    @Test func futureEntriesAreSwappedInWithoutAnotherCall() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -99,12 +99,12 @@ struct PluginEndToEndTests {
             config: Self.config(
                 mode: "future", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]"))
-        #expect(waitFor("the first entry") { Self.shown(daemon, "w") == "A" })
-        #expect(waitFor("the future entry") { Self.shown(daemon, "w") == "B" }, "\(daemon.log)")
+        #expect(await waitFor("the first entry") { Self.shown(daemon, "w") == "A" })
+        #expect(await waitFor("the future entry") { Self.shown(daemon, "w") == "B" }, "\(daemon.log)")
         #expect(Self.requests(in: directory.url.path) == ["timeline w"])
     }
 
-    @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() throws {
+    @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -112,15 +112,17 @@ struct PluginEndToEndTests {
             config: Self.config(
                 mode: "count", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]"))
-        #expect(waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
+        #expect(await waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
         let click = try daemon.cli(["click", "w", "--button", "1", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(
-            waitFor("the reload after the intent") { Self.shown(daemon, "w")?.hasPrefix("n=2 poked=left ") == true })
+            await waitFor("the reload after the intent") {
+                Self.shown(daemon, "w")?.hasPrefix("n=2 poked=left ") == true
+            })
         #expect(Self.requests(in: directory.url.path).contains("intent w"))
     }
 
-    @Test func thePomodoroPluginStartsItsTimerOnAClick() throws {
+    @Test func thePomodoroPluginStartsItsTimerOnAClick() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
@@ -134,16 +136,17 @@ struct PluginEndToEndTests {
                     intent: {work: 2m, label: T}
                     output: [plain]
                 """)
-        #expect(waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        #expect(await waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
         #expect(try daemon.cli(["click", "tomato", "--button", "1", "--wait"]).status == 0)
         // A running timer is "T " and the daemon's own countdown (mm:ss), ticking with no further call.
         #expect(
-            waitFor("the running timer") { Self.shown(daemon, "tomato")?.hasPrefix("T  ") == true }, "\(daemon.log)")
+            await waitFor("the running timer") { Self.shown(daemon, "tomato")?.hasPrefix("T  ") == true },
+            "\(daemon.log)")
         #expect(try daemon.cli(["click", "tomato", "--button", "3", "--wait"]).status == 0)
-        #expect(waitFor("the reset timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        #expect(await waitFor("the reset timer") { Self.shown(daemon, "tomato") == "T 02:00" })
     }
 
-    @Test func aPushedReloadReachesTheOutput() throws {
+    @Test func aPushedReloadReachesTheOutput() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -152,18 +155,19 @@ struct PluginEndToEndTests {
                 mode: "push", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
         #expect(
-            waitFor("the first timelines") {
+            await waitFor("the first timelines") {
                 Self.shown(daemon, "w")?.hasPrefix("n=") == true && Self.shown(daemon, "other")?.hasPrefix("n=") == true
             })
         let before = Self.requests(in: directory.url.path).count
         _ = try directory.write("trigger", "")
         #expect(
-            waitFor("the pushed reload") { Self.requests(in: directory.url.path).count == before + 1 }, "\(daemon.log)")
-        #expect(waitFor("the new entry") { Self.shown(daemon, "w")?.hasPrefix("n=3 ") == true })
+            await waitFor("the pushed reload") { Self.requests(in: directory.url.path).count == before + 1 },
+            "\(daemon.log)")
+        #expect(await waitFor("the new entry") { Self.shown(daemon, "w")?.hasPrefix("n=3 ") == true })
         #expect(Self.requests(in: directory.url.path).last == "timeline w", "only the named instance reloads")
     }
 
-    @Test func aCrashedPluginIsStartedAgainAndItsWidgetsReload() throws {
+    @Test func aCrashedPluginIsStartedAgainAndItsWidgetsReload() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -171,14 +175,14 @@ struct PluginEndToEndTests {
             config: Self.config(
                 mode: "count", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]\n    on_click: {right: crash}"))
-        #expect(waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 pid=") == true })
+        #expect(await waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 pid=") == true })
         let firstPID = Self.shown(daemon, "w")
         _ = try daemon.cli(["click", "w", "--button", "3"])
         #expect(
-            waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") },
+            await daemon.waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") },
             "\(daemon.log)")
         #expect(
-            waitFor("a new process's timeline") {
+            await waitFor("a new process's timeline") {
                 let text = Self.shown(daemon, "w")
                 return text?.hasPrefix("n=1 pid=") == true && text != firstPID
             }, "\(daemon.log)")
@@ -187,7 +191,7 @@ struct PluginEndToEndTests {
         #expect(plugins.stdout.contains("exited with status 3"), "\(plugins.stdout)")
     }
 
-    @Test func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() throws {
+    @Test func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -203,24 +207,26 @@ struct PluginEndToEndTests {
                         kind: fake
                         output: [plain]
                     """))
-        #expect(waitFor("the first timelines") { Self.shown(daemon, "other")?.hasPrefix("n=") == true })
+        #expect(await waitFor("the first timelines") { Self.shown(daemon, "other")?.hasPrefix("n=") == true })
         let last = Self.shown(daemon, "w")
         // From now on every start of the plugin fails at once, so it stays down, retried with growing pauses.
         _ = try directory.write("dead", "")
         _ = try daemon.cli(["click", "w", "--button", "3"])
-        #expect(waitFor("the stale mark") { daemon.read("w.waybar")?.contains("stale") == true }, "\(daemon.log)")
-        #expect(waitFor("a failed restart") { daemon.log.contains("plugin fake: exited with status 4") })
+        #expect(
+            await daemon.waitFor("the stale mark") { daemon.read("w.waybar")?.contains("stale") == true },
+            "\(daemon.log)")
+        #expect(await daemon.waitFor("a failed restart") { daemon.log.contains("plugin fake: exited with status 4") })
         #expect(Self.shown(daemon, "w") == last, "the last entry stays")
         let list = try daemon.cli(["list"])
         #expect(list.stdout.contains("exited with status 4") || list.stdout.contains("exited with status 3"))
         try FileManager.default.removeItem(atPath: directory.url.path + "/dead")
         #expect(
-            waitFor("the plugin back", timeout: .seconds(20)) {
+            await waitFor("the plugin back", timeout: .seconds(20)) {
                 daemon.read("w.waybar").map { !$0.contains("stale") } == true && Self.shown(daemon, "w") != last
             }, "\(daemon.log)")
     }
 
-    @Test func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() throws {
+    @Test func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -244,17 +250,18 @@ struct PluginEndToEndTests {
                     intent: {format: "%S", seconds: true}
                     output: [plain]
                 """)
-        #expect(waitFor("the other plugin's future entry") { Self.shown(daemon, "moving") == "B" })
-        #expect(waitFor("the timeout") { daemon.log.contains("slow did not answer in time") }, "\(daemon.log)")
+        #expect(await waitFor("the other plugin's future entry") { Self.shown(daemon, "moving") == "B" })
+        #expect(
+            await daemon.waitFor("the timeout") { daemon.log.contains("slow did not answer in time") }, "\(daemon.log)")
         // The clock keeps its seconds while the plugin hangs: two different seconds seen in turn.
         let first = Self.shown(daemon, "tick")
-        #expect(waitFor("the clock's next second") { Self.shown(daemon, "tick") != first })
+        #expect(await waitFor("the clock's next second") { Self.shown(daemon, "tick") != first })
         let list = try daemon.cli(["list"])
         #expect(list.stdout.contains("did not answer in time"), "\(list.stdout)")
         #expect(Self.shown(daemon, "stuck") == "starting", "the placeholder stays")
     }
 
-    @Test func garbageAndATenMegabyteLineAreSkippedAndTheReplyStillLands() throws {
+    @Test func garbageAndATenMegabyteLineAreSkippedAndTheReplyStillLands() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -263,7 +270,7 @@ struct PluginEndToEndTests {
                 mode: "garbage", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]"))
         #expect(
-            waitFor("the reply after the garbage") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true },
+            await waitFor("the reply after the garbage") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true },
             "\(daemon.log)")
         let log = daemon.log
         #expect(log.contains("sent a line that is not a JSON object: 'not json at all'"))
@@ -271,10 +278,11 @@ struct PluginEndToEndTests {
         #expect(log.contains("answered request 999999 late or twice"))
         #expect(!log.contains("restarted"), "a few bad lines do not restart it")
         #expect(try daemon.cli(["reload", "w", "--wait"]).status == 0)
-        #expect(waitFor("the second reply") { Self.shown(daemon, "w")?.hasPrefix("n=2 ") == true }, "\(daemon.log)")
+        #expect(
+            await waitFor("the second reply") { Self.shown(daemon, "w")?.hasPrefix("n=2 ") == true }, "\(daemon.log)")
     }
 
-    @Test func requestsArePipelinedAndAnsweredInAnyOrder() throws {
+    @Test func requestsArePipelinedAndAnsweredInAnyOrder() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -284,13 +292,13 @@ struct PluginEndToEndTests {
                 mode: "reverse", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
         #expect(
-            waitFor("both answers") {
+            await waitFor("both answers") {
                 Self.shown(daemon, "w") == "answered w" && Self.shown(daemon, "other") == "answered other"
             }, "\(daemon.log)")
         #expect(Self.hellos(in: directory.url.path) == 2, "one process served both (and the CLI's probe ran once)")
     }
 
-    @Test func aFloodingPluginIsRestarted() throws {
+    @Test func aFloodingPluginIsRestarted() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -299,12 +307,14 @@ struct PluginEndToEndTests {
                 mode: "flood", script: script, state: directory.url.path,
                 widgets: "  w:\n    kind: fake\n    output: [plain]"), arguments: ["--log-level", "info"])
         #expect(
-            waitFor("the restart") { daemon.log.contains("plugin fake: restarted: it flooded its output") },
+            await daemon.waitFor("the restart") {
+                daemon.log.contains("plugin fake: restarted: it flooded its output")
+            },
             "\(daemon.log.suffix(2000))")
         #expect(daemon.log.contains("plugin fake: floods its output"))
     }
 
-    @Test func anIntentWithParametersReachesThePomodoroPlugin() throws {
+    @Test func anIntentWithParametersReachesThePomodoroPlugin() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
@@ -318,14 +328,14 @@ struct PluginEndToEndTests {
                     intent: {work: 2m, label: T}
                     output: [plain]
                 """)
-        #expect(waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        #expect(await waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
         let bad = try daemon.cli(["intent", "tomato", "start", "minutes=0", "--wait"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
         #expect(try daemon.cli(["intent", "tomato", "start", "minutes=45", "--wait"]).status == 0)
         #expect(try daemon.cli(["intent", "tomato", "pause", "--wait"]).status == 0)
         #expect(
-            waitFor("the paused timer") {
+            await waitFor("the paused timer") {
                 Self.shown(daemon, "tomato")?.hasPrefix("T 44:5") == true
                     || Self.shown(daemon, "tomato")?.hasPrefix("T 45:00") == true
             }, "\(Self.shown(daemon, "tomato") ?? "")")

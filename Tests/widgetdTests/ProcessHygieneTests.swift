@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Processes an exec script moves out of its process group (`setsid`) do not outlive a timeout or the daemon.
-@Suite("process hygiene, end to end")
+@Suite("process hygiene, end to end", .spawnsDaemons)
 struct ProcessHygieneTests {
-    @Test func aSetsidGrandchildDiesWithTheTimeoutKill() throws {
+    @Test func aSetsidGrandchildDiesWithTheTimeoutKill() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
@@ -17,18 +17,18 @@ struct ProcessHygieneTests {
         let pidPath = daemon.directory.url.path + "/escaped.pid"
         var escaped: pid_t = 0
         #expect(
-            waitFor("the script to start its grandchild") {
+            await waitFor("the script to start its grandchild") {
                 escaped = readPID(pidPath) ?? 0
                 return escaped > 0
             })
         try #require(escaped > 0)
         // It really left the script's process group: the group kill alone would miss it.
-        #expect(waitFor("the grandchild's own session") { session(of: escaped) == escaped })
-        #expect(waitFor("the timeout") { daemon.log.contains("timed out after 1 s") })
-        #expect(waitFor("the escaped grandchild to be gone") { !isRunning(escaped) })
+        #expect(await waitFor("the grandchild's own session") { session(of: escaped) == escaped })
+        #expect(await daemon.waitFor("the timeout") { daemon.log.contains("timed out after 1 s") })
+        #expect(await waitFor("the escaped grandchild to be gone") { !isRunning(escaped) })
     }
 
-    @Test func backgroundProcessesOfAFinishedRunEndWithTheDaemon() throws {
+    @Test func backgroundProcessesOfAFinishedRunEndWithTheDaemon() async throws {
         // The first escapes by setsid and starts a second that escapes again: only once the first dies is the
         // second an orphan of the daemon's, so the daemon must look again after killing.
         let script =
@@ -37,10 +37,10 @@ struct ProcessHygieneTests {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  starter:\n    kind: exec\n    command: [sh, -c, \"\(script)\"]\n")
         let directory = daemon.directory.url.path
-        #expect(waitFor("the run's output") { daemon.read("starter.plain") == "ready\n" })
+        #expect(await daemon.waitFor("the run's output") { daemon.read("starter.plain") == "ready\n" })
         var pids: [pid_t] = []
         #expect(
-            waitFor("both background pids") {
+            await waitFor("both background pids") {
                 pids = [readPID(directory + "/escaped.pid"), readPID(directory + "/deeper.pid")].compactMap { $0 }
                 return pids.count == 2
             })
@@ -48,22 +48,22 @@ struct ProcessHygieneTests {
         for pid in pids { #expect(isRunning(pid)) }
         // … until the daemon stops.
         daemon.stop()
-        for pid in pids { #expect(waitFor("process \(pid) to be gone") { !isRunning(pid) }) }
+        for pid in pids { #expect(await waitFor("process \(pid) to be gone") { !isRunning(pid) }) }
     }
 
-    @Test func aRemovedWidgetTakesItsBackgroundProcessesWithIt() throws {
+    @Test func aRemovedWidgetTakesItsBackgroundProcessesWithIt() async throws {
         let command = "command: [sh, -c, 'setsid sleep 300 >/dev/null 2>&1 & echo $! > escaped.pid; echo ready']"
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  starter:\n    kind: exec\n    \(command)\n  other:\n    kind: quotes\n")
         let pidPath = daemon.directory.url.path + "/escaped.pid"
-        #expect(waitFor("the run's output") { daemon.read("starter.plain") == "ready\n" })
+        #expect(await daemon.waitFor("the run's output") { daemon.read("starter.plain") == "ready\n" })
         let escaped = try #require(readPID(pidPath))
         #expect(isRunning(escaped))
         try daemon.editConfig("widgets:\n  other:\n    kind: quotes\n")
-        #expect(waitFor("the escaped process to be gone") { !isRunning(escaped) })
+        #expect(await waitFor("the escaped process to be gone") { !isRunning(escaped) })
     }
 
-    @Test func aPersistScriptsEscapedChildrenEndWithTheDaemon() throws {
+    @Test func aPersistScriptsEscapedChildrenEndWithTheDaemon() async throws {
         // A persist script keeps running and prints a line; what it starts with setsid leaves its process group,
         // which the daemon kills when it stops, so only the spawn's tag traces it.
         let script = "setsid sleep 300 >/dev/null 2>&1 & echo $! > escaped.pid; echo ready; exec sleep 300"
@@ -71,12 +71,12 @@ struct ProcessHygieneTests {
             config: "widgets:\n  keeper:\n    kind: exec\n    interval: persist\n    command: [sh, -c, \"\(script)\"]\n"
         )
         let pidPath = daemon.directory.url.path + "/escaped.pid"
-        #expect(waitFor("the persist script's line") { daemon.read("keeper.plain") == "ready\n" })
+        #expect(await daemon.waitFor("the persist script's line") { daemon.read("keeper.plain") == "ready\n" })
         let escaped = try #require(readPID(pidPath))
-        #expect(waitFor("the child's own session") { session(of: escaped) == escaped })
+        #expect(await waitFor("the child's own session") { session(of: escaped) == escaped })
         #expect(isRunning(escaped))
         daemon.stop()
-        #expect(waitFor("the escaped child to be gone") { !isRunning(escaped) })
+        #expect(await waitFor("the escaped child to be gone") { !isRunning(escaped) })
     }
 }
 

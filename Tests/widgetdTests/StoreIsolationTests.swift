@@ -3,9 +3,9 @@ import Testing
 
 /// A store locked by another process holds up only the widgets that use the store, and a `--wait` on an intent
 /// hears its final outcome.
-@Suite("a locked store, end to end")
+@Suite("a locked store, end to end", .spawnsDaemons)
 struct StoreIsolationTests {
-    @Test func aLockedStoreStallsNoOtherKindAndAFailedClickNeverLandsLater() throws {
+    @Test func aLockedStoreStallsNoOtherKindAndAFailedClickNeverLandsLater() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
@@ -21,17 +21,17 @@ struct StoreIsolationTests {
                 """)
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "Hold on."], environment: env).status == 0)
-        #expect(waitFor("the motivation") { daemon.read("motivation.plain") == "Hold on.\n" })
-        #expect(waitFor("the quote's timeline") { daemon.hasTimeline("quote") })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "Hold on.\n" })
+        #expect(await daemon.waitFor("the quote's timeline") { daemon.hasTimeline("quote") })
 
         // A second process holds the store's write lock, as a `sqlite3` shell in `BEGIN EXCLUSIVE` would.
-        let locker = try StoreLocker(path: env["XDG_DATA_HOME"]! + "/widgetd/store.sqlite", in: daemon.directory)
+        let locker = try await StoreLocker(path: env["XDG_DATA_HOME"]! + "/widgetd/store.sqlite", in: daemon.directory)
         defer { locker.release() }
 
         // Six clicks wait for it: before the store had a lane of its own they filled the four provider threads.
         let clicks = try (0..<6).map { _ in try daemon.startCLI(["click", "motivation", "--wait"]) }
         #expect(
-            waitFor("the daemon to take every click") {
+            await waitFor("the daemon to take every click") {
                 daemon.log.components(separatedBy: "motivation: left click runs toggle-favorite").count == 7
             })
         // Meanwhile another kind reloads and is written, acknowledged in time.
@@ -47,7 +47,7 @@ struct StoreIsolationTests {
                 "\(result.stderr)")
         }
         #expect(
-            waitFor("every intent to be settled in the log") {
+            await waitFor("every intent to be settled in the log") {
                 daemon.log.components(separatedBy: "toggle-favorite failed").count == 7
             })
         // Once the lock goes, nothing that was reported failed lands after all.
@@ -69,7 +69,7 @@ final class StoreLocker {
     private let process = Process()
     private let input = Pipe()
 
-    init(path: String, in directory: TemporaryDirectory) throws {
+    init(path: String, in directory: TemporaryDirectory) async throws {
         let outPath = try directory.write("locker-\(UUID().uuidString).out", "")
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [
@@ -81,7 +81,7 @@ final class StoreLocker {
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         try process.run()
-        _ = waitFor("the lock to be taken") {
+        _ = await waitFor("the lock to be taken") {
             (try? String(contentsOfFile: outPath, encoding: .utf8)) == "locked\n"
         }
     }

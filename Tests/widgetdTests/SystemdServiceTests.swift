@@ -55,7 +55,7 @@ final class FakeNotifySocket {
     }
 }
 
-@Suite("systemd: Type=notify, watchdog, journal")
+@Suite("systemd: Type=notify, watchdog, journal", .spawnsDaemons)
 struct SystemdServiceTests {
     static let config = """
         widgets:
@@ -124,7 +124,7 @@ struct SystemdServiceTests {
     }
 
     @Test("With JOURNAL_STREAM naming its stderr, every log line carries one priority prefix")
-    func journalPrefixes() throws {
+    func journalPrefixes() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let logPath = try directory.write("journal", "")
@@ -135,9 +135,9 @@ struct SystemdServiceTests {
             config: Self.config, standardError: FileHandle(forWritingAtPath: logPath),
             extraEnvironment: ["JOURNAL_STREAM": stream])
         // An invalid edit logs errors; a valid start logs info lines.
-        _ = waitFor("the first paint") { daemon.read("quote.plain") != nil }
+        _ = await daemon.waitFor("the first paint") { daemon.read("quote.plain") != nil }
         try daemon.editConfig("widgets:\n  quote:\n    kind: quotse\n")
-        _ = waitFor("the config errors in the log") {
+        _ = await waitFor("the config errors in the log") {
             (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("keeping the running") == true
         }
         daemon.stop()
@@ -178,9 +178,9 @@ struct SystemdServiceTests {
     }
 
     @Test("A JOURNAL_STREAM that names another file leaves the plain prefixes")
-    func journalStreamOfAnotherFile() throws {
+    func journalStreamOfAnotherFile() async throws {
         let daemon = try DaemonUnderTest(config: Self.config, extraEnvironment: ["JOURNAL_STREAM": "1:1"])
-        _ = waitFor("the first paint") { daemon.read("quote.plain") != nil }
+        _ = await daemon.waitFor("the first paint") { daemon.read("quote.plain") != nil }
         daemon.stop()
         #expect(daemon.log.contains("widgetd: info: started"))
         #expect(!daemon.log.contains("<6>"))
@@ -210,11 +210,11 @@ struct SystemdServiceTests {
     }
 }
 
-@Suite("on_click commands get the session's display")
+@Suite("on_click commands get the session's display", .spawnsDaemons)
 struct SessionEnvironmentTests {
     /// A daemon "under systemd" (INVOCATION_ID) whose PATH finds a fake systemctl printing the manager's environment,
     /// and a right click that writes what its command sees.
-    func clickSees(daemonDisplay: String?) throws -> String {
+    func clickSees(daemonDisplay: String?) async throws -> String {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let bin = directory.url.path + "/bin"
@@ -236,23 +236,23 @@ struct SessionEnvironmentTests {
         var environment = ["INVOCATION_ID": "0123", "PATH": bin + ":/usr/bin:/bin"]
         if let daemonDisplay { environment["DISPLAY"] = daemonDisplay }
         let daemon = try DaemonUnderTest(config: config, extraEnvironment: environment)
-        _ = waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
         let click = try daemon.cli(["click", "quote", "--button", "3", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        _ = waitFor("the click's command") { FileManager.default.fileExists(atPath: seen) }
-        _ = waitFor("the click's output") {
+        _ = await waitFor("the click's command") { FileManager.default.fileExists(atPath: seen) }
+        _ = await waitFor("the click's output") {
             (try? String(contentsOfFile: seen, encoding: .utf8))?.hasSuffix("\n") == true
         }
         return try String(contentsOfFile: seen, encoding: .utf8)
     }
 
     @Test("A daemon started before the session takes DISPLAY and XAUTHORITY from the user manager at click time")
-    func importsFromTheManager() throws {
-        #expect(try clickSees(daemonDisplay: nil) == ":42|/tmp/x y||\n")
+    func importsFromTheManager() async throws {
+        #expect(try await clickSees(daemonDisplay: nil) == ":42|/tmp/x y||\n")
     }
 
     @Test("A daemon with a display of its own passes its environment as it is")
-    func keepsItsOwnDisplay() throws {
-        #expect(try clickSees(daemonDisplay: ":7") == ":7|||\n")
+    func keepsItsOwnDisplay() async throws {
+        #expect(try await clickSees(daemonDisplay: ":7") == ":7|||\n")
     }
 }

@@ -5,19 +5,19 @@ import Testing
 
 /// The shipped tmux config run by the real tmux, with a client attached on a pseudo-terminal (`script`) so that
 /// the status line is drawn and a mouse click can be sent the way a terminal sends it.
-@Suite("tmux")
+@Suite("tmux", .spawnsDaemons)
 struct TmuxTests {
     /// Text that tmux would read as a style and as formats if the tmux format did not escape it.
     static let hostile = "5#[fg=red]#{host}"
 
-    @Test func theShippedConfigShowsTheWidgetLiterallyAndAClickTogglesIt() throws {
+    @Test func theShippedConfigShowsTheWidgetLiterallyAndAClickTogglesIt() async throws {
         let tmux = try #require(
             Self.executable("tmux"), "tmux is not installed: this test runs the real one (apt-get install -y tmux)")
         let script = try #require(Self.executable("script"), "script (util-linux) is not installed")
         let daemon = try DaemonUnderTest(config: "widgets:\n  motivation:\n    kind: motivations\n")
         let added = try runWidgetd(["motivations", "add", Self.hostile], environment: daemon.environment)
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(waitFor("the motivation") { daemon.read("motivation.plain") == Self.hostile + "\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == Self.hostile + "\n" })
 
         // `widgetd` on tmux's PATH, as the config expects, and the daemon's directories in its environment.
         let bin = daemon.directory.url.path + "/bin"
@@ -46,7 +46,7 @@ struct TmuxTests {
         let drawn = { (try? String(contentsOfFile: typescript, encoding: .utf8)) ?? "" }
         // Drawn as typed: tmux neither took `#[fg=red]` as a style nor expanded `#{host}`.
         #expect(
-            waitFor("the widget in tmux's status line", timeout: .seconds(15)) { drawn().contains(Self.hostile) },
+            await waitFor("the widget in tmux's status line", timeout: .seconds(15)) { drawn().contains(Self.hostile) },
             "tmux drew:\n\(drawn())")
 
         // Readable: the motivation's black text goes with its grey background (tmux maps #000000 and #d3d3d3 to the
@@ -60,7 +60,7 @@ struct TmuxTests {
         // xterm in SGR mouse mode sends it: the binding runs `widgetd click motivation --wait` and redraws.
         try client.type("\u{1b}[<0;75;24M\u{1b}[<0;75;24m")
         #expect(
-            waitFor("the star after the click", timeout: .seconds(15)) { drawn().contains("⭐ " + Self.hostile) },
+            await waitFor("the star after the click", timeout: .seconds(15)) { drawn().contains("⭐ " + Self.hostile) },
             "tmux drew:\n\(drawn())\ndaemon log:\n\(daemon.log)")
         #expect(daemon.read("motivation.plain") == "⭐ " + Self.hostile + "\n")
     }
@@ -104,11 +104,16 @@ private final class Child {
     }
 
     /// Closes its input, gives it five seconds to end, then kills it; reaps it either way.
+    ///
+    /// Clean-up from a `defer`, which cannot suspend: it blocks, on a bounded poll of `waitpid`.
     func stop() {
         close(input)
-        let ended = waitFor("\(pid) to end", timeout: .seconds(5)) {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        var ended = false
+        while !ended && ContinuousClock.now < deadline {
             var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) == pid
+            ended = waitpid(pid, &status, WNOHANG) == pid
+            if !ended { usleep(10_000) }
         }
         if !ended {
             kill(pid, SIGKILL)

@@ -8,7 +8,7 @@ import Testing
 @Suite("zsh completion in a terminal")
 struct ZshCompletionTests {
     @Test("zsh completes subcommands, formats, families and the config's widget names")
-    func zshCompletes() throws {
+    func zshCompletes() async throws {
         let zsh = try #require(
             ["/usr/bin/zsh", "/bin/zsh"].first { FileManager.default.isExecutableFile(atPath: $0) },
             "zsh is not installed (.ci/run installs it)")
@@ -36,22 +36,22 @@ struct ZshCompletionTests {
         _ = try tmuxRun(["new-session", "-d", "-x", "160", "-y", "40", zsh + " -i"])
         defer { _ = try? tmuxRun(["kill-server"]) }
         let screen = { (try? tmuxRun(["capture-pane", "-p"])) ?? "" }
-        #expect(waitFor("zsh's prompt") { screen().hasPrefix(">") }, "the pane:\n\(screen())")
+        #expect(await waitFor("zsh's prompt") { screen().hasPrefix(">") }, "the pane:\n\(screen())")
 
-        func complete(_ typed: String, shows expected: [String]) throws {
+        func complete(_ typed: String, shows expected: [String]) async throws {
             _ = try tmuxRun(["send-keys", "C-u", typed, "Tab", "Tab"])
             #expect(
-                waitFor("\(expected) after '\(typed)'") {
+                await waitFor("\(expected) after '\(typed)'") {
                     let shown = screen()
                     return expected.allSatisfy { shown.contains($0) }
                 }, "the pane:\n\(screen())")
             _ = try tmuxRun(["send-keys", "C-u", "C-l"])
         }
-        try complete("widgetd sta", shows: ["> widgetd status"])
-        try complete("widgetd show --format wa", shows: ["> widgetd show --format waybar"])
-        try complete("widgetd preview --family systemE", shows: ["> widgetd preview --family systemExtraLarge"])
-        try complete("widgetd show --config \(config) ", shows: ["morning", "quote"])
-        try complete("widgetd reload --config \(config) mo", shows: ["reload --config \(config) morning"])
+        try await complete("widgetd sta", shows: ["> widgetd status"])
+        try await complete("widgetd show --format wa", shows: ["> widgetd show --format waybar"])
+        try await complete("widgetd preview --family systemE", shows: ["> widgetd preview --family systemExtraLarge"])
+        try await complete("widgetd show --config \(config) ", shows: ["morning", "quote"])
+        try await complete("widgetd reload --config \(config) mo", shows: ["reload --config \(config) morning"])
     }
 }
 

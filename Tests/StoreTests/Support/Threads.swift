@@ -36,3 +36,10 @@ func onThreads(
     for _ in 0..<count { go.signal() }
     return group.wait(timeout: .now() + timeout) == .success
 }
+
+/// Runs `body` on a thread of its own, so a call that blocks (on SQLite's busy wait) keeps no test-pool thread.
+func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}

@@ -79,7 +79,7 @@ final class HeadlessSway {
     }
 
     /// Starts sway on an 800×200 output with `swayConfig` after the output line, and waits for its socket.
-    func start(_ swayConfig: String) throws {
+    func start(_ swayConfig: String) async throws {
         let path = try directory.write("sway.conf", "output HEADLESS-1 resolution 800x200\n" + swayConfig)
         chown(path, try Self.testUser().uid, try Self.testUser().gid)
         let sway = try requireExecutable("sway", package: "sway")
@@ -90,7 +90,7 @@ final class HeadlessSway {
             ]) { $1 }, log: root + "/sway.log")
         self.compositor = compositor
         var socket: String?
-        _ = waitFor("sway's Wayland socket") {
+        _ = await waitFor("sway's Wayland socket") {
             socket = try? FileManager.default.contentsOfDirectory(atPath: root + "/run").first {
                 $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
             }

@@ -3,7 +3,7 @@ import Testing
 
 /// The real i3bar, under i3 on its own Xvfb, with `widgetd bar` as its status command and through i3blocks: the
 /// widgets are on the screen, readable, and a click changes them.
-@Suite("real bars: i3bar")
+@Suite("real bars: i3bar", .spawnsDaemons)
 struct I3barTests {
     static let config = """
         widgets:
@@ -25,15 +25,15 @@ struct I3barTests {
     static let grey = Screenshot.RGB("#d3d3d3")
 
     /// A daemon with one motivation and two to-dos, as a new user has after `motivations add` and `todos add`.
-    static func daemonWithData() throws -> DaemonUnderTest {
+    static func daemonWithData() async throws -> DaemonUnderTest {
         let daemon = try DaemonUnderTest(config: config)
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
-        #expect(waitFor("the motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
         return daemon
     }
 
@@ -73,16 +73,16 @@ struct I3barTests {
         return (frame, left.maxX > left.minX ? shot.bounds(of: grey, within: left) : nil)
     }
 
-    @Test func widgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() throws {
-        let daemon = try Self.daemonWithData()
-        let display = try VirtualDisplay()
+    @Test func widgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() async throws {
+        let daemon = try await Self.daemonWithData()
+        let display = try await VirtualDisplay()
         let i3 = try Self.startI3(
             "exec '\(widgetdBinary.path)' bar --bar main --config '\(daemon.configPath)'", on: display, daemon: daemon)
         defer { i3.stop() }
         // The motivation is the grey box; the to-dos the red frame (their `border:` in bars:).
         var motivation: Screenshot.Region?
         var todos: Screenshot.Region?
-        let first = try waitForScreen("both blocks on i3bar", on: display) { shot in
+        let first = try await waitForScreen("both blocks on i3bar", on: display) { shot in
             (todos, motivation) = Self.blocks(in: shot)
             return motivation.map { $0.width > 40 } == true && todos.map { $0.width > 40 } == true
         }
@@ -99,9 +99,9 @@ struct I3barTests {
         // A click on the motivation stars it; the screen changes where it is.
         try display.click(x: box.midX, y: box.midY)
         #expect(
-            waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
+            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
             "clicked \(box.midX),\(box.midY); i3:\n\(i3.log)\ndaemon:\n\(daemon.log.suffix(3000))")
-        let starred = try waitForScreen("the starred motivation on screen", on: display) { now in
+        let starred = try await waitForScreen("the starred motivation on screen", on: display) { now in
             Self.blocks(in: now).motivation != motivation
         }
         #expect(starred != nil)
@@ -109,13 +109,13 @@ struct I3barTests {
         let after = try #require(starred.flatMap { Self.blocks(in: $0).todos })
         try display.click(x: after.maxX - 12, y: after.midY)
         #expect(
-            waitFor("Beta ticked off") { daemon.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
+            await daemon.waitFor("Beta ticked off") { daemon.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
             "\(daemon.read("todos.plain") ?? "")")
     }
 
-    @Test func i3blocksShowsTheMotivationReadableOnTheBlackBar() throws {
+    @Test func i3blocksShowsTheMotivationReadableOnTheBlackBar() async throws {
         let i3blocks = try requireExecutable("i3blocks", package: "i3blocks")
-        let daemon = try Self.daemonWithData()
+        let daemon = try await Self.daemonWithData()
         let widgetd = widgetdBinary.path
         let blocks = try daemon.directory.write(
             "i3blocks.conf",
@@ -131,12 +131,12 @@ struct I3barTests {
             command=exec '\(widgetd)' show motivation --format i3bar --follow
 
             """)
-        let display = try VirtualDisplay()
+        let display = try await VirtualDisplay()
         let i3 = try Self.startI3("exec '\(i3blocks)' -c '\(blocks)'", on: display, daemon: daemon)
         defer { i3.stop() }
         // i3blocks 1.4 drops the background: the text is on i3bar's black, in the motivation's grey.
         var text: Screenshot.Region?
-        let first = try waitForScreen("the motivation's text on i3bar", on: display) { shot in
+        let first = try await waitForScreen("the motivation's text on i3bar", on: display) { shot in
             text = shot.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea)
             return text.map { $0.width > 40 } == true
         }
@@ -146,9 +146,9 @@ struct I3barTests {
         #expect(shot.count(differingFrom: Self.black, by: 150, in: area) > 40, "text at \(area)")
         try display.saveScreenshot(named: "i3bar-i3blocks")
         try display.click(x: area.midX, y: area.midY)
-        #expect(waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" })
+        #expect(await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" })
         #expect(
-            try waitForScreen("the starred motivation on screen", on: display) { now in
+            try await waitForScreen("the starred motivation on screen", on: display) { now in
                 now.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea) != text
             } != nil)
     }

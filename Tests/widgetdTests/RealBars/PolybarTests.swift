@@ -3,12 +3,12 @@ import Testing
 
 /// The real polybar on its own Xvfb, with the shipped `contrib/polybar/widgetd.ini` module: the motivation shows on
 /// its background, readable, and a click stars it.
-@Suite("real bars: polybar")
+@Suite("real bars: polybar", .spawnsDaemons)
 struct PolybarTests {
-    @Test func theContribModuleShowsTheMotivationAndAClickStarsIt() throws {
+    @Test func theContribModuleShowsTheMotivationAndAClickStarsIt() async throws {
         let polybar = try requireExecutable("polybar", package: "polybar")
-        let daemon = try I3barTests.daemonWithData()
-        let display = try VirtualDisplay()
+        let daemon = try await I3barTests.daemonWithData()
+        let display = try await VirtualDisplay()
         let config = try daemon.directory.write(
             "polybar.ini",
             """
@@ -33,7 +33,7 @@ struct PolybarTests {
         defer { bar.stop() }
         let strip = Screenshot.Region(minX: 0, minY: 0, maxX: 799, maxY: 27)
         var box: Screenshot.Region?
-        let first = try waitForScreen("the motivation on polybar", on: display) { shot in
+        let first = try await waitForScreen("the motivation on polybar", on: display) { shot in
             box = shot.bounds(of: I3barTests.grey, within: strip)
             return box.map { $0.width > 40 } == true
         }
@@ -44,9 +44,10 @@ struct PolybarTests {
         try display.saveScreenshot(named: "polybar")
         try display.click(x: area.midX, y: area.midY)
         #expect(
-            waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" }, "polybar log:\n\(bar.log)")
+            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
+            "polybar log:\n\(bar.log)")
         #expect(
-            try waitForScreen("the starred motivation on screen", on: display) { now in
+            try await waitForScreen("the starred motivation on screen", on: display) { now in
                 now.bounds(of: I3barTests.grey, within: strip) != box
             } != nil)
     }

@@ -108,7 +108,7 @@ final class VirtualDisplay {
     let display: String
     let directory: TemporaryDirectory
 
-    init(width: Int = 800, height: Int = 200) throws {
+    init(width: Int = 800, height: Int = 200) async throws {
         directory = try TemporaryDirectory()
         let log = directory.url.path + "/xvfb.out"
         let server = try SpawnedProcess(
@@ -117,7 +117,7 @@ final class VirtualDisplay {
             log: log, newSession: false)
         self.server = server
         var number: Int?
-        let started = waitFor("Xvfb to say its display number") {
+        let started = await waitFor("Xvfb to say its display number") {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             number = text.split(separator: "\n").compactMap { Int($0) }.first
             return number != nil || server.poll() != nil
@@ -189,9 +189,9 @@ func runCapturing(_ executable: String, _ arguments: [String], environment: [Str
 func waitForScreen(
     _ what: String, on display: VirtualDisplay, timeout: Duration = .seconds(30),
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: (Screenshot) -> Bool
-) throws -> Screenshot? {
+) async throws -> Screenshot? {
     var last: Screenshot?
-    let found = try waitFor(what, timeout: timeout, sourceLocation: sourceLocation) {
+    let found = try await waitFor(what, timeout: timeout, sourceLocation: sourceLocation) {
         let shot = try display.screenshot()
         last = shot
         return condition(shot)

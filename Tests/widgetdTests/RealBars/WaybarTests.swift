@@ -4,7 +4,7 @@ import Testing
 /// The real waybar and swaybar under a headless sway (`HeadlessSway`): waybar with the shipped
 /// `contrib/waybar/config.jsonc` and `style.css`, swaybar with `contrib/sway/config` (`widgetd bar`). The motivation is
 /// on the screen and readable, and a click stars it.
-@Suite("real bars: waybar and swaybar under sway")
+@Suite("real bars: waybar and swaybar under sway", .spawnsDaemons)
 struct WaybarTests {
     static let moduleBackground = Screenshot.RGB("#2b303b")
     static let favorite = Screenshot.RGB("#f1c40f")
@@ -45,19 +45,21 @@ struct WaybarTests {
         return count
     }
 
-    @Test func waybarWithTheContribModuleShowsTheMotivationReadablyAndAClickStarsIt() throws {
+    @Test func waybarWithTheContribModuleShowsTheMotivationReadablyAndAClickStarsIt() async throws {
         _ = try requireExecutable("waybar", package: "waybar")
         let sway = try HeadlessSway(
             widgets: "widgets:\n  motivation:\n    kind: motivations\n  todos:\n    kind: todos\n  clock:\n"
                 + "    kind: clock\n    intent:\n      format: \"%Y\"\n")
         try sway.cli(["motivations", "add", "No zero days."])
-        #expect(waitFor("the motivation") { sway.read("motivation.plain") == "No zero days.\n" }, "\(sway.daemon.log)")
+        #expect(
+            await waitFor("the motivation") { sway.read("motivation.plain") == "No zero days.\n" }, "\(sway.daemon.log)"
+        )
         let contrib = packageRoot.path + "/contrib/waybar"
-        try sway.start("exec waybar -c \(contrib)/config.jsonc -s \(contrib)/style.css\n")
+        try await sway.start("exec waybar -c \(contrib)/config.jsonc -s \(contrib)/style.css\n")
         var modules: [Screenshot.Region] = []
         var shot: Screenshot?
         #expect(
-            try waitFor("waybar's three widgetd modules", timeout: .seconds(30)) {
+            try await waitFor("waybar's three widgetd modules", timeout: .seconds(30)) {
                 shot = try sway.screenshot()
                 modules = shot.map(Self.modules) ?? []
                 return modules.count == 3
@@ -71,11 +73,11 @@ struct WaybarTests {
         try sway.saveScreenshot(named: "waybar")
 
         try sway.click(x: motivation.midX, y: motivation.midY)
-        #expect(waitFor("the star") { sway.read("motivation.plain") == "⭐ No zero days.\n" }, "\(sway.log)")
+        #expect(await waitFor("the star") { sway.read("motivation.plain") == "⭐ No zero days.\n" }, "\(sway.log)")
         // The favourite's yellow text and underline, and the module as high as before (no border that pushes).
         var starred: Screenshot?
         #expect(
-            try waitFor("the starred motivation on screen") {
+            try await waitFor("the starred motivation on screen") {
                 starred = try sway.screenshot()
                 return starred.map { Self.countNear(Self.favorite, in: $0, Self.strip) > 20 } == true
             })
@@ -87,22 +89,22 @@ struct WaybarTests {
         #expect(followers.count == 3, "followers: \(followers)")
         for waybar in sway.processes(with: ["waybar"]) { kill(waybar, SIGKILL) }
         #expect(
-            waitFor("no follower left") { sway.processes(with: ["show", "--follow"]).isEmpty },
+            await waitFor("no follower left") { sway.processes(with: ["show", "--follow"]).isEmpty },
             "left: \(sway.processes(with: ["show", "--follow"]))")
     }
 
-    @Test func swaybarWithWidgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() throws {
+    @Test func swaybarWithWidgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() async throws {
         _ = try requireExecutable("swaybar", package: "sway")
         let sway = try HeadlessSway(widgets: I3barTests.config)
         try sway.cli(["motivations", "add", "No zero days."])
         for title in ["Alpha", "Beta"] { try sway.cli(["todos", "add", title]) }
-        #expect(waitFor("two to-dos") { sway.read("todos.plain") == "☐ Alpha  ☐ Beta\n" }, "\(sway.daemon.log)")
+        #expect(await waitFor("two to-dos") { sway.read("todos.plain") == "☐ Alpha  ☐ Beta\n" }, "\(sway.daemon.log)")
         // contrib/sway/config as it ships: `status_command exec widgetd bar --bar main`.
-        try sway.start("include \(packageRoot.path)/contrib/sway/config\n")
+        try await sway.start("include \(packageRoot.path)/contrib/sway/config\n")
         var blocks: (todos: Screenshot.Region?, motivation: Screenshot.Region?) = (nil, nil)
         var shot: Screenshot?
         #expect(
-            try waitFor("both blocks on swaybar", timeout: .seconds(30)) {
+            try await waitFor("both blocks on swaybar", timeout: .seconds(30)) {
                 shot = try sway.screenshot()
                 blocks = shot.map(I3barTests.blocks) ?? (nil, nil)
                 return blocks.motivation.map { $0.width > 40 } == true && blocks.todos.map { $0.width > 40 } == true
@@ -115,10 +117,10 @@ struct WaybarTests {
             first.count(differingFrom: I3barTests.black, by: 150, in: frame.inset(by: 2)) > 40, "to-dos at \(frame)")
         try sway.saveScreenshot(named: "swaybar-widgetd-bar")
         try sway.click(x: box.midX, y: box.midY)
-        #expect(waitFor("the star") { sway.read("motivation.plain") == "⭐ No zero days.\n" }, "\(sway.log)")
+        #expect(await waitFor("the star") { sway.read("motivation.plain") == "⭐ No zero days.\n" }, "\(sway.log)")
         try sway.click(x: frame.maxX - 12, y: frame.midY)
         #expect(
-            waitFor("Beta ticked off") { sway.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
+            await waitFor("Beta ticked off") { sway.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
             "\(sway.read("todos.plain") ?? "")")
     }
 }

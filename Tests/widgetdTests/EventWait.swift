@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import Scheduler
+import Testing
+
+/// Checks `condition` until it holds or `timeout` passes: a bounded wait on an event, not a fixed sleep.
+///
+/// Between checks the test suspends instead of blocking its thread. Swift Testing runs tests on a pool only as wide as
+/// the machine has cores, so a test that blocks while a daemon works keeps every other test off that core. It wakes
+/// as soon as something changes under `watching` (inotify on that directory and on every directory made under it
+/// later: outputs, status files, the daemon's log), and otherwise after a short pause, for what no file shows (a
+/// process that ended, another program's screen).
+func waitFor(
+    _ what: String, timeout: Duration = .seconds(10), watching directory: String? = nil,
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () throws -> Bool
+) async rethrows -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let changes = directory.flatMap { try? DirectoryChanges(watching: $0) }
+    while true {
+        if try condition() { return true }
+        let left = ContinuousClock.now.duration(to: deadline)
+        guard left > .zero else { break }
+        if let changes {
+            await changes.next(within: min(left, .milliseconds(100)))
+        } else {
+            try? await Task.sleep(for: min(left, .milliseconds(10)))
+        }
+    }
+    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    return false
+}
+
+/// Wakes a waiting test when something changes in a directory tree (inotify, with a watch added for each directory
+/// made under it later), so it looks again the moment there is something new to see.
+final class DirectoryChanges {
+    private let state: State
+    private let source: any DispatchSourceRead
+
+    init(watching root: String) throws {
+        let state = State(inotify: try Inotify())
+        state.queue.sync { state.watchTree(root) }
+        source = DispatchSource.makeReadSource(fileDescriptor: state.inotify.fileDescriptor, queue: state.queue)
+        // The handlers keep `state`, and with it the inotify descriptor, until the source is cancelled.
+        source.setEventHandler { state.drain() }
+        source.setCancelHandler { _ = state }
+        source.activate()
+        self.state = state
+    }
+
+    deinit { source.cancel() }
+
+    /// Returns once something changed since the last call, or when `limit` has passed.
+    func next(within limit: Duration) async {
+        let state = self.state
+        await withCheckedContinuation { continuation in
+            state.queue.async { state.wait(continuation, limit: limit) }
+        }
+    }
+
+    /// What the source's handler and the waits share; touched only on `queue`.
+    private final class State: @unchecked Sendable {
+        let queue = DispatchQueue(label: "widgetdTests.DirectoryChanges")
+        let inotify: Inotify
+        private var directories: [Inotify.Watch: String] = [:]
+        private var changed = false
+        private var waiter: CheckedContinuation<Void, Never>?
+        private var generation = 0
+
+        init(inotify: Inotify) { self.inotify = inotify }
+
+        /// Watches `root` and every directory under it; one that cannot be watched (gone already) is left out.
+        func watchTree(_ root: String) {
+            guard let watch = try? inotify.watch(directory: root, mask: [.fileChanges, .modify, .movedFrom]) else {
+                return
+            }
+            directories[watch] = root
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+                var isDirectory: ObjCBool = false
+                let path = root + "/" + entry
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    watchTree(path)
+                }
+            }
+        }
+
+        func drain() {
+            for event in inotify.readEvents() where event.mask.contains([.create, .isDirectory]) {
+                if let watch = event.watch, let parent = directories[watch] { watchTree(parent + "/" + event.name) }
+            }
+            changed = true
+            wake()
+        }
+
+        func wait(_ continuation: CheckedContinuation<Void, Never>, limit: Duration) {
+            waiter = continuation
+            if changed { return wake() }
+            generation += 1
+            let current = generation
+            let milliseconds = Int(
+                limit.components.seconds * 1000 + limit.components.attoseconds / 1_000_000_000_000_000)
+            queue.asyncAfter(deadline: .now() + .milliseconds(max(1, milliseconds))) { [self] in
+                if generation == current { wake() }
+            }
+        }
+
+        private func wake() {
+            guard let waiter else { return }
+            self.waiter = nil
+            changed = false
+            generation += 1
+            waiter.resume()
+        }
+    }
+}
+
+/// Waits until `count` stays the same for a whole `window` (a process's context switches: it has settled), checking
+/// once per window until `timeout` passes.
+///
+/// Here the pause is the measurement, not a stand-in for an event: that nothing happened for a while can only be seen
+/// by letting the while pass. The test suspends meanwhile rather than blocking its thread.
+func waitForQuiet(
+    _ what: String, window: Duration, timeout: Duration = .seconds(10),
+    sourceLocation: SourceLocation = #_sourceLocation, _ count: () throws -> Int
+) async throws -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    var previous = try count()
+    while ContinuousClock.now < deadline {
+        try await Task.sleep(for: window)
+        let now = try count()
+        if now == previous { return true }
+        previous = now
+    }
+    Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
+    return false
+}
+
+extension Trait where Self == DaemonGate {
+    /// The tests of a suite that starts daemons, bars or shells take turns with every other such test (`DaemonGate`).
+    static var spawnsDaemons: Self { DaemonGate() }
+}
+
+/// Lets only a few tests that start daemons (or bars, shells, compositors) run at once, across every suite.
+///
+/// Waiting no longer holds a thread, so without a gate every end-to-end test would start its processes at once: on
+/// two shared cores dozens of daemons then miss their tests' deadlines together. A few at a time keeps the cores busy
+/// with the daemons' own work while the rest of the suite runs beside them.
+struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
+    /// How many such tests may run together.
+    static let width = 4
+    private static let turns = Turns(width)
+
+    var isRecursive: Bool { true }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        await Self.turns.take()
+        defer { Task { await Self.turns.give() } }
+        try await function()
+    }
+
+    /// A counting semaphore for tasks: `take` suspends while every turn is out, `give` hands one back.
+    actor Turns {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(_ count: Int) { free = count }
+
+        func take() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func give() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
+    }
+}
