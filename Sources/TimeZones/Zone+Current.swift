@@ -35,22 +35,4 @@ extension Zone {
         let name = parts.joined(separator: "/")
         return name.isEmpty ? "localtime" : String(name)
     }
-
-    /// A zone at a fixed offset from UTC with no daylight saving time, named as tzdata names such zones
-    /// (`+0530`, `-04`, `UTC` for zero).
-    public init(fixedOffset seconds: Int) {
-        let seconds = max(min(seconds, 26 * 3600), -26 * 3600)
-        let minutes = abs(seconds) / 60
-        var name = seconds == 0 ? "UTC" : (seconds < 0 ? "-" : "+") + Self.twoDigits(minutes / 60)
-        if seconds != 0, minutes % 60 != 0 { name += Self.twoDigits(minutes % 60) }
-        self.init(
-            identifier: name,
-            rule: PosixTZRule(
-                standard: LocalTimeType(utcOffset: seconds, isDST: false, abbreviation: name), daylight: nil)
-        )
-    }
-
-    private static func twoDigits(_ value: Int) -> String {
-        value < 10 ? "0" + String(value) : String(value)
-    }
 }

@@ -33,14 +33,18 @@ public struct Zone: Sendable, Hashable {
         return "/usr/share/zoneinfo"
     }
 
-    /// The zone named `identifier` (`Europe/Berlin`, `UTC`), or the system's zone for `localtime`.
+    /// The zone named `identifier` (`Europe/Berlin`, `UTC`), the system's zone for `localtime`, or a fixed offset
+    /// written as ICU's custom names are (`GMT+5`, `UTC-03:30`; see `fixedOffset(named:)`).
     public static func load(identifier: String) throws(LoadError) -> Zone {
         if identifier == "localtime" { return try local() }
         let parts = identifier.split(separator: "/", omittingEmptySubsequences: false)
         guard !identifier.isEmpty, !identifier.hasPrefix("/"),
             parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
         else { throw .badIdentifier(identifier) }
-        return try load(path: directory + "/" + identifier, identifier: identifier)
+        let path = directory + "/" + identifier
+        // tzdata's own `GMT+0` and the like win over ICU's custom names.
+        if let zone = fixedOffset(named: identifier), access(path, F_OK) != 0 { return zone }
+        return try load(path: path, identifier: identifier)
     }
 
     /// The zone of the process, as the C library chooses it: `TZ` when set (a zone name, `:name`, a file

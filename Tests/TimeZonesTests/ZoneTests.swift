@@ -77,6 +77,26 @@ import Testing
         }
     }
 
+    /// ICU's custom ids, which `timezone:` accepted while it was Foundation's `TimeZone(identifier:)`.
+    @Test func icuStyleFixedOffsetsLoad() throws {
+        let cases = [
+            ("GMT+5", 18_000, "+05"), ("UTC-03:30", -12_600, "-0330"), ("GMT+0530", 19_800, "+0530"),
+            ("GMT-10", -36_000, "-10"), ("UTC+00", 0, "UTC"),
+        ]
+        for (identifier, offset, abbreviation) in cases {
+            let zone = try Zone.load(identifier: identifier)
+            #expect(zone.identifier == identifier)
+            #expect(zone.offset(at: 0) == LocalTimeType(utcOffset: offset, isDST: false, abbreviation: abbreviation))
+            let foundation = try #require(TimeZone(identifier: identifier))
+            #expect(foundation.secondsFromGMT() == offset, "\(identifier)")
+        }
+        // tzdata's own file wins: `GMT+0` is a link to Etc/GMT.
+        #expect(try Zone.load(identifier: "GMT+0").offset(at: 0).abbreviation == "GMT")
+        for bad in ["GMT+24", "GMT+5:3", "UTC+", "GMT+05:60", "GMT+123", "GMT 5", "GMT+5:30:00", "PST"] {
+            #expect(throws: Zone.LoadError.notFound(bad), "\(bad)") { try Zone.load(identifier: bad) }
+        }
+    }
+
     @Test func transitionsAndFooter() throws {
         let berlin = try Zone.load(identifier: "Europe/Berlin")
         #expect(berlin.nextTransition(after: Self.berlinSpring - 3600) == Self.berlinSpring)
