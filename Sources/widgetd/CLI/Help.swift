@@ -198,7 +198,7 @@ enum Help {
                 options: [
                     ("--count N", "How many times to print (default 5)."),
                     ("--from ISO8601", "Start after this instant instead of now (2026-11-29T19:30:00+01:00)."),
-                    ("--tz ZONE", "The zone the fields are read in (default: local), e.g. Europe/Berlin."),
+                    ("--tz ZONE", "The zone the fields are read in (default: local), e.g. Europe/Berlin, GMT+5."),
                 ])
         case .click:
             page(
