@@ -30,24 +30,27 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
         .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
-        .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"], swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Scheduler", dependencies: ["CYAML", "CLinux", "TimeZones"], swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Providers", dependencies: ["Scheduler", "Store", "CLinux"], swiftSettings: staticRuntimeInRelease),
+            name: "Providers", dependencies: ["Scheduler", "Store", "CLinux", "TimeZones"],
+            swiftSettings: staticRuntimeInRelease),
         .executableTarget(
-            name: "widgetd", dependencies: ["Scheduler", "Providers", "Store"],
+            name: "widgetd", dependencies: ["Scheduler", "Providers", "Store", "TimeZones"],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
-        // Compares TimeZones with Foundation's TimeZone and the clock kind's current Strftime.
-        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Scheduler"]),
+        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TimeZones"]),
+        // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store", "TimeZones"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
-            name: "widgetdTests", dependencies: ["widgetd", "Scheduler", "Providers"], exclude: ["RealBars/Tools"]),
+            name: "widgetdTests", dependencies: ["widgetd", "Scheduler", "Providers", "TimeZones"],
+            exclude: ["RealBars/Tools"]),
     ]
 )

@@ -4,7 +4,7 @@
 /// Versions 2 to 4 carry the data twice, first with 32-bit then with 64-bit times; the 64-bit block is the one
 /// read. A version 1 file has only the 32-bit block and no footer. Leap second records are skipped: the
 /// system's zoneinfo (not `right/`) counts POSIX seconds, as the daemon does.
-struct TZifFile: Sendable {
+struct TZifFile: Sendable, Hashable {
     /// Instants (seconds since 1970) in increasing order.
     var transitions: [Int]
     /// For each transition, an index into `types`.

@@ -16,6 +16,21 @@ public struct TimeFormat: Sendable, Hashable {
         self.format = format
     }
 
+    /// Whether the text changes within a minute: the format writes seconds (`%S`, `%T`), read as `string(from:type:)`
+    /// reads it, so `%%S` is no conversion.
+    public var writesSeconds: Bool {
+        var escaped = false
+        for character in format {
+            if escaped {
+                if character == "S" || character == "T" { return true }
+                escaped = false
+            } else if character == "%" {
+                escaped = true
+            }
+        }
+        return false
+    }
+
     /// `unixSeconds` as the wall clock in `zone` shows it.
     public func string(at unixSeconds: Int, in zone: Zone) -> String {
         let (time, type) = zone.civilTime(at: unixSeconds)

@@ -2,7 +2,9 @@ import Glibc
 
 /// A named time zone read from the system's zoneinfo, or a POSIX TZ rule: offsets, abbreviations and
 /// transitions at any instant (seconds since 1970, as `Int`), with no Foundation and no ICU.
-public struct Zone: Sendable {
+/// Two zones are equal when they have the same name and the same rules (a zone re-read after a tzdata update
+/// may differ from the one read before).
+public struct Zone: Sendable, Hashable {
     /// `Europe/Berlin`, `localtime`, or the TZ rule a zone was made from.
     public let identifier: String
     let file: TZifFile
@@ -31,22 +33,26 @@ public struct Zone: Sendable {
         return "/usr/share/zoneinfo"
     }
 
-    /// The zone named `identifier` (`Europe/Berlin`, `UTC`), or the system's zone for `localtime`.
+    /// The zone named `identifier` (`Europe/Berlin`, `UTC`), the system's zone for `localtime`, or a fixed offset
+    /// written as ICU's custom names are (`GMT+5`, `UTC-03:30`; see `fixedOffset(named:)`).
     public static func load(identifier: String) throws(LoadError) -> Zone {
         if identifier == "localtime" { return try local() }
         let parts = identifier.split(separator: "/", omittingEmptySubsequences: false)
         guard !identifier.isEmpty, !identifier.hasPrefix("/"),
             parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
         else { throw .badIdentifier(identifier) }
-        return try load(path: directory + "/" + identifier, identifier: identifier)
+        let path = directory + "/" + identifier
+        // tzdata's own `GMT+0` and the like win over ICU's custom names.
+        if let zone = fixedOffset(named: identifier), access(path, F_OK) != 0 { return zone }
+        return try load(path: path, identifier: identifier)
     }
 
     /// The zone of the process, as the C library chooses it: `TZ` when set (a zone name, `:name`, a file
-    /// path or a POSIX rule), else `/etc/localtime`, else UTC.
+    /// path or a POSIX rule), else `/etc/localtime` (named by the zone it links to), else UTC.
     public static func local() throws(LoadError) -> Zone {
         guard let value = getenv("TZ") else {
             guard access("/etc/localtime", F_OK) == 0 else { return utc }
-            return try load(path: "/etc/localtime", identifier: "localtime")
+            return try load(path: "/etc/localtime", identifier: linkedIdentifier(of: "/etc/localtime"))
         }
         var text = String(cString: value)
         if text.hasPrefix(":") { text.removeFirst() }
@@ -77,11 +83,17 @@ public struct Zone: Sendable {
         let bytes: [UInt8]
         switch FileBytes.read(path: path) {
         case .success(let read): bytes = read
-        // A directory (`Europe`) is a region, not a zone.
-        case .failure(let failure) where [ENOENT, ENOTDIR, EISDIR].contains(failure.code): throw .notFound(identifier)
+        // A directory (`Europe`) is a region, not a zone; a name longer than a path may be names none.
+        case .failure(let failure) where [ENOENT, ENOTDIR, EISDIR, ENAMETOOLONG].contains(failure.code):
+            throw .notFound(identifier)
         case .failure(let failure): throw .unreadable(identifier, reason: String(cString: strerror(failure.code)))
         }
         return try Zone(identifier: identifier, tzif: bytes)
+    }
+
+    // The name alone is a good hash: comparing the rules is only needed when names are equal.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
     }
 
     // MARK: - Instants

@@ -2,13 +2,14 @@ import Foundation
 import Providers
 import Scheduler
 import Testing
+import TimeZones
 
 @Suite("clock kind")
 struct ClockKindTests {
     let kind = ClockKind()
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = try! Zone.load(identifier: "Europe/Berlin")
     /// 2026-11-29 19:30:27 in Berlin (18:30:27Z).
-    let now = ISO8601Text.parse("2026-11-29T18:30:27+00:00", defaultTimeZone: TimeZone(identifier: "UTC")!)!
+    let now = ISO8601Text.parse("2026-11-29T18:30:27+00:00", defaultTimeZone: .utc)!
 
     func timeline(_ values: [String: ParameterValue]) async throws -> Timeline {
         var configuration = kind.defaultConfiguration
@@ -64,6 +65,45 @@ struct ClockKindTests {
     func strftimeConversions(_ format: String, _ expected: String) async throws {
         let timeline = try await timeline(["format": .string(format)])
         #expect(timeline.entry(at: now)?.content.text == expected)
+    }
+
+    /// `%Z` is tzdata's abbreviation, as `date` prints it: JST in Tokyo (ICU, which the clock used before, wrote
+    /// GMT+9), IST in Kolkata, and tzdata's numeric name where it has no letters (+04 in Dubai).
+    @Test(arguments: [
+        ("Asia/Tokyo", "03:30 JST +0900"), ("Asia/Kolkata", "00:00 IST +0530"), ("Asia/Dubai", "22:30 +04 +0400"),
+        ("America/New_York", "13:30 EST -0500"), ("Australia/Sydney", "05:30 AEDT +1100"),
+    ])
+    func zoneAbbreviationsAreTzdatas(_ zoneName: String, _ expected: String) async throws {
+        var configuration = kind.defaultConfiguration
+        configuration["format"] = .string("%H:%M %Z %z")
+        let context = ProviderContext(
+            instance: "c", family: .accessoryInline, now: now, timeZone: try Zone.load(identifier: zoneName))
+        let timeline = try await kind.timeline(for: configuration, in: context)
+        #expect(timeline.entry(at: now)?.content.text == expected)
+    }
+
+    /// The day of the year is counted in the clock's zone: 2026-11-29 is day 333 in Berlin while Tokyo is already
+    /// on day 334 (it was taken in the daemon's zone before).
+    @Test func dayOfTheYearIsTheClocksZones() async throws {
+        var configuration = kind.defaultConfiguration
+        configuration["format"] = .string("%j %a")
+        let late = now.addingTimeInterval(3 * 3600)  // 21:30:27Z: 22:30 in Berlin, 06:30 on the 30th in Tokyo
+        for (zoneName, expected) in [("Europe/Berlin", "333 Sun"), ("Asia/Tokyo", "334 Mon")] {
+            let context = ProviderContext(
+                instance: "c", family: .accessoryInline, now: late, timeZone: try Zone.load(identifier: zoneName))
+            let timeline = try await kind.timeline(for: configuration, in: context)
+            #expect(timeline.entry(at: late)?.content.text == expected, "\(zoneName)")
+        }
+    }
+
+    /// Issue 15: a clock keeps counting past 9999 (ICU's formatting gave up there).
+    @Test func yearTenThousandFormats() async throws {
+        var configuration = kind.defaultConfiguration
+        configuration["format"] = .string("%a %F %T %Z")
+        let year10000 = Date(timeIntervalSince1970: 253_402_300_800)  // 10000-01-01T00:00:00Z, a Saturday
+        let context = ProviderContext(instance: "c", family: .systemSmall, now: year10000, timeZone: berlin)
+        let timeline = try await kind.timeline(for: configuration, in: context)
+        #expect(timeline.entry(at: year10000)?.content.text == "Sat 10000-01-01 01:00:00 CET")
     }
 
     @Test func dstChangeInsideTheHourIsExact() async throws {

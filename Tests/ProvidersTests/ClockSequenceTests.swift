@@ -2,30 +2,24 @@ import Foundation
 import Providers
 import Scheduler
 import Testing
+import TimeZones
 
 /// The clock's computed timeline against the stored one it replaced, and what holding it costs.
 @Suite("clock: computed timeline")
 struct ClockSequenceTests {
     let kind = ClockKind()
 
-    /// The clock's timeline as the previous version built it: every entry formatted and stored, calendar fields taken
-    /// once a minute with `Calendar`, consecutive equal texts kept once.
-    static func storedTimeline(format: String, step: TimeInterval, now: Date, zone: TimeZone) -> Timeline {
-        let calendar = Calendar(identifier: .gregorian)
-        let formatter = Strftime(format: format)
+    /// The clock's timeline as a previous version built it: every entry formatted on its own (each with its own
+    /// look-up of the zone's offset; `TimeFormatTests` checks that against Python's strftime) and stored,
+    /// consecutive equal texts kept once.
+    static func storedTimeline(format: String, step: TimeInterval, now: Date, zone: Zone) -> Timeline {
+        let formatter = TimeFormat(format)
         let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / step).rounded(.down) * step)
         var entries: [TimelineEntry] = []
-        var minuteFields: Strftime.Fields?
         var previous: String?
         for index in 0..<Int(3600 / step) {
             let date = start.addingTimeInterval(step * Double(index))
-            let second = Int(date.timeIntervalSince1970.rounded(.down)) % 60
-            if minuteFields == nil || second == 0 || step >= 60 {
-                minuteFields = Strftime.fields(of: date, in: zone, calendar: calendar)
-            }
-            guard var fields = minuteFields else { continue }
-            fields.second = second
-            let text = formatter.string(from: fields)
+            let text = formatter.string(at: Int(date.timeIntervalSince1970.rounded(.down)), in: zone)
             if text == previous { continue }
             previous = text
             entries.append(TimelineEntry(date: date, content: EntryContent(text: text)))
@@ -33,7 +27,7 @@ struct ClockSequenceTests {
         return Timeline(entries: entries, policy: .atEnd)
     }
 
-    func computed(format: String, seconds: Bool, now: Date, zone: TimeZone) async throws -> Timeline {
+    func computed(format: String, seconds: Bool, now: Date, zone: Zone) async throws -> Timeline {
         var configuration = kind.defaultConfiguration
         configuration["format"] = .string(format)
         configuration["seconds"] = .bool(seconds)
@@ -42,16 +36,15 @@ struct ClockSequenceTests {
     }
 
     /// Every second of the hour (and a minute either side) gives what the stored timeline gave: across Berlin's
-    /// spring-forward and fall-back hours, Kolkata's +05:30 and Adelaide's +10:30 → +09:30. `%j` is left out: the
-    /// old code counted the day of the year in the process's zone, not the clock's (now fixed).
+    /// spring-forward and fall-back hours, Kolkata's +05:30 and Adelaide's +10:30 → +09:30.
     @Test(arguments: [
         ("Europe/Berlin", "2026-03-29T00:30:17Z"), ("Europe/Berlin", "2026-10-25T00:29:59Z"),
         ("Asia/Kolkata", "2026-11-29T18:00:00Z"), ("Australia/Adelaide", "2026-04-04T16:05:42Z"),
     ])
     func everyInstantShowsWhatTheStoredTimelineShowed(zoneName: String, iso: String) async throws {
-        let zone = try #require(TimeZone(identifier: zoneName))
+        let zone = try Zone.load(identifier: zoneName)
         let now = try #require(ISO8601Text.parse(iso, defaultTimeZone: zone))
-        for (format, seconds) in [("%a %d %b %Y %H:%M:%S %Z %z", true), ("%I:%M %p %Z", false), ("%H:%M", true)] {
+        for (format, seconds) in [("%a %d %b %Y %H:%M:%S %Z %z %j", true), ("%I:%M %p %Z", false), ("%H:%M", true)] {
             let step: TimeInterval = seconds ? 1 : 60
             let old = Self.storedTimeline(format: format, step: step, now: now, zone: zone)
             let new = try await computed(format: format, seconds: seconds, now: now, zone: zone)
@@ -69,7 +62,7 @@ struct ClockSequenceTests {
     }
 
     @Test func thePerSecondClockIsHeldAsARuleOfAFewHundredBytes() async throws {
-        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let zone = try Zone.load(identifier: "Europe/Berlin")
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let timeline = try await computed(format: "%T", seconds: true, now: now, zone: zone)
         let instance = WidgetInstance(name: "c", kind: "clock", family: .accessoryInline)
@@ -100,12 +93,8 @@ struct ClockSequenceTests {
                 if case .show(_, let content) = action { return content.text }
                 return nil
             }
-            #expect(
-                shown == [
-                    Strftime(format: "%T").string(
-                        from: Strftime.fields(
-                            of: date, in: zone, calendar: Calendar(identifier: .gregorian)))
-                ])
+            // 1_800_000_000 is 2027-01-15T08:00:00Z, 09:00:00 in Berlin.
+            #expect(shown == ["09:00:0\(second)"])
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Scheduler
 import Store
 import Testing
+import TimeZones
 
 @testable import Providers
 
@@ -25,7 +26,7 @@ struct StoreFixture {
     var context: ProviderContext {
         ProviderContext(
             instance: "w", family: .systemMedium, now: Date(timeIntervalSince1970: 1_800_000_000),
-            timeZone: TimeZone(identifier: "UTC")!)
+            timeZone: .utc)
     }
 }
 

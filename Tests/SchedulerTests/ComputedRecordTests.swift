@@ -1,13 +1,15 @@
 import Foundation
 import Scheduler
 import Testing
+import TimeZones
 
 /// An instance record whose timeline is computed: small on disk, exact when read back, and older records still load.
 @Suite("instance record: computed timelines")
 struct ComputedRecordTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
     static let sequence = TimelineSequence(
-        start: start, step: 1, count: 3600, format: "%H:%M:%S \"%Z\"", timeZone: TimeZone(identifier: "Asia/Kolkata")!)
+        start: start, step: 1, count: 3600, format: "%H:%M:%S \"%Z\"",
+        timeZone: try! Zone.load(identifier: "Asia/Kolkata"))
 
     static let record = InstanceRecord(
         instance: "clock", kind: "clock", family: .accessoryInline, entries: [], sequence: sequence,

@@ -1,6 +1,7 @@
 import Foundation
 import Scheduler
 import Testing
+import TimeZones
 
 /// Issue 10, item 12: values `check` used to pass although they can never work.
 @Suite("widgets.yaml values that cannot work")
@@ -39,7 +40,7 @@ struct ConfigInputTests {
         // The static answer agrees with the search: a fire time within 8 years of any start.
         let cron = try CronExpression(parsing: expression)
         let start = Date(timeIntervalSince1970: 1_798_761_600)  // 2027-01-01, three years before a leap day
-        #expect(cron.nextDate(after: start, in: TimeZone(identifier: "UTC")!) != nil)
+        #expect(cron.nextDate(after: start, in: Zone.utc) != nil)
     }
 
     @Test(arguments: ["0 0 31 2 *", "0 0 30 2 *", "0 0 31 4,6,9,11 *", "0 0 30,31 2 *"])
@@ -47,7 +48,7 @@ struct ConfigInputTests {
         let cron = try CronExpression(parsing: expression)
         #expect(cron.neverFiresReason != nil)
         #expect(
-            cron.nextDate(after: Date(timeIntervalSince1970: 1_798_761_600), in: TimeZone(identifier: "UTC")!) == nil)
+            cron.nextDate(after: Date(timeIntervalSince1970: 1_798_761_600), in: Zone.utc) == nil)
     }
 
     func command(_ words: String) -> ConfigLoadResult {

@@ -1,6 +1,7 @@
 import Foundation
 import Scheduler
 import Testing
+import TimeZones
 
 /// Issue 10, item 2: a huge or hostile widgets.yaml costs bounded output and time linear in its size.
 @Suite("widgets.yaml limits")
@@ -64,8 +65,8 @@ struct ConfigLimitsTests {
 
     @Test func noSuggestionForAHugeWord() {
         let word = String(repeating: "a", count: 60_000)
-        #expect(Suggestion.closest(to: word, in: TimeZone.knownTimeZoneIdentifiers) == nil)
-        #expect(Suggestion.closest(to: "Europe/Berln", in: TimeZone.knownTimeZoneIdentifiers) == "Europe/Berlin")
+        #expect(Suggestion.closest(to: word, in: Zone.knownIdentifiers()) == nil)
+        #expect(Suggestion.closest(to: "Europe/Berln", in: Zone.knownIdentifiers()) == "Europe/Berlin")
     }
 
     /// A config just under the size limit with an error on every line still reports 100 of them and a count.

@@ -1,6 +1,7 @@
 import Foundation
 import Scheduler
 import Testing
+import TimeZones
 
 /// Instants are written as ISO 8601 text with the offset in force in the case's zone, so each expectation reads as
 /// the wall-clock time a user would see; the UTC instant is in the trailing comment where a DST rule is at stake.
@@ -98,7 +99,7 @@ struct CronNextDateTests {
         NextCase("*/20 * * * *", newYork, from: "2026-11-01T01:50:00-04:00", "2026-11-01T01:00:00-05:00"),  // 06:00Z
     ])
     func nextDate(_ item: NextCase) throws {
-        let zone = try #require(TimeZone(identifier: item.zone))
+        let zone = try Zone.load(identifier: item.zone)
         let cron = try CronExpression(parsing: item.expression)
         let from = try #require(ISO8601Text.parse(item.from, defaultTimeZone: zone))
         let next = cron.nextDate(after: from, in: zone)
@@ -151,7 +152,7 @@ struct CronNextDateTests {
         SeriesCase("0 0 30 2 *", utc, from: "2026-01-01T00:00:00+00:00", []),
     ])
     func nextDates(_ item: SeriesCase) throws {
-        let zone = try #require(TimeZone(identifier: item.zone))
+        let zone = try Zone.load(identifier: item.zone)
         let cron = try CronExpression(parsing: item.expression)
         let from = try #require(ISO8601Text.parse(item.from, defaultTimeZone: zone))
         let dates = cron.nextDates(after: from, count: max(item.expected.count, 1), in: zone)
@@ -159,7 +160,7 @@ struct CronNextDateTests {
     }
 
     @Test func nextDatesCount() throws {
-        let zone = try #require(TimeZone(identifier: "UTC"))
+        let zone = try Zone.load(identifier: "UTC")
         let from = try #require(ISO8601Text.parse("2026-05-17T00:00:00+00:00", defaultTimeZone: zone))  // Sunday
         let hourly = try CronExpression(parsing: "@hourly")
         #expect(hourly.nextDates(after: from, count: 0, in: zone).isEmpty)
@@ -196,7 +197,7 @@ struct CronNextDateTests {
         DayCount(expression: "0 0-23 * * *", day: "2026-05-13", nextDay: "2026-05-14", fires: 24),
     ])
     func firesOnTransitionDays(_ item: DayCount) throws {
-        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let zone = try Zone.load(identifier: "Europe/Berlin")
         let cron = try CronExpression(parsing: item.expression)
         let start = try #require(ISO8601Text.parse(item.day, defaultTimeZone: zone))
         let end = try #require(ISO8601Text.parse(item.nextDay, defaultTimeZone: zone))
@@ -262,8 +263,8 @@ struct CronNextDateReferenceTests {
         Window(zone: "UTC", around: 1_774_746_000),
     ])
     func matchesReference(_ window: Window) throws {
-        let zone = try #require(TimeZone(identifier: window.zone))
-        let minutes = Self.minutes(around: Int(window.around), in: zone)
+        let zone = try Zone.load(identifier: window.zone)
+        let minutes = Self.minutes(around: Int(window.around), in: try #require(TimeZone(identifier: window.zone)))
         let first = minutes[1440].instant  // a day of history before the compared span, for "seen before"
         let last = minutes[minutes.count - 1].instant
         for text in Self.expressions {
@@ -351,9 +352,9 @@ struct CronNextDateSpreadTests {
     /// measure.)
     @Test(arguments: ["UTC", "Europe/Berlin"])
     func everyAnswerIsAFireTimeAfterItsStart(_ zoneName: String) throws {
-        let zone = try #require(TimeZone(identifier: zoneName))
+        let zone = try Zone.load(identifier: zoneName)
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
+        calendar.timeZone = try #require(TimeZone(identifier: zoneName))
         let cron = try CronExpression(parsing: "*/5 9-17 * * mon-fri")
         var start = try #require(ISO8601Text.parse("2026-01-01T00:00:00Z", defaultTimeZone: zone))
         for _ in 0..<300 {

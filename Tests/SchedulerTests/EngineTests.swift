@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TimeZones
 
 @testable import Scheduler
 
@@ -76,11 +77,11 @@ struct EngineHarness {
 func instance(_ name: String, kind: String = "sample", schedule: String? = nil, zone: String? = nil) -> WidgetInstance {
     WidgetInstance(
         name: name, kind: kind, family: .systemSmall, schedule: schedule.map { try! CronExpression(parsing: $0) },
-        timeZone: zone.flatMap(TimeZone.init(identifier:)))
+        timeZone: zone.flatMap { try? Zone.load(identifier: $0) })
 }
 
 func at(_ iso: String) -> Date {
-    ISO8601Text.parse(iso, defaultTimeZone: TimeZone(identifier: "UTC")!)!
+    ISO8601Text.parse(iso, defaultTimeZone: .utc)!
 }
 
 func entries(_ start: Date, _ texts: [String], every step: TimeInterval) -> [TimelineEntry] {

@@ -1,6 +1,7 @@
 import Foundation
 import Scheduler
 import Testing
+import TimeZones
 
 /// Reference instants, seconds since 1970 (2026-01-01T00:00Z is 1_767_225_600; days are 86,400 s):
 /// 2026-11-29T18:30Z = 1_767_225_600 + 332 days + 66,600 s = 1_795_977_000;
@@ -33,18 +34,18 @@ struct ISO8601TextTests {
         FormatCase(instant: -1_000_000_000, zone: "Africa/Monrovia", text: "1938-04-24T21:28:50-00:44:30"),
     ])
     func format(_ item: FormatCase) throws {
-        let zone = try #require(TimeZone(identifier: item.zone))
+        let zone = try Zone.load(identifier: item.zone)
         #expect(ISO8601Text.format(Date(timeIntervalSince1970: item.instant), in: zone) == item.text)
     }
 
     @Test func fixedOffsetZones() throws {
         let date = Date(timeIntervalSince1970: Self.november)
-        #expect(ISO8601Text.format(date, in: try #require(TimeZone(secondsFromGMT: 0))) == "2026-11-29T18:30:00+00:00")
+        #expect(ISO8601Text.format(date, in: Zone(fixedOffset: 0)) == "2026-11-29T18:30:00+00:00")
         #expect(
-            ISO8601Text.format(date, in: try #require(TimeZone(secondsFromGMT: -4 * 3600)))
+            ISO8601Text.format(date, in: Zone(fixedOffset: -4 * 3600))
                 == "2026-11-29T14:30:00-04:00")
         #expect(
-            ISO8601Text.format(date, in: try #require(TimeZone(secondsFromGMT: 19_800))) == "2026-11-30T00:00:00+05:30")
+            ISO8601Text.format(date, in: Zone(fixedOffset: 19_800)) == "2026-11-30T00:00:00+05:30")
     }
 
     struct ParseCase: Sendable, CustomTestStringConvertible {
@@ -103,7 +104,7 @@ struct ISO8601TextTests {
         ParseCase(text: "２０２６-11-29", instant: nil),
     ])
     func parse(_ item: ParseCase) throws {
-        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let berlin = try Zone.load(identifier: "Europe/Berlin")
         let parsed = ISO8601Text.parse(item.text, defaultTimeZone: berlin)
         #expect(parsed?.timeIntervalSince1970 == item.instant)
     }
@@ -114,8 +115,8 @@ struct ISO8601TextTests {
         "UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe", "Africa/Monrovia",
     ])
     func roundTrips(_ zoneName: String) throws {
-        let zone = try #require(TimeZone(identifier: zoneName))
-        let reader = try #require(TimeZone(identifier: "Pacific/Auckland"))
+        let zone = try Zone.load(identifier: zoneName)
+        let reader = try Zone.load(identifier: "Pacific/Auckland")
         var instants: [TimeInterval] = [0, -1, Self.november, Self.july, 1_792_888_200, 1_792_891_800, -1_000_000_000]
         instants += stride(from: 1_767_225_600.0, to: 1_798_761_600, by: 86_400 * 3 + 3_607)  // 2026, varied times
         for instant in instants {
@@ -125,8 +126,25 @@ struct ISO8601TextTests {
         }
     }
 
+    /// Issue 15: years past 9999 printed as `invalid date`. They are written with all their digits, and no date,
+    /// however far, traps or prints anything but a date.
+    @Test func yearsPastNineThousandNineHundredNinetyNine() throws {
+        let year10000 = Date(timeIntervalSince1970: 253_402_300_800)
+        #expect(ISO8601Text.format(year10000, in: .utc) == "10000-01-01T00:00:00+00:00")
+        #expect(
+            ISO8601Text.format(year10000, in: try Zone.load(identifier: "Asia/Tokyo")) == "10000-01-01T09:00:00+09:00")
+        // Summer time past tzdata's table, from the zone's rule: 12026-07-01 in Berlin.
+        let summer = Date(timeIntervalSince1970: Double(CivilDateTime(year: 12026, month: 7, day: 1).localSeconds))
+        #expect(
+            ISO8601Text.format(summer, in: try Zone.load(identifier: "Europe/Berlin")) == "12026-07-01T02:00:00+02:00")
+        for far in [1e12, 1e18, 1e300, .infinity, -.infinity, .nan, -1e12] {
+            let text = ISO8601Text.format(Date(timeIntervalSince1970: far), in: .utc)
+            #expect(text.hasSuffix("+00:00") && !text.contains("invalid"), "\(far): \(text)")
+        }
+    }
+
     @Test func fallBackHourShowsBothOffsets() throws {
-        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let berlin = try Zone.load(identifier: "Europe/Berlin")
         let first = Date(timeIntervalSince1970: 1_792_888_200)
         let second = Date(timeIntervalSince1970: 1_792_891_800)
         #expect(ISO8601Text.format(first, in: berlin) == "2026-10-25T02:30:00+02:00")
@@ -134,7 +152,7 @@ struct ISO8601TextTests {
     }
 
     @Test func isSafeAcrossTasks() async throws {
-        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let zone = try Zone.load(identifier: "Europe/Berlin")
         let texts = await withTaskGroup(of: String.self) { group in
             for offset in 0..<64 {
                 group.addTask {

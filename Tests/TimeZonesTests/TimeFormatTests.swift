@@ -2,10 +2,8 @@ import Foundation
 import Testing
 import TimeZones
 
-import Scheduler
-
-/// `TimeFormat` against the current `Strftime` (Scheduler) (Foundation's calendar and ICU), conversion by
-/// conversion.
+/// `TimeFormat` against Python's `strftime` (glibc's, in the C locale, on a `datetime` from `zoneinfo`, which reads
+/// the same zoneinfo files), conversion by conversion, `%Z` and `%j` included.
 @Suite struct TimeFormatTests {
     /// Instants around the edges: leap days, year ends, ISO weeks, noon and midnight, DST changes, 1970.
     static let instants: [Int] = [
@@ -13,58 +11,76 @@ import Scheduler
         1_709_164_800, 1_735_689_599, 1_774_746_000, 1_774_745_999, 1_792_890_000, 1_792_893_600, 1_798_761_599,
         1_798_761_600, 2_147_483_647, 2_208_988_800,
     ]
-    /// Zones with whole, half and quarter hour offsets, both hemispheres, and a 30-minute DST (Lord Howe).
+    /// Zones with whole, half and quarter hour offsets, both hemispheres, a 30-minute DST (Lord Howe), and
+    /// abbreviations that ICU writes otherwise (`IST`, `JST`, `+0545`).
     static let zones = [
         "UTC", "Europe/Berlin", "America/New_York", "America/St_Johns", "Asia/Kolkata", "Asia/Kathmandu",
         "Australia/Lord_Howe", "Pacific/Chatham", "Pacific/Kiritimati", "America/Los_Angeles", "Europe/London",
-    ]
-    /// Zones whose ICU abbreviations are tzdata's, so that `%Z` can be compared too. Elsewhere ICU writes its own
-    /// names ("GMT+5:30" for Asia/Kolkata where tzdata says "IST"); `ZoneDifferentialTests` checks ours there.
-    static let zonesWithTheSameAbbreviations: Set<String> = [
-        "UTC", "Europe/Berlin", "America/New_York", "America/Los_Angeles",
+        "Asia/Tokyo", "Asia/Dubai",
     ]
 
-    @Test(arguments: Strftime.conversions.sorted())
-    func conversionMatchesTheClockKind(conversion: Character) throws {
-        #expect(TimeFormat.conversions.contains(conversion))
-        if conversion == "Z" { return }  // compared in `abbreviationsMatchWhereICUAgrees`
-        let format = "<%\(conversion)>"
-        for identifier in Self.zones {
-            let zone = try Zone.load(identifier: identifier)
-            let foundation = try #require(TimeZone(identifier: identifier))
-            for instant in Self.instants {
-                let expected =
-                    conversion == "j"
-                    ? Self.dayOfYear(instant, foundation) : Self.clockKindText(format, instant, foundation)
-                #expect(
-                    TimeFormat(format).string(at: instant, in: zone) == expected,
-                    "\(format) at \(instant) in \(identifier)")
+    @Test func everyConversionMatchesPythonsStrftime() throws {
+        var queries: [(zone: String, instant: Int, format: String)] = []
+        for conversion in TimeFormat.conversions.sorted() {
+            for zone in Self.zones {
+                for instant in Self.instants { queries.append((zone, instant, "<%\(conversion)>")) }
             }
+        }
+        let expected = try Self.pythonStrftime(queries)
+        try #require(expected.count == queries.count)
+        for (query, python) in zip(queries, expected) {
+            let zone = try Zone.load(identifier: query.zone)
+            #expect(
+                TimeFormat(query.format).string(at: query.instant, in: zone) == python,
+                "\(query.format) at \(query.instant) in \(query.zone)")
         }
     }
 
-    @Test func abbreviationsMatchWhereICUAgrees() throws {
-        for identifier in Self.zonesWithTheSameAbbreviations {
-            let zone = try Zone.load(identifier: identifier)
-            let foundation = try #require(TimeZone(identifier: identifier))
-            for instant in Self.instants {
-                #expect(
-                    TimeFormat("%Z %z").string(at: instant, in: zone)
-                        == Self.clockKindText("%Z %z", instant, foundation), "at \(instant) in \(identifier)")
-            }
+    @Test func mixedFormatsMatchPythonsStrftime() throws {
+        let formats = ["%a %e %b %Y, %H:%M:%S %Z", "%F %T %z", "plain", "%D|%R|%I%p|%l%P", "%A %d %B %y %j %u %w"]
+        var queries: [(zone: String, instant: Int, format: String)] = []
+        for format in formats {
+            for instant in Self.instants { queries.append(("Europe/Berlin", instant, format)) }
         }
-    }
-
-    @Test func mixedFormatsAndStrayPercents() throws {
+        let expected = try Self.pythonStrftime(queries)
+        try #require(expected.count == queries.count)
         let zone = try Zone.load(identifier: "Europe/Berlin")
-        let foundation = try #require(TimeZone(identifier: "Europe/Berlin"))
-        for format in ["%a %e %b %Y, %H:%M:%S %Z", "%F %T %z", "100%%", "%q%", "%", "plain", "%D|%R|%I%p|%l%P"] {
-            for instant in Self.instants {
-                #expect(
-                    TimeFormat(format).string(at: instant, in: zone) == Self.clockKindText(format, instant, foundation),
-                    "\(format) at \(instant)")
-            }
+        for (query, python) in zip(queries, expected) {
+            #expect(
+                TimeFormat(query.format).string(at: query.instant, in: zone) == python,
+                "\(query.format) at \(query.instant)")
         }
+    }
+
+    /// What glibc's `strftime` writes for these too (checked with Python), fixed here so that no tool's handling of
+    /// a malformed format decides the test.
+    @Test func strayPercentsAreWrittenAsTheyStand() throws {
+        let zone = try Zone.load(identifier: "Europe/Berlin")
+        let cases = ["100%%": "100%", "%q%": "%q%", "%": "%", "50% off": "50% off", "%%%H": "%01"]
+        for (format, text) in cases {
+            #expect(TimeFormat(format).string(at: 0, in: zone) == text, "\(format)")
+        }
+    }
+
+    @Test func tzdataAbbreviations() throws {
+        // 2026-03-29T00:59:59Z, a second before Berlin's spring forward.
+        let instant = 1_774_745_999
+        let expected = [
+            "Asia/Tokyo": "JST +0900", "Asia/Dubai": "+04 +0400", "Asia/Kolkata": "IST +0530",
+            "Europe/Berlin": "CET +0100", "America/New_York": "EDT -0400", "UTC": "UTC +0000",
+        ]
+        for (identifier, text) in expected {
+            #expect(TimeFormat("%Z %z").string(at: instant, in: try Zone.load(identifier: identifier)) == text)
+        }
+        #expect(TimeFormat("%Z").string(at: instant + 1, in: try Zone.load(identifier: "Europe/Berlin")) == "CEST")
+    }
+
+    @Test func writesSecondsReadsTheFormatAsTheFormatterDoes() {
+        #expect(TimeFormat("%H:%M:%S").writesSeconds)
+        #expect(TimeFormat("%T").writesSeconds)
+        #expect(!TimeFormat("%H:%M").writesSeconds)
+        #expect(!TimeFormat("100%%S").writesSeconds)
+        #expect(TimeFormat("%%%S").writesSeconds)
     }
 
     @Test func yearsPastNineThousandNineHundredNinetyNineAreNumbers() throws {
@@ -80,19 +96,36 @@ import Scheduler
         #expect(TimeFormat("%F %T").string(from: far, type: zone.offset(at: 0)) == "292277-12-31 23:59:59")
     }
 
-    /// `<%j>` from Foundation's calendar set to the zone. The clock kind's `Strftime.fields` asks a calendar in
-    /// the process's zone (`ordinality(of:in:for:)` ignores the zone it is given), so its `%j` is a day off near
-    /// midnight in any other zone; that is its bug, left for the switch to this target to remove.
-    static func dayOfYear(_ instant: Int, _ zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let day = calendar.ordinality(of: .day, in: .year, for: Date(timeIntervalSince1970: Double(instant))) ?? 0
-        return "<" + String(repeating: "0", count: 3 - String(day).count) + String(day) + ">"
-    }
-
-    static func clockKindText(_ format: String, _ instant: Int, _ zone: TimeZone) -> String {
-        let fields = Strftime.fields(
-            of: Date(timeIntervalSince1970: Double(instant)), in: zone, calendar: Calendar(identifier: .gregorian))
-        return Strftime(format: format).string(from: fields)
+    /// Python's `datetime.fromtimestamp(instant, ZoneInfo(zone)).strftime(format)` for each query, from one process;
+    /// queries and answers go as JSON, since formats may write newlines and tabs.
+    static func pythonStrftime(_ queries: [(zone: String, instant: Int, format: String)]) throws -> [String] {
+        let script = """
+            import sys, json, datetime, zoneinfo
+            zones = {}
+            out = []
+            for name, instant, form in json.load(sys.stdin):
+                zone = zones.get(name) or zones.setdefault(name, zoneinfo.ZoneInfo(name))
+                out.append(datetime.datetime.fromtimestamp(instant, zone).strftime(form))
+            json.dump(out, sys.stdout)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        process.environment = ["PYTHONTZPATH": ZoneinfoCatalog.directory, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let request = try JSONSerialization.data(withJSONObject: queries.map { [$0.zone, $0.instant, $0.format] })
+        // Written from another thread while this one reads: both directions outgrow a pipe's buffer.
+        let writer = Thread {
+            input.fileHandleForWriting.write(request)
+            try? input.fileHandleForWriting.close()
+        }
+        writer.start()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONSerialization.jsonObject(with: data) as? [String] ?? []
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TimeZones
+
+@testable import TimeZones
 
 /// Loading zones, the footer past the table, and wall-clock times in gaps and overlaps (what cron needs).
 @Suite struct ZoneTests {
@@ -19,6 +20,8 @@ import TimeZones
         #expect(throws: Zone.LoadError.badIdentifier("")) { try Zone.load(identifier: "") }
         #expect(throws: Zone.LoadError.notFound("Mars/Olympus_Mons")) { try Zone.load(identifier: "Mars/Olympus_Mons") }
         #expect(throws: Zone.LoadError.notFound("Europe")) { try Zone.load(identifier: "Europe") }
+        let long = String(repeating: "Europe/Berlin", count: 4_000)
+        #expect(throws: Zone.LoadError.notFound(long)) { try Zone.load(identifier: long) }
         do {
             _ = try Zone.load(identifier: "zone.tab")
             Issue.record("zone.tab is not a TZif file")
@@ -35,6 +38,63 @@ import TimeZones
                     == TimeZone.current.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
         }
         #expect(try Zone.load(identifier: "localtime").offset(at: 0) == zone.offset(at: 0) || getenv("TZ") != nil)
+    }
+
+    /// `/etc/localtime` is named by the zone it links to, as Foundation and `timedatectl` name it (plugins get the name).
+    @Test func theLocalZoneIsNamedByItsLink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zone-link-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let links = [
+            "berlin": "/usr/share/zoneinfo/Europe/Berlin", "posix": "../usr/share/zoneinfo/posix/Asia/Tokyo",
+            "elsewhere": "/opt/zones/Berlin",
+        ]
+        for (name, target) in links {
+            try FileManager.default.createSymbolicLink(atPath: directory + "/" + name, withDestinationPath: target)
+        }
+        try Data("TZif".utf8).write(to: URL(fileURLWithPath: directory + "/plain"))
+        #expect(Zone.linkedIdentifier(of: directory + "/berlin") == "Europe/Berlin")
+        #expect(Zone.linkedIdentifier(of: directory + "/posix") == "Asia/Tokyo")
+        #expect(Zone.linkedIdentifier(of: directory + "/elsewhere") == "localtime")
+        #expect(Zone.linkedIdentifier(of: directory + "/plain") == "localtime")
+    }
+
+    @Test func currentIsTheLocalZoneUntilReset() throws {
+        let local = try Zone.local()
+        #expect(Zone.current == local)
+        Zone.resetCurrent()
+        #expect(Zone.current == local)
+        #expect(Zone.current.identifier == local.identifier)
+    }
+
+    @Test func fixedOffsetsAreNamedAsTzdataNamesThem() {
+        for (offset, name) in [(0, "UTC"), (19_800, "+0530"), (-4 * 3600, "-04"), (12 * 3600 + 45 * 60, "+1245")] {
+            let zone = Zone(fixedOffset: offset)
+            #expect(zone.identifier == name)
+            #expect(
+                zone.offset(at: 1_800_000_000) == LocalTimeType(utcOffset: offset, isDST: false, abbreviation: name))
+            #expect(zone.nextTransition(after: 0) == nil)
+        }
+    }
+
+    /// ICU's custom ids, which `timezone:` accepted while it was Foundation's `TimeZone(identifier:)`.
+    @Test func icuStyleFixedOffsetsLoad() throws {
+        let cases = [
+            ("GMT+5", 18_000, "+05"), ("UTC-03:30", -12_600, "-0330"), ("GMT+0530", 19_800, "+0530"),
+            ("GMT-10", -36_000, "-10"), ("UTC+00", 0, "UTC"),
+        ]
+        for (identifier, offset, abbreviation) in cases {
+            let zone = try Zone.load(identifier: identifier)
+            #expect(zone.identifier == identifier)
+            #expect(zone.offset(at: 0) == LocalTimeType(utcOffset: offset, isDST: false, abbreviation: abbreviation))
+            let foundation = try #require(TimeZone(identifier: identifier))
+            #expect(foundation.secondsFromGMT() == offset, "\(identifier)")
+        }
+        // tzdata's own file wins: `GMT+0` is a link to Etc/GMT.
+        #expect(try Zone.load(identifier: "GMT+0").offset(at: 0).abbreviation == "GMT")
+        for bad in ["GMT+24", "GMT+5:3", "UTC+", "GMT+05:60", "GMT+123", "GMT 5", "GMT+5:30:00", "PST"] {
+            #expect(throws: Zone.LoadError.notFound(bad), "\(bad)") { try Zone.load(identifier: bad) }
+        }
     }
 
     @Test func transitionsAndFooter() throws {
@@ -142,8 +202,9 @@ import TimeZones
         }
     }
 
-    /// The point of the target: the daemon can use it without Foundation (and so without ICU).
-    @Test func sourcesImportOnlyGlibc() throws {
+    /// The point of the target: the daemon can use it without Foundation (and so without ICU). Synchronization is
+    /// the standard library's (`Zone.current`'s lock).
+    @Test func sourcesImportOnlyGlibcAndSynchronization() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Sources/TimeZones").standardizedFileURL
         let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
@@ -151,7 +212,8 @@ import TimeZones
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
-            #expect(imports.allSatisfy { $0 == "import Glibc" }, "\(file): \(imports)")
+            #expect(
+                imports.allSatisfy { $0 == "import Glibc" || $0 == "import Synchronization" }, "\(file): \(imports)")
         }
     }
 

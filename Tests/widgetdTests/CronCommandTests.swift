@@ -47,6 +47,25 @@ struct CronCommandTests {
         #expect(result.stdout == expected.joined(separator: "\n") + "\n")
     }
 
+    /// Issue 15: a fire inside the spring-forward gap was lost when the search started in the gap's last second
+    /// before it (it printed 2026-03-30).
+    @Test func theGapFiresWhenTheSearchStartsInTheSecondBeforeIt() throws {
+        let result = try runWidgetd([
+            "cron", "30 2 * * *", "--from", "2026-03-29T00:59:59Z", "--tz", "Europe/Berlin", "--count", "1",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout == "2026-03-29T03:00:00+02:00\n")
+    }
+
+    /// Issue 15: years past 9999 printed as `invalid date`.
+    @Test func yearsPastNineThousandNineHundredNinetyNinePrint() throws {
+        let result = try runWidgetd([
+            "cron", "@yearly", "--from", "9999-06-01T00:00:00Z", "--tz", "Asia/Tokyo", "--count", "2",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout == "10000-01-01T00:00:00+09:00\n10001-01-01T00:00:00+09:00\n")
+    }
+
     @Test func countAndFiveSeparateWords() throws {
         let result = try runWidgetd([
             "cron", "0", "*", "*", "*", "*", "--count", "2", "--from", "2026-11-29T19:30:00+00:00", "--tz", "UTC",

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
+import TimeZones
 
 /// The time, as a computed timeline: one entry per minute (or second) for the coming hour, given by a rule.
 ///
@@ -13,7 +14,7 @@ public struct ClockKind: WidgetKind {
     public let families: [Family] = [.accessoryInline, .accessoryCircular, .systemSmall, .systemMedium]
     public let parameters = [
         ParameterSpec(
-            "format", displayName: "Format", type: .format(conversions: String(Strftime.conversions)),
+            "format", displayName: "Format", type: .format(conversions: String(TimeFormat.conversions.sorted())),
             default: .string("%H:%M"),
             summary: "strftime-style: %H %M %S %I %p %a %A %b %B %d %e %m %y %Y %j %Z %z %R %T %D %F %%."),
         ParameterSpec(
@@ -57,7 +58,7 @@ public struct ClockKind: WidgetKind {
         guard configuration.bool("seconds") == true else { return 60 }
         // A format that writes no seconds changes once a minute: a step of a second would wake the daemon 59 times a
         // minute for nothing (the stored timeline kept one entry per change for the same reason).
-        return Strftime(format: configuration.string("format") ?? "%H:%M").writesSeconds ? 1 : 60
+        return TimeFormat(configuration.string("format") ?? "%H:%M").writesSeconds ? 1 : 60
     }
 
     static func floor(_ date: Date, to step: TimeInterval) -> Date {

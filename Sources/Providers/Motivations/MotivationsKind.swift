@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 import Store
+import TimeZones
 
 /// One motivation from the shared store (seed 000's configurable widget): chosen by id, id prefix or
 /// search, else the newest; ⭐ when favourite; painted in the record's colour; a left click toggles the
@@ -102,9 +103,9 @@ public struct MotivationsKind: WidgetKind {
     }
 
     /// "29 Nov 2026, 19:30": the seed's abbreviated date and shortened time.
-    public static func timestampText(_ date: Date, in zone: TimeZone) -> String {
-        let fields = Strftime.fields(of: date, in: zone, calendar: Calendar(identifier: .gregorian))
-        return Strftime(format: "%e %b %Y, %H:%M").string(from: fields).trimmingCharacters(in: .whitespaces)
+    public static func timestampText(_ date: Date, in zone: Zone) -> String {
+        // `%e` pads a one-digit day with a space, which the seed's text does not have.
+        String(TimeFormat("%e %b %Y, %H:%M").string(at: date.wholeSecondsSince1970, in: zone).drop { $0 == " " })
     }
 }
 

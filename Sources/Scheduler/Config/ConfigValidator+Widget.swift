@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 extension ConfigValidator {
     /// Checks one instance under `widgets:`; nil when anything about it is wrong (every problem is reported).
@@ -241,16 +242,20 @@ extension ConfigValidator {
         }
     }
 
-    private mutating func timeZone(_ node: YAMLNode) -> TimeZone? {
+    /// A zone from the system's zoneinfo; a misspelt name gets a hint from tzdata's list of names.
+    private mutating func timeZone(_ node: YAMLNode) -> Zone? {
         guard let identifier = text(node, for: "timezone", expected: "a time zone such as Europe/Berlin") else {
             return nil
         }
-        guard let zone = TimeZone(identifier: identifier) else {
-            let hint = Suggestion.didYouMean(identifier, in: TimeZone.knownTimeZoneIdentifiers)
+        do {
+            return try Zone.load(identifier: identifier)
+        } catch .unreadable(_, let reason) {
+            report("time zone '\(identifier)' cannot be read: \(reason)", at: node.mark)
+        } catch {
+            let hint = Suggestion.didYouMean(identifier, in: Zone.knownIdentifiers())
             report("unknown time zone '\(identifier)'\(hint)", at: node.mark)
-            return nil
         }
-        return zone
+        return nil
     }
 
     /// `output:` is one format or a list of them.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 /// A checked `widgets.yaml`: settings and widget instances in file order.
 public struct Configuration: Sendable {
@@ -52,7 +53,7 @@ public struct WidgetInstance: Sendable, Hashable {
     /// Extra reload times.
     public var schedule: CronExpression?
     /// The zone `schedule` is read in; nil means local time.
-    public var timeZone: TimeZone?
+    public var timeZone: Zone?
     public var outputs: [OutputFormat]
     public var onClick: [MouseButton: ClickAction]
     /// The values of the kind's own widget-level keys (`exec`'s `command:`, `interval:`).
@@ -64,7 +65,7 @@ public struct WidgetInstance: Sendable, Hashable {
 
     public init(
         name: String, kind: String, family: Family, familyIsChosen: Bool = true, intent: IntentValues = IntentValues(),
-        schedule: CronExpression? = nil, timeZone: TimeZone? = nil, outputs: [OutputFormat] = [.plain],
+        schedule: CronExpression? = nil, timeZone: Zone? = nil, outputs: [OutputFormat] = [.plain],
         onClick: [MouseButton: ClickAction] = [:], settings: WidgetSettings = WidgetSettings(),
         runMode: RunMode = .inProcess,
         mark: YAMLMark = YAMLMark(line: 1, column: 1)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 extension CronExpression {
     /// The first fire time strictly after `date`, reading the fields as wall-clock time in `timeZone`; nil when
@@ -9,7 +10,7 @@ extension CronExpression {
     ///
     /// Fire times are whole minutes of local time (seconds 0), so a `date` at exactly 10:00:00 gives the next
     /// fire time after 10:00, never 10:00 itself. Dates are in the proleptic Gregorian calendar (the same as
-    /// `Calendar(identifier: .gregorian)` in `timeZone` for any date after 1582).
+    /// Foundation's `Calendar(identifier: .gregorian)` for any date after 1582), for any year.
     ///
     /// **Daylight saving time.** Foundation's rule for a local time that does not exist (shift it by the gap, so
     /// 02:30 becomes 03:30) is not used. Instead (DESIGN.md §3):
@@ -30,17 +31,17 @@ extension CronExpression {
     /// Pure (no shared state, safe from any thread) and fast: the search walks the fields (month → day → hour →
     /// minute) over wall-clock time within one UTC-offset period at a time, so it skips whole months, days and
     /// hours; it asks the time zone only for offsets and for the next transition.
-    public func nextDate(after date: Date, in timeZone: TimeZone) -> Date? {
+    public func nextDate(after date: Date, in timeZone: Zone) -> Date? {
         let seconds = date.timeIntervalSince1970
-        // ±3e11 s is about ±9,500 years, far beyond any date Foundation's time zones describe.
-        guard seconds.isFinite, abs(seconds) < 3e11 else { return nil }
+        // The 8-year horizon must stay inside the instants a zone describes (±2^55 s, a billion years).
+        guard seconds.isFinite, abs(seconds) < Double(Zone.supportedInstants.upperBound / 2) else { return nil }
         let earliest = Int(seconds.rounded(.down)) + 1
         return nextInstant(onOrAfter: earliest, in: timeZone).map { Date(timeIntervalSince1970: Double($0)) }
     }
 
     /// The next `count` fire times after `date`, in order, following the rules of `nextDate(after:in:)`; fewer
     /// (possibly none) when the schedule stops matching, empty when `count` is not positive.
-    public func nextDates(after date: Date, count: Int, in timeZone: TimeZone) -> [Date] {
+    public func nextDates(after date: Date, count: Int, in timeZone: Zone) -> [Date] {
         guard count > 0 else { return [] }
         var dates: [Date] = []
         dates.reserveCapacity(Swift.min(count, 1024))
@@ -60,18 +61,19 @@ extension CronExpression {
     /// first matching wall-clock time at or after the period's local time is also its first matching instant.
     /// When that instant lies past the period's end, the transition decides: a match inside a spring-forward gap
     /// fires at the transition; otherwise the search goes on in the next period.
-    private func nextInstant(onOrAfter earliest: Int, in timeZone: TimeZone) -> Int? {
+    private func nextInstant(onOrAfter earliest: Int, in timeZone: Zone) -> Int? {
         let hoursAreWild = !hours.isRestricted
         var lower = earliest
-        var offset = timeZone.secondsFromGMT(for: Self.date(lower))
+        var offset = timeZone.offset(at: lower).utcOffset
         // The horizon: `date`'s wall-clock time 8 years on (Feb 29 in a non-leap year becomes Feb 28).
-        var horizon = CivilTime(localSeconds: earliest - 1 + offset)
-        horizon.year += 8
-        horizon.day = Swift.min(horizon.day, CivilTime.daysInMonth(year: horizon.year, month: horizon.month))
+        var horizon = CivilDateTime(localSeconds: earliest - 1 + offset)
+        horizon.date.year += 8
+        horizon.date.day = Swift.min(
+            horizon.date.day, CivilDate.daysInMonth(year: horizon.date.year, month: horizon.date.month))
         let lastLocal = horizon.localSeconds
         // A spring-forward transition exactly at `earliest` (the search starts in the gap's last second before
         // it) is behind the period the loop starts in, so the loop never looks into its gap: do that here.
-        let offsetBefore = timeZone.secondsFromGMT(for: Self.date(earliest - 1))
+        let offsetBefore = timeZone.offset(at: earliest - 1).utcOffset
         if !hoursAreWild, offsetBefore < offset,
             let local = nextMatchingLocalTime(onOrAfter: earliest + offsetBefore, through: lastLocal),
             local < earliest + offset
@@ -81,9 +83,7 @@ extension CronExpression {
         // Each round enters the next offset period or passes a run of repeated times; two transitions a year
         // for 8 years need a few dozen rounds. The bound only guards against a time zone that misbehaves.
         for _ in 0..<1000 {
-            let periodEnd = timeZone.nextDaylightSavingTimeTransition(after: Self.date(lower))
-                .map { Int($0.timeIntervalSince1970.rounded(.up)) }
-                .flatMap { $0 > lower ? $0 : nil }
+            let periodEnd = timeZone.nextTransition(after: lower)
             guard let local = nextMatchingLocalTime(onOrAfter: lower + offset, through: lastLocal) else {
                 return nil
             }
@@ -95,15 +95,15 @@ extension CronExpression {
                 // A second pass through repeated wall-clock times: each already fired in the first pass.
                 // Skip the rest of the repeat at once when its end is known, else this one minute.
                 var resume = instant + 1
-                if let fallBack = timeZone.nextDaylightSavingTimeTransition(after: Self.date(firstPass)) {
-                    let repeatEnd = Int(fallBack.timeIntervalSince1970.rounded(.up)) + (local - firstPass) - offset
+                if let fallBack = timeZone.nextTransition(after: firstPass) {
+                    let repeatEnd = fallBack + (local - firstPass) - offset
                     resume = Swift.max(resume, Swift.min(repeatEnd, periodEnd ?? repeatEnd))
                 }
                 lower = resume
                 continue
             }
             guard let periodEnd else { return nil }  // unreachable: `instant < nil` counts as inside
-            let nextOffset = timeZone.secondsFromGMT(for: Self.date(periodEnd))
+            let nextOffset = timeZone.offset(at: periodEnd).utcOffset
             // Local times in [periodEnd + offset, periodEnd + nextOffset) do not exist.
             if !hoursAreWild, nextOffset > offset, local < periodEnd + nextOffset {
                 return periodEnd
@@ -117,11 +117,11 @@ extension CronExpression {
     /// The instant before `instant` that has the same wall-clock time `local`, if the time zone fell back over
     /// it. Like JavaScript's Temporal, it reads the offset in force a day before, which assumes at most one
     /// transition within that day (so it holds for DST rules and ordinary offset changes).
-    private func earlierOccurrence(ofLocal local: Int, at instant: Int, offset: Int, in timeZone: TimeZone) -> Int? {
-        let offsetBefore = timeZone.secondsFromGMT(for: Self.date(local - CivilTime.secondsPerDay))
+    private func earlierOccurrence(ofLocal local: Int, at instant: Int, offset: Int, in timeZone: Zone) -> Int? {
+        let offsetBefore = timeZone.offset(at: local - 86_400).utcOffset
         guard offsetBefore > offset else { return nil }
         let candidate = local - offsetBefore
-        guard candidate < instant, timeZone.secondsFromGMT(for: Self.date(candidate)) == offsetBefore else {
+        guard candidate < instant, timeZone.offset(at: candidate).utcOffset == offsetBefore else {
             return nil
         }
         return candidate
@@ -131,17 +131,18 @@ extension CronExpression {
     /// to a whole minute; nil when there is none up to `last`.
     private func nextMatchingLocalTime(onOrAfter local: Int, through last: Int) -> Int? {
         let minute = local >= 0 ? (local + 59) / 60 : -(-local / 60)
-        let start = CivilTime(localSeconds: minute * 60)
-        var (year, month, day, hour, minuteOfHour) = (start.year, start.month, start.day, start.hour, start.minute)
-        let lastYear = CivilTime(localSeconds: last).year
+        let start = CivilDateTime(localSeconds: minute * 60)
+        var (year, month, day) = (start.date.year, start.date.month, start.date.day)
+        var (hour, minuteOfHour) = (start.hour, start.minute)
+        let lastYear = CivilDateTime(localSeconds: last).date.year
         while year <= lastYear {
             guard let matchingMonth = Self.firstValue(in: months.allowed, from: month, through: 12) else {
                 (year, month, day, hour, minuteOfHour) = (year + 1, 1, 1, 0, 0)
                 continue
             }
             if matchingMonth != month { (month, day, hour, minuteOfHour) = (matchingMonth, 1, 0, 0) }
-            let monthLength = CivilTime.daysInMonth(year: year, month: month)
-            var weekday = CivilTime.weekday(year: year, month: month, day: Swift.min(day, monthLength))
+            let monthLength = CivilDate.daysInMonth(year: year, month: month)
+            var weekday = CivilDate(year: year, month: month, day: Swift.min(day, monthLength)).weekday
             while day <= monthLength, !matchesDay(dayOfMonth: day, weekday: weekday) {
                 (day, hour, minuteOfHour) = (day + 1, 0, 0)
                 weekday = (weekday + 1) % 7
@@ -161,7 +162,8 @@ extension CronExpression {
                 if hour > 23 { (day, hour) = (day + 1, 0) }
                 continue
             }
-            let found = CivilTime(year: year, month: month, day: day, hour: hour, minute: matchingMinute).localSeconds
+            let found = CivilDateTime(year: year, month: month, day: day, hour: hour, minute: matchingMinute)
+                .localSeconds
             return found <= last ? found : nil
         }
         return nil
@@ -174,9 +176,5 @@ extension CronExpression {
         guard bits != 0 else { return nil }
         let found = value + bits.trailingZeroBitCount
         return found <= last ? found : nil
-    }
-
-    private static func date(_ seconds: Int) -> Date {
-        Date(timeIntervalSince1970: Double(seconds))
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 /// ISO 8601 / RFC 3339 text for instants, as `widgetd cron`, `widgetd list` and `--from` use it.
 ///
@@ -7,21 +8,22 @@ import Foundation
 public enum ISO8601Text {
     /// `2026-11-29T19:30:00+01:00`: the wall-clock time in `timeZone`, to the second (fractions are dropped),
     /// and the offset in force at that instant. UTC is written `+00:00`, never `Z`. An offset with seconds
-    /// (local mean time before 1900) is written `+HH:MM:SS`, which `parse` reads back.
-    public static func format(_ date: Date, in timeZone: TimeZone) -> String {
-        let seconds = date.timeIntervalSince1970
-        guard seconds.isFinite, abs(seconds) < 3e11 else { return "invalid date" }
-        let instant = Int(seconds.rounded(.down))
-        let offset = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant)))
-        let local = CivilTime(localSeconds: instant + offset)
+    /// (local mean time before 1900) is written `+HH:MM:SS`, which `parse` reads back. Years past 9999 are
+    /// written with all their digits (`10000-01-01T00:00:00+00:00`); instants beyond `Zone.supportedInstants`
+    /// are written as its nearest end.
+    public static func format(_ date: Date, in timeZone: Zone) -> String {
+        let instant = date.wholeSecondsSince1970
+        let type = timeZone.offset(at: instant)
+        let offset = type.utcOffset
+        let local = CivilDateTime(localSeconds: instant + offset)
         var text = ""
         text.reserveCapacity(25)
-        if local.year < 0 { text += "-" }
-        append(abs(local.year), width: 4, to: &text)
+        if local.date.year < 0 { text += "-" }
+        append(abs(local.date.year), width: 4, to: &text)
         text += "-"
-        append(local.month, width: 2, to: &text)
+        append(local.date.month, width: 2, to: &text)
         text += "-"
-        append(local.day, width: 2, to: &text)
+        append(local.date.day, width: 2, to: &text)
         text += "T"
         append(local.hour, width: 2, to: &text)
         text += ":"
@@ -52,14 +54,14 @@ public enum ISO8601Text {
     /// that does not exist (a spring-forward gap) is read with the offset in force before the gap, so
     /// `2026-03-29T02:30` in Europe/Berlin is 01:30Z (03:30 CEST) — what RFC 5545, `java.time` and JavaScript's
     /// Temporal do. (A cron *schedule* treats such times differently; see `CronExpression.nextDate(after:in:)`.)
-    public static func parse(_ text: String, defaultTimeZone: TimeZone) -> Date? {
+    public static func parse(_ text: String, defaultTimeZone: Zone) -> Date? {
         var scanner = Cursor(Array(text.utf8))
         scanner.skipSpaces()
         guard let year = scanner.number(digits: 4), scanner.take("-"),
             let month = scanner.number(digits: 2), (1...12).contains(month), scanner.take("-"),
-            let day = scanner.number(digits: 2), (1...CivilTime.daysInMonth(year: year, month: month)).contains(day)
+            let day = scanner.number(digits: 2), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
-        var civil = CivilTime(year: year, month: month, day: day)
+        var civil = CivilDateTime(year: year, month: month, day: day)
         var fraction = 0.0
         var offset: Int?
         if scanner.take("T") || scanner.take("t") || (scanner.take(" ") && !scanner.atEndIgnoringSpaces) {
@@ -103,17 +105,13 @@ public enum ISO8601Text {
     }
 
     /// The instant of a wall-clock time in `timeZone`: the earlier one when it occurs twice, and with the offset
-    /// from before the transition when it falls in a gap. Offsets are read a day either side, as Temporal does.
-    static func resolve(local: Int, in timeZone: TimeZone) -> Int {
-        let before = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local - CivilTime.secondsPerDay)))
-        let after = timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(local + CivilTime.secondsPerDay)))
-        for offset in [before, after] {
-            let instant = local - offset
-            if timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))) == offset {
-                return instant
-            }
+    /// from before the transition when it falls in a gap.
+    static func resolve(local: Int, in timeZone: Zone) -> Int {
+        switch timeZone.resolve(local: local) {
+        case .unique(let instant): instant
+        case .repeated(let first, _): first
+        case .skipped(_, let before, _): local - before.utcOffset
         }
-        return local - before
     }
 
     private static func append(_ value: Int, width: Int, to text: inout String) {

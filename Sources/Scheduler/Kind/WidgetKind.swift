@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 /// What a provider call knows about the instance it serves (WidgetKit's `TimelineProviderContext`).
 public struct ProviderContext: Sendable {
@@ -12,7 +13,7 @@ public struct ProviderContext: Sendable {
     /// The wall-clock instant of the call; providers date their entries from it, never from the system clock.
     public var now: Date
     /// The instance's `timezone:`, else the local zone.
-    public var timeZone: TimeZone
+    public var timeZone: Zone
     /// What the instance shows as the call starts, so a kind can continue from it (the quotes kind shows
     /// the next quote); nil for previews and before the first entry.
     public var current: EntryContent?
@@ -21,7 +22,7 @@ public struct ProviderContext: Sendable {
 
     public init(
         instance: String, family: Family, familyIsChosen: Bool = true, isPreview: Bool = false, now: Date,
-        timeZone: TimeZone = .current,
+        timeZone: Zone = .current,
         current: EntryContent? = nil, settings: WidgetSettings = WidgetSettings()
     ) {
         self.instance = instance

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 /// What an instance shows over time, kept as `<instance>.json` beside the bar files: the entries of its last good
 /// timeline (or, for a computed timeline such as a clock's, the rule that gives them), what it shows without one, and
@@ -125,7 +126,7 @@ public struct InstanceRecord: Sendable, Hashable {
         json.key("format")
         json.string(sequence.format)
         json.key("offset")
-        json.number(Double(sequence.timeZone.secondsFromGMT(for: sequence.start)))
+        json.number(Double(sequence.startOffset))
         json.key("start")
         json.number(sequence.start.timeIntervalSince1970)
         json.key("step")
@@ -286,9 +287,14 @@ private struct StoredSequence: Codable {
                 forKey: .step, in: container, debugDescription: "a sequence needs a positive step and count")
         }
         let zoneName = try container.decode(String.self, forKey: .zone)
-        // A zone the reader cannot name (the daemon's `TZ` was a POSIX rule, say) is read at its offset at the start.
+        // The name is a zoneinfo name, or the daemon's `TZ` when that was a POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`);
+        // a zone the reader cannot find (removed from its zoneinfo since) is read at its offset at the start.
         let offset = try container.decodeIfPresent(Int.self, forKey: .offset)
-        guard let zone = TimeZone(identifier: zoneName) ?? offset.flatMap(TimeZone.init(secondsFromGMT:)) else {
+        let zone =
+            (try? Zone.load(identifier: zoneName))
+            ?? (try? PosixTZRule(parsing: zoneName)).map { Zone(identifier: zoneName, rule: $0) }
+            ?? offset.map { Zone(fixedOffset: $0) }
+        guard let zone else {
             throw DecodingError.dataCorruptedError(
                 forKey: .zone, in: container, debugDescription: "unknown time zone \(zoneName)")
         }
@@ -301,7 +307,7 @@ private struct StoredSequence: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sequence.count, forKey: .count)
         try container.encode(sequence.format, forKey: .format)
-        try container.encode(sequence.timeZone.secondsFromGMT(for: sequence.start), forKey: .offset)
+        try container.encode(sequence.startOffset, forKey: .offset)
         try container.encode(sequence.start.timeIntervalSince1970, forKey: .start)
         try container.encode(sequence.step, forKey: .step)
         try container.encode(sequence.timeZone.identifier, forKey: .zone)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TimeZones
 
 /// A timeline's entries given by a rule instead of stored: entry `k` is dated `start + k × step` and shows that date
 /// written out with a strftime format in a time zone. What a clock is, in a few hundred bytes: an hour of per-second
@@ -13,28 +14,27 @@ public struct TimelineSequence: Sendable {
     public let step: Int
     /// How many entries: the last is dated `start + (count − 1) × step`.
     public let count: Int
-    public let formatter: Strftime
-    public let timeZone: TimeZone
-    /// The zone's offset (and `%Z` name) from `start` until its next transition: most wake-ups of a clock then need no
+    public let formatter: TimeFormat
+    public let timeZone: Zone
+    /// The zone's offset and `%Z` name from `start` until its next transition: most wake-ups of a clock then need no
     /// time-zone lookup at all.
     private let offsetSpan: OffsetSpan
 
     private struct OffsetSpan: Sendable {
-        var until: Date?
-        var offsetSeconds: Int
-        var abbreviation: String
+        var from: Int
+        var until: Int?
+        var type: LocalTimeType
     }
 
-    public init(start: Date, step: Int, count: Int, format: String, timeZone: TimeZone) {
+    public init(start: Date, step: Int, count: Int, format: String, timeZone: Zone) {
         self.start = start
         self.step = max(step, 1)
         self.count = max(count, 1)
-        formatter = Strftime(format: format)
+        formatter = TimeFormat(format)
         self.timeZone = timeZone
+        let first = start.wholeSecondsSince1970
         offsetSpan = OffsetSpan(
-            until: timeZone.nextDaylightSavingTimeTransition(after: start),
-            offsetSeconds: timeZone.secondsFromGMT(for: start),
-            abbreviation: formatter.needsZoneAbbreviation ? ZoneAbbreviation.of(timeZone, at: start) : "")
+            from: first, until: timeZone.nextTransition(after: first), type: timeZone.offset(at: first))
     }
 
     public var format: String { formatter.format }
@@ -67,18 +67,17 @@ public struct TimelineSequence: Sendable {
         return next < count ? date(ofEntry: next) : nil
     }
 
+    /// The offset in force at `start`, which a record keeps beside the zone's name.
+    public var startOffset: Int { offsetSpan.type.utcOffset }
+
     /// `date` written out by the format in the zone.
     public func text(at date: Date) -> String {
-        let fields: Strftime.Fields
-        if date >= start, offsetSpan.until.map({ date < $0 }) ?? true {
-            fields = Strftime.fields(
-                of: date, offsetSeconds: offsetSpan.offsetSeconds, zoneAbbreviation: offsetSpan.abbreviation)
-        } else {
-            fields = Strftime.fields(
-                of: date, offsetSeconds: timeZone.secondsFromGMT(for: date),
-                zoneAbbreviation: formatter.needsZoneAbbreviation ? ZoneAbbreviation.of(timeZone, at: date) : "")
+        let instant = date.wholeSecondsSince1970
+        guard instant >= offsetSpan.from, offsetSpan.until.map({ instant < $0 }) ?? true else {
+            return formatter.string(at: instant, in: timeZone)
         }
-        return formatter.string(from: fields)
+        let type = offsetSpan.type
+        return formatter.string(from: CivilDateTime(localSeconds: instant + type.utcOffset), type: type)
     }
 }
 

@@ -92,7 +92,7 @@ extension CommandSyntax {
                         summary: "Start after this instant instead of now (2026-11-29T19:30:00+01:00)."),
                     CommandOption(
                         name: "--tz", value: "ZONE",
-                        summary: "The zone the fields are read in (default: local), e.g. Europe/Berlin."),
+                        summary: "The zone the fields are read in (default: local), e.g. Europe/Berlin, GMT+5."),
                 ])
         case .click: click
         case .intent:

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import Providers
 import Scheduler
 import Store
+import TimeZones
 
 /// The CLI as the app: edits the shared store in one transaction per command, then tells a running daemon
 /// to reload the kind (the seed's `WidgetCenter.shared.reloadTimelines(ofKind:)`).
@@ -12,7 +13,7 @@ enum AppCommands {
     ) -> Int32 {
         do {
             let store = try access.open()
-            let zone = TimeZone.current
+            let zone = Zone.current
             switch command {
             case .motivationsList:
                 list(try store.motivations.all(), zone: zone, console: console)
@@ -99,7 +100,7 @@ enum AppCommands {
         String(id.prefix(8))
     }
 
-    private static func list(_ motivations: [Motivation], zone: TimeZone, console: Console) {
+    private static func list(_ motivations: [Motivation], zone: Zone, console: Console) {
         if motivations.isEmpty {
             console.out("No motivations yet: widgetd motivations add [MESSAGE]")
         }

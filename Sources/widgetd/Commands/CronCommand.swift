@@ -1,17 +1,22 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
+import TimeZones
 
 /// `widgetd cron EXPR`: the next fire times, like `systemd-analyze calendar`.
 enum CronCommand {
     static func run(expression: String, count: Int, from: String?, timeZoneName: String?, console: Console) -> Int32 {
-        let zone: TimeZone
+        let zone: Zone
         if let timeZoneName {
-            guard let named = TimeZone(identifier: timeZoneName) else {
-                let hint = Suggestion.didYouMean(timeZoneName, in: TimeZone.knownTimeZoneIdentifiers)
+            do {
+                zone = try Zone.load(identifier: timeZoneName)
+            } catch .unreadable(_, let reason) {
+                console.err("widgetd: error: time zone '\(timeZoneName)' cannot be read: \(reason)")
+                return ExitCode.failure
+            } catch {
+                let hint = Suggestion.didYouMean(timeZoneName, in: Zone.knownIdentifiers())
                 console.report(UsageError("Unknown time zone '\(timeZoneName)'\(hint).", command: .cron))
                 return ExitCode.usage
             }
-            zone = named
         } else {
             zone = .current
         }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Providers
 import Scheduler
+import TimeZones
 
 /// `widgetd run`: one thread that owns the engine and every output, sleeping in `poll()` until a
 /// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
@@ -308,8 +309,8 @@ final class Daemon {
     /// The local time zone changed: local cron times move, and timelines rendered in the old zone (a clock)
     /// are stale, so every widget is looked at again and reloaded.
     private func zoneChanged() {
-        NSTimeZone.resetSystemTimeZone()
-        log(.info, "the local time zone is now \(TimeZone.current.identifier): reloading every widget")
+        Zone.resetCurrent()
+        log(.info, "the local time zone is now \(Zone.current.identifier): reloading every widget")
         let now = Date()
         perform(engine.clockChanged(now: now))
         engine.request(.all, now: now)

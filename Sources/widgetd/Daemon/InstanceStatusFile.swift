@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
+import TimeZones
 
 /// What `widgetd list` shows of an instance beyond its current entry, as the daemon last wrote it.
 struct InstanceStatusRecord: Codable, Sendable, Equatable {
@@ -11,7 +12,7 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
     var lastError: String?
 
     init(_ status: InstanceStatus) {
-        let zone = TimeZone.current
+        let zone = Zone.current
         switch status.policy {
         case nil: policy = nil
         case .never?: policy = "never"
