@@ -30,7 +30,22 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
         .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
-        .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"], swiftSettings: staticRuntimeInRelease),
+        // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
+        // docs/development.md, checked against every target's imports by PackageGraphTests).
+        .target(name: "Text", swiftSettings: staticRuntimeInRelease),
+        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
+        .target(name: "Timelines", dependencies: ["Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Kind", dependencies: ["Timelines", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "System", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Output", dependencies: ["Timelines", "Text", "System"], swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Config", dependencies: ["YAML", "Diagnostics", "Kind", "Timelines", "Output", "Text"],
+            swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Control", dependencies: ["System", "Output", "Kind", "Timelines", "Text"],
+            swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Providers", dependencies: ["Scheduler", "Store", "CLinux"], swiftSettings: staticRuntimeInRelease),
