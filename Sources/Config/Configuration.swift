@@ -1,4 +1,8 @@
 import Foundation
+import Kind
+import Output
+import Timelines
+import YAML
 
 /// A checked `widgets.yaml`: settings and widget instances in file order.
 public struct Configuration: Sendable {
@@ -81,40 +85,6 @@ public struct WidgetInstance: Sendable, Hashable {
         self.settings = settings
         self.runMode = runMode
         self.mark = mark
-    }
-}
-
-/// A file format a status bar reads; each instance writes `<output_dir>/<name>.<format>`.
-public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
-    case plain
-    case i3blocks
-    case i3bar
-    case waybar
-    case polybar
-    case tmux
-}
-
-/// A mouse button as bars number them (i3bar and i3blocks' `BLOCK_BUTTON`: 1 left … 5 scroll down).
-public enum MouseButton: String, Sendable, Hashable, CaseIterable {
-    case left
-    case middle
-    case right
-    case scrollUp = "scroll-up"
-    case scrollDown = "scroll-down"
-
-    public var number: Int {
-        switch self {
-        case .left: 1
-        case .middle: 2
-        case .right: 3
-        case .scrollUp: 4
-        case .scrollDown: 5
-        }
-    }
-
-    public init?(number: Int) {
-        guard let button = Self.allCases.first(where: { $0.number == number }) else { return nil }
-        self = button
     }
 }
 

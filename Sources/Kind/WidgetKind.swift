@@ -1,4 +1,5 @@
 import Foundation
+import Timelines
 
 /// What a provider call knows about the instance it serves (WidgetKit's `TimelineProviderContext`).
 public struct ProviderContext: Sendable {
@@ -131,32 +132,6 @@ extension WidgetKind {
 
     public func intent(named name: String) -> IntentSpec? {
         intents.first { $0.name == name }
-    }
-
-    /// Reads `key=value` words (from a FIFO line or the command line) as the intent's typed parameters,
-    /// exactly as `intent:` values in widgets.yaml are read; missing ones take their defaults.
-    public func intentParameters(
-        _ words: [(name: String, value: String)], for spec: IntentSpec
-    ) throws(IntentError) -> IntentValues {
-        var values = IntentValues()
-        for parameter in spec.parameters {
-            values[parameter.name] = parameter.defaultValue
-        }
-        let names = spec.parameters.map(\.name)
-        for (name, value) in words {
-            guard let parameter = spec.parameters.first(where: { $0.name == name }) else {
-                let valid = names.isEmpty ? "it takes none" : "parameters: \(names.joined(separator: ", "))"
-                throw IntentError(
-                    "intent '\(spec.name)' has no parameter '\(name)'"
-                        + Suggestion.didYouMean(name, in: names, then: valid))
-            }
-            do {
-                values[name] = try ParameterDecoder.decode(text: value, for: parameter)
-            } catch {
-                throw IntentError("\(name)=\(value): \(error.message)")
-            }
-        }
-        return values
     }
 
     public func parameter(named name: String) -> ParameterSpec? {

@@ -23,9 +23,9 @@ public enum ReloadTarget: Sendable, Hashable {
 /// The timeline engine's pure core: it knows every instance's timeline and deadlines, and answers what is
 /// due at a given `now` and when to look again. It never reads the clock, sleeps or does I/O, so tests
 /// drive it with any sequence of instants (jumps forward and back, DST days).
-public struct Engine: Sendable {
+public struct Engine<Instance: ScheduledInstance>: Sendable {
     public let settings: EngineSettings
-    private var states: [InstanceState] = []
+    private var states: [InstanceState<Instance>] = []
     private var indexByName: [String: Int] = [:]
     private var heap = DeadlineHeap()
     private var nextToken: UInt64 = 1
@@ -33,7 +33,7 @@ public struct Engine: Sendable {
     /// Starts every instance: placeholders (or restored entries) show at once, and every instance asks
     /// for its first timeline.
     public init(
-        instances: [WidgetInstance], placeholders: [String: EntryContent], restored: [String: EntryContent] = [:],
+        instances: [Instance], placeholders: [String: EntryContent], restored: [String: EntryContent] = [:],
         settings: EngineSettings = EngineSettings(), now: Date
     ) {
         self.settings = settings
@@ -66,9 +66,9 @@ public struct Engine: Sendable {
     /// changed ones start again from their placeholders, new ones start, removed ones go.
     /// - Returns: the names removed or restarted, whose files should go, and what is due now.
     public mutating func reconfigure(
-        _ instances: [WidgetInstance], placeholders: [String: EntryContent], now: Date
+        _ instances: [Instance], placeholders: [String: EntryContent], now: Date
     ) -> (restartedOrRemoved: [String], actions: [EngineAction]) {
-        var kept: [InstanceState] = []
+        var kept: [InstanceState<Instance>] = []
         var restartedOrRemoved: [String] = []
         let newNames = Set(instances.map(\.name))
         for state in states where !newNames.contains(state.instance.name) {
@@ -96,7 +96,7 @@ public struct Engine: Sendable {
     }
 
     /// The instance named `name`, as configured.
-    public func instance(named name: String) -> WidgetInstance? {
+    public func instance(named name: String) -> Instance? {
         indexByName[name].map { states[$0].instance }
     }
 
@@ -105,18 +105,16 @@ public struct Engine: Sendable {
         indexByName[name].map { states[$0].content(at: now) }
     }
 
-    /// Its timeline, fallback and failure, for readers that work out what it shows at any instant.
-    public func record(of name: String) -> InstanceRecord? {
+    /// Its timeline, fallback and failure, for readers that work out what it shows at any instant (the daemon's
+    /// `InstanceRecord`, made in `Config`'s `Engine+Record.swift`).
+    public func timeline(of name: String) -> (timeline: Timeline?, fallback: EntryContent, failure: String?)? {
         guard let index = indexByName[name] else { return nil }
         let state = states[index]
-        return InstanceRecord(
-            instance: name, kind: state.instance.kind, family: state.instance.family,
-            entries: state.timeline?.entries ?? [], sequence: state.timeline?.sequence, fallback: state.fallback,
-            failure: state.failure)
+        return (state.timeline, state.fallback, state.failure)
     }
 
     /// A snapshot for `widgetd list`.
-    public func status(of name: String, now: Date) -> InstanceStatus? {
+    public func status(of name: String, now: Date) -> InstanceStatus<Instance>? {
         guard let index = indexByName[name] else { return nil }
         let state = states[index]
         return InstanceStatus(
@@ -284,7 +282,7 @@ public struct Engine: Sendable {
                 actions.append(.reload(instance: states[index].instance.name, token: token))
                 // A persistent provider answers no call: the reload starts it if it is not running, and its updates
                 // arrive through `install` whenever it has them.
-                if !states[index].instance.runMode.isPersistent {
+                if !states[index].instance.isPersistent {
                     states[index].inFlight = token
                     states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
                 }
@@ -307,8 +305,8 @@ public struct Engine: Sendable {
 
     /// How long a provider call of `instance` may take. A kind that asks for a longer timeout of its own gets a
     /// second more than it, so its own limit (an exec command's, which kills its process group) comes first.
-    private func timeout(of instance: WidgetInstance) -> TimeInterval {
-        max(settings.providerTimeout, (instance.runMode.timeout ?? 0) + 1)
+    private func timeout(of instance: Instance) -> TimeInterval {
+        max(settings.providerTimeout, (instance.callTimeout ?? 0) + 1)
     }
 
     private mutating func reschedule(_ index: Int, now: Date) {
@@ -329,8 +327,8 @@ public struct ProviderFailure: Error, Sendable, Hashable {
 }
 
 /// One instance as `widgetd list` shows it.
-public struct InstanceStatus: Sendable {
-    public var instance: WidgetInstance
+public struct InstanceStatus<Instance: ScheduledInstance>: Sendable {
+    public var instance: Instance
     public var content: EntryContent
     public var policy: ReloadPolicy?
     public var nextReload: Date?

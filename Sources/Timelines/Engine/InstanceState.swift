@@ -2,8 +2,8 @@ import Foundation
 
 /// Everything the engine knows about one instance: its latest timeline, its reload deadlines, and how its
 /// last provider call went. Pure: every method takes `now`.
-struct InstanceState {
-    let instance: WidgetInstance
+struct InstanceState<Instance: ScheduledInstance> {
+    let instance: Instance
     let placeholder: EntryContent
     /// The last timeline a provider returned; kept through failures so the widget shows its last good entry.
     var timeline: Timeline?
@@ -35,7 +35,7 @@ struct InstanceState {
     /// Bumped whenever the deadline changes, so stale heap items are recognised.
     var generation: UInt64 = 0
 
-    init(instance: WidgetInstance, placeholder: EntryContent) {
+    init(instance: Instance, placeholder: EntryContent) {
         self.instance = instance
         self.placeholder = placeholder
     }

@@ -1,5 +1,6 @@
+import Config
 import Foundation
-import Scheduler
+import Timelines
 
 /// What `widgetd list` shows of an instance beyond its current entry, as the daemon last wrote it.
 struct InstanceStatusRecord: Codable, Sendable, Equatable {
@@ -10,7 +11,7 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
     var reloading: Bool
     var lastError: String?
 
-    init(_ status: InstanceStatus) {
+    init(_ status: InstanceStatus<WidgetInstance>) {
         let zone = TimeZone.current
         switch status.policy {
         case nil: policy = nil
