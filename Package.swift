@@ -37,32 +37,40 @@ let package = Package(
         .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
         // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
         .target(name: "Timelines", dependencies: ["Text"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Kind", dependencies: ["Timelines", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Kind", dependencies: ["Timelines"], swiftSettings: staticRuntimeInRelease),
         .target(name: "System", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         .target(name: "Output", dependencies: ["Timelines", "Text", "System"], swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Config", dependencies: ["YAML", "Diagnostics", "Kind", "Timelines", "Output", "Text"],
             swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Control", dependencies: ["System", "Output", "Kind", "Timelines", "Text"],
+            name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
             swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Providers", dependencies: ["Scheduler", "Store", "CLinux"], swiftSettings: staticRuntimeInRelease),
+            name: "Providers",
+            dependencies: ["Config", "Kind", "Output", "System", "Text", "Timelines", "YAML", "Store", "CLinux"],
+            swiftSettings: staticRuntimeInRelease),
         .executableTarget(
-            name: "widgetd", dependencies: ["Scheduler", "Providers", "Store"],
+            name: "widgetd",
+            dependencies: [
+                "Config", "Control", "Kind", "Output", "System", "Text", "Timelines", "YAML", "Providers", "Store",
+            ],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
+        // The core's tests, one target for all its layers.
+        .testTarget(
+            name: "SchedulerTests",
+            dependencies: ["Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "YAML"]),
         // Compares TimeZones with Foundation's TimeZone and the clock kind's current Strftime.
-        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Scheduler"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Timelines"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store"]),
+        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Config", "Kind", "Output", "Timelines", "YAML", "Store"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
-            name: "widgetdTests", dependencies: ["widgetd", "Scheduler", "Providers"], exclude: ["RealBars/Tools"]),
+            name: "widgetdTests", dependencies: ["widgetd", "Control", "Output", "Providers"], exclude: ["RealBars/Tools"]),
     ]
 )

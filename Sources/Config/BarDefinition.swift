@@ -1,3 +1,6 @@
+import Timelines
+import YAML
+
 /// A `bars:` entry of widgets.yaml: which widgets one `widgetd bar --bar NAME` shows, in order, and how each block is
 /// laid out on an i3bar or swaybar.
 ///

@@ -1,4 +1,7 @@
+import Diagnostics
 import Foundation
+import Kind
+import YAML
 
 /// What reading a `widgets.yaml` gave: the configuration when it is valid, and every diagnostic.
 public struct ConfigLoadResult: Sendable {

@@ -1,3 +1,7 @@
+import Text
+import Timelines
+import YAML
+
 /// The `bars:` section: bar names to lists of widgets, each a widget's name or a one-key mapping from the name to its
 /// block layout.
 ///

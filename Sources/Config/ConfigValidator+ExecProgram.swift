@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import YAML
 
 extension ConfigValidator {
     /// Checks that an exec widget's program can be run, resolving it as `execvp` does.

@@ -1,4 +1,9 @@
 import Foundation
+import Kind
+import Output
+import Text
+import Timelines
+import YAML
 
 extension ConfigValidator {
     /// Checks one instance under `widgets:`; nil when anything about it is wrong (every problem is reported).

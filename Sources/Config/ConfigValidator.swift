@@ -1,3 +1,8 @@
+import Diagnostics
+import Kind
+import Text
+import YAML
+
 /// Turns a loaded YAML tree into a `Configuration`, collecting every mistake in one pass.
 ///
 /// Validation never stops at the first problem: each section is checked on its own, and an instance with

@@ -1,4 +1,5 @@
 import Foundation
+import YAML
 
 /// Why a file could not be read, worded for a person.
 public struct FileReadError: Error, Sendable, CustomStringConvertible {

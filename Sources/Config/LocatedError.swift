@@ -1,3 +1,5 @@
+import YAML
+
 /// A message tied to a place in the YAML source, before it knows which file it is in.
 public struct LocatedError: Error, Sendable, Hashable {
     public var message: String

@@ -1,4 +1,8 @@
 import Foundation
+import Kind
+import Text
+import Timelines
+import YAML
 
 /// Reads a YAML node as the type a parameter declares. Types come from the schema, never from the scalar:
 /// `yes` is a string unless a bool is asked for.

@@ -1,3 +1,6 @@
+import Diagnostics
+import YAML
+
 extension SourceLines {
     /// Where character `offset` of a scalar's value is in the source, for errors inside a value (a cron field, a
     /// clock format's conversion).

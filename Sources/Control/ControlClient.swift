@@ -1,4 +1,5 @@
 import Glibc
+import System
 
 /// Why a request did not reach the daemon, or was not acknowledged.
 public enum ControlClientError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,6 @@
 import Glibc
+import Kind
+import Text
 
 /// Why a control line is not a request, worded for the daemon's log and the CLI's stderr.
 public struct ControlParseError: Error, Sendable, Equatable, CustomStringConvertible {

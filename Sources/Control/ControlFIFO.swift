@@ -1,4 +1,5 @@
 import Glibc
+import System
 
 /// What one line on the control FIFO turned out to be.
 public enum ControlLineResult: Equatable, Sendable {

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Output
+import System
 
 /// Why the runtime directory or the control FIFO is not safe to use.
 public enum ControlPathError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,3 +1,5 @@
+import YAML
+
 /// A problem found in a file, with its place, rendered the way compilers print theirs.
 public struct Diagnostic: Error, Sendable, Hashable {
     public enum Severity: String, Sendable, Hashable {

@@ -1,3 +1,5 @@
+import Text
+
 /// The part of a source line a diagnostic quotes, and the caret line under it.
 ///
 /// A line wider than `maxWidth` columns is cut to a window around the column, with "…" where it was cut, so a

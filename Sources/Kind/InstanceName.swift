@@ -12,7 +12,7 @@ public enum InstanceName {
         return nil
     }
 
-    static func isNameByte(_ byte: UInt8) -> Bool {
+    public static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "_"), UInt8(ascii: "-"): true
         default: false

@@ -1,3 +1,5 @@
+import Timelines
+
 /// Where a click landed, as i3bar and i3blocks report it.
 public struct ClickLocation: Sendable, Hashable {
     public var button: MouseButton

@@ -1,4 +1,5 @@
 import Foundation
+import Timelines
 
 /// How an entity parameter names its record.
 public enum EntityReference: Sendable, Hashable {

@@ -26,7 +26,7 @@ public enum WidgetKeyType: Sendable, Hashable {
         }
     }
 
-    static func describe(_ seconds: TimeInterval) -> String {
+    public static func describe(_ seconds: TimeInterval) -> String {
         seconds < 1 ? "\(Int((seconds * 1000).rounded()))ms" : "\(Int(seconds))s"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Timelines
 
 /// What an instance shows over time, kept as `<instance>.json` beside the bar files: the entries of its last good
 /// timeline (or, for a computed timeline such as a clock's, the rule that gives them), what it shows without one, and

@@ -1,3 +1,6 @@
+import Text
+import Timelines
+
 /// How the renderer treats block-like entries (i3blocks scripts): whole text, markup, and the i3bar properties.
 extension Renderer {
     /// Whether `format` shows pango markup: waybar always, i3bar always (it is told `"markup":"pango"`), i3blocks'

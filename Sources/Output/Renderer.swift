@@ -1,3 +1,6 @@
+import Text
+import Timelines
+
 /// Turns an entry into the exact contents of an output file for one bar format.
 ///
 /// Text is first made single-line by `TextSanitizer`, then fitted to the family's width budget, then escaped for the

@@ -1,4 +1,5 @@
 import Foundation
+import System
 
 /// Output code's way into libc: `systemCall` (which retries `EINTR`), with failures as `OutputError`s
 /// that name the path written.

@@ -1,4 +1,5 @@
-import Scheduler
+import Kind
+
 
 extension KindRegistry {
     /// Every kind widgetd ships, in the order `widgetd kinds` lists them; the store-backed ones share

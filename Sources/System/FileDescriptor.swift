@@ -22,7 +22,7 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Opens `path` (`open`), always with `O_CLOEXEC` so no child process inherits the descriptor.
-    static func open(_ path: String, _ flags: Int32, mode: UInt32 = 0o600) throws(SystemError) -> FileDescriptor {
+    public static func open(_ path: String, _ flags: Int32, mode: UInt32 = 0o600) throws(SystemError) -> FileDescriptor {
         let descriptor = try systemCall("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
         return FileDescriptor(owning: descriptor)
     }
@@ -70,7 +70,7 @@ public final class FileDescriptor: Sendable {
     }
 
     /// The descriptor's `stat` (`fstat`): what it really is, whatever a path said before it was opened.
-    func status() throws(SystemError) -> stat {
+    public func status() throws(SystemError) -> stat {
         var info = stat()
         try systemCall("fstat") { fstat(rawValue, &info) }
         return info

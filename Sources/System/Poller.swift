@@ -38,7 +38,7 @@ public enum Poller {
     }
 
     /// `left` as a `poll` timeout: whole milliseconds, rounded up, zero if negative, at most `Int32.max`.
-    static func milliseconds(_ left: Duration) -> Int32 {
+    public static func milliseconds(_ left: Duration) -> Int32 {
         guard left > .zero else { return 0 }
         let (seconds, attoseconds) = left.components
         let wholeMilliseconds = seconds.multipliedReportingOverflow(by: 1000)

@@ -44,15 +44,25 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   - subject: what it was applied to (usually a path), for the error.
 /// - Returns: the call's non-negative result.
 @discardableResult
-func systemCall<Result: FixedWidthInteger>(
+public func systemCall<Result: FixedWidthInteger>(
     _ call: String, _ subject: String? = nil, _ body: () -> Result
 ) throws(SystemError) -> Result {
+    let result = retryingInterrupted(body)
+    guard result == -1 else { return result }
+    let code = errno
+    precondition(code != EBADF && code != EFAULT, "\(call) failed with errno \(code): a bug in widgetd")
+    throw SystemError(call: call, subject: subject, errno: code)
+}
+
+/// Runs `body`, a C call that returns -1 and sets `errno` on failure, again for as long as it fails with `EINTR`;
+/// returns its last result, with `errno` as the call left it.
+///
+/// The one place that retries `EINTR`: `systemCall` is built on it, and code that handles failures itself (`EAGAIN`
+/// on a non-blocking pipe, `EPIPE` from a reader that left, a child already reaped) calls it directly.
+@discardableResult
+public func retryingInterrupted<Result: FixedWidthInteger>(_ body: () -> Result) -> Result {
     while true {
         let result = body()
-        guard result == -1 else { return result }
-        let code = errno
-        if code == EINTR { continue }
-        precondition(code != EBADF && code != EFAULT, "\(call) failed with errno \(code): a bug in widgetd")
-        throw SystemError(call: call, subject: subject, errno: code)
+        if result != -1 || errno != EINTR { return result }
     }
 }

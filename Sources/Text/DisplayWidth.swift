@@ -76,7 +76,7 @@ public enum DisplayWidth {
     }
 
     /// Marker appended to cut text; East Asian Ambiguous, which status bars draw narrow.
-    static let ellipsis = "…"
+    public static let ellipsis = "…"
 
     /// Cells `ellipsis` takes.
     static let ellipsisWidth = 1

@@ -3,12 +3,12 @@
 /// They run on every rendered entry, so they work on UTF-8 bytes and copy runs that need no escape in one step; no
 /// `JSONEncoder` or `Character` is made per entry. Every special character of these syntaxes is ASCII, and UTF-8 never
 /// uses ASCII byte values inside a multi-byte sequence, so comparing single bytes is exact.
-enum Escaping {
+public enum Escaping {
     /// Appends `text` as a JSON string literal (RFC 8259), quotes included, pango-escaped too when `pango` is set.
     ///
     /// Quote, backslash and the C0 controls are escaped (`\n`, `\t` and the like by name, the rest as `\u00XX`); DEL
     /// and non-ASCII stay as UTF-8, which every JSON parser accepts and which keeps the file readable.
-    static func appendJSONString(_ text: String, pango: Bool = false, to output: inout [UInt8]) {
+    public static func appendJSONString(_ text: String, pango: Bool = false, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         appendEscaped(text, to: &output) { byte in
             byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || (pango && isPangoSpecial(byte))
@@ -38,7 +38,7 @@ enum Escaping {
 
     /// Appends `text` with pango markup's specials as the entities `g_markup_escape_text` writes (`&amp;`, `&lt;`,
     /// `&gt;`, `&#39;`, `&quot;`).
-    static func appendPango(_ text: String, to output: inout [UInt8]) {
+    public static func appendPango(_ text: String, to output: inout [UInt8]) {
         appendEscaped(text, to: &output, needsEscape: isPangoSpecial) { bytes, position, output in
             appendPangoEntity(bytes[position], to: &output)
         }
@@ -52,7 +52,7 @@ enum Escaping {
     /// the text or precedes another `%`, so that if polybar ever adopts `%%` as an escape, user text still cannot
     /// swallow or open the tag after it. The space takes no cell, and polybar drops it (with a warning) if no font has
     /// it.
-    static func appendPolybar(_ text: String, to output: inout [UInt8]) {
+    public static func appendPolybar(_ text: String, to output: inout [UInt8]) {
         appendEscaped(text, to: &output) { byte in
             byte == UInt8(ascii: "%")
         } escape: { bytes, position, output in
@@ -70,7 +70,7 @@ enum Escaping {
     /// of `#`s before `[` is left whole for the status line drawing (format-draw.c), which paints an even run as half
     /// as many `#`s and then a literal `[`. Doubling every `#` therefore makes `#[fg=red]`, `#{…}` and `#(…)` in user
     /// text show as typed and never act as a style, variable or command.
-    static func appendTmux(_ text: String, to output: inout [UInt8]) {
+    public static func appendTmux(_ text: String, to output: inout [UInt8]) {
         appendEscaped(text, to: &output) { byte in
             byte == UInt8(ascii: "#")
         } escape: { _, _, output in

@@ -1,3 +1,5 @@
+import Text
+
 /// Bounds on what reading `widgets.yaml` may cost, so that a huge or hostile file fails fast with a clear error
 /// instead of stalling `check`, start-up or a hot reload (docs/configuration.md, "Limits").
 public enum ConfigLimits {
@@ -26,7 +28,7 @@ public enum ConfigLimits {
     }
 
     /// "1.5 MiB (1572864 bytes)": a size a person reads at a glance, and the exact count.
-    static func describe(bytes: Int) -> String {
+    public static func describe(bytes: Int) -> String {
         let megabytes = Double(bytes) / Double(1 << 20)
         let rounded = (megabytes * 10).rounded() / 10
         return "\(rounded) MiB (\(bytes) bytes)"

@@ -1,7 +1,9 @@
 import Foundation
-import Scheduler
+import Kind
+import Output
 import Store
 import Testing
+import Timelines
 
 @testable import Providers
 

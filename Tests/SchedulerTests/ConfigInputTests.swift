@@ -1,6 +1,8 @@
+import Config
 import Foundation
-import Scheduler
 import Testing
+import Timelines
+import YAML
 
 /// Issue 10, item 12: values `check` used to pass although they can never work.
 @Suite("widgets.yaml values that cannot work")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TimeZones
 
-import Scheduler
+import Timelines
 
 /// `TimeFormat` against the current `Strftime` (Scheduler) (Foundation's calendar and ICU), conversion by
 /// conversion.

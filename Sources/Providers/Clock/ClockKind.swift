@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// The time, as a computed timeline: one entry per minute (or second) for the coming hour, given by a rule.
 ///

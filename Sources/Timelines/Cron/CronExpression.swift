@@ -1,3 +1,5 @@
+import Text
+
 /// A five-field cron schedule (minute hour day-of-month month day-of-week), Vixie cron's dialect.
 public struct CronExpression: Sendable, Hashable, CustomStringConvertible {
     public let minutes: CronField

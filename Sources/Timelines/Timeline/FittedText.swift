@@ -1,3 +1,5 @@
+import Text
+
 /// An entry's text cut to a family's width budget: what `full_text` and `short_text` carry.
 public struct FittedText: Sendable, Hashable {
     public var full: String
@@ -15,7 +17,7 @@ public struct FittedText: Sendable, Hashable {
     }
 
     /// The visible text of markup, for a format that cannot show markup.
-    func plain() -> FittedText {
+    public func plain() -> FittedText {
         guard isMarkup else { return self }
         return FittedText(full: PangoMarkup.plainText(full), short: PangoMarkup.plainText(short), dimmed: dimmed)
     }

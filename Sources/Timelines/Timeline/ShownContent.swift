@@ -2,14 +2,14 @@ import Foundation
 
 /// The one rule for what a widget shows at an instant, shared by the engine and by everything that reads an
 /// instance's record (`widgetd show`, `list`, a restarted daemon), so they can never disagree.
-enum ShownContent {
+public enum ShownContent {
     /// The text colour of an entry kept while its provider fails.
     static let staleForeground = Color(red: 0x88, green: 0x88, blue: 0x88)
 
     /// The current entry of `entries` (sorted by date) or of `sequence` when the timeline is computed, else `fallback`;
     /// marked stale and greyed, with the reason in its tooltip, while the provider fails; dynamic dates written out for
     /// `now`.
-    static func at(
+    public static func at(
         _ now: Date, entries: [TimelineEntry], sequence: TimelineSequence? = nil, fallback: EntryContent,
         failure: String?
     ) -> EntryContent {
@@ -26,7 +26,7 @@ enum ShownContent {
 
     /// The first instant after `now` at which `at(_:…)` may give something else without any new record: the next
     /// entry's date, or the next tick of the current entry's dynamic date. Nil when neither comes.
-    static func nextChange(
+    public static func nextChange(
         after now: Date, entries: [TimelineEntry], sequence: TimelineSequence? = nil, fallback: EntryContent
     ) -> Date? {
         // A sequence's entries carry no dynamic date: its next change is its next entry, found without writing any out.
@@ -39,7 +39,7 @@ enum ShownContent {
     }
 
     /// The latest entry not after `now`, or the first when the timeline starts later; nil when there is none.
-    static func entry(at now: Date, in entries: [TimelineEntry], sequence: TimelineSequence? = nil) -> TimelineEntry? {
+    public static func entry(at now: Date, in entries: [TimelineEntry], sequence: TimelineSequence? = nil) -> TimelineEntry? {
         if let sequence { return sequence.entry(at: now) }
         guard let first = entries.first else { return nil }
         let after = indexOfFirstEntry(after: now, in: entries)

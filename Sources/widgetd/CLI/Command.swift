@@ -1,4 +1,5 @@
-import Scheduler
+import Control
+
 
 /// A parsed command line: what the user asked widgetd to do.
 enum Command: Equatable {

@@ -1,4 +1,5 @@
-import Scheduler
+import Text
+
 
 /// What `widgetd generate` prints.
 enum GenerateRequest: Equatable {

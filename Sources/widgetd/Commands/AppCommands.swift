@@ -1,6 +1,7 @@
+import Config
+import Control
 import Foundation
 import Providers
-import Scheduler
 import Store
 
 /// The CLI as the app: edits the shared store in one transaction per command, then tells a running daemon

@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Text
+import Timelines
 
 /// `widgetd cron EXPR`: the next fire times, like `systemd-analyze calendar`.
 enum CronCommand {

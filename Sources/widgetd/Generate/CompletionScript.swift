@@ -1,4 +1,4 @@
-import Scheduler
+
 
 /// Shell completion scripts for bash, zsh and fish, written from one `CompletionTable`.
 ///
