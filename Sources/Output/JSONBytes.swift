@@ -1,3 +1,5 @@
+import Text
+
 /// Appends JSON to a byte buffer exactly as `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes it.
 ///
 /// For records the daemon writes often: JSONEncoder's generic machinery costs several times the bytes it produces.
@@ -56,23 +58,7 @@ struct JSONBytes {
 
     /// A string escaped as JSONEncoder escapes it: quote, backslash and control characters; slashes left alone.
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-            case 0x08: bytes.append(contentsOf: [92, UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [92, UInt8(ascii: "f")])
-            case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        Escaping.appendJSONString(value, to: &bytes)
     }
 
     mutating func newline() {

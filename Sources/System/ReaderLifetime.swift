@@ -65,11 +65,10 @@ public final class ReaderLifetime: Sendable {
     public func write(_ bytes: [UInt8]) -> Bool {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + written, $0.count - written) }
-            if result < 0 {
-                if errno == EINTR { continue }
-                return false
+            let result = retryingInterrupted {
+                bytes.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + written, $0.count - written) }
             }
+            if result < 0 { return false }
             written += result
         }
         return true

@@ -26,16 +26,14 @@ public final class Wakeup: Sendable {
     /// so the descriptor is readable anyway.
     public func signal() {
         var one: UInt64 = 1
-        while write(descriptor.rawValue, &one, MemoryLayout<UInt64>.size) == -1 && errno == EINTR {}
+        retryingInterrupted { write(descriptor.rawValue, &one, MemoryLayout<UInt64>.size) }
     }
 
     /// Clears every signal so far (`read` of the eventfd's counter); true if there was any.
     @discardableResult
     public func drain() -> Bool {
         var count: UInt64 = 0
-        while true {
-            if read(descriptor.rawValue, &count, MemoryLayout<UInt64>.size) >= 0 { return count > 0 }
-            if errno != EINTR { return false }  // EAGAIN: nothing was signalled
-        }
+        // EAGAIN: nothing was signalled.
+        return retryingInterrupted { read(descriptor.rawValue, &count, MemoryLayout<UInt64>.size) } >= 0 && count > 0
     }
 }
