@@ -68,9 +68,12 @@ let package = Package(
         // Compares TimeZones with Foundation's TimeZone and the clock kind's current Strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Timelines"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Config", "Kind", "Output", "Timelines", "YAML", "Store"]),
+        .testTarget(
+            name: "ProvidersTests",
+            dependencies: ["Providers", "Config", "Kind", "Output", "Timelines", "YAML", "Store"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
-            name: "widgetdTests", dependencies: ["widgetd", "Control", "Output", "Providers"], exclude: ["RealBars/Tools"]),
+            name: "widgetdTests", dependencies: ["widgetd", "Control", "Output", "Providers", "System"],
+            exclude: ["RealBars/Tools"]),
     ]
 )

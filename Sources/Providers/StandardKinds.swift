@@ -1,6 +1,5 @@
 import Kind
 
-
 extension KindRegistry {
     /// Every kind widgetd ships, in the order `widgetd kinds` lists them; the store-backed ones share
     /// `store`, which opens on first use.

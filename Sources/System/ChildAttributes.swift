@@ -1,4 +1,4 @@
-import CLinux
+public import CLinux
 import Glibc
 
 /// What a child process of the daemon starts with, for `posix_spawn`: an empty signal mask and default
@@ -49,7 +49,7 @@ public enum ChildAttributes {
     /// Starts `argv` (its program looked up on `PATH`, as `execvp` does) with `environment`, the standard
     /// descriptors that `actions` sets up and no other, detached as `detachment` says.
     /// - Returns: the child's pid, or the `errno` of the failed spawn.
-    static func spawn(
+    public static func spawn(
         _ argv: [String], environment: [String: String], actions: inout posix_spawn_file_actions_t,
         detachment: Detachment = .processGroup
     ) -> Result<pid_t, SpawnFailure> {
@@ -69,8 +69,8 @@ public enum ChildAttributes {
     }
 
     /// A spawn that failed, with `posix_spawnp`'s error number.
-    struct SpawnFailure: Error {
-        var errno: Int32
-        var reason: String { String(cString: strerror(errno)) }
+    public struct SpawnFailure: Error {
+        public var errno: Int32
+        public var reason: String { String(cString: strerror(errno)) }
     }
 }

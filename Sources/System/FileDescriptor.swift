@@ -22,7 +22,8 @@ public final class FileDescriptor: Sendable {
     }
 
     /// Opens `path` (`open`), always with `O_CLOEXEC` so no child process inherits the descriptor.
-    public static func open(_ path: String, _ flags: Int32, mode: UInt32 = 0o600) throws(SystemError) -> FileDescriptor {
+    public static func open(_ path: String, _ flags: Int32, mode: UInt32 = 0o600) throws(SystemError) -> FileDescriptor
+    {
         let descriptor = try systemCall("open", path) { Glibc.open(path, flags | O_CLOEXEC, mode) }
         return FileDescriptor(owning: descriptor)
     }

@@ -1,4 +1,4 @@
-internal import CLinux
+public import CLinux
 import Glibc
 
 /// Receives signals as data on a descriptor instead of in a handler (`signalfd`).
@@ -81,7 +81,7 @@ public final class SignalFile: Sendable {
     public static var widgetSignals: [Int32] { (1...30).map { realTimeSignal(Int32($0)) } }
 
     /// A `sigset_t` holding `signals` (`sigemptyset`, `sigaddset`).
-    public static func signalSet(_ signals: [Int32]) -> Glibc.sigset_t {
+    public static func signalSet(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }

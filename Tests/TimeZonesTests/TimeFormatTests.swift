@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TimeZones
-
 import Timelines
 
 /// `TimeFormat` against the current `Strftime` (Scheduler) (Foundation's calendar and ICU), conversion by

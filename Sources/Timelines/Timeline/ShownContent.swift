@@ -39,7 +39,9 @@ public enum ShownContent {
     }
 
     /// The latest entry not after `now`, or the first when the timeline starts later; nil when there is none.
-    public static func entry(at now: Date, in entries: [TimelineEntry], sequence: TimelineSequence? = nil) -> TimelineEntry? {
+    public static func entry(at now: Date, in entries: [TimelineEntry], sequence: TimelineSequence? = nil)
+        -> TimelineEntry?
+    {
         if let sequence { return sequence.entry(at: now) }
         guard let first = entries.first else { return nil }
         let after = indexOfFirstEntry(after: now, in: entries)

@@ -1,6 +1,5 @@
 import Text
 
-
 /// Walks the arguments of one subcommand, telling options from positionals.
 ///
 /// Options may be written `--name value` or `--name=value`; `--` ends the options.

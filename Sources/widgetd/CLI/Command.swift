@@ -1,6 +1,5 @@
 import Control
 
-
 /// A parsed command line: what the user asked widgetd to do.
 enum Command: Equatable {
     /// `widgetd help [COMMAND]`, `--help` anywhere: the help text of `topic`, or the overview.

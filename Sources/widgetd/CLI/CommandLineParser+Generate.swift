@@ -1,6 +1,5 @@
 import Text
 
-
 /// What `widgetd generate` prints.
 enum GenerateRequest: Equatable {
     case manPage(ManPage.Name)

@@ -1,7 +1,6 @@
 import Control
 import Text
 
-
 /// Turns `CommandLine.arguments` (without the program name) into a `Command`. Pure: no I/O, no environment.
 enum CommandLineParser {
     static func parse(_ arguments: [String]) throws(UsageError) -> Command {

@@ -1,7 +1,6 @@
 import Config
 import Kind
 
-
 /// `widgetd check`: every mistake in widgets.yaml, or "N widgets OK".
 enum CheckCommand {
     static func run(configPath: String, registry: KindRegistry, console: Console) -> Int32 {

@@ -2,7 +2,6 @@ import Config
 import Control
 import Kind
 
-
 /// `widgetd click` and `widgetd intent`: write the FIFO line for the daemon, optionally waiting for its result.
 enum ControlLineCommand {
     static func send(

@@ -1,7 +1,6 @@
 import Config
 import Kind
 
-
 /// `widgetd generate`: man pages and completion scripts for `scripts/install` and `scripts/package-deb`, and the
 /// widget names the completions offer.
 enum GenerateCommand {

@@ -3,7 +3,6 @@ import Control
 import Kind
 import Text
 
-
 /// `widgetd reload`: write a `reload …` line to the daemon's FIFO, and with `--wait` wait for its entries.
 enum ReloadCommand {
     static func run(

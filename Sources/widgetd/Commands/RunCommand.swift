@@ -1,6 +1,5 @@
 import Kind
 
-
 /// `widgetd run`: start the daemon and serve until SIGTERM or SIGINT.
 enum RunCommand {
     static func run(

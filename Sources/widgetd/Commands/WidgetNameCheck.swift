@@ -1,7 +1,6 @@
 import Config
 import Text
 
-
 /// Whether a widget name given on the command line is one the config declares.
 ///
 /// `reload`, `click`, `intent` and `show` check the name before writing to the daemon or reading its files, so a

@@ -1,6 +1,5 @@
 import Control
 
-
 /// Reload requests that asked to be acknowledged (`widgetd reload --wait`), and the reloads each still
 /// waits for.
 ///

@@ -2,7 +2,6 @@ import Kind
 import Output
 import Timelines
 
-
 /// What a shell may complete after `widgetd`, made from the help pages (`Help.page(of:)`), the kind registry and the
 /// `Family`, `OutputFormat` and `LogLevel` enums: the tables `--help`, the parser and the config checker use.
 struct CompletionTable {
