@@ -8,8 +8,8 @@ extension WidgetInstance: ScheduledInstance {
 }
 
 extension Engine where Instance == WidgetInstance {
-    /// The instance's timeline, fallback and failure as the record file readers work out what it shows at any
-    /// instant from.
+    /// The record readers use to work out what the instance shows at any instant (`widgetd show`, bar followers):
+    /// its timeline, fallback and failure.
     public func record(of name: String) -> InstanceRecord? {
         guard let instance = instance(named: name), let held = timeline(of: name) else { return nil }
         return InstanceRecord(
