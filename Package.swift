@@ -30,27 +30,53 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
         .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
+        // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
+        // docs/development.md, checked against every target's imports by PackageGraphTests).
+        .target(name: "Text", swiftSettings: staticRuntimeInRelease),
+        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
+        .target(name: "Timelines", dependencies: ["Text", "TimeZones"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "System", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Output", dependencies: ["Timelines", "TimeZones", "Text", "System"], swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Scheduler", dependencies: ["CYAML", "CLinux", "TimeZones"], swiftSettings: staticRuntimeInRelease),
+            name: "Config", dependencies: ["YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Output", "Text"],
+            swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
+            swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Providers", dependencies: ["Scheduler", "Store", "CLinux", "TimeZones"],
+            name: "Providers",
+            dependencies: ["Config", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Store", "CLinux"],
             swiftSettings: staticRuntimeInRelease),
         .executableTarget(
-            name: "widgetd", dependencies: ["Scheduler", "Providers", "Store", "TimeZones"],
+            name: "widgetd",
+            dependencies: [
+                "Config", "Control", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Providers",
+                "Store",
+            ],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TimeZones"]),
+        // The core's tests, one target for all its layers.
+        .testTarget(
+            name: "SchedulerTests",
+            dependencies: [
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+            ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
         .testTarget(name: "StoreTests", dependencies: ["Store"]),
-        .testTarget(name: "ProvidersTests", dependencies: ["Providers", "Scheduler", "Store", "TimeZones"]),
+        .testTarget(
+            name: "ProvidersTests",
+            dependencies: ["Providers", "Config", "Kind", "Output", "Timelines", "TimeZones", "YAML", "Store"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
-            name: "widgetdTests", dependencies: ["widgetd", "Scheduler", "Providers", "TimeZones"],
+            name: "widgetdTests", dependencies: ["widgetd", "Control", "Output", "Providers", "System"],
             exclude: ["RealBars/Tools"]),
     ]
 )

@@ -1,7 +1,8 @@
 import Foundation
 
+@testable import Config
+@testable import Kind
 @testable import Providers
-@testable import Scheduler
 
 /// widgets.yaml from any bytes: YAML loading, merge keys, validation and rendering every diagnostic.
 ///

@@ -1,4 +1,4 @@
-@testable import Scheduler
+@testable import Control
 
 /// One FIFO line: parsing must throw or give a command whose own line parses back to the same command.
 @_cdecl("LLVMFuzzerTestOneInput")

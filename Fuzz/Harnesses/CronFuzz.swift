@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Scheduler
+@testable import Timelines
 
 /// A cron expression from any text, then the next fire times in a zone with daylight saving time.
 ///

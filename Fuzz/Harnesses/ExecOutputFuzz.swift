@@ -1,7 +1,6 @@
 import Foundation
 
 @testable import Providers
-@testable import Scheduler
 
 /// What an exec command printed, with either exit status: a timeline or an ExecError, never a crash.
 @_cdecl("LLVMFuzzerTestOneInput")

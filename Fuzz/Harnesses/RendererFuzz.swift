@@ -1,6 +1,7 @@
 import Foundation
 
-@testable import Scheduler
+@testable import Output
+@testable import Timelines
 
 /// Any entry in every family and format: the file stays one line per field and escaped for its bar.
 ///

@@ -27,7 +27,7 @@ static inline int widgetd_become_subreaper(void) {
 }
 
 // pidfd_open(2) has no glibc wrapper before 2.36, and syscall(2) and prctl(2) are variadic, which Swift cannot
-// call: wrapped here for followers that must notice their parent bar exit (Scheduler/System/ReaderLifetime.swift).
+// call: wrapped here for followers that must notice their parent bar exit (System/ReaderLifetime.swift).
 static inline int widgetd_pidfd_open(pid_t pid) {
 #ifdef SYS_pidfd_open
     return (int)syscall(SYS_pidfd_open, pid, 0);

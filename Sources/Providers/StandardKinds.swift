@@ -1,4 +1,4 @@
-import Scheduler
+import Kind
 
 extension KindRegistry {
     /// Every kind widgetd ships, in the order `widgetd kinds` lists them; the store-backed ones share

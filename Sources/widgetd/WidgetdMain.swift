@@ -1,8 +1,11 @@
+import Config
+import Control
 import Foundation
+import Kind
 import Providers
-import Scheduler
 import Store
 import Synchronization
+import System
 
 /// The `widgetd` executable: parse the command line, run one command, exit with its code.
 @main

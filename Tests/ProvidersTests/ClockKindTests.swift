@@ -1,8 +1,9 @@
 import Foundation
+import Kind
 import Providers
-import Scheduler
 import Testing
 import TimeZones
+import Timelines
 
 @Suite("clock kind")
 struct ClockKindTests {

@@ -1,8 +1,11 @@
+import Config
 import Foundation
+import Kind
+import Output
 import Providers
-import Scheduler
 import Testing
 import TimeZones
+import Timelines
 
 /// The clock's computed timeline against the stored one it replaced, and what holding it costs.
 @Suite("clock: computed timeline")

@@ -1,8 +1,10 @@
+import Config
 import Foundation
+import Kind
 import Providers
-import Scheduler
 import Store
 import Testing
+import YAML
 
 /// Issue 10, item 12: the shipped kinds' values `check` used to pass.
 @Suite("widgets.yaml with the shipped kinds")

@@ -1,6 +1,7 @@
 import Foundation
-import Scheduler
+import Kind
 import Testing
+import Timelines
 
 @testable import Providers
 

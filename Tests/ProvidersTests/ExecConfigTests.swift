@@ -1,6 +1,8 @@
+import Config
 import Foundation
-import Scheduler
+import Kind
 import Testing
+import YAML
 
 @testable import Providers
 

@@ -1,6 +1,6 @@
 import Foundation
-import Scheduler
 import Testing
+import Timelines
 
 @testable import Providers
 

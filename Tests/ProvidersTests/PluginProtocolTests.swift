@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+import Kind
 import Testing
 
 @testable import Providers

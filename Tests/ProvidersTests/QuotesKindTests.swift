@@ -1,7 +1,8 @@
 import Foundation
+import Kind
 import Providers
-import Scheduler
 import Testing
+import Timelines
 
 @Suite("quotes kind")
 struct QuotesKindTests {

@@ -1,8 +1,10 @@
 import Foundation
-import Scheduler
+import Kind
+import Output
 import Store
 import Testing
 import TimeZones
+import Timelines
 
 @testable import Providers
 

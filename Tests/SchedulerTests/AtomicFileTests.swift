@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+import Output
 import Testing
 
 @Suite("atomic file")

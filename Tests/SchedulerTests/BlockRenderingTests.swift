@@ -1,6 +1,8 @@
 import Foundation
-import Scheduler
+import Output
 import Testing
+import Text
+import Timelines
 
 @Suite("pango markup")
 struct PangoMarkupTests {

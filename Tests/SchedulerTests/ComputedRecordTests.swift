@@ -1,7 +1,8 @@
 import Foundation
-import Scheduler
+import Output
 import Testing
 import TimeZones
+import Timelines
 
 /// An instance record whose timeline is computed: small on disk, exact when read back, and older records still load.
 @Suite("instance record: computed timelines")

@@ -1,7 +1,9 @@
+import Config
 import Foundation
-import Scheduler
 import Testing
 import TimeZones
+import Timelines
+import YAML
 
 /// Issue 10, item 12: values `check` used to pass although they can never work.
 @Suite("widgets.yaml values that cannot work")

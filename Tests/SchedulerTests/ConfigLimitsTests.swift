@@ -1,7 +1,10 @@
+import Config
+import Diagnostics
 import Foundation
-import Scheduler
 import Testing
+import Text
 import TimeZones
+import YAML
 
 /// Issue 10, item 2: a huge or hostile widgets.yaml costs bounded output and time linear in its size.
 @Suite("widgets.yaml limits")

@@ -1,6 +1,8 @@
+import Config
 import Foundation
-import Scheduler
 import Testing
+import Timelines
+import YAML
 
 /// One mistake, the place it must be reported at, and words the message must contain.
 struct ConfigMistake: CustomTestStringConvertible, Sendable {

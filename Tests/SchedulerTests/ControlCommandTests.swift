@@ -1,5 +1,5 @@
+import Control
 import Foundation
-import Scheduler
 import Testing
 
 /// A control line and the request it means.

@@ -1,6 +1,7 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import System
 import Testing
 
 /// Issue 10, item 6: a line ends where its writer closed the FIFO, and the reader does not spin on the close.

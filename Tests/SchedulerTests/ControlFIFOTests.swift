@@ -1,6 +1,7 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import System
 import Testing
 
 @Suite("control FIFO")

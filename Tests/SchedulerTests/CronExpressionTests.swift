@@ -1,5 +1,5 @@
-import Scheduler
 import Testing
+import Timelines
 
 @Suite("cron expression parsing")
 struct CronExpressionTests {

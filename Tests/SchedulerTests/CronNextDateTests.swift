@@ -1,7 +1,7 @@
 import Foundation
-import Scheduler
 import Testing
 import TimeZones
+import Timelines
 
 /// Instants are written as ISO 8601 text with the offset in force in the case's zone, so each expectation reads as
 /// the wall-clock time a user would see; the UTC instant is in the trailing comment where a DST rule is at stake.

@@ -1,6 +1,7 @@
+import Diagnostics
 import Foundation
-import Scheduler
 import Testing
+import YAML
 
 /// Issue 10, item 9: CRLF files get their excerpt, and errors inside multi-line values point into the value.
 @Suite("Diagnostic placement")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Scheduler
+@testable import Text
 
 @Suite("DisplayWidth")
 struct DisplayWidthTests {

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import TimeZones
 
-@testable import Scheduler
+@testable import Config
+@testable import Timelines
 
 /// Drives the pure engine with a clock the test controls.
 struct EngineHarness {
-    var engine: Engine
+    var engine: Engine<WidgetInstance>
     var now: Date
     /// Every action the engine asked for, with the instant it asked.
     var log: [(Date, EngineAction)] = []

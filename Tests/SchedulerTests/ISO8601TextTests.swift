@@ -1,7 +1,7 @@
 import Foundation
-import Scheduler
 import Testing
 import TimeZones
+import Timelines
 
 /// Reference instants, seconds since 1970 (2026-01-01T00:00Z is 1_767_225_600; days are 86,400 s):
 /// 2026-11-29T18:30Z = 1_767_225_600 + 332 days + 66,600 s = 1_795_977_000;

@@ -1,6 +1,7 @@
 import Foundation
-import Scheduler
+import Output
 import Testing
+import Timelines
 
 @Suite("instance record")
 struct InstanceRecordTests {

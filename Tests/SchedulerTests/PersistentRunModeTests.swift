@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import Scheduler
+@testable import Config
+@testable import Kind
+@testable import Timelines
 
 @Suite("persistent run mode")
 struct PersistentRunModeTests {

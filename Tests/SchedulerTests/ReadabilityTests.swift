@@ -1,6 +1,7 @@
 import Testing
 
-@testable import Scheduler
+@testable import Output
+@testable import Timelines
 
 /// A foreground goes out only with the background it was chosen for; where backgrounds are dropped, the colour sent
 /// reads on i3bar's black.

@@ -1,6 +1,8 @@
 import Foundation
-import Scheduler
+import Output
 import Testing
+import Text
+import Timelines
 
 /// A text meant to break a bar format, named for the test log.
 struct HostileText: Sendable, CustomTestStringConvertible {

@@ -1,4 +1,4 @@
-import Scheduler
+import Output
 import Testing
 
 @Suite("text sanitizer")

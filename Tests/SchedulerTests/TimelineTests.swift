@@ -1,6 +1,7 @@
 import Foundation
-import Scheduler
 import Testing
+import Text
+import Timelines
 
 @Suite("timeline model")
 struct TimelineTests {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Scheduler
+@testable import YAML
 
 /// Tests for the libyaml-backed loader; every position is checked exactly, since marks are what users act on.
 struct YAMLLoaderTests {

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Scheduler
+import System
 import Testing
 
 /// Checks `condition` until it holds or `timeout` passes: a bounded wait on an event, not a fixed sleep.

@@ -1,6 +1,6 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
 import Testing
 
 @testable import widgetd

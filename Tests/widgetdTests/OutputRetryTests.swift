@@ -1,5 +1,5 @@
+import Control
 import Foundation
-import Scheduler
 import Testing
 
 @testable import widgetd

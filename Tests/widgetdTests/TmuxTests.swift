@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Providers
+import System
 import Testing
 
 /// The shipped tmux config run by the real tmux, with a client attached on a pseudo-terminal (`script`) so that

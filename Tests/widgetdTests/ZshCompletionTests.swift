@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Providers
+import System
 import Testing
 
 /// zsh's completion system needs a line editor, so the zsh completion is tried in a real interactive zsh on a tmux

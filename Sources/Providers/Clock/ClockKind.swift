@@ -1,6 +1,7 @@
 import FoundationEssentials
-import Scheduler
+import Kind
 import TimeZones
+import Timelines
 
 /// The time, as a computed timeline: one entry per minute (or second) for the coming hour, given by a rule.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import System
 
 /// What one run of a command gave.
 struct CommandResult: Sendable {
@@ -89,9 +90,9 @@ enum CommandRunner {
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining * 1000, 60_000).rounded(.up)))
             if ready < 0 && errno != EINTR { break }
             for descriptor in descriptors where descriptor.revents != 0 {
-                let count = read(descriptor.fd, &buffer, buffer.count)
+                let count = retryingInterrupted { read(descriptor.fd, &buffer, buffer.count) }
                 if count <= 0 {
-                    if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                    if count < 0 && errno == EAGAIN { continue }
                     open.remove(descriptor.fd)
                     continue
                 }
@@ -109,11 +110,11 @@ enum CommandRunner {
         // descriptor to poll for one child's exit without SIGCHLD, which the daemon owns.
         var status: Int32 = 0
         while true {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == pid || (reaped < 0 && errno != EINTR) { break }
+            let reaped = retryingInterrupted { waitpid(pid, &status, WNOHANG) }
+            if reaped == pid || reaped < 0 { break }
             if deadline.timeIntervalSinceNow <= 0 {
                 kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                retryingInterrupted { waitpid(pid, &status, 0) }
                 owner.map { ProcessHygiene.endEscaped(owner: $0) }
                 throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
             }

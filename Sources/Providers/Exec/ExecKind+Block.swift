@@ -1,5 +1,7 @@
 import Foundation
-import Scheduler
+import Kind
+import Text
+import Timelines
 
 /// i3blocks' block properties, written as `intent:` values under the names an i3blocks section gives them.
 extension ExecKind {

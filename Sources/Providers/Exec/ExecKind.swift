@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// The plugin kind: runs the widget's `command:` and shows what it prints, so scripts written for
 /// i3blocks run unchanged, and a script that knows its future can hand over a whole timeline in JSON.

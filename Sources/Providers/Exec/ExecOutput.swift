@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Output
+import Timelines
 
 /// Reads what an exec command printed: i3blocks' lines, or a JSON timeline.
 enum ExecOutput {

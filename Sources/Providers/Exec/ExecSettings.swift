@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+import Kind
 
 /// How the exec kind runs an instance's command: its widget-level keys, as an i3blocks section has `command=`,
 /// `interval=`, `signal=` and `format=`.

@@ -1,7 +1,10 @@
 import Foundation
 import Glibc
-import Scheduler
+import Kind
+import Output
 import Synchronization
+import System
+import Timelines
 
 /// An `interval: persist` command (i3blocks' persistent block): started once and kept running on a thread of its
 /// own that sleeps in `poll()` on its output. Every line it prints (every JSON object, with `format: json`) is an
@@ -140,8 +143,8 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
                 show(line)
             }
             guard descriptors[0].revents != 0 else { continue }
-            let count = read(process.output, &buffer, buffer.count)
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
+            if count < 0 && errno == EAGAIN { continue }
             if count <= 0 { break }
             for byte in buffer[0..<count] {
                 if byte == UInt8(ascii: "\n") {

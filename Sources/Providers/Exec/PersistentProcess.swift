@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 
 /// A persistent command's process: in a process group of its own (so stopping it ends everything it started), its
 /// standard input a pipe the daemon writes clicks to, its standard output a pipe the session reads.
@@ -53,8 +54,8 @@ struct PersistentProcess {
         if let grace {
             let deadline = Date().addingTimeInterval(grace)
             while true {
-                let reaped = waitpid(pid, &status, WNOHANG)
-                if reaped == pid || (reaped < 0 && errno != EINTR) { return Self.exitStatus(status) }
+                let reaped = retryingInterrupted { waitpid(pid, &status, WNOHANG) }
+                if reaped == pid || reaped < 0 { return Self.exitStatus(status) }
                 if Date() >= deadline { break }
                 // No descriptor reports one child's exit without SIGCHLD, which the daemon owns; this runs only while
                 // stopping, for at most the grace period.
@@ -62,7 +63,7 @@ struct PersistentProcess {
             }
             kill(-pid, SIGKILL)
         }
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        retryingInterrupted { waitpid(pid, &status, 0) }
         return Self.exitStatus(status)
     }
 

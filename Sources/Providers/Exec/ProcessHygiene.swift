@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import Glibc
+import System
 
 /// Keeps the processes that a widget's commands start from outliving the widget or the daemon.
 ///
@@ -163,8 +164,7 @@ public enum ProcessHygiene {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while bytes.count < limit {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
+            let count = retryingInterrupted { read(descriptor, &buffer, buffer.count) }
             guard count > 0 else { break }
             bytes.append(contentsOf: buffer[0..<count])
         }

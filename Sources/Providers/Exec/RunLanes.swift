@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// Keeps the runs of one widget's command from overlapping, as i3blocks never runs a block twice at once (scripts
 /// keep state in files). A reload or click that comes during a run waits for it and runs next; several that wait

@@ -1,7 +1,10 @@
 import FoundationEssentials
-import Scheduler
+import Kind
 import Store
+import Text
 import TimeZones
+import Timelines
+import YAML
 
 /// One motivation from the shared store (seed 000's configurable widget): chosen by id, id prefix or
 /// search, else the newest; ⭐ when favourite; painted in the record's colour; a left click toggles the

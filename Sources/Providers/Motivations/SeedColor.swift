@@ -1,6 +1,6 @@
 import Foundation
-import Scheduler
 import Store
+import Timelines
 
 /// A record's colour hex: the forms the store accepts (`#RGB`, `#RRGGBB`, `#RRGGBBAA`) as written, and anything
 /// else (an older or foreign writer's value) read the way the seed's `Color(hex:)` reads it, so a bad value falls

@@ -1,6 +1,8 @@
+import Config
 import Foundation
 import Glibc
-import Scheduler
+import Kind
+import System
 
 /// Where a plugin was found and how it starts.
 public struct PluginSource: Sendable, Hashable {
@@ -174,8 +176,7 @@ enum PluginProbe {
             var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
             if ready <= 0 { continue }
-            let count = read(process.output, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
+            let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
             if count <= 0 { return .failure(Failure(description: "exited before its hello")) }
             let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             for item in items {

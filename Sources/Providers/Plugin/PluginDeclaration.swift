@@ -1,5 +1,7 @@
+import Config
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// What a plugin's `hello` declares: the kind it serves (docs/PLUGINS.md). Read once from the plugin, then kept in the
 /// declaration cache so `check`, `kinds` and `preview` need no running plugin.

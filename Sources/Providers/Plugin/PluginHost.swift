@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Scheduler
 import Synchronization
+import System
 
 /// What a plugin tells the daemon on its own, outside any request.
 public enum PluginEvent: Sendable {
@@ -224,8 +224,8 @@ public final class PluginHost: @unchecked Sendable {
             if descriptors[2].revents != 0 { state.withLock { flush(&$0) } }
             expireRequests()
             guard descriptors[0].revents != 0 else { continue }
-            let count = read(process.output, &buffer, buffer.count)
-            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
+            if count < 0 && errno == EAGAIN { continue }
             if count <= 0 { break }
             let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             for item in items {

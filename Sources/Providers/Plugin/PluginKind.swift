@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// A kind served by a plugin process: its declaration comes from the plugin's `hello` (through the declaration
 /// cache), its calls become `timeline`, `snapshot` and `intent` requests to the plugin's one `PluginHost`.

@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// Short quotes from a chosen category (seed 001's configurable quote widget).
 ///

@@ -1,6 +1,8 @@
 import Foundation
-import Scheduler
+import Kind
 import Store
+import Text
+import Timelines
 
 /// The top three to-dos from the shared store (seed 002's interactive widget); a click toggles the item
 /// under the pointer when the bar says where it landed, else the first open one.

@@ -1,4 +1,4 @@
-import Scheduler
+import Text
 
 /// Walks the arguments of one subcommand, telling options from positionals.
 ///

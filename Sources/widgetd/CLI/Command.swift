@@ -1,4 +1,4 @@
-import Scheduler
+import Control
 
 /// A parsed command line: what the user asked widgetd to do.
 enum Command: Equatable {

@@ -1,5 +1,5 @@
-import Scheduler
 import Store
+import Text
 
 /// Parsing of the app commands: `motivations`, `todos` and `entities`.
 extension CommandLineParser {

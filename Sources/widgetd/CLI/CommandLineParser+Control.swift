@@ -1,4 +1,5 @@
-import Scheduler
+import Control
+import Kind
 
 /// Parsing of the commands that send the daemon a control line: `reload`, `click` and `intent`.
 extension CommandLineParser {

@@ -1,4 +1,4 @@
-import Scheduler
+import Text
 
 /// What `widgetd generate` prints.
 enum GenerateRequest: Equatable {

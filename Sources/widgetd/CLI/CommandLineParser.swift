@@ -1,4 +1,5 @@
-import Scheduler
+import Control
+import Text
 
 /// Turns `CommandLine.arguments` (without the program name) into a `Command`. Pure: no I/O, no environment.
 enum CommandLineParser {

@@ -1,6 +1,7 @@
+import Config
+import Control
 import FoundationEssentials
 import Providers
-import Scheduler
 import Store
 import TimeZones
 

@@ -1,5 +1,8 @@
+import Config
 import Foundation
-import Scheduler
+import Output
+import Text
+import Timelines
 
 /// One widget's block on `widgetd bar`'s status line: the i3bar format's block (full and short text, colour,
 /// background, urgent, markup, name and instance, by the same renderer the `i3bar` files use) plus the layout
@@ -39,6 +42,8 @@ enum BarBlock {
 
     /// `text` as a JSON string literal.
     private static func jsonString(_ text: String) -> [UInt8] {
-        (try? JSONEncoder().encode(text)).map(Array.init) ?? Array(#""""#.utf8)
+        var output: [UInt8] = []
+        Escaping.appendJSONString(text, to: &output)
+        return output
     }
 }

@@ -1,5 +1,10 @@
+import Config
+import Control
 import Foundation
-import Scheduler
+import Kind
+import Output
+import System
+import Text
 
 /// `widgetd bar`: a complete i3bar-protocol status command (`status_command widgetd bar` in i3 or sway) that shows
 /// the chosen widgets as one status line and sends each click straight to its widget, with the button and the

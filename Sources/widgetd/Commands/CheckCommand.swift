@@ -1,4 +1,5 @@
-import Scheduler
+import Config
+import Kind
 
 /// `widgetd check`: every mistake in widgets.yaml, or "N widgets OK".
 enum CheckCommand {

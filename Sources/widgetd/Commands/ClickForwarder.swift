@@ -1,6 +1,6 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
 
 /// Passes the clicks a bar reports to a block's command on to the daemon as `click NAME BUTTON [RELATIVE_X WIDTH]`
 /// lines, for `widgetd show`.

@@ -1,4 +1,6 @@
-import Scheduler
+import Config
+import Control
+import Kind
 
 /// `widgetd click` and `widgetd intent`: write the FIFO line for the daemon, optionally waiting for its result.
 enum ControlLineCommand {

@@ -1,6 +1,7 @@
 import FoundationEssentials
-import Scheduler
+import Text
 import TimeZones
+import Timelines
 
 /// `widgetd cron EXPR`: the next fire times, like `systemd-analyze calendar`.
 enum CronCommand {

@@ -1,6 +1,8 @@
+import Config
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import Kind
 
 /// `widgetd doctor`: checks the setup a user cannot see at a glance, and says what to fix.
 ///

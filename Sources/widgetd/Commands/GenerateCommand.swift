@@ -1,4 +1,5 @@
-import Scheduler
+import Config
+import Kind
 
 /// `widgetd generate`: man pages and completion scripts for `scripts/install` and `scripts/package-deb`, and the
 /// widget names the completions offer.

@@ -1,5 +1,6 @@
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// Translates an i3blocks config into widgets.yaml and the i3blocks config that shows those widgets through widgetd
 /// (`widgetd import i3blocks`). Read as i3blocks reads it (config.c, ini.c): `[name]` sections of `key=value` lines,

@@ -1,5 +1,5 @@
+import Kind
 import Providers
-import Scheduler
 
 /// `widgetd kinds`: the widget gallery as text.
 enum KindsCommand {

@@ -1,5 +1,7 @@
+import Config
+import Control
 import Foundation
-import Scheduler
+import Kind
 
 /// `widgetd list`: each instance of the running daemon with what it shows now and when it reloads next.
 ///

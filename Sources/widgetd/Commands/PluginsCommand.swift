@@ -1,7 +1,9 @@
+import Config
 import Foundation
 import Glibc
+import Kind
 import Providers
-import Scheduler
+import Text
 
 /// `widgetd plugins`: the plugins found, the kinds they declare, their versions, and their state as the running daemon
 /// last wrote it.

@@ -1,6 +1,9 @@
+import Config
 import Foundation
+import Kind
 import Providers
-import Scheduler
+import Text
+import Timelines
 
 /// `widgetd preview KIND`: one snapshot, rendered as a plain-text bar shows it.
 enum PreviewCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+import System
 
 /// Watches one instance's record (`<output>/<name>.json`) and nothing else, so a follower wakes only when its own
 /// widget changes.

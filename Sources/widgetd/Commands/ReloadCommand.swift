@@ -1,4 +1,7 @@
-import Scheduler
+import Config
+import Control
+import Kind
+import Text
 
 /// `widgetd reload`: write a `reload …` line to the daemon's FIFO, and with `--wait` wait for its entries.
 enum ReloadCommand {

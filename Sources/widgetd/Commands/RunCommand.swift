@@ -1,4 +1,4 @@
-import Scheduler
+import Kind
 
 /// `widgetd run`: start the daemon and serve until SIGTERM or SIGINT.
 enum RunCommand {

@@ -1,5 +1,9 @@
+import Config
 import Foundation
-import Scheduler
+import Kind
+import Output
+import System
+import Text
 
 /// `widgetd show NAME`: the current entry in any format, worked out from the record the daemon keeps beside the
 /// bar files; with `--follow`, once per change.

@@ -1,5 +1,7 @@
+import Config
+import Control
 import Foundation
-import Scheduler
+import Kind
 
 /// `widgetd status`: the daemon in one screen, like `systemctl status`: running or not, its config and whether the
 /// file still checks, where it writes and listens, and each widget's state.

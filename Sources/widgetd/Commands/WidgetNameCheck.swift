@@ -1,4 +1,5 @@
-import Scheduler
+import Config
+import Text
 
 /// Whether a widget name given on the command line is one the config declares.
 ///

@@ -1,5 +1,6 @@
+import Config
 import Foundation
-import Scheduler
+import Text
 
 /// The table `list` and `status` print: each widget with its current text, policy, next reload and last error.
 enum WidgetTable {

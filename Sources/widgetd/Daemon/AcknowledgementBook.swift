@@ -1,4 +1,4 @@
-import Scheduler
+import Control
 
 /// Reload requests that asked to be acknowledged (`widgetd reload --wait`), and the reloads each still
 /// waits for.

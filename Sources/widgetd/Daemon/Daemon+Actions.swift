@@ -1,6 +1,8 @@
+import Control
 import Foundation
+import Output
 import Providers
-import Scheduler
+import Timelines
 
 /// What the daemon does with the engine's answers: writes entries and records, hands reloads to the provider
 /// threads, and keeps the status files, the kept records and the acknowledgements.

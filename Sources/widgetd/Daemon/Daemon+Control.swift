@@ -1,7 +1,11 @@
+import Config
+import Control
 import Foundation
 import Glibc
+import Kind
 import Providers
-import Scheduler
+import Text
+import Timelines
 
 /// The daemon's control FIFO: reloads, clicks and intents.
 extension Daemon {

@@ -1,5 +1,4 @@
 import Foundation
-import Scheduler
 
 /// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
 /// to do: runtime repairs, output retries, log summaries, leftover acknowledgements.

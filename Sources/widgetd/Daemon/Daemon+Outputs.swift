@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+import System
 
 /// Files someone else deleted from the output directory come back: the writer skips unchanged entries, so without
 /// this a deleted file (a tmpfs cleaner, a user's `rm`) would stay missing until its entry next changes, which for a

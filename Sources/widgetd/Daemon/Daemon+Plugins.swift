@@ -1,6 +1,5 @@
 import Foundation
 import Providers
-import Scheduler
 
 /// Plugins (docs/PLUGINS.md): their pushed reloads reach the engine as `reload kind K` or `reload NAME` lines do, their
 /// log lines and their hosts' notes reach the daemon's log, and their state goes to a status file per plugin.

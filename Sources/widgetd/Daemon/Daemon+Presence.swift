@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Scheduler
 import TimeZones
+import Timelines
 
 /// How the daemon tells others where it is and how it is doing: the state file the CLI reads (`DaemonState`) and
 /// systemd's notifications (`SystemdNotifier`, `Watchdog`).

@@ -1,6 +1,7 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import System
 
 /// The runtime directory, its control FIFO and lock stay the daemon's own while it runs.
 ///

@@ -1,6 +1,8 @@
+import Config
+import Control
 import Foundation
+import Kind
 import Providers
-import Scheduler
 
 /// Persistent providers (`interval: persist` commands): started by their instance's reload, kept running, their
 /// updates shown at once, stopped with their whole process group when the instance changes or goes and when the

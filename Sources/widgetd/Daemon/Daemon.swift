@@ -1,8 +1,14 @@
+import Config
+import Control
 import Foundation
 import Glibc
+import Kind
+import Output
 import Providers
-import Scheduler
+import System
 import TimeZones
+import Timelines
+import YAML
 
 /// `widgetd run`: one thread that owns the engine and every output, sleeping in `poll()` until a
 /// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
@@ -19,7 +25,7 @@ final class Daemon {
     /// The running `settings:`; the widgets live in the engine alone, so a config of 10,000 is not held twice.
     let settings: Settings
     let paths: DaemonPaths
-    var engine: Engine
+    var engine: Engine<WidgetInstance>
     let outputs: OutputWriter
     let memory: EntryMemory?
     let runner: ProviderRunner

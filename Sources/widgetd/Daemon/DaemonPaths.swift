@@ -1,5 +1,6 @@
+import Config
+import Control
 import Foundation
-import Scheduler
 
 /// Where the daemon keeps its files, from the XDG base directories and `settings:`.
 struct DaemonPaths: Sendable {

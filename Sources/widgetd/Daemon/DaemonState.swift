@@ -1,6 +1,7 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import Output
 
 /// What the running daemon tells the CLI about itself: `<runtime dir>/daemon.json`.
 ///

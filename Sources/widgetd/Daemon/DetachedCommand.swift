@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Providers
+import System
 
 /// Starts a click's command (`on_click: {right: [xdg-open, …]}`) without waiting for it: the seed's "tap
 /// outside the button opens the app".
@@ -22,20 +22,14 @@ enum DetachedCommand {
             posix_spawn_file_actions_addopen(
                 &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
-        ChildAttributes.closeInheritedDescriptors(&actions)
-
-        var arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        defer { arguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = SpawnGuard.withLock {
-            ChildAttributes.with(.session) { attributes in
-                posix_spawnp(&pid, program, &actions, &attributes, &arguments, environ)
-            }
+        let spawned = SpawnGuard.withLock {
+            ChildAttributes.spawn(
+                argv, environment: ProcessInfo.processInfo.environment, actions: &actions, detachment: .session)
         }
-        guard result == 0 else {
-            throw SpawnError(description: "cannot start \(program): \(String(cString: strerror(result)))")
+        switch spawned {
+        case .success(let pid): return pid
+        case .failure(let failure): throw SpawnError(description: "cannot start \(program): \(failure.reason)")
         }
-        return pid
     }
 
     /// Collects the exit status of each finished child in `children`; returns those still running.

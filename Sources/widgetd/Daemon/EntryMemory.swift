@@ -1,5 +1,7 @@
+import Config
 import Foundation
-import Scheduler
+import Output
+import Timelines
 
 /// The record of each instance, cut down to its current entry, kept under `$XDG_STATE_HOME/widgetd/entries/` so a
 /// restarted daemon paints what the bar showed before, not a placeholder, while the first timelines load.

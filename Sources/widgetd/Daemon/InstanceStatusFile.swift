@@ -1,6 +1,7 @@
+import Config
 import FoundationEssentials
-import Scheduler
 import TimeZones
+import Timelines
 
 /// What `widgetd list` shows of an instance beyond its current entry, as the daemon last wrote it.
 struct InstanceStatusRecord: Codable, Sendable, Equatable {
@@ -11,7 +12,7 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
     var reloading: Bool
     var lastError: String?
 
-    init(_ status: InstanceStatus) {
+    init(_ status: InstanceStatus<WidgetInstance>) {
         let zone = Zone.current
         switch status.policy {
         case nil: policy = nil

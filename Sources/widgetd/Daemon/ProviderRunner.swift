@@ -1,8 +1,11 @@
+import Config
+import Control
 import Foundation
+import Kind
 import Providers
-import Scheduler
 import Store
 import Synchronization
+import Timelines
 
 /// A provider call that finished (or timed out), waiting for the loop to hand it to the engine.
 struct ProviderCompletion: Sendable {

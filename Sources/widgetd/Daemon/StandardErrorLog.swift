@@ -1,6 +1,6 @@
 import Glibc
-import Scheduler
 import Synchronization
+import System
 
 /// The daemon's log lines on standard error, written with `write(2)`; a failed write is counted, never fatal.
 ///

@@ -1,5 +1,3 @@
-import Scheduler
-
 /// Shell completion scripts for bash, zsh and fish, written from one `CompletionTable`.
 ///
 /// Widget names are not written into the scripts: they change with the config, so each script asks

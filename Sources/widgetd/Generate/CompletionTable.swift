@@ -1,4 +1,6 @@
-import Scheduler
+import Kind
+import Output
+import Timelines
 
 /// What a shell may complete after `widgetd`, made from each command's `CommandSyntax`, the kind registry and the
 /// `Family`, `OutputFormat` and `LogLevel` enums: the tables `--help`, the parser and the config checker use.

@@ -1,5 +1,8 @@
+import Config
 import Foundation
-import Scheduler
+import Kind
+import Output
+import Timelines
 
 /// widgets.yaml(5): every key the config checker takes (`ConfigSchema`), every family, format, mouse button and kind.
 enum ConfigManPage {

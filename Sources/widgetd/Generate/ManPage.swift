@@ -1,5 +1,5 @@
 import Foundation
-import Scheduler
+import Kind
 
 /// The man pages widgetd(1) and widgets.yaml(5), written from the help pages, the config checker's key tables, the
 /// kind registry and the `Family` and `OutputFormat` enums, so a page cannot document what the program lacks.

@@ -1,4 +1,5 @@
 import Glibc
+import System
 
 /// Writes to standard output and standard error with plain `write(2)`, never trapping.
 ///
@@ -14,19 +15,18 @@ enum StandardStreams {
     static func writeAll(_ bytes: [UInt8], to descriptor: Int32, patience: Int32 = -1) -> Int32? {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            let result = retryingInterrupted {
+                bytes.withUnsafeBytes { write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            }
             if result >= 0 {
                 written += result
                 continue
             }
             let code = errno
             switch code {
-            case EINTR:
-                continue
             case EAGAIN:
                 var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                let ready = poll(&entry, 1, patience)
-                if ready > 0 || (ready < 0 && errno == EINTR) { continue }
+                if retryingInterrupted({ poll(&entry, 1, patience) }) > 0 { continue }
                 return EAGAIN
             default:
                 return code

@@ -1,5 +1,7 @@
+import Config
 import Foundation
-import Scheduler
+import Kind
+import Timelines
 
 /// A kind with one parameter of every type, so config tests do not depend on the shipped kinds.
 struct SampleKind: WidgetKind {

@@ -1,6 +1,7 @@
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import System
 import Testing
 
 /// Writes to a FIFO or file from a test: each `write` is one system call, as a real writer's would be.

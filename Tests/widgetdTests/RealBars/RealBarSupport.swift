@@ -1,5 +1,4 @@
 import Foundation
-import Scheduler
 import Testing
 
 /// A bar or tool a real-bar test needs and cannot find: the test fails with this reason, never passes quietly.

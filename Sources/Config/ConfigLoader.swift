@@ -1,0 +1,157 @@
+import Diagnostics
+import Foundation
+import Kind
+import YAML
+
+/// What reading a `widgets.yaml` gave: the configuration when it is valid, and every diagnostic.
+public struct ConfigLoadResult: Sendable {
+    /// Nil when any error was found: a running daemon keeps its previous configuration then.
+    public var configuration: Configuration?
+    /// Errors and warnings in file order; a valid configuration may come with warnings.
+    public var diagnostics: [Diagnostic]
+    /// The file's lines, for quoting them under diagnostics.
+    public var source: SourceLines?
+
+    /// The first `limit` diagnostics with their source line and caret, one block after another, then "and N more
+    /// errors" for the rest: 8,000 duplicate keys print a screenful, not 8,000 excerpts.
+    public func renderedDiagnostics(limit: Int = ConfigLimits.maxShownErrors) -> String {
+        var blocks = diagnostics.prefix(limit).map { $0.rendered(source: source) }
+        if diagnostics.count > limit {
+            let more = diagnostics.count - limit
+            blocks.append("and \(more) more error\(more == 1 ? "" : "s")")
+        }
+        return blocks.joined(separator: "\n")
+    }
+}
+
+/// Reads and checks `widgets.yaml`.
+public enum ConfigLoader {
+    /// Reads the file at `path` and checks it. `path` is shown in diagnostics as given.
+    public static func load(path: String, registry: KindRegistry) -> ConfigLoadResult {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
+        } catch {
+            return ConfigLoadResult(diagnostics: [Diagnostic(error.description, file: path, at: nil)])
+        }
+        return load(bytes: bytes, file: path, registry: registry)
+    }
+
+    /// Checks `bytes` as the contents of `file`.
+    public static func load(bytes: [UInt8], file: String, registry: KindRegistry) -> ConfigLoadResult {
+        guard bytes.count <= ConfigLimits.maxFileBytes else {
+            let error = FileReading.tooLarge(path: file, size: bytes.count, limit: ConfigLimits.maxFileBytes)
+            return ConfigLoadResult(diagnostics: [Diagnostic(error.description, file: file, at: nil)])
+        }
+        if let mark = firstInvalidUTF8(in: bytes) {
+            let diagnostic = Diagnostic("the file is not valid UTF-8", file: file, at: mark)
+            return ConfigLoadResult(diagnostics: [diagnostic])
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let source = SourceLines(text)
+        func failure(_ errors: [LocatedError]) -> ConfigLoadResult {
+            let diagnostics = errors.map { Diagnostic($0.message, file: file, at: $0.mark) }
+            return ConfigLoadResult(diagnostics: diagnostics.sortedByPlace(), source: source)
+        }
+        if text.allSatisfy(\.isWhitespace) {
+            return failure([LocatedError("the file is empty; expected 'widgets:' with at least one widget", at: .start)]
+            )
+        }
+        let document: YAMLDocument
+        do {
+            document = try YAMLLoader.load(bytes: bytes)
+        } catch {
+            return failure([LocatedError(error.message, at: error.mark)])
+        }
+        var errors = document.diagnostics.map { LocatedError($0.message, at: $0.mark) }
+        guard let root = document.root else {
+            errors.append(LocatedError("the file holds only comments; expected 'widgets:'", at: .start))
+            return failure(errors)
+        }
+        var validator = ConfigValidator(registry: registry, source: source)
+        let configuration = validator.configuration(from: root)
+        errors += validator.errors
+        let warnings = validator.warnings.map { Diagnostic($0.message, file: file, at: $0.mark, severity: .warning) }
+        guard errors.isEmpty else {
+            var result = failure(errors)
+            result.diagnostics = (result.diagnostics + warnings).sortedByPlace()
+            return result
+        }
+        return ConfigLoadResult(configuration: configuration, diagnostics: warnings.sortedByPlace(), source: source)
+    }
+
+    /// Only the `settings:` of the file at `path`, whatever else is wrong with it; defaults when the file
+    /// is missing or its settings are invalid. The CLI needs the store's path before it knows the kinds.
+    public static func settings(path: String) -> Settings {
+        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
+            firstInvalidUTF8(in: bytes) == nil,
+            let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
+            let section = pairs.first(where: { $0.key.scalar?.text == "settings" })
+        else { return Settings() }
+        var validator = ConfigValidator(registry: KindRegistry([]))
+        let settings = validator.settingsSection(from: section.value)
+        return validator.errors.isEmpty ? settings : Settings()
+    }
+
+    /// The names under `widgets:` in the file at `path`, read even when other parts are invalid: the daemon keeps
+    /// running its last good configuration while the file is being edited, and its widgets keep their names.
+    ///
+    /// - Throws: a diagnostic when the file cannot be read or is not YAML, so no name can be checked.
+    public static func widgetNames(path: String) throws(Diagnostic) -> [String] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
+        } catch {
+            throw Diagnostic(error.description, file: path, at: nil)
+        }
+        if let mark = firstInvalidUTF8(in: bytes) {
+            throw Diagnostic("the file is not valid UTF-8", file: path, at: mark)
+        }
+        let document: YAMLDocument
+        do {
+            document = try YAMLLoader.load(bytes: bytes)
+        } catch {
+            throw Diagnostic(error.message, file: path, at: error.mark)
+        }
+        guard let widgets = document.root?["widgets"]?.value.mapping else { return [] }
+        return widgets.compactMap { $0.key.scalar?.text }
+    }
+
+    /// Only the valid entries of `plugins:` in the file at `path`, whatever else is wrong with it: the CLI needs them
+    /// to know the plugin kinds before it checks the widgets (the full check reports the section's errors).
+    public static func plugins(path: String) -> [PluginCommand] {
+        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
+            firstInvalidUTF8(in: bytes) == nil,
+            let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
+            let section = pairs.first(where: { $0.key.scalar?.text == "plugins" })
+        else { return [] }
+        var validator = ConfigValidator(registry: KindRegistry([]))
+        return validator.pluginsSection(from: section.value)
+    }
+
+    /// Where the first byte that is not UTF-8 sits, or nil when all of it is.
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> YAMLMark? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var mark = YAMLMark.start
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" {
+                    mark = YAMLMark(line: mark.line + 1, column: 1)
+                } else {
+                    mark.column += 1
+                }
+            case .emptyInput:
+                return nil
+            case .error:
+                return mark
+            }
+        }
+    }
+}
+
+extension YAMLMark {
+    /// Line 1, column 1.
+    public static let start = YAMLMark(line: 1, column: 1)
+}

@@ -1,0 +1,205 @@
+import Diagnostics
+import Kind
+import Text
+import YAML
+
+/// Turns a loaded YAML tree into a `Configuration`, collecting every mistake in one pass.
+///
+/// Validation never stops at the first problem: each section is checked on its own, and an instance with
+/// errors is left out of the result while the others are still checked.
+struct ConfigValidator {
+    static let topLevelKeys = ["settings", "widgets", "bars", "plugins"]
+    /// Top-level keys with this prefix are the user's own, ignored by widgetd.
+    static let extensionPrefix = "x-"
+    static let settingsKeys = ["output_dir", "store"]
+    /// The keys every widget takes; a kind adds its own (`WidgetKind.widgetKeys`).
+    static let widgetKeys = ["kind", "family", "intent", "schedule", "timezone", "output", "on_click"]
+
+    let registry: KindRegistry
+    /// The file's lines, to place errors inside a value (a cron field); nil places them from the value's start.
+    let source: SourceLines?
+    private(set) var errors: [LocatedError] = []
+    /// Problems that do not stop the configuration from loading (a command not found on this PATH).
+    private(set) var warnings: [LocatedError] = []
+
+    init(registry: KindRegistry, source: SourceLines? = nil) {
+        self.registry = registry
+        self.source = source
+    }
+
+    /// Where character `offset` of `node`'s scalar is in the file, even in a block or multi-line scalar.
+    func mark(ofOffset offset: Int, in node: YAMLNode) -> YAMLMark {
+        guard let scalar = node.scalar else { return node.mark }
+        if let source {
+            return source.mark(ofOffset: offset, in: scalar.text, style: scalar.style, at: node.mark)
+        }
+        let quote = scalar.style == .singleQuoted || scalar.style == .doubleQuoted ? 1 : 0
+        return YAMLMark(line: node.mark.line, column: node.mark.column + quote + offset)
+    }
+
+    mutating func report(_ message: String, at mark: YAMLMark) {
+        errors.append(LocatedError(message, at: mark))
+    }
+
+    mutating func report(_ error: LocatedError) {
+        errors.append(error)
+    }
+
+    mutating func warn(_ message: String, at mark: YAMLMark) {
+        warnings.append(LocatedError(message, at: mark))
+    }
+
+    /// An error from decoding `node`, placed inside the value when it names an offset there.
+    mutating func report(_ error: LocatedError, in node: YAMLNode) {
+        guard let offset = error.valueOffset else { return report(error) }
+        report(error.message, at: mark(ofOffset: offset, in: node))
+    }
+
+    /// Reads the document's root: a mapping with `settings` and `widgets`.
+    mutating func configuration(from root: YAMLNode) -> Configuration {
+        var configuration = Configuration()
+        guard let pairs = mapping(root, what: "the configuration", expecting: "'settings' and 'widgets'") else {
+            return configuration
+        }
+        var sawWidgets = false
+        var barsNode: YAMLNode?
+        for pair in pairs {
+            guard let key = keyName(pair.key) else { continue }
+            switch key {
+            case "settings":
+                configuration.settings = settingsSection(from: pair.value)
+            case "widgets":
+                sawWidgets = true
+                configuration.widgets = widgets(from: pair.value)
+            case "bars":
+                barsNode = pair.value
+            case "plugins":
+                configuration.plugins = pluginsSection(from: pair.value)
+            case _ where key.hasPrefix(Self.extensionPrefix):
+                // Holds anchors for merge keys, as docker compose's `x-` fields do.
+                continue
+            default:
+                report(
+                    "unknown top-level key '\(key)'"
+                        + Suggestion.didYouMean(
+                            key, in: Self.topLevelKeys,
+                            then: "expected 'settings', 'widgets', 'bars', 'plugins' or an 'x-' key of your own"),
+                    at: pair.key.mark)
+            }
+        }
+        if !sawWidgets {
+            report("no 'widgets' mapping: nothing to show", at: root.mark)
+        }
+        if let barsNode {
+            // Every name under `widgets:`, also those left out for their own errors, so each mistake is told once.
+            let names = pairs.first { $0.key.scalar?.text == "widgets" }?.value.mapping?.compactMap(\.key.scalar?.text)
+            configuration.bars = bars(from: barsNode, widgetNames: names ?? [])
+        }
+        return configuration
+    }
+
+    // MARK: - Shapes shared by every section
+
+    /// The node's pairs when it is a mapping; an empty list for a null value; else an error.
+    mutating func mapping(_ node: YAMLNode, what: String, expecting: String) -> [YAMLPair]? {
+        if let pairs = node.mapping { return pairs }
+        if let scalar = node.scalar, scalar.isNull { return [] }
+        report("\(what) must be a mapping of \(expecting), found \(node.kindDescription)", at: node.mark)
+        return nil
+    }
+
+    /// A mapping key's text; keys must be plain scalars.
+    mutating func keyName(_ key: YAMLNode) -> String? {
+        guard let scalar = key.scalar, !scalar.isNull else {
+            report("a key must be a name, found \(key.kindDescription)", at: key.mark)
+            return nil
+        }
+        return scalar.text
+    }
+
+    /// A scalar's text, or an error naming what was expected.
+    mutating func text(_ node: YAMLNode, for key: String, expected: String = "a string") -> String? {
+        guard let scalar = node.scalar, !scalar.isNull else {
+            let found = node.scalar == nil ? node.kindDescription : "nothing"
+            report("'\(key)' expects \(expected), found \(found)", at: node.mark)
+            return nil
+        }
+        return scalar.text
+    }
+
+    // MARK: - plugins
+
+    /// `plugins:`: a mapping of plugin name → argv list, as exec's `command:` is written.
+    mutating func pluginsSection(from node: YAMLNode) -> [PluginCommand] {
+        guard let pairs = mapping(node, what: "'plugins'", expecting: "plugin names to commands") else { return [] }
+        var plugins: [PluginCommand] = []
+        for pair in pairs {
+            guard let name = keyName(pair.key) else { continue }
+            guard let words = pair.value.sequence, !words.isEmpty else {
+                report(
+                    "plugin '\(name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
+                    at: pair.value.mark)
+                continue
+            }
+            let argv = words.compactMap { text($0, for: name, expected: "a command word") }
+            if argv.count == words.count { plugins.append(PluginCommand(name: name, argv: argv)) }
+        }
+        return plugins
+    }
+
+    // MARK: - settings
+
+    mutating func settingsSection(from node: YAMLNode) -> Settings {
+        var settings = Settings()
+        guard let pairs = mapping(node, what: "'settings'", expecting: Self.settingsKeys.joined(separator: ", "))
+        else { return settings }
+        for pair in pairs {
+            guard let key = keyName(pair.key) else { continue }
+            switch key {
+            case "output_dir":
+                settings.outputDirectory = path(pair.value, for: key)
+            case "store":
+                settings.store = path(pair.value, for: key)
+            default:
+                report(
+                    "unknown setting '\(key)'"
+                        + Suggestion.didYouMean(
+                            key, in: Self.settingsKeys,
+                            then: "settings are \(Self.settingsKeys.joined(separator: ", "))"), at: pair.key.mark)
+            }
+        }
+        return settings
+    }
+
+    /// A path setting: absolute, or under the home directory with `~/`. A relative path would depend on the
+    /// daemon's working directory, which a systemd unit does not promise.
+    private mutating func path(_ node: YAMLNode, for key: String) -> String? {
+        guard let path = text(node, for: key, expected: "a path") else { return nil }
+        guard path.hasPrefix("/") || path == "~" || path.hasPrefix("~/") else {
+            report("'\(key)' must be an absolute path or start with '~/', found '\(path)'", at: node.mark)
+            return nil
+        }
+        guard !path.contains("\0") else {
+            report("'\(key)' contains a NUL character", at: node.mark)
+            return nil
+        }
+        return path
+    }
+
+    // MARK: - widgets
+
+    private mutating func widgets(from node: YAMLNode) -> [WidgetInstance] {
+        guard let pairs = mapping(node, what: "'widgets'", expecting: "instance names to widgets") else {
+            return []
+        }
+        var instances: [WidgetInstance] = []
+        instances.reserveCapacity(pairs.count)
+        for pair in pairs {
+            guard let name = keyName(pair.key) else { continue }
+            if let instance = widget(named: name, at: pair.key.mark, from: pair.value) {
+                instances.append(instance)
+            }
+        }
+        return instances
+    }
+}

@@ -1,0 +1,16 @@
+import YAML
+
+/// A message tied to a place in the YAML source, before it knows which file it is in.
+public struct LocatedError: Error, Sendable, Hashable {
+    public var message: String
+    public var mark: YAMLMark
+    /// For a problem inside a scalar (a format's conversion): the character offset in its value, which the
+    /// validator turns into a mark with the file's lines; `mark` is then the scalar's start.
+    public var valueOffset: Int?
+
+    public init(_ message: String, at mark: YAMLMark, valueOffset: Int? = nil) {
+        self.message = message
+        self.mark = mark
+        self.valueOffset = valueOffset
+    }
+}

@@ -1,0 +1,165 @@
+import FoundationEssentials
+import TimeZones
+import Timelines
+
+/// What a provider call knows about the instance it serves (WidgetKit's `TimelineProviderContext`).
+public struct ProviderContext: Sendable {
+    /// The instance name from `widgets.yaml`.
+    public var instance: String
+    public var family: Family
+    /// False when the config names no `family:` (see `WidgetInstance.familyIsChosen`).
+    public var familyIsChosen: Bool
+    /// True for `widgetd preview`: show representative content, do no slow work.
+    public var isPreview: Bool
+    /// The wall-clock instant of the call; providers date their entries from it, never from the system clock.
+    public var now: Date
+    /// The instance's `timezone:`, else the local zone.
+    public var timeZone: Zone
+    /// What the instance shows as the call starts, so a kind can continue from it (the quotes kind shows
+    /// the next quote); nil for previews and before the first entry.
+    public var current: EntryContent?
+    /// The instance's values for the kind's own widget-level keys (`widgetKeys`).
+    public var settings: WidgetSettings
+
+    public init(
+        instance: String, family: Family, familyIsChosen: Bool = true, isPreview: Bool = false, now: Date,
+        timeZone: Zone = .current,
+        current: EntryContent? = nil, settings: WidgetSettings = WidgetSettings()
+    ) {
+        self.instance = instance
+        self.family = family
+        self.familyIsChosen = familyIsChosen
+        self.isPreview = isPreview
+        self.now = now
+        self.timeZone = timeZone
+        self.current = current
+        self.settings = settings
+    }
+}
+
+/// A widget kind: its declaration (name, families, parameters) and its provider (WidgetKit's `Widget` plus
+/// `AppIntentTimelineProvider`).
+///
+/// Providers are values that return timelines; they never write outputs or sleep. The daemon's loop owns
+/// all state and all files.
+public protocol WidgetKind: Sendable {
+    /// The name `kind:` uses in `widgets.yaml`.
+    var name: String { get }
+    var displayName: String { get }
+    var summary: String { get }
+    /// Supported families; the first is the default when an instance names none.
+    var families: [Family] { get }
+    var parameters: [ParameterSpec] { get }
+    /// Actions this kind performs on clicks and `intent` lines.
+    var intents: [IntentSpec] { get }
+    /// True for a kind whose `intent:` takes any parameter name, passing each on as a string (`exec`).
+    var acceptsAnyParameter: Bool { get }
+    /// True for a kind whose calls read or write the shared store (`motivations`, `todos`): the daemon runs them on a
+    /// lane of their own, so a store locked by another process holds up no other kind.
+    var usesStore: Bool { get }
+    /// Widget-level keys of the kind's own, beside the core's (`exec`'s `command:`, `interval:`); the config loader
+    /// checks them and hands their values to the kind in `ProviderContext.settings`.
+    var widgetKeys: [WidgetKeySpec] { get }
+
+    /// How the daemon runs the provider for an instance with these settings.
+    func runMode(for settings: WidgetSettings) -> RunMode
+
+    /// Content to paint at once, before any timeline: generic, with no data access.
+    func placeholder(in context: ProviderContext) -> EntryContent
+    /// One representative entry, for previews and the widget gallery.
+    func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry
+    /// The entries to show from now on, and when to ask again.
+    func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline
+    /// The intent a click on `button` runs when `on_click:` binds nothing to it.
+    func defaultIntent(for button: MouseButton) -> String?
+    /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
+    func perform(_ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext)
+        async throws -> IntentOutcome
+    /// Starts the long-running provider of an instance whose run mode is persistent; it reports through `updates`
+    /// (from any thread) until stopped.
+    func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession
+}
+
+/// What a persistent provider reports.
+public enum SessionUpdate: Sendable {
+    /// New content, to show at once.
+    case timeline(Timeline)
+    /// The provider stopped and will be started again; the widget keeps its last entry, marked stale.
+    case stopped(reason: String)
+    /// Something for the daemon's log (output was cut, a flood was slowed down).
+    case note(String)
+}
+
+/// A running persistent provider (i3blocks' `interval=persist` script).
+public protocol ProviderSession: AnyObject, Sendable {
+    /// Hands it a click or an intent.
+    func deliver(_ invocation: IntentInvocation)
+    /// Ends it, with everything it started; no update follows.
+    func stop()
+}
+
+extension WidgetKind {
+    public var intents: [IntentSpec] { [] }
+
+    public var acceptsAnyParameter: Bool { false }
+
+    public var widgetKeys: [WidgetKeySpec] { [] }
+
+    public func runMode(for settings: WidgetSettings) -> RunMode { .inProcess }
+
+    public func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession {
+        throw IntentError("kind '\(name)' has no persistent mode")
+    }
+
+    public func widgetKey(named name: String) -> WidgetKeySpec? {
+        widgetKeys.first { $0.name == name }
+    }
+
+    public var usesStore: Bool { false }
+
+    public func defaultIntent(for button: MouseButton) -> String? { nil }
+
+    public func perform(
+        _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
+    ) async throws -> IntentOutcome {
+        throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
+    }
+
+    public func intent(named name: String) -> IntentSpec? {
+        intents.first { $0.name == name }
+    }
+
+    public func parameter(named name: String) -> ParameterSpec? {
+        parameters.first { $0.name == name }
+    }
+
+    /// The configuration with every parameter at its default, as a freshly added widget has.
+    public var defaultConfiguration: IntentValues {
+        var values = IntentValues()
+        for parameter in parameters {
+            values[parameter.name] = parameter.defaultValue
+        }
+        return values
+    }
+}
+
+/// The kinds the daemon and the CLI know, by name.
+public struct KindRegistry: Sendable {
+    public let kinds: [any WidgetKind]
+
+    public init(_ kinds: [any WidgetKind]) {
+        self.kinds = kinds
+    }
+
+    public var names: [String] { kinds.map(\.name) }
+
+    public func kind(named name: String) -> (any WidgetKind)? {
+        kinds.first { $0.name == name }
+    }
+}

@@ -1,0 +1,49 @@
+import Glibc
+
+/// Waits until at least one of a set of descriptors is readable (`poll`).
+///
+/// The daemon's loop is one `poll()` over its timer, signalfd, inotify, control FIFO and wakeup
+/// descriptors, with no timeout: every deadline is on the timer, so the loop never wakes on a period.
+/// Tests pass a timeout so a missing event fails instead of hanging.
+public enum Poller {
+    /// The descriptors among `descriptors` that are readable, waiting up to `timeout` for one to be
+    /// (`poll` with `POLLIN`); empty when the timeout passes first. A nil timeout waits for ever.
+    ///
+    /// A descriptor whose other end hung up or failed (`POLLHUP`, `POLLERR`) counts as readable: a `read`
+    /// is how its owner finds out (end of file or the error), and leaving it out would hide it. A number
+    /// that is not an open descriptor (`POLLNVAL`) is a bug in the caller and throws `EBADF`.
+    /// A timeout is rounded up to whole milliseconds so a wait never ends early and then spins at zero;
+    /// an interrupted wait resumes with what remains of it.
+    public static func readable(_ descriptors: [Int32], timeout: Duration?) throws(SystemError) -> Set<Int32> {
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let clock = ContinuousClock()
+        let deadline = timeout.map { clock.now.advanced(by: max($0, .zero)) }
+        try systemCall("poll") {
+            let milliseconds = deadline.map { Self.milliseconds(clock.now.duration(to: $0)) } ?? -1
+            return poll(&entries, nfds_t(entries.count), milliseconds)
+        }
+        var ready = Set<Int32>()
+        for entry in entries where entry.revents != 0 {
+            if Int32(entry.revents) & Int32(POLLNVAL) != 0 {
+                throw SystemError(call: "poll", subject: "descriptor \(entry.fd)", errno: EBADF)
+            }
+            ready.insert(entry.fd)
+        }
+        return ready
+    }
+
+    /// Whether `descriptor` becomes readable within `timeout`; for waits on a single descriptor.
+    public static func waitUntilReadable(_ descriptor: Int32, timeout: Duration?) throws(SystemError) -> Bool {
+        try !readable([descriptor], timeout: timeout).isEmpty
+    }
+
+    /// `left` as a `poll` timeout: whole milliseconds, rounded up, zero if negative, at most `Int32.max`.
+    public static func milliseconds(_ left: Duration) -> Int32 {
+        guard left > .zero else { return 0 }
+        let (seconds, attoseconds) = left.components
+        let wholeMilliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        guard !wholeMilliseconds.overflow else { return .max }
+        let rounded = wholeMilliseconds.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: rounded)
+    }
+}

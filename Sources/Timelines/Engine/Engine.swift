@@ -1,0 +1,337 @@
+import Foundation
+
+/// What the loop must do after the engine has looked at the clock.
+public enum EngineAction: Sendable, Equatable {
+    /// Call the instance's provider; report the result with `completed(instance:token:result:now:)`.
+    case reload(instance: String, token: UInt64)
+    /// The instance shows new content: render and write it.
+    case show(instance: String, content: EntryContent)
+    /// What the instance will show over time changed (it started, a timeline arrived, a reload failed or
+    /// recovered): write its record (`record(of:)`). Entry swaps never cause this.
+    case recordChanged(instance: String)
+    /// The engine gave up on a provider call (it timed out): log it, and count it as that reload's failure.
+    case failed(instance: String, token: UInt64, reason: String)
+}
+
+/// Which instances a reload request names (the FIFO's `reload all | reload kind K | reload NAME`).
+public enum ReloadTarget: Sendable, Hashable {
+    case all
+    case kind(String)
+    case instance(String)
+}
+
+/// The timeline engine's pure core: it knows every instance's timeline and deadlines, and answers what is
+/// due at a given `now` and when to look again. It never reads the clock, sleeps or does I/O, so tests
+/// drive it with any sequence of instants (jumps forward and back, DST days).
+public struct Engine<Instance: ScheduledInstance>: Sendable {
+    public let settings: EngineSettings
+    private var states: [InstanceState<Instance>] = []
+    private var indexByName: [String: Int] = [:]
+    private var heap = DeadlineHeap()
+    private var nextToken: UInt64 = 1
+
+    /// Starts every instance: placeholders (or restored entries) show at once, and every instance asks
+    /// for its first timeline.
+    public init(
+        instances: [Instance], placeholders: [String: EntryContent], restored: [String: EntryContent] = [:],
+        settings: EngineSettings = EngineSettings(), now: Date
+    ) {
+        self.settings = settings
+        states.reserveCapacity(instances.count)
+        for instance in instances {
+            var state = InstanceState(
+                instance: instance, placeholder: placeholders[instance.name] ?? EntryContent(text: instance.name))
+            state.restored = restored[instance.name]
+            state.requested = true
+            state.cronDeadline = state.nextCronDate(after: now)
+            indexByName[instance.name] = states.count
+            states.append(state)
+        }
+        for index in states.indices {
+            reschedule(index, now: now)
+        }
+    }
+
+    public var instanceNames: [String] { states.map(\.instance.name) }
+
+    /// The token of the latest reload started; a completion with a larger token began after this moment.
+    public var lastIssuedToken: UInt64 { nextToken - 1 }
+
+    /// True when `token` is the reload of `name` the engine is waiting for (not superseded or timed out).
+    public func isAwaiting(instance name: String, token: UInt64) -> Bool {
+        indexByName[name].map { states[$0].inFlight == token } ?? false
+    }
+
+    /// Takes a new configuration: instances whose settings are unchanged keep their timelines and deadlines,
+    /// changed ones start again from their placeholders, new ones start, removed ones go.
+    /// - Returns: the names removed or restarted, whose files should go, and what is due now.
+    public mutating func reconfigure(
+        _ instances: [Instance], placeholders: [String: EntryContent], now: Date
+    ) -> (restartedOrRemoved: [String], actions: [EngineAction]) {
+        var kept: [InstanceState<Instance>] = []
+        var restartedOrRemoved: [String] = []
+        let newNames = Set(instances.map(\.name))
+        for state in states where !newNames.contains(state.instance.name) {
+            restartedOrRemoved.append(state.instance.name)
+        }
+        for instance in instances {
+            if let index = indexByName[instance.name], states[index].instance.sameSettings(as: instance) {
+                kept.append(states[index])
+                continue
+            }
+            if indexByName[instance.name] != nil { restartedOrRemoved.append(instance.name) }
+            var state = InstanceState(
+                instance: instance, placeholder: placeholders[instance.name] ?? EntryContent(text: instance.name))
+            state.requested = true
+            state.cronDeadline = state.nextCronDate(after: now)
+            kept.append(state)
+        }
+        states = kept
+        indexByName = Dictionary(uniqueKeysWithValues: states.enumerated().map { ($1.instance.name, $0) })
+        heap.removeAll()
+        for index in states.indices {
+            reschedule(index, now: now)
+        }
+        return (restartedOrRemoved, advance(now: now))
+    }
+
+    /// The instance named `name`, as configured.
+    public func instance(named name: String) -> Instance? {
+        indexByName[name].map { states[$0].instance }
+    }
+
+    /// What the instance shows at `now`.
+    public func content(of name: String, at now: Date) -> EntryContent? {
+        indexByName[name].map { states[$0].content(at: now) }
+    }
+
+    /// Its timeline, fallback and failure, for readers that work out what it shows at any instant (the daemon's
+    /// `InstanceRecord`, made in `Config`'s `Engine+Record.swift`).
+    public func timeline(of name: String) -> (timeline: Timeline?, fallback: EntryContent, failure: String?)? {
+        guard let index = indexByName[name] else { return nil }
+        let state = states[index]
+        return (state.timeline, state.fallback, state.failure)
+    }
+
+    /// A snapshot for `widgetd list`.
+    public func status(of name: String, now: Date) -> InstanceStatus<Instance>? {
+        guard let index = indexByName[name] else { return nil }
+        let state = states[index]
+        return InstanceStatus(
+            instance: state.instance, content: state.content(at: now), policy: state.timeline?.policy,
+            nextReload: state.inFlight == nil ? (state.requested ? now : state.reloadDeadline) : nil,
+            isReloading: state.inFlight != nil, lastError: state.failure)
+    }
+
+    /// The earliest instant anything is due; nil when nothing ever will be without a request.
+    public mutating func nextDeadline() -> Date? {
+        while let top = heap.first {
+            if states[top.index].generation == top.generation { return top.date }
+            _ = heap.popFirst()
+        }
+        return nil
+    }
+
+    /// Asks for reloads. An instance already reloading gets exactly one more after the current one;
+    /// requests that arrive together collapse into one.
+    /// - Returns: the names of the instances the target matched.
+    @discardableResult
+    public mutating func request(_ target: ReloadTarget, now: Date) -> [String] {
+        let matched: [Int]
+        switch target {
+        case .all: matched = Array(states.indices)
+        case .kind(let kind): matched = states.indices.filter { states[$0].instance.kind == kind }
+        case .instance(let name): matched = indexByName[name].map { [$0] } ?? []
+        }
+        for index in matched {
+            if states[index].inFlight != nil {
+                states[index].requestedDuringReload = true
+            } else {
+                states[index].requested = true
+                reschedule(index, now: now)
+            }
+        }
+        return matched.map { states[$0].instance.name }
+    }
+
+    /// Everything due at `now`: content that changed, and reloads to start.
+    public mutating func advance(now: Date) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        var due: [Int] = []
+        while let top = heap.first, top.date <= now {
+            _ = heap.popFirst()
+            if states[top.index].generation == top.generation { due.append(top.index) }
+        }
+        for index in due {
+            actions += step(index, now: now)
+        }
+        return actions
+    }
+
+    /// The wall clock was set (NTP step, settimeofday, time-zone change) or the machine resumed: every
+    /// instance is looked at again. Missed deadlines fire once, since each instance is stepped once and its
+    /// next `schedule:` time is taken from `now`. An instance whose last reload started after `now` (the clock
+    /// went back past it) is reloaded: its timeline and policy were made for a time that has not come yet, and a
+    /// clock would otherwise show its first entry, frozen, until then.
+    public mutating func clockChanged(now: Date) -> [EngineAction] {
+        var actions: [EngineAction] = []
+        for index in states.indices {
+            if let cron = states[index].cronDeadline, cron > now {
+                // After a jump backward the old fire time may be far ahead: take the next one from now.
+                states[index].cronDeadline = states[index].nextCronDate(after: now)
+            }
+            if let started = states[index].lastReloadStart, started > now {
+                if states[index].inFlight != nil {
+                    states[index].requestedDuringReload = true
+                } else {
+                    states[index].requested = true
+                }
+            }
+            actions += step(index, now: now)
+        }
+        return actions
+    }
+
+    /// A provider call finished. Results of calls that were superseded or timed out are ignored.
+    public mutating func completed(
+        instance name: String, token: UInt64, result: Result<Timeline, ProviderFailure>, now: Date
+    ) -> [EngineAction] {
+        guard let index = indexByName[name], states[index].inFlight == token else { return [] }
+        states[index].inFlight = nil
+        states[index].inFlightDeadline = nil
+        states[index].recordChanged = true
+        switch result {
+        case .success(let timeline):
+            states[index].timeline = timeline
+            states[index].failure = nil
+            states[index].consecutiveFailures = 0
+            states[index].retryAt = nil
+            states[index].schedulePolicy(of: timeline, now: now, settings: settings)
+        case .failure(let failure):
+            states[index].consecutiveFailures += 1
+            states[index].failure = failure.message
+            states[index].retryAt = now.addingTimeInterval(
+                settings.backoff(afterFailures: states[index].consecutiveFailures))
+        }
+        if states[index].requestedDuringReload {
+            states[index].requestedDuringReload = false
+            states[index].requested = true
+        }
+        return step(index, now: now)
+    }
+
+    /// Shows a timeline that did not come from a reload (an intent produced it), as if a reload had.
+    /// A reload in flight is superseded: its late answer is ignored.
+    public mutating func install(_ timeline: Timeline, for name: String, now: Date) -> [EngineAction] {
+        guard let index = indexByName[name] else { return [] }
+        states[index].inFlight = nil
+        states[index].inFlightDeadline = nil
+        states[index].recordChanged = true
+        states[index].timeline = timeline
+        states[index].failure = nil
+        states[index].consecutiveFailures = 0
+        states[index].retryAt = nil
+        states[index].lastReloadStart = now
+        states[index].schedulePolicy(of: timeline, now: now, settings: settings)
+        return step(index, now: now)
+    }
+
+    /// A persistent provider stopped (its command exited) and will start again: its last entry shows, marked stale,
+    /// with the reason, until its next update.
+    public mutating func providerStopped(instance name: String, reason: String, now: Date) -> [EngineAction] {
+        guard let index = indexByName[name] else { return [] }
+        states[index].failure = reason
+        states[index].recordChanged = true
+        return step(index, now: now)
+    }
+
+    /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake.
+    private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
+        if let token = states[index].inFlight, let deadline = states[index].inFlightDeadline, deadline <= now {
+            // The provider is too slow: its call counts as failed, and its late answer will be ignored.
+            let seconds = timeout(of: states[index].instance)
+            let text = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            let reason = "timed out after \(text) s"
+            let name = states[index].instance.name
+            return [.failed(instance: name, token: token, reason: reason)]
+                + completed(instance: name, token: token, result: .failure(ProviderFailure(reason)), now: now)
+        }
+        var actions: [EngineAction] = []
+        let content = states[index].content(at: now)
+        if content != states[index].shown {
+            states[index].shown = content
+            actions.append(.show(instance: states[index].instance.name, content: content))
+        }
+        if states[index].recordChanged {
+            states[index].recordChanged = false
+            actions.append(.recordChanged(instance: states[index].instance.name))
+        }
+        if states[index].inFlight == nil {
+            if let cron = states[index].cronDeadline, cron <= now {
+                states[index].cronDeadline = states[index].nextCronDate(after: now)
+                states[index].requested = true
+            }
+            let due = states[index].reloadDeadline.map { $0 <= now } ?? false
+            if states[index].requested || due {
+                states[index].requested = false
+                if let policy = states[index].policyDeadline, policy <= now { states[index].policyDeadline = nil }
+                if let retry = states[index].retryAt, retry <= now { states[index].retryAt = nil }
+                let token = nextToken
+                nextToken += 1
+                states[index].lastReloadStart = now
+                actions.append(.reload(instance: states[index].instance.name, token: token))
+                // A persistent provider answers no call: the reload starts it if it is not running, and its updates
+                // arrive through `install` whenever it has them.
+                if !states[index].instance.isPersistent {
+                    states[index].inFlight = token
+                    states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
+                }
+            }
+        }
+        reschedule(index, now: now)
+        return actions
+    }
+
+    /// The loop handed the call to a provider thread only now (it waited for a free one): its timeout counts from
+    /// here, not from when the engine asked for it.
+    public mutating func started(instance name: String, token: UInt64, now: Date) {
+        guard let index = indexByName[name], states[index].inFlight == token else { return }
+        let deadline = now.addingTimeInterval(timeout(of: states[index].instance))
+        states[index].inFlightDeadline = deadline
+        // Added beside the queued wake-up, not in its place: an entry change due before `now` must still be shown
+        // by the next `advance`. The earlier wake-up then finds nothing timed out and looks again.
+        heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: states[index].generation))
+    }
+
+    /// How long a provider call of `instance` may take. A kind that asks for a longer timeout of its own gets a
+    /// second more than it, so its own limit (an exec command's, which kills its process group) comes first.
+    private func timeout(of instance: Instance) -> TimeInterval {
+        max(settings.providerTimeout, (instance.callTimeout ?? 0) + 1)
+    }
+
+    private mutating func reschedule(_ index: Int, now: Date) {
+        states[index].generation &+= 1
+        if let wake = states[index].nextWake(after: now) {
+            heap.push(DeadlineHeap.Item(date: wake, index: index, generation: states[index].generation))
+        }
+    }
+}
+
+/// Why a provider call failed, as the widget's tooltip and `widgetd list` show it.
+public struct ProviderFailure: Error, Sendable, Hashable {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// One instance as `widgetd list` shows it.
+public struct InstanceStatus<Instance: ScheduledInstance>: Sendable {
+    public var instance: Instance
+    public var content: EntryContent
+    public var policy: ReloadPolicy?
+    public var nextReload: Date?
+    public var isReloading: Bool
+    public var lastError: String?
+}
