@@ -120,33 +120,20 @@ extension Daemon {
         if !failing.isEmpty, outputRetry.isEmpty { log(.info, "the output files are written again") }
     }
 
-    /// Keeps the instance's record for the next run.
+    /// Keeps the instance's record for the next run (`StateFiles`).
     func remember(_ name: String) {
-        guard let memory, let record = engine.record(of: name) else { return }
-        do {
-            try memory.remember(record.kept(at: Date()))
-        } catch {
-            log(.debug, "\(name): cannot keep its record: \(error)")
-        }
+        guard let record = engine.record(of: name) else { return }
+        stateFiles.keep(record, now: Date())
     }
 
+    /// Writes the instance's status file for `list` (`StateFiles`).
     func writeStatus(of name: String, now: Date) {
         guard let status = engine.status(of: name, now: now) else { return }
-        do {
-            try AtomicFile.write(
-                InstanceStatusRecord(status).encoded(), to: InstanceStatusRecord.path(for: name, in: paths.status))
-        } catch {
-            log(.debug, "\(name): cannot write its status: \(error)")
-        }
+        stateFiles.write(status, of: name, now: now)
     }
 
     /// Tells a waiting CLI its request is done; with `failure`, why it did not work (the CLI then exits 1).
     func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
-        do {
-            try paths.control.acknowledge(token, failure: failure)
-            removeAcknowledgements(acknowledgementFiles.wrote(token, now: Date()))
-        } catch {
-            log(.warning, "cannot acknowledge \(token): \(error)")
-        }
+        stateFiles.acknowledge(token, failure: failure, now: Date())
     }
 }

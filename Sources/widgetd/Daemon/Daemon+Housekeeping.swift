@@ -2,7 +2,7 @@ import Foundation
 import Scheduler
 
 /// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
-/// to do: runtime repairs, output retries, log summaries, leftover acknowledgements.
+/// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements.
 extension Daemon {
     /// The earliest of `engineDeadline` and every housekeeping deadline, for the timer.
     /// Asked at every wake-up, so it compares in place rather than collecting the deadlines into an array.
@@ -14,7 +14,7 @@ extension Daemon {
         }
         return earlier(
             earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
-            earlier(earlier(logLimits.nextDeadline, acknowledgementFiles.nextRemoval), watchdog?.due))
+            earlier(earlier(logLimits.nextDeadline, stateFiles.nextDeadline), watchdog?.due))
     }
 
     /// Does whatever housekeeping is due at `now`.
@@ -24,7 +24,7 @@ extension Daemon {
         if let due = logLimits.nextDeadline, due <= now {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }
         }
-        removeAcknowledgements(acknowledgementFiles.expired(now: now))
+        stateFiles.doHousekeeping(now: now)
         keepWatchdogAlive()
     }
 

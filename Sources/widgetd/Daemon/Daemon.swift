@@ -20,7 +20,8 @@ final class Daemon {
     let paths: DaemonPaths
     var engine: Engine
     let outputs: OutputWriter
-    let memory: EntryMemory?
+    /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
+    var stateFiles: StateFiles
     let runner: ProviderRunner
     let completions: CompletionQueue
 
@@ -46,8 +47,6 @@ final class Daemon {
     var runtimeRepairDue: Date?
     /// Output writes that failed, to try again (`Daemon+Outputs`).
     var outputRetry = OutputRetry()
-    /// Acknowledgement files written, removed when nobody took them.
-    var acknowledgementFiles = AcknowledgementFiles()
     /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
     var logLimits = LogRateLimiter()
     /// The output directory's parent, for a directory (or a link) put where the output directory was.
@@ -111,7 +110,7 @@ final class Daemon {
         }
         // Left by a daemon before this one (or for its clients that gave up): nobody waits for them any more. Only
         // with the lock held: a second daemon that is refused must not take the running one's acknowledgements.
-        Self.removeAcknowledgements(in: paths.control.acknowledgements)
+        StateFiles.removeAcknowledgements(in: paths.control.acknowledgements)
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
@@ -131,12 +130,14 @@ final class Daemon {
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
         zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
 
+        let memory: EntryMemory?
         do {
             memory = try EntryMemory(directory: paths.entries)
         } catch {
             log(.warning, "cannot keep entries across restarts in \(paths.entries): \(error)")
             memory = nil
         }
+        stateFiles = StateFiles(paths: paths, memory: memory, log: log)
         let wakeup = self.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
         runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 4))
@@ -349,11 +350,11 @@ final class Daemon {
             if !remaining.contains(name) {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
                 for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
-                memory?.forget(name)
+                stateFiles.forgetKept(name)
                 outputRetry.forget(name)
                 // What its commands left running in the background goes with the widget.
                 ProcessHygiene.endEscaped(owner: name)
-                unlink(InstanceStatusRecord.path(for: name, in: paths.status))
+                stateFiles.removeStatus(of: name)
             }
         }
         log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")

@@ -23,9 +23,14 @@ struct DaemonState: Codable, Sendable, Equatable {
     static func path(in control: ControlPaths) -> String { control.directory + "/daemon.json" }
 
     func write(to control: ControlPaths) throws {
+        try AtomicFile.write(encoded(), to: Self.path(in: control), permissions: 0o600)
+    }
+
+    /// The file's contents: pretty JSON with sorted keys and a final newline. Strings and numbers always encode.
+    func encoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        try AtomicFile.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(in: control), permissions: 0o600)
+        return ((try? Array(encoder.encode(self))) ?? []) + [0x0A]
     }
 
     /// Removes the file if it still names this process.

@@ -15,12 +15,9 @@ struct EntryMemory {
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    func remember(_ record: InstanceRecord) throws {
-        try AtomicFile.write(record.encoded(), to: directory + "/" + record.instance + ".json")
-    }
-
-    func forget(_ instance: String) {
-        unlink(directory + "/" + instance + ".json")
+    /// Where `instance`'s record is kept; `StateFiles` writes and removes it.
+    static func path(of instance: String, in directory: String) -> String {
+        directory + "/" + instance + ".json"
     }
 
     /// What each named instance whose kind and family are unchanged showed at `now` by its kept record.
@@ -28,7 +25,7 @@ struct EntryMemory {
         var contents: [String: EntryContent] = [:]
         let decoder = JSONDecoder()
         for instance in instances {
-            guard let data = FileManager.default.contents(atPath: directory + "/" + instance.name + ".json"),
+            guard let data = FileManager.default.contents(atPath: Self.path(of: instance.name, in: directory)),
                 let record = try? decoder.decode(InstanceRecord.self, from: data),
                 record.kind == instance.kind, record.family == instance.family
             else { continue }
