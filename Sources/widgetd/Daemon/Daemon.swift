@@ -3,12 +3,13 @@ import Glibc
 import Providers
 import Scheduler
 
-/// `widgetd run`: one thread that owns the engine and every output, sleeping in `poll()` until a
+/// `widgetd run`: one thread that owns the engine and every output, sleeping in `EventLoop` until a
 /// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
 ///
 /// Providers run as tasks on threads of our own (a pool of four for in-process kinds, a thread per call for
 /// commands); their results come back through `CompletionQueue`, whose wake-up is one of the descriptors the loop
-/// polls. Nothing here polls on a period.
+/// polls. Nothing here polls on a period. FIFO lines become requests in `RequestDispatcher`; the daemon's own files
+/// besides the outputs are written by `StateFiles`.
 final class Daemon {
     let configPath: String
     let registry: KindRegistry
@@ -29,10 +30,11 @@ final class Daemon {
     var lock: LockFile
     /// Replaced when it was deleted or replaced; nil only if making it again failed (`Daemon+Runtime`).
     var fifo: ControlFIFO?
-    let timer: WallClockTimer
-    let watcher: Inotify
-    let signals: SignalFile
-    let wakeup: Wakeup
+    /// The timer, wake-up, inotify and signalfd the daemon sleeps on.
+    let loop: EventLoop
+    /// Turns FIFO lines into requests (`Daemon+Control` carries them out).
+    let dispatcher: RequestDispatcher
+    var watcher: Inotify { loop.watcher }
     var configWatch: Inotify.Watch?
     var zoneWatch: Inotify.Watch?
     /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
@@ -114,10 +116,7 @@ final class Daemon {
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
-            timer = try WallClockTimer()
-            watcher = try Inotify()
-            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
-            wakeup = try Wakeup()
+            loop = try EventLoop(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
             try FileManager.default.createDirectory(
                 atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -126,9 +125,9 @@ final class Daemon {
         }
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
         let configDirectory = (configPath as NSString).deletingLastPathComponent
-        configWatch = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
+        configWatch = try? loop.watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
-        zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
+        zoneWatch = try? loop.watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
 
         let memory: EntryMemory?
         do {
@@ -138,8 +137,9 @@ final class Daemon {
             memory = nil
         }
         stateFiles = StateFiles(paths: paths, memory: memory, log: log)
-        let wakeup = self.wakeup
+        let wakeup = loop.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
+        dispatcher = RequestDispatcher(registry: registry)
         runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 4))
         let now = Date()
         engine = Engine(
@@ -159,32 +159,24 @@ final class Daemon {
             .info,
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
-        perform(engine.advance(now: Date()))
+        perform(engine.advance(now: loop.now))
         announceStarted()
         while !stopping {
             do {
-                try timer.arm(at: nextHousekeeping(after: engine.nextDeadline()))
-                let fifoDescriptor = fifo?.fileDescriptor ?? -1  // -1: poll skips it
-                let ready = try Poller.readable(
-                    [
-                        timer.fileDescriptor, wakeup.fileDescriptor, fifoDescriptor, watcher.fileDescriptor,
-                        signals.fileDescriptor,
-                    ], timeout: nil)
-                if ready.contains(timer.fileDescriptor), timer.consume() == .clockChanged {
+                let wake = try loop.wait(
+                    until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
+                if wake.clockChanged {
                     log(.info, "the wall clock changed: looking at every widget again")
-                    if repairDue != nil { repairDue = Date().addingTimeInterval(Self.repairDelay) }
-                    perform(engine.clockChanged(now: Date()))
+                    if repairDue != nil { repairDue = loop.now.addingTimeInterval(Self.repairDelay) }
+                    perform(engine.clockChanged(now: loop.now))
                 }
-                if ready.contains(wakeup.fileDescriptor) {
-                    _ = wakeup.drain()
-                    handleCompletions()
-                }
-                if fifoDescriptor >= 0, ready.contains(fifoDescriptor) { handleControlLines() }
-                if ready.contains(watcher.fileDescriptor) { handleFileEvents() }
-                if ready.contains(signals.fileDescriptor) { handleSignals() }
-                if let due = repairDue, due <= Date() { repairOutputs() }
-                doHousekeeping(now: Date())
-                perform(engine.advance(now: Date()))
+                if wake.completions { handleCompletions() }
+                if wake.controlLines { handleControlLines() }
+                if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
+                if !wake.signals.isEmpty { handleSignals(wake.signals) }
+                if let due = repairDue, due <= loop.now { repairOutputs() }
+                doHousekeeping(now: loop.now)
+                perform(engine.advance(now: loop.now))
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
                 log(.error, "\(error)")
@@ -264,8 +256,8 @@ final class Daemon {
         }
     }
 
-    private func handleSignals() {
-        for signal in signals.readSignals() {
+    private func handleSignals(_ signals: [Int32]) {
+        for signal in signals {
             switch signal {
             case SIGHUP:
                 log(.info, "SIGHUP: re-reading \(configPath)")
@@ -291,9 +283,8 @@ final class Daemon {
         for name in names { engine.request(.instance(name), now: now) }
     }
 
-    private func handleFileEvents() {
+    private func handleFileEvents(_ events: [Inotify.Event]) {
         let configName = (configPath as NSString).lastPathComponent
-        let events = watcher.readEvents()
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
             zoneChanged()
