@@ -188,74 +188,6 @@ final class Daemon {
 
     // MARK: - Events
 
-    private func handleCompletions() {
-        for item in completions.drain() {
-            switch item {
-            case .timeline(let completion):
-                switch completion.lane {
-                case .shared: reloads.finished()
-                case .commands: commandReloads.finished()
-                case .store: storeReloads.finished()
-                }
-                handle(completion)
-            case .intent(let completion): handle(completion)
-            case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
-            case .plugin(let event): handle(event)
-            }
-        }
-        startWaitingReloads()
-    }
-
-    private func handle(_ completion: ProviderCompletion) {
-        guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { return }
-        // A provider's messages come from outside (a script's output): limited per widget.
-        switch completion.result {
-        case .failure(let failure):
-            log(.warning, from: completion.instance, "\(completion.instance): \(failure.message)")
-        case .success(let timeline):
-            for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
-        }
-        let now = Date()
-        perform(
-            engine.completed(
-                instance: completion.instance, token: completion.token, result: completion.result, now: now))
-        writeStatus(of: completion.instance, now: now)
-        if case .success = completion.result { remember(completion.instance) }
-        var failure: String?
-        if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
-        // A timeline that could not be written is no success either: the bars do not show it.
-        failure = failure ?? outputRetry.failure(of: completion.instance)
-        for (token, failure) in acknowledgements.completed(
-            instance: completion.instance, token: completion.token, failure: failure)
-        {
-            acknowledge(token, failure: failure)
-        }
-    }
-
-    /// An intent ran: reload what it changed, acknowledging once those reloads are written.
-    private func handle(_ completion: IntentCompletion) {
-        let now = Date()
-        switch completion.outcome {
-        case .success(let outcome):
-            log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
-            if let timeline = outcome.timeline {
-                perform(engine.install(timeline, for: completion.instance, now: now))
-                writeStatus(of: completion.instance, now: now)
-                completion.acknowledgement.map {
-                    acknowledge($0, failure: outputRetry.failure(of: completion.instance))
-                }
-                return
-            }
-            let target: ReloadTarget =
-                outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
-            request(target, acknowledgement: completion.acknowledgement, now: now)
-        case .failure(let error):
-            let reason = "\(completion.instance): \(completion.intent) failed: \(error)"
-            log(.warning, reason)
-            completion.acknowledgement.map { acknowledge($0, failure: reason) }
-        }
-    }
-
     private func handleSignals(_ signals: [Int32]) {
         for signal in signals {
             switch signal {
@@ -307,52 +239,6 @@ final class Daemon {
         engine.request(.all, now: now)
     }
 
-    /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
-    func reloadConfiguration() {
-        announceReloading()
-        let loaded = ConfigLoader.load(path: configPath, registry: registry)
-        guard let configuration = loaded.configuration else {
-            // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
-            for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-                log(.error, diagnostic.place)
-            }
-            log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
-            announceReloaded(errors: loaded.diagnostics.count)
-            return
-        }
-        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-            log(.warning, warning.place)
-        }
-        if configuration.settings != settings {
-            log(.warning, "changes to 'settings:' take effect when the daemon restarts")
-        }
-        let now = Date()
-        let (gone, actions) = engine.reconfigure(
-            configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
-        let remaining = Set(configuration.widgets.map(\.name))
-        for name in gone {
-            do {
-                try outputs.remove(instance: name)
-            } catch {
-                log(.warning, "\(name): cannot remove its files: \(error)")
-            }
-            // Changed or removed: its persistent command (if any) stops; a changed one starts again on its reload.
-            stopSession(of: name)
-            if !remaining.contains(name) {
-                // A `--wait` for a reload of it would otherwise wait for one that never comes.
-                for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
-                stateFiles.forgetKept(name)
-                outputRetry.forget(name)
-                // What its commands left running in the background goes with the widget.
-                ProcessHygiene.endEscaped(owner: name)
-                stateFiles.removeStatus(of: name)
-            }
-        }
-        log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
-        perform(actions)
-        announceReloaded(errors: 0)
-    }
-
     private func stop() {
         announceStopping()
         // Commands still running would otherwise run on with no one to read them, and what they started in the
@@ -368,7 +254,7 @@ final class Daemon {
         log(.info, "stopped")
     }
 
-    private static func placeholders(
+    static func placeholders(
         _ instances: [WidgetInstance], _ registry: KindRegistry, _ now: Date
     ) -> [String: EntryContent] {
         var placeholders: [String: EntryContent] = [:]
