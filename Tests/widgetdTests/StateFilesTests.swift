@@ -86,6 +86,28 @@ struct StateFilesTests {
         #expect(InstanceStatusRecord.read(instance: "quote", in: fixture.paths.status) == nil)
     }
 
+    /// One definition per file (`StateRecord`): the layout readers and scripts see stays as it was.
+    @Test func eachStateRecordKeepsItsLayout() throws {
+        let state = DaemonState(
+            pid: 7, config: "/c/w.yaml", output: "/o", startedAt: "2033-05-18T03:33:20Z", configErrors: 2)
+        #expect(
+            String(decoding: state.encoded(), as: UTF8.self) == """
+                {
+                  "config" : "/c/w.yaml",
+                  "configErrors" : 2,
+                  "output" : "/o",
+                  "pid" : 7,
+                  "startedAt" : "2033-05-18T03:33:20Z"
+                }
+
+                """)
+        let fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let status = String(decoding: InstanceStatusRecord(fixture.status).encoded(), as: UTF8.self)
+        #expect(status.hasPrefix("{\"") && status.hasSuffix("}") && !status.contains(" : "), "compact: \(status)")
+        #expect(status.contains("\"reloading\":"), "\(status)")
+    }
+
     @Test func aFailedStatusWriteIsLoggedOnceAndRetriedWithABackOffUntilItWorks() throws {
         var fixture = try Fixture()
         defer { fixture.directory.remove() }

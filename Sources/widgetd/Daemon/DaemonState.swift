@@ -26,13 +26,6 @@ struct DaemonState: Codable, Sendable, Equatable {
         try AtomicFile.write(encoded(), to: Self.path(in: control), permissions: 0o600)
     }
 
-    /// The file's contents: pretty JSON with sorted keys and a final newline. Strings and numbers always encode.
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return ((try? Array(encoder.encode(self))) ?? []) + [0x0A]
-    }
-
     /// Removes the file if it still names this process.
     static func remove(from control: ControlPaths) {
         guard let state = read(from: control), state.pid == getpid() else { return }
@@ -40,8 +33,7 @@ struct DaemonState: Codable, Sendable, Equatable {
     }
 
     static func read(from control: ControlPaths) -> DaemonState? {
-        guard let data = FileManager.default.contents(atPath: path(in: control)) else { return nil }
-        return try? JSONDecoder().decode(DaemonState.self, from: data)
+        read(from: path(in: control))
     }
 
     /// The state of the daemon that runs now, or nil: the file names a live process that is a widgetd and holds

@@ -25,8 +25,7 @@ struct EntryMemory {
         var contents: [String: EntryContent] = [:]
         let decoder = JSONDecoder()
         for instance in instances {
-            guard let data = FileManager.default.contents(atPath: Self.path(of: instance.name, in: directory)),
-                let record = try? decoder.decode(InstanceRecord.self, from: data),
+            guard let record = InstanceRecord.read(from: Self.path(of: instance.name, in: directory), decoder: decoder),
                 record.kind == instance.kind, record.family == instance.family
             else { continue }
             contents[instance.name] = record.keptContent(at: now)
