@@ -20,18 +20,14 @@ extension Daemon {
         }
         for case .reload(let name, let token) in actions {
             guard let instance = engine.instance(named: name) else {
-                reloads.add(name, token: token)
+                reloads.add(name, token: token, lane: .shared)
                 continue
             }
             if instance.runMode.isPersistent {
                 reloadPersistent(instance, token: token)
                 continue
             }
-            switch runner.lane(of: instance) {
-            case .shared: reloads.add(name, token: token)
-            case .commands: commandReloads.add(name, token: token)
-            case .store: storeReloads.add(name, token: token)
-            }
+            reloads.add(name, token: token, lane: runner.lane(of: instance))
         }
         startWaitingReloads()
         for case .recordChanged(let name) in actions {
@@ -64,17 +60,11 @@ extension Daemon {
     /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
     /// (it timed out in the queue, or a newer one superseded it) is skipped.
     func startWaitingReloads() {
-        startWaiting(in: &reloads)
-        startWaiting(in: &commandReloads)
-        startWaiting(in: &storeReloads)
-    }
-
-    func startWaiting(in queue: inout ReloadQueue) {
-        while let reload = queue.next() {
+        while let (reload, lane) = reloads.next() {
             guard engine.isAwaiting(instance: reload.instance, token: reload.token),
                 let instance = engine.instance(named: reload.instance)
             else {
-                queue.finished()
+                reloads.finished(lane)
                 continue
             }
             log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")

@@ -9,11 +9,7 @@ extension Daemon {
         for item in completions.drain() {
             switch item {
             case .timeline(let completion):
-                switch completion.lane {
-                case .shared: reloads.finished()
-                case .commands: commandReloads.finished()
-                case .store: storeReloads.finished()
-                }
+                reloads.finished(completion.lane)
                 handle(completion)
             case .intent(let completion): handle(completion)
             case .session(let name, let generation, let update): handle(update, of: name, generation: generation)

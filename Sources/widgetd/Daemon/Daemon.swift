@@ -54,12 +54,8 @@ final class Daemon {
     /// The output directory's parent, for a directory (or a link) put where the output directory was.
     var outputParentWatch: Inotify.Watch?
 
-    /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
-    var reloads = ReloadQueue(limit: 32)
-    /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
-    var commandReloads = ReloadQueue(limit: 64)
-    /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
-    var storeReloads = ReloadQueue(limit: 1)
+    /// Reloads waiting for a provider thread, by lane.
+    var reloads = ReloadLanes()
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
