@@ -24,7 +24,8 @@ extension Daemon {
         if let due = logLimits.nextDeadline, due <= now {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }
         }
-        stateFiles.doHousekeeping(now: now)
+        // A daemon that lost its runtime directory to another stops: nothing of its own goes into that one's.
+        if !stopping { stateFiles.doHousekeeping(now: now) }
         keepWatchdogAlive()
     }
 
