@@ -86,8 +86,7 @@ enum ShowCommand {
     }
 
     static func readRecord(_ path: String) -> InstanceRecord? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(InstanceRecord.self, from: data)
+        InstanceRecord.read(from: path)
     }
 
     private static func render(_ record: InstanceRecord, as format: OutputFormat, at now: Date) -> String {

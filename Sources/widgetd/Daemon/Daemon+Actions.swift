@@ -22,18 +22,14 @@ extension Daemon {
         }
         for case .reload(let name, let token) in actions {
             guard let instance = engine.instance(named: name) else {
-                reloads.add(name, token: token)
+                reloads.add(name, token: token, lane: .shared)
                 continue
             }
             if instance.runMode.isPersistent {
                 reloadPersistent(instance, token: token)
                 continue
             }
-            switch runner.lane(of: instance) {
-            case .shared: reloads.add(name, token: token)
-            case .commands: commandReloads.add(name, token: token)
-            case .store: storeReloads.add(name, token: token)
-            }
+            reloads.add(name, token: token, lane: runner.lane(of: instance))
         }
         startWaitingReloads()
         for case .recordChanged(let name) in actions {
@@ -66,17 +62,11 @@ extension Daemon {
     /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
     /// (it timed out in the queue, or a newer one superseded it) is skipped.
     func startWaitingReloads() {
-        startWaiting(in: &reloads)
-        startWaiting(in: &commandReloads)
-        startWaiting(in: &storeReloads)
-    }
-
-    func startWaiting(in queue: inout ReloadQueue) {
-        while let reload = queue.next() {
+        while let (reload, lane) = reloads.next() {
             guard engine.isAwaiting(instance: reload.instance, token: reload.token),
                 let instance = engine.instance(named: reload.instance)
             else {
-                queue.finished()
+                reloads.finished(lane)
                 continue
             }
             log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
@@ -122,33 +112,20 @@ extension Daemon {
         if !failing.isEmpty, outputRetry.isEmpty { log(.info, "the output files are written again") }
     }
 
-    /// Keeps the instance's record for the next run.
+    /// Keeps the instance's record for the next run (`StateFiles`).
     func remember(_ name: String) {
-        guard let memory, let record = engine.record(of: name) else { return }
-        do {
-            try memory.remember(record.kept(at: Date()))
-        } catch {
-            log(.debug, "\(name): cannot keep its record: \(error)")
-        }
+        guard let record = engine.record(of: name) else { return }
+        stateFiles.keep(record, now: Date())
     }
 
+    /// Writes the instance's status file for `list` (`StateFiles`).
     func writeStatus(of name: String, now: Date) {
         guard let status = engine.status(of: name, now: now) else { return }
-        do {
-            try AtomicFile.write(
-                InstanceStatusRecord(status).encoded(), to: InstanceStatusRecord.path(for: name, in: paths.status))
-        } catch {
-            log(.debug, "\(name): cannot write its status: \(error)")
-        }
+        stateFiles.write(status, of: name, now: now)
     }
 
     /// Tells a waiting CLI its request is done; with `failure`, why it did not work (the CLI then exits 1).
     func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
-        do {
-            try paths.control.acknowledge(token, failure: failure)
-            removeAcknowledgements(acknowledgementFiles.wrote(token, now: Date()))
-        } catch {
-            log(.warning, "cannot acknowledge \(token): \(error)")
-        }
+        stateFiles.acknowledge(token, failure: failure, now: Date())
     }
 }

@@ -7,94 +7,9 @@ import Providers
 import Text
 import Timelines
 
-/// The daemon's control FIFO: reloads, clicks and intents.
+/// The daemon's control FIFO: each line's requests (`RequestDispatcher` decides them) carried out, and reload requests
+/// from anywhere (the FIFO, signals, plugins, intents) made with their acknowledgements.
 extension Daemon {
-    // MARK: - Clicks and intents
-
-    /// A click: the instance's `on_click:` binding for the button, else its kind's default intent.
-    private func click(
-        _ name: String, button number: Int, relativeX: Int?, width: Int?, details: ControlCommand.ClickDetails,
-        _ token: ControlCommand.AckToken?, now: Date
-    ) {
-        defer { reapChildren() }
-        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
-            let button = MouseButton(number: number)
-        else {
-            let reason = "click on unknown widget '\(LogText.excerpt(name))' (or button \(number))"
-            log(.warning, from: Self.fifoSource, "\(reason): dropped")
-            token.map { acknowledge($0, failure: reason) }
-            return
-        }
-        let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
-        switch action {
-        case nil:
-            log(.info, from: Self.fifoSource, "\(name): nothing is bound to the \(button.rawValue) button")
-            token.map { acknowledge($0) }
-        case .command(let argv)?:
-            do {
-                children.insert(
-                    try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment)))
-                log(
-                    .info, from: Self.fifoSource,
-                    "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
-                token.map { acknowledge($0) }
-            } catch {
-                log(.warning, "\(name): \(error)")
-                token.map { acknowledge($0, failure: "\(name): \(error)") }
-            }
-        case .intent(let intent)?:
-            guard let spec = kind.intent(named: intent) else {
-                let reason = "\(name): kind '\(kind.name)' has no intent '\(intent)'"
-                log(.warning, from: Self.fifoSource, reason)
-                token.map { acknowledge($0, failure: reason) }
-                return
-            }
-            var invocation = IntentInvocation(
-                intent: intent,
-                click: ClickLocation(
-                    button: button, relativeX: relativeX, width: width, x: details.x, y: details.y,
-                    relativeY: details.relativeY, height: details.height, modifiers: details.modifiers))
-            invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
-            log(.debug, "\(name): \(button.rawValue) click runs \(intent)")
-            if deliverToSession(invocation, of: instance, token) { return }
-            runner.perform(
-                invocation, on: instance, now: now, current: engine.content(of: name, at: now), acknowledgement: token)
-        }
-    }
-
-    /// An `intent NAME INTENT key=value…` line, its parameters read as the intent declares them.
-    private func run(
-        _ intent: String, on name: String, parameters: [(name: String, value: String)],
-        _ token: ControlCommand.AckToken?, now: Date
-    ) {
-        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
-            let reason = "intent '\(LogText.excerpt(intent))' for unknown widget '\(LogText.excerpt(name))'"
-            log(.warning, from: Self.fifoSource, "\(reason): dropped")
-            token.map { acknowledge($0, failure: reason) }
-            return
-        }
-        guard let spec = kind.intent(named: intent) else {
-            let names = kind.intents.map(\.name)
-            let reason =
-                "\(name): unknown intent '\(LogText.excerpt(intent))' for kind '\(kind.name)'"
-                + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
-            log(.warning, from: Self.fifoSource, "\(reason); dropped")
-            token.map { acknowledge($0, failure: reason) }
-            return
-        }
-        do {
-            let values = try kind.intentParameters(parameters, for: spec)
-            runner.perform(
-                IntentInvocation(intent: intent, parameters: values), on: instance, now: now,
-                current: engine.content(of: name, at: now), acknowledgement: token)
-        } catch {
-            log(
-                .warning, from: Self.fifoSource,
-                "\(name): \(intent): \(LogText.excerpt("\(error)", limit: 160)); dropped")
-            token.map { acknowledge($0, failure: "\(name): \(intent): \(error)") }
-        }
-    }
-
     func reapChildren() {
         children = DetachedCommand.reap(children)
         // Orphans of commands reparented to the daemon (it is their subreaper) and since ended.
@@ -106,22 +21,11 @@ extension Daemon {
     /// The log source of everything a FIFO line causes: whoever can write the FIFO cannot flood the log.
     static let fifoSource = "control FIFO"
 
+    /// Reads what the FIFO holds and carries out the requests each line makes (`RequestDispatcher`).
     func handleControlLines() {
         guard let fifo else { return }
         for result in fifo.readLines() {
-            switch result {
-            case .rejected(let reason):
-                log(.warning, from: Self.fifoSource, "control FIFO: dropped a line: \(reason)")
-            case .line(let line):
-                do {
-                    handle(try ControlCommand.parse(line))
-                } catch {
-                    // The excerpt is escaped and cut, and so is the reason, which may quote the line.
-                    log(
-                        .warning, from: Self.fifoSource,
-                        "control FIFO: dropped '\(LogText.excerpt(line))': \(LogText.excerpt("\(error)", limit: 160))")
-                }
-            }
+            for request in dispatcher.requests(for: result, in: engine) { carryOut(request) }
         }
         if !fifo.isOpen {
             log(.error, "the control FIFO could not be opened again after its writers left: making it again")
@@ -129,30 +33,47 @@ extension Daemon {
         }
     }
 
-    private func handle(_ command: ControlCommand) {
+    /// Does what a request asks: the dispatcher decided, the loop acts on the engine, the provider threads and the
+    /// files.
+    private func carryOut(_ request: DaemonRequest) {
         let now = Date()
-        switch command.action {
-        case .reloadAll:
-            request(.all, command, now: now)
-        case .reloadKind(let kind):
-            request(.kind(kind), command, now: now)
-        case .reloadInstance(let name):
-            request(.instance(name), command, now: now)
-        case .config:
+        switch request {
+        case .reload(let target, let acknowledgement, let line):
+            if !self.request(target, acknowledgement: acknowledgement, now: now) {
+                log(.warning, from: Self.fifoSource, "'\(LogText.excerpt(line))' names no widget")
+            }
+        case .reloadConfiguration(let acknowledgement):
             reloadConfiguration()
-            command.acknowledgement.map { acknowledge($0) }
-        case .click(let name, let button, let relativeX, let width, let details):
-            click(
-                name, button: button, relativeX: relativeX, width: width, details: details, command.acknowledgement,
-                now: now)
-        case .intent(let name, let intent, let parameters):
-            run(intent, on: name, parameters: parameters.map { ($0.name, $0.value) }, command.acknowledgement, now: now)
-        }
-    }
-
-    private func request(_ target: ReloadTarget, _ command: ControlCommand, now: Date) {
-        if !request(target, acknowledgement: command.acknowledgement, now: now) {
-            log(.warning, from: Self.fifoSource, "'\(LogText.excerpt(command.line))' names no widget")
+            acknowledgement.map { acknowledge($0) }
+        case .startCommand(let argv, let name, let button, let token):
+            defer { reapChildren() }
+            do {
+                children.insert(
+                    try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment)))
+                log(
+                    .info, from: Self.fifoSource,
+                    "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
+                token.map { acknowledge($0) }
+            } catch {
+                log(.warning, "\(name): \(error)")
+                token.map { acknowledge($0, failure: "\(name): \(error)") }
+            }
+        case .performClick(let invocation, let instance, let token):
+            defer { reapChildren() }
+            if deliverToSession(invocation, of: instance, token) { return }
+            runner.perform(
+                invocation, on: instance, now: now, current: engine.content(of: instance.name, at: now),
+                acknowledgement: token)
+        case .performIntent(let invocation, let instance, let token):
+            runner.perform(
+                invocation, on: instance, now: now, current: engine.content(of: instance.name, at: now),
+                acknowledgement: token)
+        case .acknowledge(let token, let failure):
+            acknowledge(token, failure: failure)
+        case .log(let level, let message, limited: true):
+            log(level, from: Self.fifoSource, message)
+        case .log(let level, let message, limited: false):
+            log(level, message)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
-/// to do: runtime repairs, output retries, log summaries, leftover acknowledgements.
+/// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements.
 extension Daemon {
     /// The earliest of `engineDeadline` and every housekeeping deadline, for the timer.
     /// Asked at every wake-up, so it compares in place rather than collecting the deadlines into an array.
@@ -13,7 +13,7 @@ extension Daemon {
         }
         return earlier(
             earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
-            earlier(earlier(logLimits.nextDeadline, acknowledgementFiles.nextRemoval), watchdog?.due))
+            earlier(earlier(logLimits.nextDeadline, stateFiles.nextDeadline), watchdog?.due))
     }
 
     /// Does whatever housekeeping is due at `now`.
@@ -23,7 +23,8 @@ extension Daemon {
         if let due = logLimits.nextDeadline, due <= now {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }
         }
-        removeAcknowledgements(acknowledgementFiles.expired(now: now))
+        // A daemon that lost its runtime directory to another stops: nothing of its own goes into that one's.
+        if !stopping { stateFiles.doHousekeeping(now: now) }
         keepWatchdogAlive()
     }
 

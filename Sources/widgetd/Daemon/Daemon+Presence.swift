@@ -27,7 +27,7 @@ extension Daemon {
     /// The daemon is stopping: systemd is told, and the state file goes if it is still this daemon's.
     func announceStopping() {
         notifier?.send(["STOPPING=1"])
-        DaemonState.remove(from: paths.control)
+        stateFiles.removeDaemonState()
     }
 
     /// Sends the watchdog keep-alive when it is due; called from the loop's housekeeping.
@@ -37,19 +37,15 @@ extension Daemon {
         watchdog?.sent()
     }
 
-    /// Writes `daemon.json` (`DaemonState`); a failure is logged, the daemon goes on (the CLI then falls back on the
-    /// config's paths).
+    /// Writes `daemon.json` (`DaemonState`) through `StateFiles`: a failure is logged and retried, the daemon goes on
+    /// (the CLI then falls back on the config's paths).
     func writeState() {
         let directory = FileManager.default.currentDirectoryPath
         let config = configPath.hasPrefix("/") ? configPath : directory + "/" + configPath
         let state = DaemonState(
             pid: getpid(), config: config, output: paths.output,
             startedAt: ISO8601Text.format(startedAt, in: .current), configErrors: configErrors)
-        do {
-            try state.write(to: paths.control)
-        } catch {
-            log(.warning, "cannot write \(DaemonState.path(in: paths.control)): \(error)")
-        }
+        stateFiles.write(state, now: Date())
     }
 
     /// What `systemctl status` shows beside the service.

@@ -83,15 +83,4 @@ extension Daemon {
             for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
         }
     }
-
-    /// Removes every acknowledgement file in `directory`: at start-up, nobody can be waiting for them.
-    static func removeAcknowledgements(in directory: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names { unlink(directory + "/" + name) }
-    }
-
-    /// Removes acknowledgement files nobody took in time (`AcknowledgementFiles`).
-    func removeAcknowledgements(_ tokens: [ControlCommand.AckToken]) {
-        for token in tokens { unlink(paths.control.acknowledgement(token)) }
-    }
 }

@@ -10,12 +10,13 @@ import TimeZones
 import Timelines
 import YAML
 
-/// `widgetd run`: one thread that owns the engine and every output, sleeping in `poll()` until a
+/// `widgetd run`: one thread that owns the engine and every output, sleeping in `EventLoop` until a
 /// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
 ///
 /// Providers run as tasks on threads of our own (a pool of four for in-process kinds, a thread per call for
 /// commands); their results come back through `CompletionQueue`, whose wake-up is one of the descriptors the loop
-/// polls. Nothing here polls on a period.
+/// polls. Nothing here polls on a period. FIFO lines become requests in `RequestDispatcher`; the daemon's own files
+/// besides the outputs are written by `StateFiles`.
 final class Daemon {
     let configPath: String
     let registry: KindRegistry
@@ -27,7 +28,8 @@ final class Daemon {
     let paths: DaemonPaths
     var engine: Engine<WidgetInstance>
     let outputs: OutputWriter
-    let memory: EntryMemory?
+    /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
+    var stateFiles: StateFiles
     let runner: ProviderRunner
     let completions: CompletionQueue
 
@@ -35,10 +37,11 @@ final class Daemon {
     var lock: LockFile
     /// Replaced when it was deleted or replaced; nil only if making it again failed (`Daemon+Runtime`).
     var fifo: ControlFIFO?
-    let timer: WallClockTimer
-    let watcher: Inotify
-    let signals: SignalFile
-    let wakeup: Wakeup
+    /// The timer, wake-up, inotify and signalfd the daemon sleeps on.
+    let loop: EventLoop
+    /// Turns FIFO lines into requests (`Daemon+Control` carries them out).
+    let dispatcher: RequestDispatcher
+    var watcher: Inotify { loop.watcher }
     var configWatch: Inotify.Watch?
     var zoneWatch: Inotify.Watch?
     /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
@@ -53,19 +56,13 @@ final class Daemon {
     var runtimeRepairDue: Date?
     /// Output writes that failed, to try again (`Daemon+Outputs`).
     var outputRetry = OutputRetry()
-    /// Acknowledgement files written, removed when nobody took them.
-    var acknowledgementFiles = AcknowledgementFiles()
     /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
     var logLimits = LogRateLimiter()
     /// The output directory's parent, for a directory (or a link) put where the output directory was.
     var outputParentWatch: Inotify.Watch?
 
-    /// Reloads waiting for a provider thread; 32 run at once, enough to keep the four threads busy.
-    var reloads = ReloadQueue(limit: 32)
-    /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
-    var commandReloads = ReloadQueue(limit: 64)
-    /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
-    var storeReloads = ReloadQueue(limit: 1)
+    /// Reloads waiting for a provider thread, by lane.
+    var reloads = ReloadLanes()
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
@@ -118,14 +115,11 @@ final class Daemon {
         }
         // Left by a daemon before this one (or for its clients that gave up): nobody waits for them any more. Only
         // with the lock held: a second daemon that is refused must not take the running one's acknowledgements.
-        Self.removeAcknowledgements(in: paths.control.acknowledgements)
+        StateFiles.removeAcknowledgements(in: paths.control.acknowledgements)
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
-            timer = try WallClockTimer()
-            watcher = try Inotify()
-            signals = try SignalFile(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
-            wakeup = try Wakeup()
+            loop = try EventLoop(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
             try FileManager.default.createDirectory(
                 atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -134,18 +128,21 @@ final class Daemon {
         }
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
         let configDirectory = (configPath as NSString).deletingLastPathComponent
-        configWatch = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
+        configWatch = try? loop.watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
-        zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
+        zoneWatch = try? loop.watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
 
+        let memory: EntryMemory?
         do {
             memory = try EntryMemory(directory: paths.entries)
         } catch {
             log(.warning, "cannot keep entries across restarts in \(paths.entries): \(error)")
             memory = nil
         }
-        let wakeup = self.wakeup
+        stateFiles = StateFiles(paths: paths, memory: memory, log: log)
+        let wakeup = loop.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
+        dispatcher = RequestDispatcher(registry: registry)
         runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 4))
         let now = Date()
         engine = Engine(
@@ -165,32 +162,24 @@ final class Daemon {
             .info,
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
-        perform(engine.advance(now: Date()))
+        perform(engine.advance(now: loop.now))
         announceStarted()
         while !stopping {
             do {
-                try timer.arm(at: nextHousekeeping(after: engine.nextDeadline()))
-                let fifoDescriptor = fifo?.fileDescriptor ?? -1  // -1: poll skips it
-                let ready = try Poller.readable(
-                    [
-                        timer.fileDescriptor, wakeup.fileDescriptor, fifoDescriptor, watcher.fileDescriptor,
-                        signals.fileDescriptor,
-                    ], timeout: nil)
-                if ready.contains(timer.fileDescriptor), timer.consume() == .clockChanged {
+                let wake = try loop.wait(
+                    until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
+                if wake.clockChanged {
                     log(.info, "the wall clock changed: looking at every widget again")
-                    if repairDue != nil { repairDue = Date().addingTimeInterval(Self.repairDelay) }
-                    perform(engine.clockChanged(now: Date()))
+                    if repairDue != nil { repairDue = loop.now.addingTimeInterval(Self.repairDelay) }
+                    perform(engine.clockChanged(now: loop.now))
                 }
-                if ready.contains(wakeup.fileDescriptor) {
-                    _ = wakeup.drain()
-                    handleCompletions()
-                }
-                if fifoDescriptor >= 0, ready.contains(fifoDescriptor) { handleControlLines() }
-                if ready.contains(watcher.fileDescriptor) { handleFileEvents() }
-                if ready.contains(signals.fileDescriptor) { handleSignals() }
-                if let due = repairDue, due <= Date() { repairOutputs() }
-                doHousekeeping(now: Date())
-                perform(engine.advance(now: Date()))
+                if wake.completions { handleCompletions() }
+                if wake.controlLines { handleControlLines() }
+                if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
+                if !wake.signals.isEmpty { handleSignals(wake.signals) }
+                if let due = repairDue, due <= loop.now { repairOutputs() }
+                doHousekeeping(now: loop.now)
+                perform(engine.advance(now: loop.now))
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
                 log(.error, "\(error)")
@@ -202,76 +191,8 @@ final class Daemon {
 
     // MARK: - Events
 
-    private func handleCompletions() {
-        for item in completions.drain() {
-            switch item {
-            case .timeline(let completion):
-                switch completion.lane {
-                case .shared: reloads.finished()
-                case .commands: commandReloads.finished()
-                case .store: storeReloads.finished()
-                }
-                handle(completion)
-            case .intent(let completion): handle(completion)
-            case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
-            case .plugin(let event): handle(event)
-            }
-        }
-        startWaitingReloads()
-    }
-
-    private func handle(_ completion: ProviderCompletion) {
-        guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { return }
-        // A provider's messages come from outside (a script's output): limited per widget.
-        switch completion.result {
-        case .failure(let failure):
-            log(.warning, from: completion.instance, "\(completion.instance): \(failure.message)")
-        case .success(let timeline):
-            for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
-        }
-        let now = Date()
-        perform(
-            engine.completed(
-                instance: completion.instance, token: completion.token, result: completion.result, now: now))
-        writeStatus(of: completion.instance, now: now)
-        if case .success = completion.result { remember(completion.instance) }
-        var failure: String?
-        if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
-        // A timeline that could not be written is no success either: the bars do not show it.
-        failure = failure ?? outputRetry.failure(of: completion.instance)
-        for (token, failure) in acknowledgements.completed(
-            instance: completion.instance, token: completion.token, failure: failure)
-        {
-            acknowledge(token, failure: failure)
-        }
-    }
-
-    /// An intent ran: reload what it changed, acknowledging once those reloads are written.
-    private func handle(_ completion: IntentCompletion) {
-        let now = Date()
-        switch completion.outcome {
-        case .success(let outcome):
-            log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
-            if let timeline = outcome.timeline {
-                perform(engine.install(timeline, for: completion.instance, now: now))
-                writeStatus(of: completion.instance, now: now)
-                completion.acknowledgement.map {
-                    acknowledge($0, failure: outputRetry.failure(of: completion.instance))
-                }
-                return
-            }
-            let target: ReloadTarget =
-                outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
-            request(target, acknowledgement: completion.acknowledgement, now: now)
-        case .failure(let error):
-            let reason = "\(completion.instance): \(completion.intent) failed: \(error)"
-            log(.warning, reason)
-            completion.acknowledgement.map { acknowledge($0, failure: reason) }
-        }
-    }
-
-    private func handleSignals() {
-        for signal in signals.readSignals() {
+    private func handleSignals(_ signals: [Int32]) {
+        for signal in signals {
             switch signal {
             case SIGHUP:
                 log(.info, "SIGHUP: re-reading \(configPath)")
@@ -297,9 +218,8 @@ final class Daemon {
         for name in names { engine.request(.instance(name), now: now) }
     }
 
-    private func handleFileEvents() {
+    private func handleFileEvents(_ events: [Inotify.Event]) {
         let configName = (configPath as NSString).lastPathComponent
-        let events = watcher.readEvents()
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
             zoneChanged()
@@ -322,52 +242,6 @@ final class Daemon {
         engine.request(.all, now: now)
     }
 
-    /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
-    func reloadConfiguration() {
-        announceReloading()
-        let loaded = ConfigLoader.load(path: configPath, registry: registry)
-        guard let configuration = loaded.configuration else {
-            // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
-            for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-                log(.error, diagnostic.place)
-            }
-            log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
-            announceReloaded(errors: loaded.diagnostics.count)
-            return
-        }
-        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-            log(.warning, warning.place)
-        }
-        if configuration.settings != settings {
-            log(.warning, "changes to 'settings:' take effect when the daemon restarts")
-        }
-        let now = Date()
-        let (gone, actions) = engine.reconfigure(
-            configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
-        let remaining = Set(configuration.widgets.map(\.name))
-        for name in gone {
-            do {
-                try outputs.remove(instance: name)
-            } catch {
-                log(.warning, "\(name): cannot remove its files: \(error)")
-            }
-            // Changed or removed: its persistent command (if any) stops; a changed one starts again on its reload.
-            stopSession(of: name)
-            if !remaining.contains(name) {
-                // A `--wait` for a reload of it would otherwise wait for one that never comes.
-                for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
-                memory?.forget(name)
-                outputRetry.forget(name)
-                // What its commands left running in the background goes with the widget.
-                ProcessHygiene.endEscaped(owner: name)
-                unlink(InstanceStatusRecord.path(for: name, in: paths.status))
-            }
-        }
-        log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
-        perform(actions)
-        announceReloaded(errors: 0)
-    }
-
     private func stop() {
         announceStopping()
         // Commands still running would otherwise run on with no one to read them, and what they started in the
@@ -383,7 +257,7 @@ final class Daemon {
         log(.info, "stopped")
     }
 
-    private static func placeholders(
+    static func placeholders(
         _ instances: [WidgetInstance], _ registry: KindRegistry, _ now: Date
     ) -> [String: EntryContent] {
         var placeholders: [String: EntryContent] = [:]

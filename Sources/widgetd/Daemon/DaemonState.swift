@@ -24,9 +24,7 @@ struct DaemonState: Codable, Sendable, Equatable {
     static func path(in control: ControlPaths) -> String { control.directory + "/daemon.json" }
 
     func write(to control: ControlPaths) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        try AtomicFile.write(Array(try encoder.encode(self)) + [0x0A], to: Self.path(in: control), permissions: 0o600)
+        try AtomicFile.write(encoded(), to: Self.path(in: control), permissions: 0o600)
     }
 
     /// Removes the file if it still names this process.
@@ -36,8 +34,7 @@ struct DaemonState: Codable, Sendable, Equatable {
     }
 
     static func read(from control: ControlPaths) -> DaemonState? {
-        guard let data = FileManager.default.contents(atPath: path(in: control)) else { return nil }
-        return try? JSONDecoder().decode(DaemonState.self, from: data)
+        read(from: path(in: control))
     }
 
     /// The state of the daemon that runs now, or nil: the file names a live process that is a widgetd and holds

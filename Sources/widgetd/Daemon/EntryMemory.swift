@@ -17,12 +17,9 @@ struct EntryMemory {
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    func remember(_ record: InstanceRecord) throws {
-        try AtomicFile.write(record.encoded(), to: directory + "/" + record.instance + ".json")
-    }
-
-    func forget(_ instance: String) {
-        unlink(directory + "/" + instance + ".json")
+    /// Where `instance`'s record is kept; `StateFiles` writes and removes it.
+    static func path(of instance: String, in directory: String) -> String {
+        directory + "/" + instance + ".json"
     }
 
     /// What each named instance whose kind and family are unchanged showed at `now` by its kept record.
@@ -30,8 +27,7 @@ struct EntryMemory {
         var contents: [String: EntryContent] = [:]
         let decoder = JSONDecoder()
         for instance in instances {
-            guard let data = FileManager.default.contents(atPath: directory + "/" + instance.name + ".json"),
-                let record = try? decoder.decode(InstanceRecord.self, from: data),
+            guard let record = InstanceRecord.read(from: Self.path(of: instance.name, in: directory), decoder: decoder),
                 record.kind == instance.kind, record.family == instance.family
             else { continue }
             contents[instance.name] = record.keptContent(at: now)

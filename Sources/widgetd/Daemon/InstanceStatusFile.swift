@@ -29,14 +29,7 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
         directory + "/" + instance + ".json"
     }
 
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? Array(encoder.encode(self))) ?? []
-    }
-
     static func read(instance: String, in directory: String) -> InstanceStatusRecord? {
-        guard let data = FileManager.default.contents(atPath: path(for: instance, in: directory)) else { return nil }
-        return try? JSONDecoder().decode(InstanceStatusRecord.self, from: data)
+        read(from: path(for: instance, in: directory))
     }
 }

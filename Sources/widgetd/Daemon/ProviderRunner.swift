@@ -84,7 +84,7 @@ struct ProviderRunner: Sendable {
     let registry: KindRegistry
     let queue: CompletionQueue
     let executor: ProviderExecutor
-    /// As many threads as the daemon lets command reloads run at once (`Daemon.commandReloads`), so a reload never
+    /// As many threads as the daemon lets command reloads run at once (`ReloadLanes.commands`), so a reload never
     /// waits here after its timeout has started.
     let commandExecutor = CommandExecutor(maximumThreads: 64)
     /// Clicks and intents on command widgets: threads of their own, so a burst of clicks on a slow script holds up

@@ -1,0 +1,71 @@
+import Foundation
+import Providers
+import Scheduler
+
+/// What provider threads hand back through `CompletionQueue`: timelines, intents' outcomes, persistent commands'
+/// updates and plugins' events, taken in on the loop's thread.
+extension Daemon {
+    func handleCompletions() {
+        for item in completions.drain() {
+            switch item {
+            case .timeline(let completion):
+                reloads.finished(completion.lane)
+                handle(completion)
+            case .intent(let completion): handle(completion)
+            case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
+            case .plugin(let event): handle(event)
+            }
+        }
+        startWaitingReloads()
+    }
+
+    private func handle(_ completion: ProviderCompletion) {
+        guard engine.isAwaiting(instance: completion.instance, token: completion.token) else { return }
+        // A provider's messages come from outside (a script's output): limited per widget.
+        switch completion.result {
+        case .failure(let failure):
+            log(.warning, from: completion.instance, "\(completion.instance): \(failure.message)")
+        case .success(let timeline):
+            for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
+        }
+        let now = Date()
+        perform(
+            engine.completed(
+                instance: completion.instance, token: completion.token, result: completion.result, now: now))
+        writeStatus(of: completion.instance, now: now)
+        if case .success = completion.result { remember(completion.instance) }
+        var failure: String?
+        if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
+        // A timeline that could not be written is no success either: the bars do not show it.
+        failure = failure ?? outputRetry.failure(of: completion.instance)
+        for (token, failure) in acknowledgements.completed(
+            instance: completion.instance, token: completion.token, failure: failure)
+        {
+            acknowledge(token, failure: failure)
+        }
+    }
+
+    /// An intent ran: reload what it changed, acknowledging once those reloads are written.
+    private func handle(_ completion: IntentCompletion) {
+        let now = Date()
+        switch completion.outcome {
+        case .success(let outcome):
+            log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
+            if let timeline = outcome.timeline {
+                perform(engine.install(timeline, for: completion.instance, now: now))
+                writeStatus(of: completion.instance, now: now)
+                completion.acknowledgement.map {
+                    acknowledge($0, failure: outputRetry.failure(of: completion.instance))
+                }
+                return
+            }
+            let target: ReloadTarget =
+                outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
+            request(target, acknowledgement: completion.acknowledgement, now: now)
+        case .failure(let error):
+            let reason = "\(completion.instance): \(completion.intent) failed: \(error)"
+            log(.warning, reason)
+            completion.acknowledgement.map { acknowledge($0, failure: reason) }
+        }
+    }
+}

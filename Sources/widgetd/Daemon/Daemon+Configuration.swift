@@ -1,0 +1,53 @@
+import Foundation
+import Providers
+import Scheduler
+
+/// widgets.yaml read again (an edit, SIGHUP, a `config` line): unchanged widgets keep their timelines, changed ones
+/// restart, removed ones lose their files.
+extension Daemon {
+    /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
+    func reloadConfiguration() {
+        announceReloading()
+        let loaded = ConfigLoader.load(path: configPath, registry: registry)
+        guard let configuration = loaded.configuration else {
+            // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
+            for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+                log(.error, diagnostic.place)
+            }
+            log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
+            announceReloaded(errors: loaded.diagnostics.count)
+            return
+        }
+        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+            log(.warning, warning.place)
+        }
+        if configuration.settings != settings {
+            log(.warning, "changes to 'settings:' take effect when the daemon restarts")
+        }
+        let now = Date()
+        let (gone, actions) = engine.reconfigure(
+            configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
+        let remaining = Set(configuration.widgets.map(\.name))
+        for name in gone {
+            do {
+                try outputs.remove(instance: name)
+            } catch {
+                log(.warning, "\(name): cannot remove its files: \(error)")
+            }
+            // Changed or removed: its persistent command (if any) stops; a changed one starts again on its reload.
+            stopSession(of: name)
+            if !remaining.contains(name) {
+                // A `--wait` for a reload of it would otherwise wait for one that never comes.
+                for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
+                stateFiles.forgetKept(name)
+                outputRetry.forget(name)
+                // What its commands left running in the background goes with the widget.
+                ProcessHygiene.endEscaped(owner: name)
+                stateFiles.removeStatus(of: name)
+            }
+        }
+        log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
+        perform(actions)
+        announceReloaded(errors: 0)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+import Scheduler
+
+/// What the daemon sleeps on: one `poll()` over a wall-clock timerfd armed for the next deadline, the wake-up that
+/// provider threads signal, the control FIFO, inotify and a signalfd. Nothing here runs on a period: with no deadline
+/// and nothing to read, `wait` sleeps until something happens.
+///
+/// It owns the descriptors and reads what woke it (`Wake`); what to do about it is the daemon's (`Daemon.run`). The
+/// time comes from a `DaemonClock`: with one set by hand, a deadline that clock has passed wakes the loop at once.
+final class EventLoop {
+    /// What woke the loop, read from its descriptors, for the daemon to handle in this order.
+    struct Wake {
+        /// The clock's time when the loop woke.
+        var now: Date
+        /// The deadline passed (the timer fired, or the clock is past it).
+        var deadline = false
+        /// The wall clock was set (or the machine resumed): every deadline must be looked at again.
+        var clockChanged = false
+        /// Provider threads posted results (`CompletionQueue`).
+        var completions = false
+        /// The control FIFO has something to read.
+        var controlLines = false
+        var fileEvents: [Inotify.Event] = []
+        var signals: [Int32] = []
+
+        /// Nothing woke the loop (a test's timeout passed).
+        var isEmpty: Bool {
+            !deadline && !clockChanged && !completions && !controlLines && fileEvents.isEmpty && signals.isEmpty
+        }
+    }
+
+    let clock: any DaemonClock
+    let timer: WallClockTimer
+    let watcher: Inotify
+    let signals: SignalFile
+    let wakeup: Wakeup
+
+    /// Makes the descriptors; `signals` must already be blocked in this thread, so the signalfd sees them.
+    init(signals: [Int32], clock: any DaemonClock = SystemClock()) throws(SystemError) {
+        self.clock = clock
+        timer = try WallClockTimer()
+        watcher = try Inotify()
+        self.signals = try SignalFile(signals: signals)
+        wakeup = try Wakeup()
+    }
+
+    var now: Date { clock.now }
+
+    /// Sleeps until `deadline` (nil: none), until `control` (the FIFO's descriptor, when there is one) is readable, or
+    /// until a file event, a signal or a provider result arrives; `timeout` is for tests, so a missing event fails
+    /// instead of hanging.
+    func wait(until deadline: Date?, control: Int32?, timeout: Duration? = nil) throws(SystemError) -> Wake {
+        try timer.arm(at: deadline)
+        let passed = deadline.map { $0 <= clock.now } ?? false
+        let fifoDescriptor = control ?? -1  // -1: poll skips it
+        let ready = try Poller.readable(
+            [
+                timer.fileDescriptor, wakeup.fileDescriptor, fifoDescriptor, watcher.fileDescriptor,
+                signals.fileDescriptor,
+            ],
+            timeout: passed ? .zero : timeout)
+        var wake = Wake(now: clock.now, deadline: passed)
+        if ready.contains(timer.fileDescriptor) {
+            switch timer.consume() {
+            case .fired: wake.deadline = true
+            case .clockChanged: wake.clockChanged = true
+            case .nothing: break
+            }
+        }
+        if ready.contains(wakeup.fileDescriptor) {
+            _ = wakeup.drain()
+            wake.completions = true
+        }
+        wake.controlLines = fifoDescriptor >= 0 && ready.contains(fifoDescriptor)
+        if ready.contains(watcher.fileDescriptor) { wake.fileEvents = watcher.readEvents() }
+        if ready.contains(signals.fileDescriptor) { wake.signals = signals.readSignals() }
+        return wake
+    }
+}

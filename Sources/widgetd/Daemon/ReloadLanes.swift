@@ -1,0 +1,36 @@
+/// The reloads waiting for each lane of provider threads (`ProviderLane`), each lane with its own limit on the calls
+/// running at once (`ReloadQueue`).
+struct ReloadLanes {
+    /// Reloads waiting for a shared provider thread; 32 run at once, enough to keep the four threads busy.
+    private(set) var shared = ReloadQueue(limit: 32)
+    /// Reloads of kinds that run commands, each on a thread of its own while it runs; 64 at once.
+    private(set) var commands = ReloadQueue(limit: 64)
+    /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
+    private(set) var store = ReloadQueue(limit: 1)
+
+    mutating func add(_ instance: String, token: UInt64, lane: ProviderLane) {
+        switch lane {
+        case .shared: shared.add(instance, token: token)
+        case .commands: commands.add(instance, token: token)
+        case .store: store.add(instance, token: token)
+        }
+    }
+
+    /// The oldest reload a lane has a free slot for, counted as running there: the shared lane's first, then the
+    /// commands', then the store's; nil when no lane can start one.
+    mutating func next() -> (reload: ReloadQueue.Reload, lane: ProviderLane)? {
+        if let reload = shared.next() { return (reload, .shared) }
+        if let reload = commands.next() { return (reload, .commands) }
+        if let reload = store.next() { return (reload, .store) }
+        return nil
+    }
+
+    /// A call handed out by `next()` on `lane` finished (or was skipped): its slot is free.
+    mutating func finished(_ lane: ProviderLane) {
+        switch lane {
+        case .shared: shared.finished()
+        case .commands: commands.finished()
+        case .store: store.finished()
+        }
+    }
+}

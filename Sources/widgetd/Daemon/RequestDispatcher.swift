@@ -1,0 +1,127 @@
+import Scheduler
+
+/// Turns what the control FIFO gave (a line, or a line it refused) into the daemon's requests (`DaemonRequest`):
+/// reloads, a config reload, a click's command or intent, an intent with its parameters read as the kind declares
+/// them. A line that is not a request, or names a widget, button or intent that does not exist, becomes a log line
+/// (limited per writer) and, when it carries a token, a failed acknowledgement: nothing a writer sends stops the
+/// daemon.
+///
+/// It decides only; it reads the engine's instances and the kinds, and changes nothing, so the daemon's loop stays
+/// the one owner of the engine and the files.
+struct RequestDispatcher {
+    let registry: KindRegistry
+
+    /// The requests one result of reading the FIFO makes.
+    func requests(for result: ControlLineResult, in engine: Engine) -> [DaemonRequest] {
+        switch result {
+        case .rejected(let reason):
+            return [.log(.warning, "control FIFO: dropped a line: \(reason)", limited: true)]
+        case .line(let line):
+            do {
+                return requests(for: try ControlCommand.parse(line), in: engine)
+            } catch {
+                // The excerpt is escaped and cut, and so is the reason, which may quote the line.
+                return [
+                    .log(
+                        .warning,
+                        "control FIFO: dropped '\(LogText.excerpt(line))': \(LogText.excerpt("\(error)", limit: 160))",
+                        limited: true)
+                ]
+            }
+        }
+    }
+
+    /// The requests `command` makes.
+    func requests(for command: ControlCommand, in engine: Engine) -> [DaemonRequest] {
+        switch command.action {
+        case .reloadAll:
+            return [.reload(.all, acknowledgement: command.acknowledgement, line: command.line)]
+        case .reloadKind(let kind):
+            return [.reload(.kind(kind), acknowledgement: command.acknowledgement, line: command.line)]
+        case .reloadInstance(let name):
+            return [.reload(.instance(name), acknowledgement: command.acknowledgement, line: command.line)]
+        case .config:
+            return [.reloadConfiguration(acknowledgement: command.acknowledgement)]
+        case .click(let name, let button, let relativeX, let width, let details):
+            return click(
+                name, button: button, relativeX: relativeX, width: width, details: details, command.acknowledgement,
+                in: engine)
+        case .intent(let name, let intent, let parameters):
+            return run(
+                intent, on: name, parameters: parameters.map { ($0.name, $0.value) }, command.acknowledgement,
+                in: engine)
+        }
+    }
+
+    /// A click: the instance's `on_click:` binding for the button, else its kind's default intent.
+    private func click(
+        _ name: String, button number: Int, relativeX: Int?, width: Int?, details: ControlCommand.ClickDetails,
+        _ token: ControlCommand.AckToken?, in engine: Engine
+    ) -> [DaemonRequest] {
+        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
+            let button = MouseButton(number: number)
+        else {
+            let reason = "click on unknown widget '\(LogText.excerpt(name))' (or button \(number))"
+            return [.log(.warning, "\(reason): dropped", limited: true)] + answer(token, failure: reason)
+        }
+        let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
+        switch action {
+        case nil:
+            return [.log(.info, "\(name): nothing is bound to the \(button.rawValue) button", limited: true)]
+                + answer(token)
+        case .command(let argv)?:
+            return [.startCommand(argv, instance: name, button: button, acknowledgement: token)]
+        case .intent(let intent)?:
+            guard let spec = kind.intent(named: intent) else {
+                let reason = "\(name): kind '\(kind.name)' has no intent '\(intent)'"
+                return [.log(.warning, reason, limited: true)] + answer(token, failure: reason)
+            }
+            var invocation = IntentInvocation(
+                intent: intent,
+                click: ClickLocation(
+                    button: button, relativeX: relativeX, width: width, x: details.x, y: details.y,
+                    relativeY: details.relativeY, height: details.height, modifiers: details.modifiers))
+            invocation.parameters = (try? kind.intentParameters([], for: spec)) ?? IntentValues()
+            return [
+                .log(.debug, "\(name): \(button.rawValue) click runs \(intent)", limited: false),
+                .performClick(invocation, on: instance, acknowledgement: token),
+            ]
+        }
+    }
+
+    /// An `intent NAME INTENT key=value…` line, its parameters read as the intent declares them.
+    private func run(
+        _ intent: String, on name: String, parameters: [(name: String, value: String)],
+        _ token: ControlCommand.AckToken?, in engine: Engine
+    ) -> [DaemonRequest] {
+        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
+            let reason = "intent '\(LogText.excerpt(intent))' for unknown widget '\(LogText.excerpt(name))'"
+            return [.log(.warning, "\(reason): dropped", limited: true)] + answer(token, failure: reason)
+        }
+        guard let spec = kind.intent(named: intent) else {
+            let names = kind.intents.map(\.name)
+            let reason =
+                "\(name): unknown intent '\(LogText.excerpt(intent))' for kind '\(kind.name)'"
+                + Suggestion.didYouMean(intent, in: names, then: "intents: \(names.joined(separator: ", "))")
+            return [.log(.warning, "\(reason); dropped", limited: true)] + answer(token, failure: reason)
+        }
+        do {
+            let values = try kind.intentParameters(parameters, for: spec)
+            return [
+                .performIntent(
+                    IntentInvocation(intent: intent, parameters: values), on: instance, acknowledgement: token)
+            ]
+        } catch {
+            return [
+                .log(
+                    .warning, "\(name): \(intent): \(LogText.excerpt("\(error)", limit: 160)); dropped",
+                    limited: true)
+            ] + answer(token, failure: "\(name): \(intent): \(error)")
+        }
+    }
+
+    /// An acknowledgement for `token`, when the line carried one.
+    private func answer(_ token: ControlCommand.AckToken?, failure: String? = nil) -> [DaemonRequest] {
+        token.map { [.acknowledge($0, failure: failure)] } ?? []
+    }
+}

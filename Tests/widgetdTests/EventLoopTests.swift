@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+import Scheduler
+import Testing
+
+@testable import widgetd
+
+/// A clock a test sets by hand.
+private final class ManualClock: DaemonClock, @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date) { current = start }
+
+    var now: Date { lock.withLock { current } }
+
+    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+/// The daemon's loop alone (`EventLoop`): what wakes it, read from its real descriptors, and a deadline passed on a
+/// clock the test moves, with no real sleeping.
+@Suite("the event loop: wakes for deadlines, results, the FIFO and signals, and for nothing else")
+struct EventLoopTests {
+    private static let start = Date(timeIntervalSince1970: 2_000_000_000)
+
+    @Test func aDeadlineOnTheTestsClockWakesTheLoopWhenTheClockPassesIt() throws {
+        let clock = ManualClock(Self.start)
+        let loop = try EventLoop(signals: [], clock: clock)
+        // Nothing due yet by the test's clock (and the real timer is armed years ahead): the wait times out, empty.
+        let early = try loop.wait(until: Self.start.addingTimeInterval(60), control: nil, timeout: .milliseconds(20))
+        #expect(early.isEmpty)
+        clock.advance(by: 60)
+        let due = try loop.wait(until: Self.start.addingTimeInterval(60), control: nil, timeout: .seconds(10))
+        #expect(due.deadline && !due.completions && !due.controlLines)
+        #expect(due.now == Self.start.addingTimeInterval(60))
+    }
+
+    @Test func withNoDeadlineAndNothingToReadItDoesNotWake() throws {
+        let loop = try EventLoop(signals: [])
+        #expect(try loop.wait(until: nil, control: nil, timeout: .milliseconds(50)).isEmpty)
+    }
+
+    @Test func aWallClockDeadlineFiresTheTimer() throws {
+        let loop = try EventLoop(signals: [])
+        let wake = try loop.wait(until: Date().addingTimeInterval(0.01), control: nil, timeout: .seconds(10))
+        #expect(wake.deadline)
+    }
+
+    @Test func aProviderResultWakesItOnceHoweverManyArrived() throws {
+        let loop = try EventLoop(signals: [])
+        let wakeup = loop.wakeup  // what provider threads hold: Sendable, unlike the loop
+        let thread = Thread { for _ in 0..<3 { wakeup.signal() } }
+        thread.start()
+        #expect(try loop.wait(until: nil, control: nil, timeout: .seconds(10)).completions)
+        #expect(try loop.wait(until: nil, control: nil, timeout: .milliseconds(20)).isEmpty, "drained")
+    }
+
+    @Test func aReadableControlDescriptorIsReportedNotRead() throws {
+        let loop = try EventLoop(signals: [])
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(write(ends[1], "reload all\n", 11) == 11)
+        let wake = try loop.wait(until: nil, control: ends[0], timeout: .seconds(10))
+        #expect(wake.controlLines && !wake.completions)
+        var byte: UInt8 = 0
+        #expect(read(ends[0], &byte, 1) == 1, "the line is left for the FIFO's reader")
+    }
+
+    @Test func fileEventsComeWithTheWake() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let loop = try EventLoop(signals: [])
+        let watch = try loop.watcher.watch(directory: directory.url.path, mask: [.closeWrite])
+        _ = try directory.write("widgets.yaml", "widgets: {}\n")
+        let wake = try loop.wait(until: nil, control: nil, timeout: .seconds(10))
+        #expect(wake.fileEvents.contains { $0.watch == watch })
+    }
+}

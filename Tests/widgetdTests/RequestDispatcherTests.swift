@@ -1,0 +1,166 @@
+import Foundation
+import Scheduler
+import Testing
+
+@testable import widgetd
+
+/// A kind with a left-click intent taking a parameter, so the dispatcher is tested without the shipped kinds.
+private struct TapKind: WidgetKind {
+    let name = "tap"
+    let displayName = "Tap"
+    let summary = "A kind for dispatcher tests."
+    let families: [Family] = [.systemSmall]
+    let parameters: [ParameterSpec] = []
+    let intents = [
+        IntentSpec(
+            "toggle", summary: "Toggles.", parameters: [ParameterSpec("title", displayName: "Title", type: .string)])
+    ]
+
+    func defaultIntent(for button: MouseButton) -> String? { button == .left ? "toggle" : nil }
+
+    func placeholder(in context: ProviderContext) -> EntryContent { EntryContent(text: "…") }
+
+    func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        TimelineEntry(date: context.now, content: EntryContent(text: "tap"))
+    }
+
+    func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(entries: [try await snapshot(for: configuration, in: context)], policy: .never)
+    }
+}
+
+/// Control lines become requests (`RequestDispatcher`), with no daemon, FIFO or provider thread: only an engine
+/// holding the widgets and the kinds.
+@Suite("the request dispatcher: control lines to requests, bad lines logged and dropped")
+struct RequestDispatcherTests {
+    private static let dispatcher = RequestDispatcher(registry: KindRegistry([TapKind()]))
+    private static let tap = WidgetInstance(name: "tap", kind: "tap", family: .systemSmall)
+    private static let opener = WidgetInstance(
+        name: "opener", kind: "tap", family: .systemSmall, onClick: [.right: .command(["xdg-open", "https://x"])])
+    private static let orphan = WidgetInstance(name: "orphan", kind: "gone", family: .systemSmall)
+    private static let engine = Engine(
+        instances: [tap, opener, orphan], placeholders: [:], now: Date(timeIntervalSince1970: 2_000_000_000))
+
+    private static func requests(_ line: String) -> [DaemonRequest] {
+        dispatcher.requests(for: .line(line), in: engine)
+    }
+
+    private static func token(_ text: String) throws -> ControlCommand.AckToken {
+        try #require(ControlCommand.AckToken(text))
+    }
+
+    @Test func reloadsNameTheirTargetAndCarryTheirToken() throws {
+        #expect(Self.requests("reload all") == [.reload(.all, acknowledgement: nil, line: "reload all")])
+        #expect(
+            Self.requests("reload kind tap ack=t1")
+                == [.reload(.kind("tap"), acknowledgement: try Self.token("t1"), line: "reload kind tap ack=t1")])
+        // Whether a name is a widget is the engine's to say when the reload is asked (`Daemon.request`).
+        #expect(
+            Self.requests("reload nowhere") == [
+                .reload(.instance("nowhere"), acknowledgement: nil, line: "reload nowhere")
+            ])
+        #expect(Self.requests("config ack=c") == [.reloadConfiguration(acknowledgement: try Self.token("c"))])
+    }
+
+    @Test func aClickRunsTheKindsIntentWithWhereItLanded() throws {
+        let requests = Self.requests("click tap 1 30 120 x=5 modifiers=Shift ack=k")
+        var invocation = IntentInvocation(
+            intent: "toggle",
+            click: ClickLocation(
+                button: .left, relativeX: 30, width: 120, x: 5, y: nil, relativeY: nil, height: nil,
+                modifiers: ["Shift"]))
+        invocation.parameters = try TapKind().intentParameters([], for: try #require(TapKind().intent(named: "toggle")))
+        #expect(
+            requests == [
+                .log(.debug, "tap: left click runs toggle", limited: false),
+                .performClick(invocation, on: Self.tap, acknowledgement: try Self.token("k")),
+            ])
+    }
+
+    @Test func aClickBoundToACommandStartsIt() {
+        #expect(
+            Self.requests("click opener 3")
+                == [.startCommand(["xdg-open", "https://x"], instance: "opener", button: .right, acknowledgement: nil)])
+    }
+
+    @Test func aClickOnNothingBoundIsAcknowledgedAsDone() throws {
+        #expect(
+            Self.requests("click tap 2 ack=m")
+                == [
+                    .log(.info, "tap: nothing is bound to the middle button", limited: true),
+                    .acknowledge(try Self.token("m"), failure: nil),
+                ])
+    }
+
+    @Test func anIntentLineReadsItsParametersAsTheIntentDeclaresThem() throws {
+        let requests = Self.requests(#"intent tap toggle title="Buy milk""#)
+        let spec = try #require(TapKind().intent(named: "toggle"))
+        let values = try TapKind().intentParameters([("title", "Buy milk")], for: spec)
+        #expect(
+            requests == [
+                .performIntent(
+                    IntentInvocation(intent: "toggle", parameters: values), on: Self.tap, acknowledgement: nil)
+            ])
+    }
+
+    /// Each bad request: logged (limited, as the FIFO's writer caused it) and dropped; with a token, answered with
+    /// the reason so a waiting CLI exits 1 at once.
+    @Test(arguments: [
+        (
+            "click ghost 1 ack=a", "click on unknown widget 'ghost' (or button 1): dropped",
+            "click on unknown widget 'ghost' (or button 1)"
+        ),
+        // A widget whose kind the registry lacks (a plugin gone) is as unknown as no widget.
+        (
+            "click orphan 1 ack=a", "click on unknown widget 'orphan' (or button 1): dropped",
+            "click on unknown widget 'orphan' (or button 1)"
+        ),
+        (
+            "intent ghost toggle ack=a", "intent 'toggle' for unknown widget 'ghost': dropped",
+            "intent 'toggle' for unknown widget 'ghost'"
+        ),
+        (
+            "intent tap togle ack=a",
+            "tap: unknown intent 'togle' for kind 'tap'; did you mean 'toggle'? intents: toggle; dropped",
+            "tap: unknown intent 'togle' for kind 'tap'; did you mean 'toggle'? intents: toggle"
+        ),
+        ("intent tap toggle colour=red ack=a", nil, nil),
+    ])
+    func badRequestsAreLoggedDroppedAndAnswered(line: String, logged: String?, reason: String?) throws {
+        let requests = Self.requests(line)
+        try #require(requests.count == 2, "\(requests)")
+        guard case .log(.warning, let message, limited: true) = requests[0] else {
+            Issue.record("first a limited warning, not \(requests[0])")
+            return
+        }
+        guard case .acknowledge(let token, let failure?) = requests[1] else {
+            Issue.record("then a failed acknowledgement, not \(requests[1])")
+            return
+        }
+        #expect(token == (try Self.token("a")))
+        if let logged { #expect(message == logged) }
+        if let reason { #expect(failure == reason) }
+        #expect(message.hasSuffix("dropped"))
+        #expect(!failure.isEmpty)
+    }
+
+    @Test func aLineThatIsNoRequestIsLoggedAndDropped() {
+        let requests = Self.requests("frobnicate \u{1b}[31m")
+        #expect(requests.count == 1)
+        guard case .log(.warning, let message, limited: true) = requests.first else {
+            Issue.record("a limited warning, not \(requests)")
+            return
+        }
+        #expect(message.hasPrefix("control FIFO: dropped 'frobnicate \\x1b[31m': "), "\(message)")
+        // Not a request either: a button no bar sends. Its token is not read, so nothing is acknowledged.
+        let button = Self.requests("click tap 9 ack=a")
+        #expect(button.count == 1)
+        #expect(button.allSatisfy { if case .log(.warning, _, limited: true) = $0 { true } else { false } })
+    }
+
+    @Test func aLineTheFIFORefusedIsLoggedWithItsReason() {
+        #expect(
+            Self.dispatcher.requests(for: .rejected(reason: "longer than 4096 bytes"), in: Self.engine)
+                == [.log(.warning, "control FIFO: dropped a line: longer than 4096 bytes", limited: true)])
+    }
+}
