@@ -76,7 +76,8 @@ let package = Package(
             dependencies: ["Providers", "Config", "Kind", "Output", "Timelines", "TimeZones", "YAML", "Store"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
-            name: "widgetdTests", dependencies: ["widgetd", "Control", "Output", "Providers", "System"],
+            name: "widgetdTests",
+            dependencies: ["widgetd", "Config", "Control", "Kind", "Output", "Providers", "System", "Timelines"],
             exclude: ["RealBars/Tools"]),
     ]
 )

@@ -169,6 +169,12 @@ struct DaemonEndToEndTests {
         #expect(daemon.log.contains("quote's files were deleted: writing them again"))
 
         // `rm -r` of the whole directory succeeds (the daemon waits until the deletions stop), then it comes back.
+        // It starts once the daemon has finished writing (`rm -r` of a directory being written fails for a user too):
+        // the daemon did not run for a fifth of a second.
+        #expect(
+            try await waitForQuiet("the repair's writes to end", window: .milliseconds(200)) {
+                try daemon.contextSwitches()
+            })
         try FileManager.default.removeItem(atPath: daemon.output)
         #expect(
             await waitFor("the directory and every file to come back") {

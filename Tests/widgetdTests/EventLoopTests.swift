@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Scheduler
+import System
 import Testing
 
 @testable import widgetd

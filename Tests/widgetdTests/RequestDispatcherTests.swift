@@ -1,6 +1,9 @@
+import Config
+import Control
 import Foundation
-import Scheduler
+import Kind
 import Testing
+import Timelines
 
 @testable import widgetd
 

@@ -1,7 +1,10 @@
+import Config
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import Output
 import Testing
+import Timelines
 
 @testable import widgetd
 
@@ -16,7 +19,7 @@ struct StateFilesTests {
         let paths: DaemonPaths
         let lines = Captured()
         var files: StateFiles
-        let engine: Engine
+        let engine: Engine<WidgetInstance>
 
         init() throws {
             directory = try TemporaryDirectory()
@@ -38,7 +41,7 @@ struct StateFilesTests {
                 now: StateFilesTests.start)
         }
 
-        var status: InstanceStatus { engine.status(of: "quote", now: StateFilesTests.start)! }
+        var status: InstanceStatus<WidgetInstance> { engine.status(of: "quote", now: StateFilesTests.start)! }
     }
 
     @Test func everyStateFileIsWrittenWhereItsReaderLooks() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Providers
-import Scheduler
+import Timelines
 
 /// What provider threads hand back through `CompletionQueue`: timelines, intents' outcomes, persistent commands'
 /// updates and plugins' events, taken in on the loop's thread.

@@ -1,6 +1,7 @@
+import Config
 import Foundation
 import Providers
-import Scheduler
+import YAML
 
 /// widgets.yaml read again (an edit, SIGHUP, a `config` line): unchanged widgets keep their timelines, changed ones
 /// restart, removed ones lose their files.

@@ -1,4 +1,7 @@
-import Scheduler
+import Config
+import Control
+import Kind
+import Timelines
 
 /// One thing a control line asks the daemon to do, as `RequestDispatcher` decided it; the daemon carries it out
 /// (`Daemon+Control`). A value, so which line gives which requests is tested without a daemon.

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Scheduler
+import System
 
 /// What the daemon sleeps on: one `poll()` over a wall-clock timerfd armed for the next deadline, the wake-up that
 /// provider threads signal, the control FIFO, inotify and a signalfd. Nothing here runs on a period: with no deadline

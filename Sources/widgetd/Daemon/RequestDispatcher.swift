@@ -1,4 +1,8 @@
-import Scheduler
+import Config
+import Control
+import Kind
+import Text
+import Timelines
 
 /// Turns what the control FIFO gave (a line, or a line it refused) into the daemon's requests (`DaemonRequest`):
 /// reloads, a config reload, a click's command or intent, an intent with its parameters read as the kind declares
@@ -12,7 +16,7 @@ struct RequestDispatcher {
     let registry: KindRegistry
 
     /// The requests one result of reading the FIFO makes.
-    func requests(for result: ControlLineResult, in engine: Engine) -> [DaemonRequest] {
+    func requests(for result: ControlLineResult, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {
         switch result {
         case .rejected(let reason):
             return [.log(.warning, "control FIFO: dropped a line: \(reason)", limited: true)]
@@ -32,7 +36,7 @@ struct RequestDispatcher {
     }
 
     /// The requests `command` makes.
-    func requests(for command: ControlCommand, in engine: Engine) -> [DaemonRequest] {
+    func requests(for command: ControlCommand, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {
         switch command.action {
         case .reloadAll:
             return [.reload(.all, acknowledgement: command.acknowledgement, line: command.line)]
@@ -56,7 +60,7 @@ struct RequestDispatcher {
     /// A click: the instance's `on_click:` binding for the button, else its kind's default intent.
     private func click(
         _ name: String, button number: Int, relativeX: Int?, width: Int?, details: ControlCommand.ClickDetails,
-        _ token: ControlCommand.AckToken?, in engine: Engine
+        _ token: ControlCommand.AckToken?, in engine: Engine<WidgetInstance>
     ) -> [DaemonRequest] {
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
             let button = MouseButton(number: number)
@@ -92,7 +96,7 @@ struct RequestDispatcher {
     /// An `intent NAME INTENT key=value…` line, its parameters read as the intent declares them.
     private func run(
         _ intent: String, on name: String, parameters: [(name: String, value: String)],
-        _ token: ControlCommand.AckToken?, in engine: Engine
+        _ token: ControlCommand.AckToken?, in engine: Engine<WidgetInstance>
     ) -> [DaemonRequest] {
         guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
             let reason = "intent '\(LogText.excerpt(intent))' for unknown widget '\(LogText.excerpt(name))'"

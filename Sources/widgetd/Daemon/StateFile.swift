@@ -1,5 +1,6 @@
+import Control
 import Foundation
-import Scheduler
+import Output
 
 /// One of the files the daemon keeps about itself and its widgets, besides the bar files and records
 /// (`OutputWriter`): where it goes, how loudly its failure is logged, and whether a failed write is tried again.

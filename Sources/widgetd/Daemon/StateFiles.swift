@@ -1,6 +1,9 @@
+import Config
+import Control
 import Foundation
 import Glibc
-import Scheduler
+import Output
+import Timelines
 
 /// The one writer of the daemon's state files (`StateFile`): `daemon.json`, the status files, the acknowledgements and
 /// the entries kept across restarts — everything the daemon writes besides the bar files and records.
@@ -52,7 +55,7 @@ struct StateFiles {
         DaemonState.remove(from: paths.control)
     }
 
-    mutating func write(_ status: InstanceStatus, of name: String, now: Date) {
+    mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
         write(.status(name), InstanceStatusRecord(status).encoded(), now: now)
     }
 
