@@ -35,6 +35,17 @@ enum Format {
         return String(format: "%.\(decimals)f", value)
     }
 
+    /// A count with thousands separated, as the issue writes them: 10,000.
+    static func count(_ value: Int) -> String {
+        let digits = String(value)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 && value >= 10_000 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
     static func ms(_ seconds: Double) -> String { number(seconds * 1000) + " ms" }
 
     static func kB(_ kilobytes: Double) -> String {
