@@ -59,19 +59,9 @@ enum Format {
     }
 }
 
-/// What the benchmark prints: one line per figure, with the goal it is held to and whether it is met.
+/// What the benchmark prints as it runs: one line per figure, under section headings. The table of issue 15's rows
+/// comes at the end (`Table`).
 final class Report {
-    struct Goal {
-        var figure: String
-        var goal: String
-        var measured: String
-        var met: Bool
-    }
-
-    private(set) var goals: [Goal] = []
-    /// Figures by key, for ratios computed later in the run and for the summary table.
-    var values: [String: Double] = [:]
-
     func section(_ title: String) {
         print("\n## \(title)")
         flush()
@@ -83,30 +73,8 @@ final class Report {
         flush()
     }
 
-    /// A figure line held to a goal; the goal is recorded for the summary.
-    func goal(_ name: String, _ value: String, goal: String, met: Bool, _ detail: String = "") {
-        goals.append(Goal(figure: name, goal: goal, measured: value, met: met))
-        figure(name, value, "[goal \(goal): \(met ? "met" : "MISSED")]\(detail.isEmpty ? "" : " " + detail)")
-    }
-
     func note(_ text: String) {
         print("   \(text)")
-        flush()
-    }
-
-    func summary() {
-        section("Goals (issue 6)")
-        guard !goals.isEmpty else {
-            note("no goal was measured in this run")
-            return
-        }
-        for goal in goals {
-            print(
-                "\(goal.met ? "met   " : "MISSED") \(Format.pad(goal.figure, 44)) \(Format.pad(goal.measured, 24)) goal \(goal.goal)"
-            )
-        }
-        let met = goals.filter(\.met).count
-        print("\(met) of \(goals.count) goals met")
         flush()
     }
 

@@ -54,9 +54,14 @@ struct RowResult {
     var i3blocks: String?
     /// Printed under the table: how the figure was taken, and what it is compared with.
     var note: String?
+    /// Printed after the figures in the table: what the goal is measured against (a floor, a window).
+    var beside: String?
 
-    init(_ figures: [Figure], met: Bool? = nil, i3blocks: String? = nil, note: String? = nil) {
+    init(
+        _ figures: [Figure], met: Bool? = nil, i3blocks: String? = nil, beside: String? = nil, note: String? = nil
+    ) {
         self.figures = figures
+        self.beside = beside
         let verdicts = figures.compactMap(\.met)
         self.met = met ?? (verdicts.isEmpty ? nil : verdicts.allSatisfy { $0 })
         self.i3blocks = i3blocks
@@ -70,7 +75,9 @@ struct RowResult {
         return result
     }
 
-    var value: String { figures.isEmpty ? "n/a" : figures.map(\.text).joined(separator: " / ") }
+    var value: String {
+        (figures.isEmpty ? "n/a" : figures.map(\.text).joined(separator: " / ")) + (beside.map { "; \($0)" } ?? "")
+    }
 }
 
 /// A row of the table: what it measures, the goal, and the measurement.

@@ -27,13 +27,13 @@ func issue15Rows(_ options: Options) -> [Row] {
         },
         Row(
             id: .firstFile, title: "first file of a second, N = 10, after the boundary (p50)",
-            goal: "≤ 0.5 ms (timer alone: p99 in the note)"
+            goal: "≤ 0.5 ms"
         ) { run in
             let firsts = try run.swaps(10).map { $0.first.median * 1000 }
             let timers = run.rounds.map { _ in TimerFloorBench.run(samples: options.quick ? 50 : 300) }
             let timer = Figure(timers.map { $0.p99 * 1000 }, "ms")
             return RowResult(
-                [Figure(firsts, "ms", limit: 0.5)],
+                [Figure(firsts, "ms", limit: 0.5)], beside: "timer alone: p99 \(timer.text)",
                 note: "boundary → first `.plain` renamed (inotify, read by this process); the timer alone "
                     + "(clock_nanosleep to a 10 ms boundary, this process): p99 \(timer.text), p50 "
                     + "\(Figure(timers.map { $0.median * 1000 }, "ms").text)")
@@ -47,6 +47,7 @@ func issue15Rows(_ options: Options) -> [Row] {
             let ratio = Summary(bursts).median / floor.median
             return RowResult(
                 [Figure(bursts, "ms", limit: 2 * floor.median)],
+                beside: "\(Format.ratio(ratio)) the kernel floor, \(Format.number(floor.median)) ms",
                 note: "kernel floor (\(large) temp files written and renamed over old ones with bare system calls): "
                     + "\(floor.text); the burst is \(Format.ratio(ratio)) it")
         },
@@ -83,6 +84,7 @@ func issue15Rows(_ options: Options) -> [Row] {
             let children = Figure(results.map(\.children), "s")
             return RowResult(
                 [Figure(results.map(\.perTenMinutes), "s", limit: 30)], i3blocks: i3blocks,
+                beside: "measured over \(Format.number(options.cpuSeconds)) s, scaled to 10 min",
                 note: "measured over \(Format.number(options.cpuSeconds)) s windows (--cpu-window), × "
                     + "\(Format.number(600 / options.cpuSeconds)) to 10 min; daemon + children (its exec widgets' "
                     + "shells: \(children.text) of it per window); \(results.first?.reloads ?? 0) reloads and "
@@ -98,7 +100,7 @@ func issue15Rows(_ options: Options) -> [Row] {
                 }
             let debug = run.widgetd.contains("/debug/") ? "; a DEBUG build" : ""
             return RowResult(
-                [Figure([Double(info.bytes) / 1_048_576], "MB", limit: 16)],
+                [Figure([Double(info.bytes) / 1_048_576], "MB", limit: 16)], beside: stripped,
                 note: "\(run.widgetd): \(info.bytes) bytes, \(stripped)\(debug)")
         },
         Row(id: .idleRSS, title: "idle RSS, example config / no widgets", goal: "≤ 10 MB / ≤ 8 MB") { run in
@@ -143,7 +145,8 @@ func issue15Rows(_ options: Options) -> [Row] {
             }
             return RowResult(
                 [Figure(per, "kB", limit: 1)],
-                note: "(peak RSS at N = \(huge) − at N = 3, one of each kind) / \(huge - 3); motivations, quotes and "
+                note:
+                    "(peak RSS at N = \(Format.count(huge)) − at N = 3, one of each kind) / \(Format.count(huge - 3)); motivations, quotes and "
                     + "per-minute clocks in turn; anonymous memory alone: \(Figure(anonymous, "kB").text)")
         },
         Row(id: .reload, title: "reload N = 1, FIFO → file renamed, p50 / p99", goal: "≤ 0.2 / ≤ 1 ms") { run in

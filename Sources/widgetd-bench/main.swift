@@ -42,7 +42,7 @@ for row in issue15Rows(options) where options.rows.contains(row.id) {
     }
     measured.append((row, result))
     run.report.figure(
-        "\(row.id.rawValue) (\(Format.number(monotonic() - rowStart)) s)", result.value,
+        "\(row.id.rawValue) (\(Format.number(monotonic() - rowStart, 2)) s)", result.value,
         result.met.map { "[goal \(row.goal): \($0 ? "met" : "MISSED")]" } ?? "")
 }
 
