@@ -13,7 +13,7 @@ let usage = """
       --only ROWS          comma-separated row ids (default: all): \(RowID.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds R           rounds per row (default 3, quick 1)
       --quick              a smoke test: small N, 1 s windows, one round (about half a minute); not figures
-      --cpu-window S       the 57-widget CPU window in seconds (default 20, quick 2); the issue's figure is for
+      --cpu-window S       the 57-widget CPU window in seconds (default 20, quick 1); the issue's figure is for
                            10 minutes, so the row prints the window and the figure scaled to 10 min
       --window S           the swap and i3blocks windows (default 10, quick 1)
       --samples K          FIFO requests per latency round (default 200, quick 20)
@@ -87,7 +87,7 @@ struct Options {
     }
 
     var roundCount: Int { max(1, rounds ?? (quick ? 1 : 3)) }
-    var cpuSeconds: Double { cpuWindow ?? (quick ? 2 : 20) }
+    var cpuSeconds: Double { cpuWindow ?? (quick ? 1 : 20) }
     var windowSeconds: Double { window ?? (quick ? 1 : 10) }
     var sampleCount: Int { samples ?? (quick ? 20 : 200) }
     /// Seconds from the first second boundary after start-up to a window's start: start-up writes are over by then.
