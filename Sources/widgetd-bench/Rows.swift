@@ -138,7 +138,7 @@ func issue15Rows(_ options: Options) -> [Row] {
             goal: "≤ 1 kB"
         ) { run in
             let base = try run.startups(3, check: false)
-            let many = try run.startups(huge, check: false)
+            let many = try run.startups(huge, check: true)
             let per = zip(base, many).map { Double($1.peakKilobytes - $0.peakKilobytes) / Double(huge - 3) }
             let anonymous = zip(base, many).map {
                 Double($1.anonymousKilobytes - $0.anonymousKilobytes) / Double(huge - 3)
@@ -183,7 +183,7 @@ func issue15Rows(_ options: Options) -> [Row] {
             id: .placeholders, title: "start → \(Format.count(huge)) placeholders written",
             goal: "≤ 300 ms"
         ) { run in
-            let results = try run.startups(huge, check: false)
+            let results = try run.startups(huge, check: true)
             return RowResult(
                 [Figure(results.map { $0.painted * 1000 }, "ms", limit: 300)],
                 note: "daemon spawned → every `<name>.plain` renamed; every first timeline in: "
