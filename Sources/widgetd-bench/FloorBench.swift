@@ -17,8 +17,8 @@ struct FloorResult {
 }
 
 enum FloorBench {
-    static func run(count: Int, rounds: Int, root: String) throws -> FloorResult {
-        let directory = root + "/floor"
+    static func run(count: Int, rounds: Int, root: String, name: String = "floor") throws -> FloorResult {
+        let directory = root + "/" + name
         try makeDirectory(directory)
         let contents = Array("12:00:00\n".utf8)
         let finals = (0..<count).map { directory + "/c\($0).plain" }

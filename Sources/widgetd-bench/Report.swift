@@ -35,6 +35,17 @@ enum Format {
         return String(format: "%.\(decimals)f", value)
     }
 
+    /// A count with thousands separated, as the issue writes them: 10,000.
+    static func count(_ value: Int) -> String {
+        let digits = String(value)
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 && value >= 10_000 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return grouped
+    }
+
     static func ms(_ seconds: Double) -> String { number(seconds * 1000) + " ms" }
 
     static func kB(_ kilobytes: Double) -> String {
@@ -48,19 +59,9 @@ enum Format {
     }
 }
 
-/// What the benchmark prints: one line per figure, with the goal it is held to and whether it is met.
+/// What the benchmark prints as it runs: one line per figure, under section headings. The table of issue 15's rows
+/// comes at the end (`Table`).
 final class Report {
-    struct Goal {
-        var figure: String
-        var goal: String
-        var measured: String
-        var met: Bool
-    }
-
-    private(set) var goals: [Goal] = []
-    /// Figures by key, for ratios computed later in the run and for the summary table.
-    var values: [String: Double] = [:]
-
     func section(_ title: String) {
         print("\n## \(title)")
         flush()
@@ -72,30 +73,8 @@ final class Report {
         flush()
     }
 
-    /// A figure line held to a goal; the goal is recorded for the summary.
-    func goal(_ name: String, _ value: String, goal: String, met: Bool, _ detail: String = "") {
-        goals.append(Goal(figure: name, goal: goal, measured: value, met: met))
-        figure(name, value, "[goal \(goal): \(met ? "met" : "MISSED")]\(detail.isEmpty ? "" : " " + detail)")
-    }
-
     func note(_ text: String) {
         print("   \(text)")
-        flush()
-    }
-
-    func summary() {
-        section("Goals (issue 6)")
-        guard !goals.isEmpty else {
-            note("no goal was measured in this run")
-            return
-        }
-        for goal in goals {
-            print(
-                "\(goal.met ? "met   " : "MISSED") \(Format.pad(goal.figure, 44)) \(Format.pad(goal.measured, 24)) goal \(goal.goal)"
-            )
-        }
-        let met = goals.filter(\.met).count
-        print("\(met) of \(goals.count) goals met")
         flush()
     }
 

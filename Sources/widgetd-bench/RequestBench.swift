@@ -14,9 +14,9 @@ enum RequestBench {
     /// Latencies in seconds with `count` instances: for a reload, `count` quotes widgets, any of which is asked
     /// for; for a click, one motivations widget beside `count - 1` quotes widgets.
     static func latency(
-        _ request: Request, count: Int, samples: Int, root: String, widgetd: String
+        _ request: Request, count: Int, samples: Int, root: String, name: String? = nil, widgetd: String
     ) throws -> Summary {
-        let scenario = try Scenario(root: root, name: "\(request.rawValue)-\(count)", widgetd: widgetd)
+        let scenario = try Scenario(root: root, name: name ?? "\(request.rawValue)-\(count)", widgetd: widgetd)
         let widgets: [String]
         let targets: [String]
         switch request {
@@ -152,10 +152,10 @@ struct StartupResult {
 
 enum StartupBench {
     static func run(
-        count: Int, checkRuns: Int, root: String, widgetd: String, widgets: [String]? = nil
+        count: Int, checkRuns: Int, root: String, name: String? = nil, widgetd: String, widgets: [String]? = nil
     ) throws -> StartupResult {
         let scenario = try Scenario(
-            root: root, name: "startup-\(count)\(widgets == nil ? "" : "-custom")", widgetd: widgetd)
+            root: root, name: name ?? "startup-\(count)\(widgets == nil ? "" : "-custom")", widgetd: widgetd)
         try RequestBench.addMotivation(scenario)
         try scenario.writeConfig(widgets ?? Widgets.mix(count))
         var check: Summary?

@@ -23,13 +23,24 @@ final class Child {
 
     /// The read end of the child's stdout when `.pipe` was asked for.
     private(set) var pipeReadEnd: Int32 = -1
+    /// The write end of the child's stdin when `stdinPipe` was asked for (i3blocks reads clicks there).
+    private(set) var stdinWriteEnd: Int32 = -1
 
-    init(_ argv: [String], environment: [String: String], stdout: Output = .null, stderr: String? = nil) throws {
+    init(
+        _ argv: [String], environment: [String: String], stdout: Output = .null, stderr: String? = nil,
+        stdinPipe: Bool = false
+    ) throws {
         self.argv = argv
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        var inputEnds: [Int32] = [-1, -1]
+        if stdinPipe {
+            guard makePipe(&inputEnds) else { throw BenchError("pipe2: \(String(cString: strerror(errno)))") }
+            posix_spawn_file_actions_adddup2(&actions, inputEnds[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         var pipeEnds: [Int32] = [-1, -1]
         switch stdout {
         case .null:
@@ -69,12 +80,22 @@ final class Child {
         var child: pid_t = 0
         let status = posix_spawnp(&child, argv[0], &actions, &attributes, arguments, environmentStrings)
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
+        if inputEnds[0] >= 0 { close(inputEnds[0]) }
         guard status == 0 else {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
+            if inputEnds[1] >= 0 { close(inputEnds[1]) }
             throw BenchError("cannot start \(argv[0]): \(String(cString: strerror(status)))")
         }
         pid = child
         pipeReadEnd = pipeEnds[0]
+        stdinWriteEnd = inputEnds[1]
+    }
+
+    /// Writes `text` to the child's stdin pipe; false when it is gone.
+    @discardableResult
+    func send(_ text: String) -> Bool {
+        guard stdinWriteEnd >= 0 else { return false }
+        return text.withCString { write(stdinWriteEnd, $0, strlen($0)) } > 0
     }
 
     /// Whether it is still running (not yet reaped).
@@ -108,6 +129,10 @@ final class Child {
         }
         // Anything of its group still alive (persist blocks' loops) goes too.
         kill(-pid, SIGKILL)
+        if stdinWriteEnd >= 0 {
+            close(stdinWriteEnd)
+            stdinWriteEnd = -1
+        }
     }
 
     /// Runs `argv` to completion; returns the exit status and the wall time it took.
@@ -135,6 +160,8 @@ final class BlockUpdateCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var lineCount = 0
     private var changeCount = 0
+    /// The wall-clock time the last complete line was read, taken when `read()` returned.
+    private var lastLineTime = 0.0
     private let descriptor: Int32
     /// A hash of each block's last text, by the number in its name (`b17` → 17).
     private var last: [UInt64]
@@ -156,6 +183,13 @@ final class BlockUpdateCounter: @unchecked Sendable {
         return (lineCount, changeCount)
     }
 
+    /// Lines printed so far, and when the last one was read.
+    var lastLine: (count: Int, time: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (lineCount, lastLineTime)
+    }
+
     private func pump() {
         let size = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
@@ -164,6 +198,7 @@ final class BlockUpdateCounter: @unchecked Sendable {
         line.reserveCapacity(1 << 20)
         while true {
             let got = Glibc.read(descriptor, buffer, size)
+            let now = realtime()
             if got == -1 && errno == EINTR { continue }
             guard got > 0 else {
                 close(descriptor)  // end of file: every writer is gone
@@ -177,6 +212,7 @@ final class BlockUpdateCounter: @unchecked Sendable {
                 lock.lock()
                 lineCount += 1
                 changeCount += changes
+                lastLineTime = now
                 lock.unlock()
                 line.removeAll(keepingCapacity: true)
                 start = index + 1

@@ -33,18 +33,23 @@ struct SwapResult {
 }
 
 enum SwapBench {
-    static func run(count: Int, seconds: Double, root: String, widgetd: String) throws -> SwapResult {
-        let scenario = try Scenario(root: root, name: "swap-\(count)", widgetd: widgetd)
-        try scenario.writeConfig((0..<count).map { Widgets.secondsClock("c\($0)") })
+    /// `settle`: seconds from the next whole second to the window's start. `formats`: the clocks' `output:` list
+    /// (nil: the default, plain alone), for the renderer's figure.
+    static func run(
+        count: Int, seconds: Double, settle: Double = 2.3, root: String, name: String? = nil, widgetd: String,
+        formats: [String]? = nil
+    ) throws -> SwapResult {
+        let scenario = try Scenario(root: root, name: name ?? "swap-\(count)", widgetd: widgetd)
+        try scenario.writeConfig((0..<count).map { Widgets.secondsClock("c\($0)", formats: formats) })
         let watcher = try RenameWatcher([scenario.output])
         defer { watcher.stop() }
         let daemon = try scenario.startDaemon()
         defer { daemon.stop() }
         try scenario.waitForTimelines(count)
 
-        // Start 0.3 s after a second boundary, two seconds on, so the start-up's writes are over and every
+        // Start 0.3 s after a second boundary, a second or two on, so the start-up's writes are over and every
         // window boundary falls between bursts.
-        let start = realtime().rounded(.down) + 2.3
+        let start = realtime().rounded(.down) + settle
         sleepUntil(realtime: start)
         guard daemon.isRunning else { throw BenchError("the daemon stopped: \(scenario.logTail)") }
         let ticks0 = Proc.stat(daemon.pid)?.own ?? 0
@@ -70,7 +75,7 @@ enum SwapBench {
             let late = event.time - boundary
             let seen = bySecond[boundary]
             bySecond[boundary] = (min(seen?.first ?? late, late), max(seen?.last ?? late, late))
-            if event.name.hasSuffix(".plain") { lateness.append(late) }
+            if event.name.hasSuffix(formats == nil ? ".plain" : "") { lateness.append(late) }
         }
         var fileBytes = 0
         for suffix in ["plain"] {
@@ -153,7 +158,8 @@ enum I3blocksBench {
     }
 
     static func run(
-        count: Int, variant: I3blocksResult.Variant, seconds: Double, root: String, ticker: String?
+        count: Int, variant: I3blocksResult.Variant, seconds: Double, settle: Double = 2.3, root: String,
+        ticker: String?
     ) throws -> I3blocksResult {
         let directory = root + "/i3blocks-\(variant.rawValue)-\(count)"
         try makeDirectory(directory)
@@ -177,7 +183,7 @@ enum I3blocksBench {
             // Every loop started (and not just forked), then a second for them to settle.
             waitUntil(timeout: 30, interval: 0.1) { Proc.children(of: i3blocks.pid).count >= count }
         }
-        let start = realtime().rounded(.down) + 2.3
+        let start = realtime().rounded(.down) + settle
         sleepUntil(realtime: start)
         guard i3blocks.isRunning else { throw BenchError("i3blocks stopped; see \(directory)/i3blocks.log") }
         let counts0 = output.counts

@@ -92,8 +92,9 @@ func removeTree(_ path: String) {
 /// Widget definitions for `widgets.yaml`.
 enum Widgets {
     /// A clock with one entry per second (`%T`: the text changes every second).
-    static func secondsClock(_ name: String) -> String {
+    static func secondsClock(_ name: String, formats: [String]? = nil) -> String {
         "  \(name):\n    kind: clock\n    intent:\n      format: \"%T\"\n      seconds: true\n"
+            + (formats.map { "    output: [\($0.joined(separator: ", "))]\n" } ?? "")
     }
 
     /// A clock with one entry per minute.
