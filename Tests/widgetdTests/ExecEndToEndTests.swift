@@ -39,21 +39,22 @@ struct ExecEndToEndTests {
             + "'text': 'step %d' % i} for i in range(3)], 'policy': 'never'}))"
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  steps:\n    kind: exec\n    command: [python3, -c, \"\(script)\"]\n")
-        // The first entry shows before its date (as WidgetKit does), then each one at its date.
-        var seen: [String] = []
-        var recordInode: UInt64?
-        // Entries two seconds apart: each must be seen while it shows, even when the test waits its turn to resume.
+        // The first entry shows before its date (as WidgetKit does), then each one at its date. A follower sees each
+        // swap as a bar would: its output keeps every entry, however late this test resumes to read it.
+        let follower = try Follower(daemon, showing: "steps")
+        // The record (the whole timeline) is written when the timeline arrives.
+        #expect(
+            await daemon.waitFor("the timeline's record") {
+                daemon.read("steps.json")?.contains("step 2") == true
+            })
+        let recordInode = try inode(daemon.output + "/steps.json")
         #expect(
             await daemon.waitFor("all three entries", timeout: .seconds(15)) {
-                if let text = daemon.read("steps.plain"), text != seen.last { seen.append(text) }
-                if seen.last == "step 1\n", recordInode == nil {
-                    recordInode = try? inode(daemon.output + "/steps.json")
-                }
-                return seen.last == "step 2\n"
+                follower.lines.last == "step 2"
             })
-        #expect(seen.suffix(3) == ["step 0\n", "step 1\n", "step 2\n"])
-        // A swap writes the bar files alone: the record (the timeline) was written once, when it arrived.
-        #expect(recordInode != nil)
+        let seen = follower.lines.filter { $0.hasPrefix("step ") }
+        #expect(seen == ["step 0", "step 1", "step 2"])
+        // A swap writes the bar files alone: the record was not written again.
         #expect(try inode(daemon.output + "/steps.json") == recordInode)
         #expect(try daemon.cli(["show", "steps"]).stdout == "step 2\n")
         #expect(daemon.log.components(separatedBy: "steps: asking exec for a timeline").count == 2)
