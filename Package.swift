@@ -30,17 +30,22 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
         .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
-        .target(name: "Scheduler", dependencies: ["CYAML", "CLinux"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
+        // Paths, trimming, threads and a recursive lock: what Foundation gave that FoundationEssentials lacks (issue 15).
+        .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Providers", dependencies: ["Scheduler", "Store", "CLinux"], swiftSettings: staticRuntimeInRelease),
+            name: "Scheduler", dependencies: ["Basics", "CYAML", "CLinux"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Providers", dependencies: ["Basics", "Scheduler", "Store", "CLinux"],
+            swiftSettings: staticRuntimeInRelease),
         .executableTarget(
-            name: "widgetd", dependencies: ["Scheduler", "Providers", "Store"],
+            name: "widgetd", dependencies: ["Basics", "Scheduler", "Providers", "Store"],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
         // Compares TimeZones with Foundation's TimeZone and the clock kind's current Strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "Scheduler"]),

@@ -1,4 +1,7 @@
-import Foundation
+import Basics
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Providers
 import Scheduler
 import Store
@@ -145,7 +148,7 @@ struct WidgetdMain {
     /// `settings.store` of the config, else `$XDG_DATA_HOME/widgetd/store.sqlite`.
     static func storePath(configPath: String, environment: [String: String]) -> String {
         if let path = ConfigLoader.settings(path: configPath).store {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Path.homeDirectory()
             return DaemonPaths.expandingTilde(path, home: home)
         }
         return SharedStore.defaultPath(environment: environment)

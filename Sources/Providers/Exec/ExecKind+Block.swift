@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// i3blocks' block properties, written as `intent:` values under the names an i3blocks section gives them.

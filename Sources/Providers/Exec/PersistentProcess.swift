@@ -1,4 +1,5 @@
-import Foundation
+import CLinux
+import FoundationEssentials
 import Glibc
 
 /// A persistent command's process: in a process group of its own (so stopping it ends everything it started), its

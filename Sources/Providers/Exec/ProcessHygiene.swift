@@ -1,5 +1,5 @@
 import CLinux
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Keeps the processes that a widget's commands start from outliving the widget or the daemon.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// Short quotes from a chosen category (seed 001's configurable quote widget).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What reading a `widgets.yaml` gave: the configuration when it is valid, and every diagnostic.
 public struct ConfigLoadResult: Sendable {
@@ -117,7 +117,8 @@ public enum ConfigLoader {
     /// Only the valid entries of `plugins:` in the file at `path`, whatever else is wrong with it: the CLI needs them
     /// to know the plugin kinds before it checks the widgets (the full check reports the section's errors).
     public static func plugins(path: String) -> [PluginCommand] {
-        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes), firstInvalidUTF8(in: bytes) == nil,
+        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
+            firstInvalidUTF8(in: bytes) == nil,
             let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
             let section = pairs.first(where: { $0.key.scalar?.text == "plugins" })
         else { return [] }

@@ -1,3 +1,4 @@
+internal import CLinux
 import Glibc
 
 /// Why a request did not reach the daemon, or was not acknowledged.

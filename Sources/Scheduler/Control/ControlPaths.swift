@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Why the runtime directory or the control FIFO is not safe to use.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything the engine knows about one instance: its latest timeline, its reload deadlines, and how its
 /// last provider call went. Pure: every method takes `now`.

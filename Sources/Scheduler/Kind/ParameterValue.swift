@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How an entity parameter names its record.
 public enum EntityReference: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Output code's way into libc: `systemCall` (which retries `EINTR`), with failures as `OutputError`s
 /// that name the path written.

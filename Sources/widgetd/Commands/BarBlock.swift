@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// One widget's block on `widgetd bar`'s status line: the i3bar format's block (full and short text, colour,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Scheduler
 
 /// `widgetd bar`: a complete i3bar-protocol status command (`status_command widgetd bar` in i3 or sway) that shows

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// `widgetd list`: each instance of the running daemon with what it shows now and when it reloads next.

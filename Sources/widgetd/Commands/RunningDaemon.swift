@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// Where the CLI finds the running daemon: its state file (`DaemonState`) wins over the config the command was given,

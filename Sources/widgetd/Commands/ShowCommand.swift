@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import Scheduler
 
 /// `widgetd show NAME`: the current entry in any format, worked out from the record the daemon keeps beside the
@@ -249,13 +251,13 @@ struct DirectoryWatch {
         for _ in 0..<64 {
             current = try? watcher.watch(directory: path, mask: Self.mask)
             if current != nil { return }
-            var directory = (path as NSString).deletingLastPathComponent
+            var directory = Path.directory(of: path)
             var below = path
             while ancestor == nil, !directory.isEmpty {
                 ancestor = try? watcher.watch(directory: directory, mask: [.create, .movedTo])
                 if ancestor != nil || directory == "/" { break }
                 below = directory
-                directory = (directory as NSString).deletingLastPathComponent
+                directory = Path.directory(of: directory)
             }
             guard let watch = ancestor, access(below, F_OK) == 0 else { return }
             try? watcher.unwatch(watch)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// `widgetd status`: the daemon in one screen, like `systemctl status`: running or not, its config and whether the

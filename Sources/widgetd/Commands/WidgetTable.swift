@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// The table `list` and `status` print: each widget with its current text, policy, next reload and last error.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// The acknowledgement files the daemon wrote, so none outlives its use.

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 import Providers
@@ -126,7 +127,7 @@ final class Daemon {
             throw StartError(description: "widgetd: error: \(error)")
         }
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
-        let configDirectory = (configPath as NSString).deletingLastPathComponent
+        let configDirectory = Path.directory(of: configPath)
         configWatch = try? watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
         zoneWatch = try? watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
@@ -291,7 +292,7 @@ final class Daemon {
     }
 
     private func handleFileEvents() {
-        let configName = (configPath as NSString).lastPathComponent
+        let configName = Path.lastComponent(of: configPath)
         let events = watcher.readEvents()
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Scheduler
 
 /// The record of each instance, cut down to its current entry, kept under `$XDG_STATE_HOME/widgetd/entries/` so a

@@ -1,3 +1,4 @@
+import Basics
 import Scheduler
 
 /// Shell completion scripts for bash, zsh and fish, written from one `CompletionTable`.
@@ -168,12 +169,12 @@ enum CompletionScript {
     }
 
     private static func zshQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 
     private static func zshBracketed(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        text.replacingAll("\\", with: "\\\\").replacingAll("[", with: "\\[")
+            .replacingAll("]", with: "\\]").replacingAll(":", with: "\\:")
     }
 
     // MARK: - fish
@@ -229,6 +230,6 @@ enum CompletionScript {
     }
 
     private static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Scheduler
 
 /// widgets.yaml(5): every key the config checker takes (`ConfigSchema`), every family, format, mouse button and kind.
