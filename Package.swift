@@ -9,6 +9,14 @@ let staticRuntimeInRelease: [SwiftSetting] = [
     .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
 ]
 
+/// The release daemon is linked without its symbol table and debug info (`--strip-all`, issue 15): they are a fifth of
+/// its size, and `scripts/install` and `scripts/package-deb` stripped them anyway. A crash report then names addresses,
+/// the image's load address and its build ID instead of functions; `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` from
+/// the same commit gives a binary to resolve them with (`addr2line -f -C -e`). Debug builds keep everything.
+let strippedInRelease: [LinkerSetting] =
+    Context.environment["WIDGETD_KEEP_SYMBOLS"] == nil
+    ? [.unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))] : []
+
 let package = Package(
     name: "widgetd",
     platforms: [.macOS(.v14)],
@@ -42,6 +50,7 @@ let package = Package(
             name: "widgetd", dependencies: ["Basics", "Scheduler", "Providers", "Store"],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+                + strippedInRelease
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
