@@ -8,6 +8,10 @@ extension String {
         let pattern = Array(target.utf8)
         guard !pattern.isEmpty else { return self }
         let bytes = Array(utf8)
+        // Most texts hold no match (a dynamic date's token, a quote): returned as they are, with no copy.
+        guard let first = bytes.firstIndex(of: pattern[0]),
+            bytes.count - first >= pattern.count
+        else { return self }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = 0

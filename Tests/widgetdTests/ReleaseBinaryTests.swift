@@ -1,0 +1,18 @@
+import Foundation
+import Testing
+
+/// Issue 15: the release binary is stripped and carries no ICU.
+@Suite("the release binary")
+struct ReleaseBinaryTests {
+    @Test func itIsLinkedStrippedAndWithoutICU() throws {
+        let binary = try PackagingTests.releaseBinary.get()
+        let file = try runProgram("/usr/bin/file", [binary])
+        #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))
+        // ICU's data is linked in as `icudt76l-…` entries (34 MB); FoundationInternationalization brings it along.
+        // LEAD: drop `withKnownIssue` when the tz branch lands; the binary then has no Foundation and no ICU.
+        withKnownIssue("the time-zone files still import Foundation until the tz branch of issue 15 lands") {
+            #expect(bytes.range(of: Data("icudt".utf8)) == nil, "ICU's data is linked into \(binary)")
+        }
+    }
+}
