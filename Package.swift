@@ -9,6 +9,14 @@ let staticRuntimeInRelease: [SwiftSetting] = [
     .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
 ]
 
+/// The release daemon is linked without its symbol table and debug info (`--strip-all`, issue 15): they are a fifth of
+/// its size, and `scripts/install` and `scripts/package-deb` stripped them anyway. A crash report then names addresses,
+/// the image's load address and its build ID instead of functions; `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` from
+/// the same commit gives a binary to resolve them with (`addr2line -f -C -e`). Debug builds keep everything.
+let strippedInRelease: [LinkerSetting] =
+    Context.environment["WIDGETD_KEEP_SYMBOLS"] == nil
+    ? [.unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))] : []
+
 let package = Package(
     name: "widgetd",
     platforms: [.macOS(.v14)],
@@ -30,43 +38,56 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
         .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
+        // Paths, trimming, threads and a recursive lock: what Foundation gave that FoundationEssentials lacks (issue 15).
+        .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
         // docs/development.md, checked against every target's imports by PackageGraphTests).
         .target(name: "Text", swiftSettings: staticRuntimeInRelease),
         .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: staticRuntimeInRelease),
         .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
         // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
-        .target(name: "Timelines", dependencies: ["Text", "TimeZones"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "System", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Output", dependencies: ["Timelines", "TimeZones", "Text", "System"], swiftSettings: staticRuntimeInRelease),
         .target(
-            name: "Config", dependencies: ["YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Output", "Text"],
+            name: "Timelines", dependencies: ["Basics", "Text", "TimeZones"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "System", dependencies: ["Basics", "CLinux"], swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Output", dependencies: ["Basics", "Timelines", "TimeZones", "Text", "System"],
+            swiftSettings: staticRuntimeInRelease),
+        .target(
+            name: "Config",
+            dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Output", "Text"],
             swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
             swiftSettings: staticRuntimeInRelease),
-        .target(name: "Store", dependencies: ["CSQLite"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Providers",
-            dependencies: ["Config", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Store", "CLinux"],
+            dependencies: [
+                "Basics", "Config", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Store",
+                "CLinux",
+            ],
             swiftSettings: staticRuntimeInRelease),
         .executableTarget(
             name: "widgetd",
             dependencies: [
+                "Basics",
                 "Config", "Control", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Providers",
                 "Store",
             ],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
+                + strippedInRelease
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
         .executableTarget(name: "widgetd-bench"),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         // The core's tests, one target for all its layers.
         .testTarget(
             name: "SchedulerTests",
             dependencies: [
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
+                "YAML",
             ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),

@@ -1,5 +1,5 @@
 import Diagnostics
-import Foundation
+import FoundationEssentials
 import Kind
 import YAML
 

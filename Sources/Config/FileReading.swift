@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import YAML
 
 /// Why a file could not be read, worded for a person.
@@ -13,11 +13,11 @@ public struct FileReadError: Error, Sendable, CustomStringConvertible {
 public enum FileReading {
     /// The bytes of the file at `path`; with `limit`, a larger file is refused before it is read, naming its size.
     public static func contents(of path: String, atMost limit: Int? = nil) throws(FileReadError) -> [UInt8] {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FileReadError(path: path, reason: "no such file")
         }
-        guard !isDirectory.boolValue else {
+        guard !isDirectory else {
             throw FileReadError(path: path, reason: "is a directory, not a file")
         }
         if let limit, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Kind
 import Text
 import Timelines
@@ -20,7 +21,7 @@ public enum ParameterDecoder {
             return .bool(value)
         case .int(let range):
             let text = try scalarText(node, expected: "an integer", spec: spec)
-            guard let value = Int(text.replacingOccurrences(of: "_", with: "")), !text.hasPrefix("_") else {
+            guard let value = Int(text.replacingAll("_", with: "")), !text.hasPrefix("_") else {
                 throw LocatedError("'\(text)' is not an integer for '\(spec.name)'", at: node.mark)
             }
             if let range, !range.contains(value) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Timelines
 
 /// How an entity parameter names its record.

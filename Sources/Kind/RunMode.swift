@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How the daemon runs a kind's provider for one instance; the kind decides from the instance's settings, so the
 /// engine and the daemon know nothing of any one kind.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The type of a widget-level key a kind declares beside the core's (`kind`, `family`, `intent`, …): the exec
 /// kind's `command:`, `timeout:`, `interval:` and `signal:`. The config loader reads each as its type and reports

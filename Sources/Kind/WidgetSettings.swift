@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The values of the kind's own widget-level keys for one instance; keys the config leaves out are absent.
 public struct WidgetSettings: Sendable, Hashable {

@@ -1,4 +1,7 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
+import Synchronization
 
 /// Replaces a file's contents so that a reader sees either the old file or the new one, never a partial write.
 ///
@@ -122,7 +125,7 @@ public enum AtomicFile {
     private static let processUmask: mode_t = {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
-            let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+            let value = mode_t(line.dropFirst(6).trimmingSpaces(), radix: 8)
         else { return 0o777 }
         return value
     }()
@@ -131,16 +134,14 @@ public enum AtomicFile {
     private static let counter = Counter()
 
     /// A counter shared by every thread that writes files.
-    private final class Counter: @unchecked Sendable {
-        // @unchecked: `value` is only read and written while `lock` is held.
-        private let lock = NSLock()
-        private var value: UInt64 = 0
+    private final class Counter: Sendable {
+        private let value = Mutex<UInt64>(0)
 
         func next() -> UInt64 {
-            lock.lock()
-            defer { lock.unlock() }
-            value &+= 1
-            return value
+            value.withLock { value in
+                value &+= 1
+                return value
+            }
         }
     }
 }

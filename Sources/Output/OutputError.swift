@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why an output file or directory could not be written, naming the call, the path and the system's reason.
 public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Owns the output directory and writes each instance's files there, skipping writes that would change nothing.

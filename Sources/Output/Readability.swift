@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Timelines
 
 /// Which colours a bar gets for an entry, so its text always reads.

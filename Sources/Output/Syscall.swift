@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import System
 
 /// Output code's way into libc: `systemCall` (which retries `EINTR`), with failures as `OutputError`s

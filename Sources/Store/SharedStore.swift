@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 
 /// The store the daemon and the CLI share: widgetd's counterpart of the seed's App Group container.
 ///
@@ -28,10 +30,9 @@ public final class SharedStore: Sendable {
     /// specification says to ignore a relative value).
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
-            return (dataHome as NSString).appendingPathComponent("widgetd/store.sqlite")
+            return Path.appending("widgetd/store.sqlite", to: dataHome)
         }
-        return (homeDirectory(environment: environment) as NSString)
-            .appendingPathComponent(".local/share/widgetd/store.sqlite")
+        return Path.appending(".local/share/widgetd/store.sqlite", to: homeDirectory(environment: environment))
     }
 
     /// `$HOME` when it is absolute, else the password database's entry (`getpwuid`), as a shell would fall back.
@@ -40,6 +41,6 @@ public final class SharedStore: Sendable {
         if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
             return String(cString: directory)
         }
-        return NSHomeDirectory()
+        return Path.homeDirectory()
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Glibc
 
 /// Why the single-instance lock was not taken.
@@ -105,7 +106,7 @@ public final class LockFile: Sendable {
         var bytes = [UInt8](repeating: 0, count: 32)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor.rawValue, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        let text = String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes[..<count], as: UTF8.self).trimmingWhitespace()
         return Int32(text).flatMap { $0 > 0 ? $0 : nil }
     }
 }

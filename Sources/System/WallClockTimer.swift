@@ -1,5 +1,5 @@
 internal import CLinux
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// A timer that fires at an absolute wall-clock time and notices when the clock is set (`timerfd_create`).

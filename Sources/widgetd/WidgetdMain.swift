@@ -1,6 +1,9 @@
+import Basics
 import Config
 import Control
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Kind
 import Providers
 import Store
@@ -148,7 +151,7 @@ struct WidgetdMain {
     /// `settings.store` of the config, else `$XDG_DATA_HOME/widgetd/store.sqlite`.
     static func storePath(configPath: String, environment: [String: String]) -> String {
         if let path = ConfigLoader.settings(path: configPath).store {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Path.homeDirectory()
             return DaemonPaths.expandingTilde(path, home: home)
         }
         return SharedStore.defaultPath(environment: environment)

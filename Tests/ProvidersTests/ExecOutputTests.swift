@@ -87,6 +87,10 @@ struct ExecOutputTests {
         (#"{"entries": []}"#, "needs \"entries\""), (#"{"entries": [{"text": 1}]}"#, "no \"text\" string"),
         (#"{"entries": [{"text": "a", "date": "soon"}]}"#, "is not a date"),
         (#"{"entries": [{"text": "a"}], "policy": "sometimes"}"#, "\"policy\" must be"), ("{oops", "does not parse"),
+        ("{oops", "expected a string key at byte 1"), (#"{"entries": [{"text": "a", "date": true}]}"#, "is not a date"),
+        (#"{"entries": [{"text": "a"}]} trailing"#, "unexpected text after the value"),
+        (#"{"entries": [{"text": "a", "class": ["x", 1]}], "policy": 5}"#, "\"policy\" must be"),
+        (String(repeating: "{\"a\":", count: 10_000), "nested deeper than 512"),
     ])
     func badJSONSaysWhatIsWrong(_ json: String, _ fragment: String) {
         #expect {

@@ -1,5 +1,6 @@
 import Foundation
 import Kind
+import Output
 import Testing
 
 @testable import Providers
@@ -25,8 +26,10 @@ struct PluginProtocolTests {
         #expect(feed(&reader, "yyy\nok\n") == [.line(Array("ok".utf8))])
     }
 
-    private func hello(_ kind: [String: Any], protocolVersion: Int = 1) throws -> PluginDeclaration {
-        try PluginDeclaration.parse(["type": "hello", "protocol": protocolVersion, "version": "2.1", "kind": kind])
+    private func hello(_ kind: JSONValue, protocolVersion: Int = 1) throws -> PluginDeclaration {
+        try PluginDeclaration.parse([
+            "type": "hello", "protocol": JSONValue(protocolVersion), "version": "2.1", "kind": kind,
+        ])
     }
 
     @Test func aHelloBecomesTypedParametersIntentsAndButtons() throws {
@@ -66,7 +69,7 @@ struct PluginProtocolTests {
         (#"{"name": "k", "buttons": {"left": "nothing"}}"#, "names no declared intent 'nothing'"),
     ])
     func aBadDeclarationSaysWhatIsWrong(kind: String, message: String) throws {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(kind.utf8)) as? [String: Any])
+        let object = try JSONValue.parse(kind)
         #expect {
             try hello(object)
         } throws: { error in
@@ -87,7 +90,6 @@ struct PluginProtocolTests {
             "s": .string("x"), "b": .bool(true), "i": .int(3), "e": .enumCase("big"), "d": .duration(90),
         ])
         let json = PluginMessages.json(values)
-        let data = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys])
-        #expect(data.map { String(decoding: $0, as: UTF8.self) } == #"{"b":true,"d":90,"e":"big","i":3,"s":"x"}"#)
+        #expect(json.jsonText == #"{"b":true,"d":90,"e":"big","i":3,"s":"x"}"#)
     }
 }

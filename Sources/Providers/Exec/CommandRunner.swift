@@ -1,4 +1,5 @@
-import Foundation
+import CLinux
+import FoundationEssentials
 import Glibc
 import Synchronization
 import System

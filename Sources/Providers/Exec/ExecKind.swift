@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Kind
 import Timelines
 
@@ -116,7 +116,7 @@ public struct ExecKind: WidgetKind {
                 var content = EntryContent(text: line)
                 if printsJSON {
                     guard
-                        let entry = try ExecOutput.jsonTimeline(Data(line.utf8), now: now, defaultPolicy: .never)
+                        let entry = try ExecOutput.jsonTimeline(Array(line.utf8), now: now, defaultPolicy: .never)
                             .entries.first
                     else { throw ExecError("printed an empty JSON timeline") }
                     content = entry.content

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Output
 import Timelines
 
@@ -19,7 +19,7 @@ enum ExecOutput {
         }
         let trimmed = text.drop { $0.isWhitespace }
         if trimmed.hasPrefix("{") {
-            var timeline = try jsonTimeline(Data(trimmed.utf8), now: now, defaultPolicy: defaultPolicy)
+            var timeline = try jsonTimeline(Array(trimmed.utf8), now: now, defaultPolicy: defaultPolicy)
             if result.exitStatus == urgentExitStatus { timeline = timeline.markedUrgent() }
             return timeline
         }
@@ -42,42 +42,41 @@ enum ExecOutput {
     }
 
     /// `{"entries":[{"date":…,"text":…}],"policy":…}`, or one i3bar block `{"full_text":…}`.
-    static func jsonTimeline(_ data: Data, now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
-        let object: Any
+    static func jsonTimeline(_ bytes: [UInt8], now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
+        let object: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try JSONValue.parse(bytes)
         } catch {
-            throw ExecError("printed JSON that does not parse: \(error.localizedDescription)")
+            throw ExecError("printed JSON that does not parse: \(error)")
         }
-        guard let root = object as? [String: Any] else { throw ExecError("printed JSON that is not an object") }
+        guard let root = object.object else { throw ExecError("printed JSON that is not an object") }
         return try jsonTimeline(root, now: now, defaultPolicy: defaultPolicy)
     }
 
     /// A parsed JSON timeline object (also a plugin's reply, docs/PLUGINS.md).
-    static func jsonTimeline(_ root: [String: Any], now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
+    static func jsonTimeline(_ root: [String: JSONValue], now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
         if root["full_text"] != nil {
             return Timeline(entries: [try entry(root, now: now, textKey: "full_text")], policy: defaultPolicy)
         }
-        guard let list = root["entries"] as? [[String: Any]], !list.isEmpty else {
+        guard let list = root["entries"]?.objects, !list.isEmpty else {
             throw ExecError("a JSON timeline needs \"entries\": [{\"date\": …, \"text\": …}, …]")
         }
         let entries = try list.map { try entry($0, now: now, textKey: "text") }
         return Timeline(entries: entries, policy: try policy(root["policy"], now: now) ?? defaultPolicy)
     }
 
-    private static func entry(_ object: [String: Any], now: Date, textKey: String) throws -> TimelineEntry {
-        guard let text = object[textKey] as? String else { throw ExecError("an entry has no \"\(textKey)\" string") }
+    private static func entry(_ object: [String: JSONValue], now: Date, textKey: String) throws -> TimelineEntry {
+        guard let text = object[textKey]?.string else { throw ExecError("an entry has no \"\(textKey)\" string") }
         let date = try object["date"].map { try self.date($0) } ?? now
         var content = EntryContent(
-            text: text, shortText: (object["short_text"] ?? object["short"]) as? String,
-            tooltip: object["tooltip"] as? String,
-            foreground: (object["color"] as? String).flatMap(Color.init(hex:)),
-            background: (object["background"] as? String).flatMap(Color.init(hex:)))
-        if object["urgent"] as? Bool == true || object["state"] as? String == "urgent" { content.state = .urgent }
-        if let classes = object["class"] as? [String] { content.classes = classes }
-        if !(object["percentage"] is Bool), let percentage = (object["percentage"] as? NSNumber)?.doubleValue,
-            percentage.isFinite
-        {
+            text: text, shortText: (object["short_text"] ?? object["short"])?.string,
+            tooltip: object["tooltip"]?.string,
+            foreground: object["color"]?.string.flatMap(Color.init(hex:)),
+            background: object["background"]?.string.flatMap(Color.init(hex:)))
+        if object["urgent"]?.bool == true || object["state"]?.string == "urgent" { content.state = .urgent }
+        if let classes = object["class"]?.strings { content.classes = classes }
+        // A JSON number only: `true` is not 1 per cent.
+        if let percentage = object["percentage"]?.number, percentage.isFinite {
             // Clamped before the conversion: `Int(1e300)` traps, and a script must never stop the daemon.
             content.percentage = Int(min(max(percentage, 0), 100).rounded())
         }
@@ -91,34 +90,33 @@ enum ExecOutput {
     }
 
     /// The i3bar layout keys a script's JSON may set itself (i3blocks' `format=json`); nil when it sets none.
-    private static func blockProperties(_ object: [String: Any]) -> BlockProperties? {
+    private static func blockProperties(_ object: [String: JSONValue]) -> BlockProperties? {
         var block = BlockProperties()
-        block.isMarkup = object["markup"] as? String == "pango"
-        if let pixels = object["min_width"] as? NSNumber, !(object["min_width"] is Bool) {
+        block.isMarkup = object["markup"]?.string == "pango"
+        if let pixels = object["min_width"]?.number {
             block.minWidth = .pixels(clampedPixels(pixels))
-        } else if let text = object["min_width"] as? String {
+        } else if let text = object["min_width"]?.string {
             block.minWidth = .text(text)
         }
-        if let align = object["align"] as? String, ["left", "center", "right"].contains(align) { block.align = align }
-        if let separator = object["separator"] as? Bool { block.separator = separator }
-        if let width = object["separator_block_width"] as? NSNumber, !(object["separator_block_width"] is Bool) {
+        if let align = object["align"]?.string, ["left", "center", "right"].contains(align) { block.align = align }
+        if let separator = object["separator"]?.bool { block.separator = separator }
+        if let width = object["separator_block_width"]?.number {
             block.separatorBlockWidth = clampedPixels(width)
         }
         return block == BlockProperties() ? nil : block
     }
 
     /// Clamped as a Double first: converting a huge number to Int traps, and a script must never stop the daemon.
-    private static func clampedPixels(_ number: NSNumber) -> Int {
-        let value = number.doubleValue
+    private static func clampedPixels(_ value: Double) -> Int {
         return value.isFinite ? Int(min(max(value, 0), 10_000)) : 0
     }
 
-    private static func policy(_ value: Any?, now: Date) throws -> ReloadPolicy? {
+    private static func policy(_ value: JSONValue?, now: Date) throws -> ReloadPolicy? {
         switch value {
         case nil: return nil
-        case let name as String where name == "atEnd": return .atEnd
-        case let name as String where name == "never": return .never
-        case let object as [String: Any]:
+        case .string("atEnd"): return .atEnd
+        case .string("never"): return .never
+        case .object(let object):
             guard let date = object["after"] else { break }
             return .after(try self.date(date))
         default: break
@@ -131,11 +129,11 @@ enum ExecOutput {
     /// calendar date for `widgetd list`) would overflow, and a script's bad number must not stop the daemon.
     static let dateRange = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
 
-    private static func date(_ value: Any) throws -> Date {
+    private static func date(_ value: JSONValue) throws -> Date {
         var parsed: Date?
-        if let seconds = value as? Double, seconds.isFinite {
+        if let seconds = value.number, seconds.isFinite {
             parsed = Date(timeIntervalSince1970: seconds)
-        } else if let text = value as? String {
+        } else if let text = value.string {
             parsed = ISO8601Text.parse(text, defaultTimeZone: .current)
         }
         guard let date = parsed else {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Kind
 
 /// How the exec kind runs an instance's command: its widget-level keys, as an i3blocks section has `command=`,

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Glibc
 import Kind
 import Output
@@ -37,9 +38,7 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         self.parse = parse
         self.updates = updates
         stopWake = try Wakeup()
-        let thread = Thread { [self] in run() }
-        thread.name = "persist \(argv.first ?? "")"
-        thread.start()
+        try DetachedThread.start(name: "persist \(argv.first ?? "")") { [self] in run() }
     }
 
     /// Writes the click to the command's standard input as i3blocks 1.5 does: with `format: json` the block's
@@ -197,17 +196,17 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     /// i3blocks 1.5's JSON click line: the block's properties (its environment, as i3blocks keeps both in one map)
     /// and the click's keys.
     static func clickJSON(_ click: ClickLocation, environment: [String: String]) -> String {
-        var object: [String: Any] = [
-            "name": environment["BLOCK_NAME"] ?? "", "instance": environment["BLOCK_INSTANCE"] ?? "",
-            "button": click.button.number, "modifiers": click.modifiers,
+        var object: [String: JSONValue] = [
+            "name": JSONValue(environment["BLOCK_NAME"] ?? ""),
+            "instance": JSONValue(environment["BLOCK_INSTANCE"] ?? ""),
+            "button": JSONValue(click.button.number), "modifiers": JSONValue(click.modifiers),
         ]
         let numbers: [(String, Int?)] = [
             ("x", click.x), ("y", click.y), ("relative_x", click.relativeX), ("relative_y", click.relativeY),
             ("width", click.width), ("height", click.height),
         ]
-        for (key, value) in numbers { if let value { object[key] = value } }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        for (key, value) in numbers { if let value { object[key] = JSONValue(value) } }
+        return JSONValue.object(object).jsonText
     }
 }
 

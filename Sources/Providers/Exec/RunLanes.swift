@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Kind
 import Timelines
 
@@ -22,7 +23,7 @@ final class RunLanes: @unchecked Sendable {
         var next: Batch?
     }
 
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var lanes: [String: Lane] = [:]
 
     /// Runs `body` for `name` once no other run of it is going; `body` gets the click to run with (this one, or a

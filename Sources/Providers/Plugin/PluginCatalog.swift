@@ -1,7 +1,9 @@
+import Basics
 import Config
-import Foundation
+import FoundationEssentials
 import Glibc
 import Kind
+import Output
 import System
 
 /// Where a plugin was found and how it starts.
@@ -30,14 +32,14 @@ public enum PluginCatalog {
     public static let systemDirectory = "/usr/lib/widgetd/plugins"
 
     public static func directories(environment: [String: String]) -> [String] {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Path.homeDirectory()
         let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.local/share"
         let system = environment["WIDGETD_SYSTEM_PLUGINS"] ?? systemDirectory
         return ["\(data)/widgetd/plugins", system]
     }
 
     public static func cacheDirectory(environment: [String: String]) -> String {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Path.homeDirectory()
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "\(home)/.cache"
         return "\(cache)/widgetd/plugins"
     }
@@ -45,7 +47,7 @@ public enum PluginCatalog {
     /// Every plugin, `plugins:` first, then the user's directory, then the system's; a name seen before is skipped.
     /// A word of a `plugins:` command starting with `~/` is under the home directory, as a shell would read it.
     public static func sources(environment: [String: String], configured: [PluginCommand]) -> [PluginSource] {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Path.homeDirectory()
         var sources = configured.map { command in
             PluginSource(
                 name: command.name, argv: command.argv.map { $0.hasPrefix("~/") ? home + $0.dropFirst() : $0 },
@@ -90,23 +92,23 @@ public enum PluginCatalog {
         let key = cacheKey(source.argv)
         let cacheFile = "\(cacheDirectory)/\(source.name).json"
         if let data = FileManager.default.contents(atPath: cacheFile),
-            let cached = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            cached["key"] as? String == key
+            let cached = (try? JSONValue.parse(data))?.object,
+            cached["key"]?.string == key
         {
-            if let hello = cached["hello"] as? [String: Any] {
+            if let hello = cached["hello"]?.object {
                 do {
                     return FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
                 } catch {
                     return FoundPlugin(source: source, error: "\(error)")
                 }
             }
-            return FoundPlugin(source: source, error: cached["error"] as? String ?? "unknown error")
+            return FoundPlugin(source: source, error: cached["error"]?.string ?? "unknown error")
         }
-        var record: [String: Any] = ["key": key, "argv": source.argv]
+        var record: [String: JSONValue] = ["key": JSONValue(key), "argv": JSONValue(source.argv)]
         let found: FoundPlugin
         switch PluginProbe.hello(source.argv, deadline: helloDeadline) {
         case .success(let hello):
-            record["hello"] = hello
+            record["hello"] = .object(hello)
             do {
                 found = FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
             } catch {
@@ -115,13 +117,11 @@ public enum PluginCatalog {
         case .failure(let error):
             // A slow start may be the machine's fault, not the plugin's: not cached, tried again next time.
             if error.isTimeout { return FoundPlugin(source: source, error: error.description) }
-            record["error"] = error.description
+            record["error"] = JSONValue(error.description)
             found = FoundPlugin(source: source, error: error.description)
         }
-        if let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) {
-            try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
-            try? data.write(to: URL(fileURLWithPath: cacheFile), options: .atomic)
-        }
+        try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        try? Data(JSONValue.object(record).serialized()).write(to: URL(fileURLWithPath: cacheFile), options: .atomic)
         return found
     }
 
@@ -151,7 +151,7 @@ enum PluginProbe {
         var isTimeout = false
     }
 
-    static func hello(_ argv: [String], deadline seconds: TimeInterval) -> Result<[String: Any], Failure> {
+    static func hello(_ argv: [String], deadline seconds: TimeInterval) -> Result<[String: JSONValue], Failure> {
         var process: PersistentProcess
         do {
             process = try PersistentProcess.spawn(argv, environment: ProcessInfo.processInfo.environment)
@@ -184,7 +184,7 @@ enum PluginProbe {
                     return .failure(Failure(description: "its first line is longer than 1 MiB"))
                 }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+                guard let object = (try? JSONValue.parse(bytes))?.object else {
                     return .failure(Failure(description: "its first line is not JSON: \(LogExcerpt.of(bytes))"))
                 }
                 return .success(object)

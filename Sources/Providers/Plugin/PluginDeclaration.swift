@@ -1,6 +1,7 @@
 import Config
-import Foundation
+import FoundationEssentials
 import Kind
+import Output
 import Timelines
 
 /// What a plugin's `hello` declares: the kind it serves (docs/PLUGINS.md). Read once from the plugin, then kept in the
@@ -24,41 +25,41 @@ public struct PluginDeclaration: Sendable, Hashable {
     public var placeholder: String
 
     /// Reads a `hello` message; the error says what is wrong, for `widgetd plugins` and the log.
-    public static func parse(_ object: [String: Any]) throws(PluginProtocolError) -> PluginDeclaration {
-        guard object["type"] as? String == "hello" else {
+    public static func parse(_ object: [String: JSONValue]) throws(PluginProtocolError) -> PluginDeclaration {
+        guard object["type"]?.string == "hello" else {
             throw PluginProtocolError("the first message must be a hello")
         }
-        guard let version = object["protocol"] as? Int else {
+        guard let version = object["protocol"]?.int else {
             throw PluginProtocolError("hello needs \"protocol\": \(protocolVersion)")
         }
         guard version == protocolVersion else {
             throw PluginProtocolError("speaks protocol \(version); this widgetd speaks \(protocolVersion)")
         }
-        guard let kind = object["kind"] as? [String: Any] else {
+        guard let kind = object["kind"]?.object else {
             throw PluginProtocolError("hello needs a \"kind\" object")
         }
-        guard let name = kind["name"] as? String, KindName.isValid(name) else {
+        guard let name = kind["name"]?.string, KindName.isValid(name) else {
             throw PluginProtocolError("the kind needs a \"name\" of lowercase letters, digits and '-'")
         }
         var families: [Family] = []
-        for text in kind["families"] as? [String] ?? [] {
+        for text in kind["families"]?.strings ?? [] {
             guard let family = Family(rawValue: text) else { throw PluginProtocolError("unknown family '\(text)'") }
             families.append(family)
         }
         if families.isEmpty { families = [.systemSmall] }
-        let parameters = try (kind["parameters"] as? [[String: Any]] ?? []).map(parameter)
+        let parameters = try (kind["parameters"]?.objects ?? []).map(parameter)
         var intents: [IntentSpec] = []
-        for item in kind["intents"] as? [[String: Any]] ?? [] {
-            guard let intentName = item["name"] as? String, KindName.isValid(intentName) else {
+        for item in kind["intents"]?.objects ?? [] {
+            guard let intentName = item["name"]?.string, KindName.isValid(intentName) else {
                 throw PluginProtocolError("an intent needs a \"name\" of lowercase letters, digits and '-'")
             }
             intents.append(
                 IntentSpec(
-                    intentName, summary: item["summary"] as? String ?? "",
-                    parameters: try (item["parameters"] as? [[String: Any]] ?? []).map(parameter)))
+                    intentName, summary: item["summary"]?.string ?? "",
+                    parameters: try (item["parameters"]?.objects ?? []).map(parameter)))
         }
         var buttons: [MouseButton: String] = [:]
-        for (key, value) in kind["buttons"] as? [String: String] ?? [:] {
+        for (key, value) in Self.strings(kind["buttons"]) ?? [:] {
             guard let button = MouseButton(rawValue: key) else { throw PluginProtocolError("unknown button '\(key)'") }
             guard intents.contains(where: { $0.name == value }) else {
                 throw PluginProtocolError("button '\(key)' names no declared intent '\(value)'")
@@ -66,35 +67,35 @@ public struct PluginDeclaration: Sendable, Hashable {
             buttons[button] = value
         }
         return PluginDeclaration(
-            protocolVersion: version, version: object["version"] as? String ?? "", name: name,
-            displayName: kind["display_name"] as? String ?? name, summary: kind["summary"] as? String ?? "",
+            protocolVersion: version, version: object["version"]?.string ?? "", name: name,
+            displayName: kind["display_name"]?.string ?? name, summary: kind["summary"]?.string ?? "",
             families: families, parameters: parameters, intents: intents, buttons: buttons,
-            placeholder: kind["placeholder"] as? String ?? "…")
+            placeholder: kind["placeholder"]?.string ?? "…")
     }
 
     /// One declared parameter: `{"name", "type", "default", "display_name", "summary"}` plus `min`/`max` for int and
     /// `cases` for enum.
-    private static func parameter(_ object: [String: Any]) throws(PluginProtocolError) -> ParameterSpec {
-        guard let name = object["name"] as? String, !name.isEmpty else {
+    private static func parameter(_ object: [String: JSONValue]) throws(PluginProtocolError) -> ParameterSpec {
+        guard let name = object["name"]?.string, !name.isEmpty else {
             throw PluginProtocolError("a parameter needs a \"name\"")
         }
         let type: ParameterType
-        switch object["type"] as? String {
+        switch object["type"]?.string {
         case "string": type = .string
         case "bool": type = .bool
         case "duration": type = .duration
         case "int":
-            let low = object["min"] as? Int
-            let high = object["max"] as? Int
+            let low = object["min"]?.int
+            let high = object["max"]?.int
             if let low, let high, low > high { throw PluginProtocolError("parameter '\(name)': min is above max") }
             type = .int(low == nil && high == nil ? nil : (low ?? Int.min)...(high ?? Int.max))
         case "enum":
             var cases: [EnumCase] = []
-            for item in object["cases"] as? [Any] ?? [] {
-                if let text = item as? String {
+            for item in object["cases"]?.array ?? [] {
+                if let text = item.string {
                     cases.append(EnumCase(text, displayName: text))
-                } else if let pair = item as? [String: Any], let caseName = pair["name"] as? String {
-                    cases.append(EnumCase(caseName, displayName: pair["display_name"] as? String ?? caseName))
+                } else if let pair = item.object, let caseName = pair["name"]?.string {
+                    cases.append(EnumCase(caseName, displayName: pair["display_name"]?.string ?? caseName))
                 }
             }
             if cases.isEmpty { throw PluginProtocolError("enum parameter '\(name)' declares no cases") }
@@ -104,11 +105,11 @@ public struct PluginDeclaration: Sendable, Hashable {
                 "parameter '\(name)' has type '\(other ?? "none")'; types are string, bool, int, enum, duration")
         }
         var spec = ParameterSpec(
-            name, displayName: object["display_name"] as? String ?? name, type: type,
-            summary: object["summary"] as? String ?? "")
-        if let value = object["default"], !(value is NSNull) {
+            name, displayName: object["display_name"]?.string ?? name, type: type,
+            summary: object["summary"]?.string ?? "")
+        if let value = object["default"], !value.isNull {
             // The default is read exactly as a value in widgets.yaml would be.
-            let text = type == .bool ? String(value as? Bool ?? false) : "\(value)"
+            let text = type == .bool ? String(value.bool ?? false) : "\(value)"
             do {
                 spec.defaultValue = try ParameterDecoder.decode(text: text, for: spec)
             } catch {
@@ -116,6 +117,13 @@ public struct PluginDeclaration: Sendable, Hashable {
             }
         }
         return spec
+    }
+
+    /// An object whose members are all strings (`buttons`); nil for anything else.
+    private static func strings(_ value: JSONValue?) -> [String: String]? {
+        guard let members = value?.object else { return nil }
+        let texts = members.compactMapValues(\.string)
+        return texts.count == members.count ? texts : nil
     }
 }
 

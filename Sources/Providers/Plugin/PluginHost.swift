@@ -1,5 +1,7 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Glibc
+import Output
 import Synchronization
 import System
 
@@ -77,7 +79,9 @@ public final class PluginHost: @unchecked Sendable {
     }
 
     /// Sends `message` (a request without its id) and waits for the reply with the same id, at most `timeout`.
-    func request(_ message: [String: Any], timeout: TimeInterval) async throws(PluginProtocolError) -> [String: Any] {
+    func request(
+        _ message: [String: JSONValue], timeout: TimeInterval
+    ) async throws(PluginProtocolError) -> [String: JSONValue] {
         let data: Data = try await withCheckedContinuation { continuation in
             let once = Mutex(false)
             send(message, timeout: timeout) { result in
@@ -89,11 +93,11 @@ public final class PluginHost: @unchecked Sendable {
                 continuation.resume(returning: result)
             }
         }.get()
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = (try? JSONValue.parse(data))?.object else {
             throw PluginProtocolError("the reply is not a JSON object")
         }
         if let error = object["error"] {
-            throw PluginProtocolError("\(name): \(error as? String ?? "\(error)")")
+            throw PluginProtocolError("\(name): \(error)")
         }
         return object
     }
@@ -111,7 +115,7 @@ public final class PluginHost: @unchecked Sendable {
     // MARK: - Sending
 
     private func send(
-        _ message: [String: Any], timeout: TimeInterval,
+        _ message: [String: JSONValue], timeout: TimeInterval,
         finish: @escaping @Sendable (Result<Data, PluginProtocolError>) -> Void
     ) {
         var started = false
@@ -138,10 +142,8 @@ public final class PluginHost: @unchecked Sendable {
             let id = state.nextID
             state.nextID += 1
             var object = message
-            object["id"] = id
-            guard var line = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-                return PluginProtocolError("cannot encode the request")
-            }
+            object["id"] = JSONValue(id)
+            var line = JSONValue.object(object).serialized()
             line.append(UInt8(ascii: "\n"))
             state.pending[id] = Pending(deadline: Date().addingTimeInterval(timeout), finish: finish)
             state.outbox.append(contentsOf: line)
@@ -171,18 +173,36 @@ public final class PluginHost: @unchecked Sendable {
     private func start(_ state: inout State) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["WIDGETD_PLUGIN_PROTOCOL"] = String(PluginDeclaration.protocolVersion)
-        let process = try PersistentProcess.spawn(argv, environment: environment)
-        let wake = try Wakeup()
+        var process = try PersistentProcess.spawn(argv, environment: environment)
+        let wake: Wakeup
+        do {
+            wake = try Wakeup()
+        } catch {
+            Self.abandon(&process)
+            throw error
+        }
         RunningCommands.started(process.pid)
+        do {
+            try DetachedThread.start(name: "plugin \(name)") { [self, process] in serve(process, wake: wake) }
+        } catch {
+            // No reader thread (the system's thread limit): the process is ended, and the start fails like a spawn.
+            Self.abandon(&process)
+            RunningCommands.ended(process.pid)
+            throw error
+        }
         state.pid = process.pid
         state.input = process.input
         state.wake = wake
         state.hello = nil
         state.outbox = []
-        let thread = Thread { [self] in serve(process, wake: wake) }
-        thread.name = "plugin \(name)"
-        thread.start()
         note("info", "started (pid \(process.pid))")
+    }
+
+    /// Ends a process that started but cannot be served, and reaps it.
+    private static func abandon(_ process: inout PersistentProcess) {
+        kill(-process.pid, SIGKILL)
+        _ = process.waitForExit(killingAfter: nil)
+        process.closeAll()
     }
 
     // MARK: - Reading
@@ -312,17 +332,17 @@ public final class PluginHost: @unchecked Sendable {
     /// One line from the plugin; returns what was wrong with it, if anything.
     private func handle(_ bytes: [UInt8]) -> String? {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else {
+        guard let object = (try? JSONValue.parse(bytes))?.object else {
             return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
         }
-        if let id = object["id"] as? Int, object["type"] == nil {
+        if let id = object["id"]?.int, object["type"] == nil {
             guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
                 return "answered request \(id) late or twice; ignored"
             }
             pending.finish(.success(Data(bytes)))
             return nil
         }
-        switch object["type"] as? String {
+        switch object["type"]?.string {
         case "hello":
             do {
                 let declaration = try PluginDeclaration.parse(object)
@@ -338,14 +358,14 @@ public final class PluginHost: @unchecked Sendable {
                 return "sent a bad hello: \(error)"
             }
         case "reload":
-            let instances = object["instances"] as? [String]
+            let instances = object["instances"]?.strings
             emit(.reload(kind: kindName, instances: instances?.isEmpty == true ? nil : instances))
             return nil
         case "log":
-            let level = object["level"] as? String ?? "info"
+            let level = object["level"]?.string ?? "info"
             note(
                 ["debug", "info", "warning", "error"].contains(level) ? level : "info",
-                String((object["message"] as? String ?? "").prefix(500)))
+                String((object["message"]?.string ?? "").prefix(500)))
             return nil
         case let type:
             return "sent a message of unknown type '\(type ?? "none")'"

@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import Kind
+import Output
 import Timelines
 
 /// A kind served by a plugin process: its declaration comes from the plugin's `hello` (through the declaration
@@ -65,10 +66,10 @@ public struct PluginKind: WidgetKind {
             throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
         }
         var message = request("intent", configuration, context)
-        message["intent"] = invocation.intent
+        message["intent"] = JSONValue(invocation.intent)
         message["parameters"] = PluginMessages.json(invocation.parameters)
         if let click = invocation.click { message["click"] = PluginMessages.json(click) }
-        let reply: [String: Any]
+        let reply: [String: JSONValue]
         do {
             reply = try await host.request(message, timeout: timeout(context))
         } catch {
@@ -76,8 +77,8 @@ public struct PluginKind: WidgetKind {
         }
         let timeline = reply["entries"] == nil ? nil : try PluginMessages.timeline(reply, now: context.now)
         return IntentOutcome(
-            reply["message"] as? String ?? "\(invocation.intent) done",
-            reloadsKind: reply["reload"] as? String == "all",
+            reply["message"]?.string ?? "\(invocation.intent) done",
+            reloadsKind: reply["reload"]?.string == "all",
             timeline: timeline)
     }
 
@@ -85,20 +86,21 @@ public struct PluginKind: WidgetKind {
         context.settings.duration("timeout") ?? Self.defaultTimeout
     }
 
-    private func request(_ type: String, _ configuration: IntentValues, _ context: ProviderContext) -> [String: Any] {
-        var message: [String: Any] = [
-            "type": type, "instance": context.instance, "family": context.family.rawValue,
-            "configuration": PluginMessages.json(configuration), "now": context.now.timeIntervalSince1970,
-            "time_zone": context.timeZone.identifier, "preview": context.isPreview,
+    private func request(
+        _ type: String, _ configuration: IntentValues, _ context: ProviderContext
+    ) -> [String: JSONValue] {
+        [
+            "type": JSONValue(type), "instance": JSONValue(context.instance),
+            "family": JSONValue(context.family.rawValue), "configuration": PluginMessages.json(configuration),
+            "now": JSONValue(context.now.timeIntervalSince1970), "time_zone": JSONValue(context.timeZone.identifier),
+            "preview": JSONValue(context.isPreview), "current": context.current.map(PluginMessages.json) ?? .null,
         ]
-        message["current"] = context.current.map(PluginMessages.json) ?? NSNull()
-        return message
     }
 }
 
 /// Turns the daemon's values into the protocol's JSON and a reply into a timeline.
 enum PluginMessages {
-    static func timeline(_ reply: [String: Any], now: Date) throws -> Timeline {
+    static func timeline(_ reply: [String: JSONValue], now: Date) throws -> Timeline {
         do {
             return try ExecOutput.jsonTimeline(reply, now: now, defaultPolicy: .atEnd)
         } catch {
@@ -106,39 +108,43 @@ enum PluginMessages {
         }
     }
 
-    static func json(_ values: IntentValues) -> [String: Any] {
-        var object: [String: Any] = [:]
+    static func json(_ values: IntentValues) -> JSONValue {
+        var object: [String: JSONValue] = [:]
         for (name, value) in values.values {
             switch value {
-            case .string(let text): object[name] = text
-            case .bool(let flag): object[name] = flag
-            case .int(let number): object[name] = number
-            case .enumCase(let name2): object[name] = name2
-            case .entity(.id(let id)): object[name] = id
-            case .entity(.match(let text)): object[name] = ["match": text]
-            case .color(let color): object[name] = color.hex
-            case .duration(let seconds): object[name] = seconds
+            case .string(let text): object[name] = JSONValue(text)
+            case .bool(let flag): object[name] = JSONValue(flag)
+            case .int(let number): object[name] = JSONValue(number)
+            case .enumCase(let name2): object[name] = JSONValue(name2)
+            case .entity(.id(let id)): object[name] = JSONValue(id)
+            case .entity(.match(let text)): object[name] = ["match": JSONValue(text)]
+            case .color(let color): object[name] = JSONValue(color.hex)
+            case .duration(let seconds): object[name] = JSONValue(seconds)
             }
         }
-        return object
+        return .object(object)
     }
 
-    static func json(_ content: EntryContent) -> [String: Any] {
-        var object: [String: Any] = ["text": content.text, "urgent": content.state == .urgent]
-        if let short = content.shortText { object["short_text"] = short }
-        if let tooltip = content.tooltip { object["tooltip"] = tooltip }
-        if let color = content.foreground { object["color"] = color.hex }
-        if let background = content.background { object["background"] = background.hex }
-        return object
+    static func json(_ content: EntryContent) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "text": JSONValue(content.text), "urgent": JSONValue(content.state == .urgent),
+        ]
+        if let short = content.shortText { object["short_text"] = JSONValue(short) }
+        if let tooltip = content.tooltip { object["tooltip"] = JSONValue(tooltip) }
+        if let color = content.foreground { object["color"] = JSONValue(color.hex) }
+        if let background = content.background { object["background"] = JSONValue(background.hex) }
+        return .object(object)
     }
 
-    static func json(_ click: ClickLocation) -> [String: Any] {
-        var object: [String: Any] = ["button": click.button.rawValue, "modifiers": click.modifiers]
+    static func json(_ click: ClickLocation) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "button": JSONValue(click.button.rawValue), "modifiers": JSONValue(click.modifiers),
+        ]
         let numbers: [(String, Int?)] = [
             ("x", click.x), ("y", click.y), ("relative_x", click.relativeX), ("relative_y", click.relativeY),
             ("width", click.width), ("height", click.height),
         ]
-        for (key, value) in numbers { if let value { object[key] = value } }
-        return object
+        for (key, value) in numbers { if let value { object[key] = JSONValue(value) } }
+        return .object(object)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// A plugin's state as the daemon last saw it: a small JSON file per plugin in the daemon's status directory, which
 /// `widgetd plugins` reads.
@@ -13,7 +14,7 @@ public struct PluginStatus: Sendable, Hashable, Codable {
     public var restarts: Int
 
     public static func path(of name: String, in directory: String) -> String {
-        (directory as NSString).appendingPathComponent("plugin-\(name).json")
+        Path.appending("plugin-\(name).json", to: directory)
     }
 
     /// Written atomically (a temporary file, then a rename), so a reader never sees half of it.

@@ -1,5 +1,7 @@
+import Basics
 internal import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One SQLite connection to a store file, set up for several processes sharing it.
 ///
@@ -23,7 +25,7 @@ public final class Database: @unchecked Sendable {
     /// The `sqlite3 *`, closed in `deinit`; touched only while `lock` is held.
     private let handle: OpaquePointer
     /// Recursive because a transaction body, which runs with the lock held, makes further calls on the same thread.
-    private let lock = NSRecursiveLock()
+    private let lock = RecursiveLock()
     /// How many `transaction` calls are open on this connection; 0 outside any. Guarded by `lock`.
     private var transactionDepth = 0
 
@@ -88,7 +90,7 @@ public final class Database: @unchecked Sendable {
     /// Creates the missing directories above `path` one by one with mode 0700: the store holds personal notes,
     /// and a directory that already exists keeps the mode its owner gave it.
     private static func createParentDirectory(of path: String) throws(StoreError) {
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = Path.directory(of: path)
         guard !parent.isEmpty else { return }
         var prefix = parent.hasPrefix("/") ? "" : "."
         for component in parent.split(separator: "/") {
@@ -170,10 +172,10 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` with the connection, holding the lock so no other thread uses it meanwhile.
     func withHandle<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        applyDeadline()
-        return try body(handle)
+        try lock.withLock { () throws(E) -> T in
+            applyDeadline()
+            return try body(handle)
+        }
     }
 
     /// Shortens the busy timeout to what is left before the task's `StoreDeadline`, or restores it when there is
@@ -280,7 +282,7 @@ public final class Database: @unchecked Sendable {
     /// collided do not collide again in step.
     static func pause(beforeRetry attempt: Int) {
         let base = 0.002 * Double(1 << min(attempt - 1, 7))
-        Thread.sleep(forTimeInterval: base * Double.random(in: 0.5...1.5))
+        usleep(useconds_t(base * Double.random(in: 0.5...1.5) * 1_000_000))
     }
 
     // MARK: - Transactions (bookkeeping used by Database+Transaction)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The row a statement is positioned on, handed to a `query` map; columns are numbered from 0.
 ///

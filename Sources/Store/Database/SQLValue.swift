@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value as SQLite stores it: one of its five storage classes.
 public enum SQLValue: Sendable, Equatable {

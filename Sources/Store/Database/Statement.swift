@@ -1,5 +1,6 @@
+import Basics
 internal import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Tells SQLite to copy a bound string or blob before the bind call returns (`SQLITE_TRANSIENT`).
 ///
@@ -70,7 +71,7 @@ public final class Statement {
                     throw error
                 }
                 let statementText = String(decoding: utf8[..<consumed], as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                    .trimmingWhitespace()
                 remaining = remaining[remaining.utf8.index(remaining.utf8.startIndex, offsetBy: consumed)...]
                 if let prepared {
                     return (Statement(database: database, sql: statementText, handle: prepared), remaining)
@@ -84,7 +85,7 @@ public final class Statement {
     /// quote runs on to the end of that statement.
     private static func failedStatement(_ utf8: [UInt8], stoppedAt offset: Int) -> String {
         let end = utf8[offset...].firstIndex(of: UInt8(ascii: ";")).map { $0 + 1 } ?? utf8.count
-        return String(decoding: utf8[..<end], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: utf8[..<end], as: UTF8.self).trimmingWhitespace()
     }
 
     // MARK: - Binding

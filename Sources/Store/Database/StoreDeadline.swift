@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A time by which the current task's store calls give up waiting for another connection's lock.
 ///

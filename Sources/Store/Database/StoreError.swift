@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why a store operation failed, worded for the person at the terminal.
 ///

@@ -1,10 +1,12 @@
 internal import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// Keys for comparing text the way a person types it: without regard to case, and for searches to accents.
 ///
-/// SQLite's `LIKE`, `lower()` and `NOCASE` fold ASCII only, so "CAFÉ" would not find "café". The folding is done by
-/// Foundation instead and registered on every connection as two SQL functions, so the stores can filter in SQL:
+/// SQLite's `LIKE`, `lower()` and `NOCASE` fold ASCII only, so "CAFÉ" would not find "café". The folding is done here
+/// instead, from Unicode tables generated once (`scripts/generate-text-folding.py`, `TextFolding+Table.swift`) since
+/// Foundation's `String.folding` needs ICU (issue 15), and registered on every connection as two SQL functions, so the
+/// stores can filter in SQL:
 /// `widgetd_fold(text)` for searches and `widgetd_casefold(text)` for exact title matches. Neither appears in the
 /// schema, so the file stays readable by the plain `sqlite3` shell.
 enum TextFolding {
@@ -17,13 +19,50 @@ enum TextFolding {
     ///
     /// Typographic apostrophes become `'` as well: the samples say "Don’t stop now." and nobody types ’.
     static func searchKey(_ text: String) -> String {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-        return String(String.UnicodeScalarView(folded.unicodeScalars.map { Self.apostrophes.contains($0) ? "'" : $0 }))
+        fold(text) { scalar in
+            if Self.apostrophes.contains(scalar) { return ["'"] }
+            return Tables.search[scalar.value] ?? Tables.caseFold[scalar.value]
+        }
     }
 
-    /// Case-free text for "the same title, typed in another case"; accents still count.
+    /// Case-free text for "the same title, typed in another case" (Unicode full case folding: "ß" is "ss"); accents
+    /// still count.
     static func caseKey(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive], locale: nil)
+        fold(text) { Tables.caseFold[$0.value] }
+    }
+
+    /// `text` with each scalar `replacement` maps replaced (nil: kept); ASCII other than A–Z is kept without a lookup.
+    private static func fold(_ text: String, _ replacement: (Unicode.Scalar) -> [Unicode.Scalar]?) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x80 && !(0x41...0x5A).contains(scalar.value) {
+                scalars.append(scalar)
+            } else if let replaced = replacement(scalar) {
+                scalars.append(contentsOf: replaced)
+            } else {
+                scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The generated tables, read once on first use.
+    private enum Tables {
+        static let caseFold = parse(TextFolding.caseFolding)
+        static let search = parse(TextFolding.searchFolding)
+
+        /// `HEX:HEX,HEX;…` into scalar value → replacement scalars.
+        static func parse(_ table: String) -> [UInt32: [Unicode.Scalar]] {
+            var map: [UInt32: [Unicode.Scalar]] = [:]
+            for entry in table.utf8.split(separator: UInt8(ascii: ";")) {
+                let parts = entry.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+                guard parts.count == 2, let key = UInt32(Substring(parts[0]), radix: 16) else { continue }
+                map[key] = parts[1].split(separator: UInt8(ascii: ",")).compactMap {
+                    UInt32(Substring($0), radix: 16).flatMap(Unicode.Scalar.init)
+                }
+            }
+            return map
+        }
     }
 
     private static let apostrophes: Set<Unicode.Scalar> = ["\u{2018}", "\u{2019}", "\u{02BC}"]

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One motivational message, as the seed's SwiftData `Motivation` model after its model change.
 public struct Motivation: Sendable, Hashable, Identifiable {

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// The seed's `MotivationQuery` (an `EntityStringQuery`), which a widget's `motivation` parameter is resolved with.
 ///
@@ -40,7 +41,7 @@ extension MotivationStore {
     /// The comparison runs in SQL through the registered `widgetd_fold` function (see `TextFolding`), since
     /// SQLite's `LIKE` folds ASCII letters only.
     public func matching(_ text: String) throws(StoreError) -> [Motivation] {
-        let key = TextFolding.searchKey(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        let key = TextFolding.searchKey(text.trimmingWhitespace())
         guard !key.isEmpty else { return try suggested() }
         return try database.fetch(
             """

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The motivations in a `SharedStore`: the seed's app-side list, add, delete, favourite and colour.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The store's schema history, one step per value of `PRAGMA user_version`.
 ///

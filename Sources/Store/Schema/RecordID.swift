@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// Record ids: a random UUID written as 32 lowercase hexadecimal digits, without dashes.
 ///
@@ -19,7 +20,7 @@ public enum RecordID {
     /// `reference` spelt as a stored id would be (lowercase, dashes dropped, so a pasted `UUID().uuidString` works),
     /// or nil when it cannot be the start of an id at all.
     static func normalized(_ reference: String) -> String? {
-        let key = reference.trimmingCharacters(in: .whitespaces).lowercased().filter { $0 != "-" }
+        let key = reference.trimmingSpaces().lowercased().filter { $0 != "-" }
         guard !key.isEmpty, key.count <= length, key.utf8.allSatisfy(isHexDigit) else { return nil }
         return key
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One to-do item, as the seed's to-do model: a title and whether (and when) it was done.
 public struct Todo: Sendable, Hashable, Identifiable {

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// The to-dos in a `SharedStore`: the seed's to-do list, which the `todos` widget shows the top of.
 ///
@@ -32,7 +33,7 @@ public struct TodoStore: Sendable {
     /// Adds an open to-do; surrounding white space is dropped from the title, which must not end up empty.
     @discardableResult
     public func add(title: String, created: Date = Date()) throws(StoreError) -> Todo {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        let title = title.trimmingWhitespace()
         guard !title.isEmpty else { throw .emptyTitle }
         return try database.writeTransaction { () throws(StoreError) in
             let id = RecordID.make()
@@ -83,7 +84,7 @@ public struct TodoStore: Sendable {
     /// Titles win over ids: the seed names items by title, and a title that happens to look like hex should still
     /// mean the item the user sees.
     private func find(_ titleOrID: String) throws(StoreError) -> Todo {
-        let text = titleOrID.trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = titleOrID.trimmingWhitespace()
         guard !text.isEmpty else { throw .notFound(titleOrID) }
         let byTitle = try database.fetch(
             """

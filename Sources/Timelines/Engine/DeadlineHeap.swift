@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A min-heap of (deadline, instance) pairs with lazy deletion, so the loop finds what is due without
 /// scanning every instance.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the loop must do after the engine has looked at the clock.
 public enum EngineAction: Sendable, Equatable {

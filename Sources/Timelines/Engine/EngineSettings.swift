@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The engine's limits: provider timeouts, failure backoff and the rate limit on provider-driven reloads.
 public struct EngineSettings: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TimeZones
 
 /// Everything the engine knows about one instance: its latest timeline, its reload deadlines, and how its

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TimeZones
 
 /// What the engine knows of a configured instance: its name, what reloads it on its own, and how its provider runs.

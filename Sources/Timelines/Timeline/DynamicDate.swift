@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// A date an entry shows as live text that the daemon re-renders itself, with no provider call
 /// (WidgetKit's `Text(date, style: .relative)` and `.timer`).
@@ -77,7 +78,7 @@ extension EntryContent {
         let rendered = dynamicDate.text(at: now)
         func fill(_ text: String) -> String {
             if text.contains(DynamicDate.token) {
-                return text.replacingOccurrences(of: DynamicDate.token, with: rendered)
+                return text.replacingAll(DynamicDate.token, with: rendered)
             }
             return text.isEmpty ? rendered : text + " " + rendered
         }
@@ -86,7 +87,7 @@ extension EntryContent {
         // Offsets into the text no longer hold once the date is written into it.
         if copy.text != text { copy.dimmedRanges = [] }
         copy.shortText = shortText.map(fill)
-        copy.tooltip = tooltip.map { $0.replacingOccurrences(of: DynamicDate.token, with: rendered) }
+        copy.tooltip = tooltip.map { $0.replacingAll(DynamicDate.token, with: rendered) }
         copy.dynamicDate = nil
         return copy
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a bar should treat an entry; waybar gets it as the CSS class, i3bar as `urgent`.
 public enum EntryState: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one rule for what a widget shows at an instant, shared by the engine and by everything that reads an
 /// instance's record (`widgetd show`, `list`, a restarted daemon), so they can never disagree.

@@ -1,3 +1,4 @@
+import Basics
 import Control
 import Text
 
@@ -190,7 +191,7 @@ enum CommandLineParser {
             switch token {
             case .option("--widgets", let inline):
                 let list = try scanner.value(of: "--widgets", inline: inline)
-                widgets = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                widgets = list.split(separator: ",").map { $0.trimmingSpaces() }.filter {
                     !$0.isEmpty
                 }
             case .option("--bar", let inline):

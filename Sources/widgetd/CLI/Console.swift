@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Where a command's output goes: the real stdout and stderr, or buffers in tests.

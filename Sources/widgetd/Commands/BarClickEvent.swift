@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 
 /// One click as i3bar and swaybar report it on a status command's standard input, after the opening `[`: one JSON
 /// object per line, every line after the first starting with `,`.
@@ -54,7 +55,7 @@ struct BarClickEvent: Decodable, Equatable {
 
     /// The click on one line of the stream; nil for the opening `[`, an empty line or anything that is no click.
     static func parse(line: some StringProtocol) -> BarClickEvent? {
-        var text = Substring(line).trimmingCharacters(in: .whitespacesAndNewlines)[...]
+        var text = line.trimmingWhitespace()[...]
         if text.hasPrefix(",") { text = text.dropFirst().drop(while: \.isWhitespace) }
         guard text.first == "{" else { return nil }
         return try? JSONDecoder().decode(BarClickEvent.self, from: Data(text.utf8))

@@ -1,6 +1,7 @@
 import Config
 import Control
-import Foundation
+import FoundationEssentials
+import Glibc
 import Kind
 import Output
 import System

@@ -1,5 +1,6 @@
+import Basics
 import Control
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Passes the clicks a bar reports to a block's command on to the daemon as `click NAME BUTTON [RELATIVE_X WIDTH]`
@@ -90,7 +91,7 @@ struct ClickForwarder {
     ///
     /// A leading `,` is skipped and a `[` line is no click, so i3bar's own click stream can be piped in as it is.
     static func click(line: some StringProtocol) -> Click? {
-        var text = Substring(line).trimmingCharacters(in: .whitespacesAndNewlines)[...]
+        var text = line.trimmingWhitespace()[...]
         if text.hasPrefix(",") { text = text.dropFirst().drop(while: \.isWhitespace) }
         guard let first = text.first else { return nil }
         guard first == "{" else {
@@ -108,8 +109,8 @@ struct ClickForwarder {
 
     /// `["Shift","Mod4"]` as i3blocks 1.5 exports i3bar's array, or `Shift,Mod4`; names that are no key are dropped.
     private static func modifiers(_ text: String) -> [String] {
-        let inside = text.trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
-        return inside.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+        let inside = text.trimming(anyOf: "[] ")
+        return inside.split(separator: ",").map { $0.trimming(anyOf: "\" ") }
             .filter(isModifierName)
     }
 
@@ -119,7 +120,7 @@ struct ClickForwarder {
 
     /// A whole number that may be negative (a screen position left of or above the first screen).
     private static func signedNumber(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         if trimmed.hasPrefix("-") { return number(String(trimmed.dropFirst())).map { -$0 } }
         return number(trimmed)
     }
@@ -174,7 +175,7 @@ struct ClickForwarder {
 
     /// A whole number written in decimal digits only (at most 9, so no overflow).
     private static func number(_ text: String) -> Int? {
-        let digits = text.trimmingCharacters(in: .whitespaces)
+        let digits = text.trimmingSpaces()
         guard (1...9).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             return nil
         }

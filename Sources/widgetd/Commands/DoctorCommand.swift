@@ -1,6 +1,7 @@
+import Basics
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 import Glibc
 import Kind
 
@@ -23,7 +24,8 @@ enum DoctorCommand {
     {
         let findings = check(configPath: configPath, registry: registry, environment: environment)
         for finding in findings {
-            console.out("\(finding.verdict.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(finding.what)")
+            let verdict = finding.verdict.rawValue
+            console.out(verdict + String(repeating: " ", count: max(0, 8 - verdict.count)) + finding.what)
             if let fix = finding.fix { console.out("        fix: \(fix)") }
         }
         let problems = findings.filter { $0.verdict != .ok }.count
@@ -170,7 +172,7 @@ enum DoctorCommand {
 
     /// The systemd user unit: installed where the user manager finds it, and enabled.
     static func unit(environment: [String: String]) -> Finding {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? Path.homeDirectory()
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
         let places = [

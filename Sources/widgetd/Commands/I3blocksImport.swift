@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Kind
 import Timelines
 
@@ -48,7 +49,7 @@ struct I3blocksImport {
             if line.hasSuffix("\r") { line.removeLast() }
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
-                line = line.trimmingCharacters(in: .whitespaces)
+                line = line.trimmingSpaces()
                 guard line.hasSuffix("]") else {
                     problems.append("line \(index + 1): malformed section '\(line)'")
                     continue
@@ -74,7 +75,7 @@ struct I3blocksImport {
     /// calls widgetd.
     static func translate(_ text: String, path: String, widgetd: String = "widgetd") -> Result {
         let (sections, problems) = sections(of: text)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Path.directory(of: path)
         var yaml = [
             "# widgets.yaml made by `widgetd import i3blocks \(path)`.",
             "# Commands run with sh in \(directory), as i3blocks runs them in its config's directory.",
@@ -191,7 +192,8 @@ struct I3blocksImport {
             case "\\": result += "\\\\"
             case "\"": result += "\\\""
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\x%02X", scalar.value)
+            case _ where scalar.value < 0x20:
+                result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
             default: result.unicodeScalars.append(scalar)
             }
         }
@@ -199,7 +201,7 @@ struct I3blocksImport {
     }
 
     static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 
     /// i3blocks' search path (config.c): `$XDG_CONFIG_HOME/i3blocks/config` (or `~/.config/…`), `~/.i3blocks.conf`,

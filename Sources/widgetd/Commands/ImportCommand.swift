@@ -1,4 +1,6 @@
-import Foundation
+import Config
+import FoundationEssentials
+import Output
 
 /// `widgetd import i3blocks [FILE]`: prints widgets.yaml for an i3blocks config, then the new i3blocks config as
 /// comments (or into `--i3blocks-config PATH`).
@@ -21,9 +23,10 @@ enum ImportCommand {
         var text = result.yaml
         if let i3blocksOutput {
             do {
-                try result.i3blocksConfig.write(toFile: i3blocksOutput, atomically: true, encoding: .utf8)
+                // 0666 less the umask, as any editor writes a config file.
+                try AtomicFile.write(Array(result.i3blocksConfig.utf8), to: i3blocksOutput, permissions: 0o666)
             } catch {
-                console.err("widgetd: error: cannot write \(i3blocksOutput): \(error.localizedDescription)")
+                console.err("widgetd: error: cannot write \(i3blocksOutput): \(error.reason)")
                 return ExitCode.failure
             }
         } else {

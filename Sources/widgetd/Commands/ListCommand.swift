@@ -1,6 +1,6 @@
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 import Kind
 
 /// `widgetd list`: each instance of the running daemon with what it shows now and when it reloads next.

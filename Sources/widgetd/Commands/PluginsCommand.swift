@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 import Glibc
 import Kind
 import Providers

@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import Glibc
 
 /// The processes' command lines, from `/proc/PID/cmdline`, and their environments, for `widgetd doctor`.
@@ -41,7 +42,7 @@ enum ProcessTable {
 /// waybar's (`-c FILE`, else its default), polybar's (`-c FILE`, else its default) and tmux's.
 enum BarConfigs {
     static func texts(environment: [String: String], processes: [[String]]) -> [String] {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? Path.homeDirectory()
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
         let defaults: [String: [String]] = [
             "i3blocks": [configHome + "/i3blocks/config", home + "/.i3blocks.conf", "/etc/i3blocks.conf"],
@@ -51,7 +52,7 @@ enum BarConfigs {
         ]
         var paths: [String] = []
         for arguments in processes {
-            guard let program = arguments.first.map({ ($0 as NSString).lastPathComponent }),
+            guard let program = arguments.first.map({ Path.lastComponent(of: $0) }),
                 let fallback = defaults[program]
             else { continue }
             if let flag = arguments.firstIndex(where: { $0 == "-c" || $0 == "--config" || $0 == "-f" }),

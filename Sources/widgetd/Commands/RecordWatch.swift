@@ -1,4 +1,5 @@
-import Foundation
+import Basics
+import FoundationEssentials
 import System
 
 /// Watches one instance's record (`<output>/<name>.json`) and nothing else, so a follower wakes only when its own
@@ -71,7 +72,7 @@ struct RecordWatch {
         }
         if directoryWatch != nil {
             let names = Set(events.map(\.name))
-            changed.formUnion(missing.filter { names.contains(($0 as NSString).lastPathComponent) })
+            changed.formUnion(missing.filter { names.contains(Path.lastComponent(of: $0)) })
         }
         if !changed.isEmpty { rewatch(Array(changed)) }
         return changed

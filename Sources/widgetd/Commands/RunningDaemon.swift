@@ -1,6 +1,6 @@
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 
 /// Where the CLI finds the running daemon: its state file (`DaemonState`) wins over the config the command was given,
 /// so `show`, `list`, `click` and `reload` read the files the daemon writes, not those an edited or other config

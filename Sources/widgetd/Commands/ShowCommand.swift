@@ -1,5 +1,7 @@
+import Basics
 import Config
-import Foundation
+import FoundationEssentials
+import Glibc
 import Kind
 import Output
 import System
@@ -252,13 +254,13 @@ struct DirectoryWatch {
         for _ in 0..<64 {
             current = try? watcher.watch(directory: path, mask: Self.mask)
             if current != nil { return }
-            var directory = (path as NSString).deletingLastPathComponent
+            var directory = Path.directory(of: path)
             var below = path
             while ancestor == nil, !directory.isEmpty {
                 ancestor = try? watcher.watch(directory: directory, mask: [.create, .movedTo])
                 if ancestor != nil || directory == "/" { break }
                 below = directory
-                directory = (directory as NSString).deletingLastPathComponent
+                directory = Path.directory(of: directory)
             }
             guard let watch = ancestor, access(below, F_OK) == 0 else { return }
             try? watcher.unwatch(watch)

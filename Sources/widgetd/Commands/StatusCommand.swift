@@ -1,6 +1,6 @@
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 import Kind
 
 /// `widgetd status`: the daemon in one screen, like `systemctl status`: running or not, its config and whether the

@@ -1,5 +1,5 @@
 import Config
-import Foundation
+import FoundationEssentials
 import Text
 
 /// The table `list` and `status` print: each widget with its current text, policy, next reload and last error.

@@ -1,5 +1,5 @@
 import Control
-import Foundation
+import FoundationEssentials
 
 /// The acknowledgement files the daemon wrote, so none outlives its use.
 ///

@@ -1,5 +1,5 @@
 import Control
-import Foundation
+import FoundationEssentials
 import Output
 import Providers
 import Timelines

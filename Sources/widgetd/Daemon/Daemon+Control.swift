@@ -1,6 +1,6 @@
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 import Glibc
 import Kind
 import Providers

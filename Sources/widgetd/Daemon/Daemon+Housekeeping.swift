@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
 /// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements.

@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import System
 
 /// Files someone else deleted from the output directory come back: the writer skips unchanged entries, so without
@@ -30,7 +32,7 @@ extension Daemon {
     /// The directory that holds `path`.
     private static func parent(of path: String) -> String {
         let trimmed = trimmed(path)
-        let parent = (trimmed as NSString).deletingLastPathComponent
+        let parent = Path.directory(of: trimmed)
         return parent.isEmpty ? "." : parent
     }
 
@@ -45,7 +47,7 @@ extension Daemon {
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         let mine = events.filter { $0.watch != nil && $0.watch == outputWatch }
         // Something came or went where the output directory is: a link put in its place, or a directory put back.
-        let name = (Self.trimmed(paths.output) as NSString).lastPathComponent
+        let name = Path.lastComponent(of: Self.trimmed(paths.output))
         if events.contains(where: { $0.watch != nil && $0.watch == outputParentWatch && $0.name == name }) {
             outputDirectoryReplaced = true
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Providers
 
 /// Plugins (docs/PLUGINS.md): their pushed reloads reach the engine as `reload kind K` or `reload NAME` lines do, their

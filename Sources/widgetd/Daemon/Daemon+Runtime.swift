@@ -1,5 +1,5 @@
 import Control
-import Foundation
+import FoundationEssentials
 import Glibc
 import System
 

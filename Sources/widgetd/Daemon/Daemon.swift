@@ -1,6 +1,7 @@
+import Basics
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 import Glibc
 import Kind
 import Output
@@ -127,7 +128,7 @@ final class Daemon {
             throw StartError(description: "widgetd: error: \(error)")
         }
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
-        let configDirectory = (configPath as NSString).deletingLastPathComponent
+        let configDirectory = Path.directory(of: configPath)
         configWatch = try? loop.watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
         zoneWatch = try? loop.watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
@@ -219,7 +220,7 @@ final class Daemon {
     }
 
     private func handleFileEvents(_ events: [Inotify.Event]) {
-        let configName = (configPath as NSString).lastPathComponent
+        let configName = Path.lastComponent(of: configPath)
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
             zoneChanged()

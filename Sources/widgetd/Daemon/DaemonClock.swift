@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the daemon's loop reads the time: the system's wall clock, or in tests one they set by hand, so a deadline can
 /// pass without real sleeping (as NIO's `EmbeddedEventLoop.advanceTime` does).

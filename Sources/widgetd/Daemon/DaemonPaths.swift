@@ -1,6 +1,7 @@
+import Basics
 import Config
 import Control
-import Foundation
+import FoundationEssentials
 
 /// Where the daemon keeps its files, from the XDG base directories and `settings:`.
 struct DaemonPaths: Sendable {
@@ -12,7 +13,7 @@ struct DaemonPaths: Sendable {
     var state: String
 
     init(environment: [String: String], settings: Settings) {
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Path.homeDirectory()
         control = ControlPaths(environment: environment)
         output = settings.outputDirectory.map { Self.expandingTilde($0, home: home) } ?? control.directory + "/out"
         if let stateHome = environment["XDG_STATE_HOME"], stateHome.hasPrefix("/") {

@@ -1,5 +1,6 @@
+import Basics
 import Control
-import Foundation
+import FoundationEssentials
 import Glibc
 import Output
 
@@ -43,7 +44,7 @@ struct DaemonState: Codable, Sendable, Equatable {
     static func running(in control: ControlPaths) -> DaemonState? {
         guard let state = read(from: control), isWidgetd(state.pid) else { return nil }
         guard let text = try? String(contentsOfFile: control.lock, encoding: .utf8),
-            Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) == state.pid
+            Int32(text.trimmingWhitespace()) == state.pid
         else { return nil }
         return state
     }
@@ -53,6 +54,6 @@ struct DaemonState: Codable, Sendable, Equatable {
     static func isWidgetd(_ pid: Int32) -> Bool {
         guard pid > 0, kill(pid, 0) == 0 || errno == EPERM else { return false }
         guard let comm = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8) else { return false }
-        return comm.trimmingCharacters(in: .newlines) == "widgetd"
+        return comm.trimmingNewlines() == "widgetd"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Log levels, from the most to the least detailed.
 enum LogLevel: Int, Comparable, CaseIterable, Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Keeps one source of log lines (the control FIFO, one widget) from flooding the log.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Output writes that failed (a full disk, a directory made read-only) and when to try them again.
 ///

@@ -1,4 +1,6 @@
-import Foundation
+import Basics
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A few threads of our own that run provider calls, so the daemon never touches libdispatch's global
@@ -12,17 +14,24 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     /// Jobs waiting for a thread. `UnownedJob` is only handed between threads here, under the lock.
     private let queue = Mutex<[UnownedJob]>([])
     private let condition = ConditionVariable()
+    /// How many threads the system gave; with none at all, jobs run on the thread that enqueues them.
+    private var startedThreads = 0
 
     init(threads: Int, name: String = "widgetd-provider") {
         for index in 0..<max(1, threads) {
-            let thread = Thread { [unowned self] in self.work() }
-            thread.name = "\(name)-\(index)"
-            thread.start()
+            // A thread the system refuses (its thread limit) leaves the pool smaller, not the daemon stopped.
+            if (try? DetachedThread.start(name: "\(name)-\(index)", { [unowned self] in self.work() })) != nil {
+                startedThreads += 1
+            }
         }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        guard startedThreads > 0 else {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            return
+        }
         queue.withLock { $0.append(job) }
         condition.signal()
     }
@@ -63,9 +72,20 @@ final class CommandExecutor: TaskExecutor, @unchecked Sendable {
             return true
         }
         guard startsThread else { return }
-        let thread = Thread { [self] in work(first: job) }
-        thread.name = "widgetd-command"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "widgetd-command") { [self] in work(first: job) }
+        } catch {
+            // No new thread to be had (the system's limit): the job waits for a running one, or runs here if none runs.
+            let runsHere = state.withLock { state in
+                if state.threads > 1 {
+                    state.threads -= 1
+                    state.waiting.insert(job, at: 0)
+                    return false
+                }
+                return true
+            }
+            if runsHere { work(first: job) }
+        }
     }
 
     private func work(first: UnownedJob) {

@@ -1,5 +1,5 @@
 import Control
-import Foundation
+import FoundationEssentials
 import Output
 
 /// One of the files the daemon keeps about itself and its widgets, besides the bar files and records

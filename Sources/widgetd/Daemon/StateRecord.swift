@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Output
 
 /// A JSON file the daemon writes and the CLI reads: `daemon.json` (`DaemonState`), a status file

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// When to tell systemd's watchdog the loop is alive: every half of `WATCHDOG_USEC`, as sd_watchdog_enabled(3)

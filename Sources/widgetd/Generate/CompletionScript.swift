@@ -1,3 +1,4 @@
+import Basics
 /// Shell completion scripts for bash, zsh and fish, written from one `CompletionTable`.
 ///
 /// Widget names are not written into the scripts: they change with the config, so each script asks
@@ -166,12 +167,12 @@ enum CompletionScript {
     }
 
     private static func zshQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 
     private static func zshBracketed(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "[", with: "\\[")
-            .replacingOccurrences(of: "]", with: "\\]").replacingOccurrences(of: ":", with: "\\:")
+        text.replacingAll("\\", with: "\\\\").replacingAll("[", with: "\\[")
+            .replacingAll("]", with: "\\]").replacingAll(":", with: "\\:")
     }
 
     // MARK: - fish
@@ -227,6 +228,6 @@ enum CompletionScript {
     }
 
     private static func fishQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        "'" + text.replacingAll("\\", with: "\\\\").replacingAll("'", with: "\\'") + "'"
     }
 }

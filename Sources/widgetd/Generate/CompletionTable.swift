@@ -51,7 +51,7 @@ struct CompletionTable {
             }
             var positional = Values()
             for (syntax, _) in declared.arguments {
-                for alternative in syntax.components(separatedBy: " | ") {
+                for alternative in syntax.split(separator: " | ", omittingEmptySubsequences: false) {
                     guard let word = alternative.split(separator: " ").first.map(String.init) else { continue }
                     switch word {
                     case "NAME": positional.widgetNames = true
@@ -82,7 +82,7 @@ struct CompletionTable {
     /// The first line of an explanation, for a shell's one-line description.
     static func firstSentence(_ text: String) -> String {
         let line = text.split(separator: "\n").first.map(String.init) ?? text
-        guard let end = line.range(of: ". ") else { return line }
+        guard let end = line.firstRange(of: ". ") else { return line }
         return String(line[..<end.lowerBound]) + "."
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Kind
 
 /// The man pages widgetd(1) and widgets.yaml(5), written from the help pages, the config checker's key tables, the

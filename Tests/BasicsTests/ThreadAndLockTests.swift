@@ -1,0 +1,82 @@
+import Basics
+import Foundation
+import Synchronization
+import Testing
+
+/// The pthread wrappers that replace Foundation's Thread, NSRecursiveLock and NSCondition (issue 15).
+@Suite("threads, the recursive lock and the condition")
+struct ThreadAndLockTests {
+    /// Polls `done` every millisecond for at most 10 s; false, with a recorded issue naming `what`, if it never holds.
+    @discardableResult
+    private func wait(for what: String, _ done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !done() {
+            if Date() > deadline {
+                Issue.record("waited 10 s for \(what)")
+                return false
+            }
+            usleep(1_000)
+        }
+        return true
+    }
+
+    @Test func aDetachedThreadRunsItsBodyUnderItsName() throws {
+        let name = Mutex<String?>(nil)
+        try DetachedThread.start(name: "widgetd-test-thread-with-a-long-name") {
+            // The kernel's name for the calling thread, as `ps -L` shows it.
+            let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "unreadable"
+            name.withLock { $0 = comm.trimmingCharacters(in: .newlines) }
+        }
+        wait(for: "the thread to run") { name.withLock { $0 != nil } }
+        // Linux keeps 15 bytes of a thread's name.
+        #expect(name.withLock { $0 } == "widgetd-test-th")
+    }
+
+    @Test func theRecursiveLockIsTakenAgainByItsHolderAndExcludesOthers() throws {
+        final class Total: @unchecked Sendable {
+            var value = 0  // guarded by the lock under test only
+        }
+        let lock = RecursiveLock()
+        let total = Total()
+        let finished = Mutex(0)
+        let threads = 8
+        for _ in 0..<threads {
+            try DetachedThread.start(name: "lock-test") {
+                for _ in 0..<1_000 {
+                    lock.withLock { lock.withLock { total.value += 1 } }
+                }
+                finished.withLock { $0 += 1 }
+            }
+        }
+        wait(for: "\(threads) threads to finish") { finished.withLock { $0 } == threads }
+        #expect(lock.withLock { total.value } == threads * 1_000)
+    }
+
+    @Test func aThrowingBodyReleasesTheLock() throws {
+        struct Failure: Error {}
+        let lock = RecursiveLock()
+        #expect(throws: Failure.self) { try lock.withLock { throw Failure() } }
+        let tookIt = Mutex(false)
+        try DetachedThread.start(name: "after-throw") {
+            lock.withLock { tookIt.withLock { $0 = true } }
+        }
+        wait(for: "another thread to take the lock") { tookIt.withLock { $0 } }
+    }
+
+    @Test func aBroadcastWakesAThreadWaitingOnTheCondition() throws {
+        let condition = Condition()
+        let ready = Mutex(false)
+        let woke = Mutex(false)
+        try DetachedThread.start(name: "waiter") {
+            condition.lock()
+            while !ready.withLock({ $0 }) { condition.wait() }
+            condition.unlock()
+            woke.withLock { $0 = true }
+        }
+        condition.lock()
+        ready.withLock { $0 = true }
+        condition.broadcast()
+        condition.unlock()
+        wait(for: "the waiting thread to wake") { woke.withLock { $0 } }
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+import Testing
+
+/// Issue 15: the release binary is stripped and carries no ICU.
+@Suite("the release binary")
+struct ReleaseBinaryTests {
+    @Test func itIsLinkedStrippedAndWithoutICU() throws {
+        let binary = try PackagingTests.releaseBinary.get()
+        let file = try runProgram("/usr/bin/file", [binary])
+        #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))
+        // ICU's data is linked in as `icudt76l-…` entries (34 MB); FoundationInternationalization brings it along.
+        #expect(bytes.range(of: Data("icudt".utf8)) == nil, "ICU's data is linked into \(binary)")
+    }
+}
