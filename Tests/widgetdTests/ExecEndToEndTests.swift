@@ -44,9 +44,9 @@ struct ExecEndToEndTests {
         let follower = try Follower(daemon, showing: "steps")
         // The record (the whole timeline) is written when the timeline arrives.
         #expect(
-            await daemon.waitFor("the timeline's record") {
+            await daemon.waitFor("the timeline's record", timeout: .seconds(30)) {
                 daemon.read("steps.json")?.contains("step 2") == true
-            })
+            }, "\(daemon.log)")
         let recordInode = try inode(daemon.output + "/steps.json")
         #expect(
             await daemon.waitFor("all three entries", timeout: .seconds(15)) {
