@@ -65,6 +65,19 @@ final class CompletionQueue: Sendable {
         wake()
     }
 
+    /// Posts from the loop's own thread (a kind answered at once, `ProviderRunner.start`) without a wake-up: the loop
+    /// takes it in before it sleeps again (`Daemon.takeInImmediateAnswers`).
+    func postFromLoop(_ completion: ProviderCompletion) {
+        items.withLock { $0.append(.timeline(completion)) }
+    }
+
+    var hasPending: Bool { items.withLock { !$0.isEmpty } }
+
+    /// Makes the loop's next wait return at once.
+    func wakeLoop() {
+        wake()
+    }
+
     func drain() -> [Completion] {
         items.withLock { items in
             // Not keeping capacity: a start-up burst of 10,000 results would otherwise stay allocated for good.
@@ -134,10 +147,10 @@ struct ProviderRunner: Sendable {
         // A kind that computes in memory answers here, on the loop's thread: a thread hop (task creation, a futex
         // wake, two context switches) cost more than the call itself, and most of a reload's latency. Only the shared
         // lane: a command or the store may wait, and the loop must not. The result still goes through the queue, so
-        // it is taken in like any other, in the loop's next turn, and a timeline that asks again at once cannot
-        // recurse.
+        // it is taken in like any other, before the loop sleeps (`Daemon.takeInImmediateAnswers`), and a timeline
+        // that asks again at once cannot recurse.
         if lane == .shared, let result = Self.immediateResult(kind, instance, context) {
-            queue.post(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
+            queue.postFromLoop(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
             return
         }
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
