@@ -70,6 +70,11 @@ public protocol WidgetKind: Sendable {
     func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry
     /// The entries to show from now on, and when to ask again.
     func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline
+    /// The same timeline, computed at once on the caller's thread, for a kind that works in memory and never waits
+    /// (`quotes`, `clock`): the daemon asks on its loop thread, with no thread hop between a reload and its file.
+    /// nil (the default): the kind may wait (a command, a plugin, the store), and the daemon calls `timeline` on a
+    /// provider thread.
+    func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline?
     /// The intent a click on `button` runs when `on_click:` binds nothing to it.
     func defaultIntent(for button: MouseButton) -> String?
     /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
@@ -122,6 +127,10 @@ extension WidgetKind {
     }
 
     public var usesStore: Bool { false }
+
+    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
+        nil
+    }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
 

@@ -19,6 +19,16 @@ struct ClockKindTests {
         return try await kind.timeline(for: configuration, in: context)
     }
 
+    /// The daemon calls `immediateTimeline` on its loop's thread; it must be the provider's own answer.
+    @Test func answersAtOnceWithTheSameTimeline() async throws {
+        var configuration = kind.defaultConfiguration
+        configuration["seconds"] = .bool(true)
+        let context = ProviderContext(instance: "c", family: .accessoryInline, now: now, timeZone: berlin)
+        let immediate = try #require(try kind.immediateTimeline(for: configuration, in: context))
+        #expect(immediate == (try await kind.timeline(for: configuration, in: context)))
+        #expect(immediate.entry(at: now)?.content.text == "19:30")
+    }
+
     @Test func oneEntryPerMinuteForTheComingHourThenAtEnd() async throws {
         let timeline = try await timeline([:])
         let sequence = try #require(timeline.sequence)

@@ -31,6 +31,20 @@ struct QuotesKindTests {
         #expect(kind.placeholder(in: context).text == "Small steps count.")
     }
 
+    /// The daemon calls `immediateTimeline` on its loop's thread; it must be the provider's own answer.
+    @Test func answersAtOnceWithTheSameTimeline() async throws {
+        let shown = EntryContent(
+            text: try await kind.timeline(
+                for: configuration("focus"),
+                in: ProviderContext(
+                    instance: "q", family: .systemSmall, now: now)
+            ).entries[0].content.text)
+        let context = ProviderContext(instance: "q", family: .systemSmall, now: now, current: shown)
+        let immediate = try #require(try kind.immediateTimeline(for: configuration("focus"), in: context))
+        #expect(immediate == (try await kind.timeline(for: configuration("focus"), in: context)))
+        #expect(immediate.entries[0].content.text != shown.text)
+    }
+
     @Test func timelineIsOneEntryAskingAgainInAnHour() async throws {
         let context = ProviderContext(instance: "q", family: .systemSmall, now: now)
         let timeline = try await kind.timeline(for: configuration("focus"), in: context)

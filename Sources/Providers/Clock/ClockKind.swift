@@ -40,6 +40,11 @@ public struct ClockKind: WidgetKind {
         Timeline(sequence: sequence(configuration, context), policy: .atEnd)
     }
 
+    /// A rule, not entries: O(1), so the daemon runs it on its loop thread.
+    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
+        Timeline(sequence: sequence(configuration, context), policy: .atEnd)
+    }
+
     /// The coming hour as a rule, not as entries: the daemon writes out each entry's text when it is due, so a clock
     /// costs a few hundred bytes to hold and nothing to reload, however many seconds its hour has.
     private func sequence(_ configuration: IntentValues, _ context: ProviderContext) -> TimelineSequence {

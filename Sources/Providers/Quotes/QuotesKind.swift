@@ -41,6 +41,15 @@ public struct QuotesKind: WidgetKind {
     }
 
     public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        nextTimeline(configuration, context)
+    }
+
+    /// In memory and quick: the daemon runs it on its loop thread.
+    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
+        nextTimeline(configuration, context)
+    }
+
+    private func nextTimeline(_ configuration: IntentValues, _ context: ProviderContext) -> Timeline {
         let category = category(configuration)
         let quote =
             context.current.flatMap { Self.quote(in: category, after: $0.text) }

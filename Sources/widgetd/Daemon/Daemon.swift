@@ -167,6 +167,7 @@ final class Daemon {
         announceStarted()
         while !stopping {
             do {
+                takeInImmediateAnswers()
                 let wake = try loop.wait(
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
                 if wake.clockChanged {

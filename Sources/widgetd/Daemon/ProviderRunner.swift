@@ -18,7 +18,8 @@ struct ProviderCompletion: Sendable {
 
 /// Where a kind's calls run, so that one kind's waiting cannot hold up another's.
 enum ProviderLane: Sendable {
-    /// The pool of four threads, for kinds that work in memory (`quotes`, `clock`).
+    /// Kinds that do not run commands or use the store: the pool of four threads (plugins), or the loop's own thread
+    /// for a kind that answers at once (`quotes`, `clock`: `WidgetKind.immediateTimeline`).
     case shared
     /// A thread per call, for kinds that run commands (`exec`), which may take until their timeout.
     case commands
@@ -61,6 +62,19 @@ final class CompletionQueue: Sendable {
 
     func post(_ completion: Completion) {
         items.withLock { $0.append(completion) }
+        wake()
+    }
+
+    /// Posts from the loop's own thread (a kind answered at once, `ProviderRunner.start`) without a wake-up: the loop
+    /// takes it in before it sleeps again (`Daemon.takeInImmediateAnswers`).
+    func postFromLoop(_ completion: ProviderCompletion) {
+        items.withLock { $0.append(.timeline(completion)) }
+    }
+
+    var hasPending: Bool { items.withLock { !$0.isEmpty } }
+
+    /// Makes the loop's next wait return at once.
+    func wakeLoop() {
         wake()
     }
 
@@ -130,6 +144,15 @@ struct ProviderRunner: Sendable {
             current: current, settings: instance.settings)
         let queue = self.queue
         let lane = lane(of: instance)
+        // A kind that computes in memory answers here, on the loop's thread: a thread hop (task creation, a futex
+        // wake, two context switches) cost more than the call itself, and most of a reload's latency. Only the shared
+        // lane: a command or the store may wait, and the loop must not. The result still goes through the queue, so
+        // it is taken in like any other, before the loop sleeps (`Daemon.takeInImmediateAnswers`), and a timeline
+        // that asks again at once cannot recurse.
+        if lane == .shared, let result = Self.immediateResult(kind, instance, context) {
+            queue.postFromLoop(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
+            return
+        }
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
         Task(executorPreference: executor(for: lane)) {
             let result: Result<Timeline, ProviderFailure>
@@ -147,6 +170,17 @@ struct ProviderRunner: Sendable {
 }
 
 extension ProviderRunner {
+    /// `kind`'s timeline computed at once, as a completion's result; nil when the kind has no such path.
+    private static func immediateResult(
+        _ kind: any WidgetKind, _ instance: WidgetInstance, _ context: ProviderContext
+    ) -> Result<Timeline, ProviderFailure>? {
+        do {
+            return try kind.immediateTimeline(for: instance.intent, in: context).map { .success($0) }
+        } catch {
+            return .failure(ProviderFailure("\(error)"))
+        }
+    }
+
     /// Starts `instance`'s persistent provider; its updates are posted to the queue, tagged with `generation`.
     func startSession(_ instance: WidgetInstance, generation: UInt64, now: Date) throws -> any ProviderSession {
         guard let kind = registry.kind(named: instance.kind) else {
