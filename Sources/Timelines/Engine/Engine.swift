@@ -109,6 +109,13 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         return states.withUnsafeBufferPointer { $0[index].instance }
     }
 
+    /// What `body` answers about the instance named `name`, which it borrows: the daemon asks for a field or two at
+    /// every swap, and `instance(named:)` copies the whole instance.
+    public func withInstance<Result>(named name: String, _ body: (Instance) -> Result) -> Result? {
+        guard let index = indexByName[name] else { return nil }
+        return states.withUnsafeBufferPointer { body($0[index].instance) }
+    }
+
     /// What the instance shows at `now`.
     public func content(of name: String, at now: Date) -> EntryContent? {
         guard let index = indexByName[name] else { return nil }
