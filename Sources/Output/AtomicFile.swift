@@ -11,9 +11,9 @@ import Synchronization
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, leaving the file with exactly `permissions`.
     ///
-    /// The temporary file is `.<name>.<pid>.<counter>`: hidden from globs such as `*.waybar`, and unique between
-    /// processes (pid) and between writes of one process (counter); `O_EXCL` still refuses a leftover of a crashed
-    /// process whose pid came back, and then the next counter is tried. On any failure the temporary file is removed
+    /// The temporary file is `.<name>.<pid>`: hidden from globs such as `*.waybar`, and unique between processes
+    /// (pid); `O_EXCL` refuses a leftover of a crashed process whose pid came back, or a write of the same file by
+    /// another thread, and then `.<name>.<pid>.<counter>` names are tried. On any failure the temporary file is removed
     /// and the target is left as it was.
     ///
     /// There is no `fsync`: the output directory is on tmpfs (`$XDG_RUNTIME_DIR`), where there is no disk to flush,
@@ -40,7 +40,8 @@ public enum AtomicFile {
     }
 
     /// The shared core: paths are `prefix + name` relative to `directory` (`AT_FDCWD` with the directory as prefix,
-    /// or a directory descriptor with none); `shownAs` prefixes them in errors.
+    /// or a directory descriptor with none); `shownAs` prefixes them in errors, which are the only place those
+    /// paths are made.
     private static func write(
         _ bytes: [UInt8], named name: String, in directory: Int32, prefix: String, shownAs: String,
         permissions: mode_t
@@ -48,13 +49,13 @@ public enum AtomicFile {
         let target = prefix + name
         let (temporary, descriptor) = try createTemporary(
             in: directory, prefix: prefix, for: name, shownAs: shownAs, permissions: permissions)
-        let shown = shownAs + temporary.dropFirst(prefix.count)
+        func shown() -> String { shownAs + temporary.dropFirst(prefix.count) }
         do throws(OutputError) {
             // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
             if permissions & processUmask != 0 {
-                try Syscall.retrying("fchmod", path: shown) { fchmod(descriptor, permissions) }
+                try Syscall.retrying("fchmod", path: shown()) { fchmod(descriptor, permissions) }
             }
-            try writeAll(bytes, to: descriptor, path: shown)
+            try writeAll(bytes, to: descriptor, path: shown())
         } catch {
             // Best effort: the error to report is the one that got here.
             close(descriptor)
@@ -64,12 +65,12 @@ public enum AtomicFile {
         // Linux releases the descriptor even when `close` fails, so it is never retried; an error (EIO on a network
         // filesystem) still means the data may be lost, so the target is not replaced.
         if close(descriptor) == -1 {
-            let error = OutputError(call: "close", path: shown, errno: errno)
+            let error = OutputError(call: "close", path: shown(), errno: errno)
             unlinkat(directory, temporary, 0)
             throw error
         }
         do throws(OutputError) {
-            try Syscall.retrying("rename", path: "\(shown), \(shownAs + name)") {
+            try Syscall.retrying("rename", path: "\(shown()), \(shownAs + name)") {
                 renameat(directory, temporary, directory, target)
             }
         } catch {
@@ -79,21 +80,25 @@ public enum AtomicFile {
     }
 
     /// Creates the temporary file exclusively and returns its path (relative to `directory`) and open descriptor.
+    ///
+    /// The name is `.<name>.<pid>`, the same for every write of the file by this process (each write renames it away),
+    /// so a write takes no lock and numbers nothing. Only when that name is taken (a leftover of a crashed process whose
+    /// pid came back, or another thread of this one writing the same file) are numbered names tried.
     private static func createTemporary(
         in directory: Int32, prefix: String, for name: String, shownAs: String, permissions: mode_t
     ) throws(OutputError) -> (String, Int32) {
-        let pid = processID
+        var temporary = "\(prefix).\(name).\(processID)"
         while true {
-            let temporary = "\(prefix).\(name).\(pid).\(counter.next())"
             do throws(OutputError) {
                 let descriptor = try Syscall.retrying("open", path: shownAs + temporary.dropFirst(prefix.count)) {
                     openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
                 }
                 return (temporary, descriptor)
             } catch {
-                // Taken by a leftover of an earlier process with this pid: try the next name.
+                // Taken: try the next numbered name.
                 guard error.errno == EEXIST else { throw error }
             }
+            temporary = "\(prefix).\(name).\(processID).\(counter.next())"
         }
     }
 

@@ -198,11 +198,17 @@ public final class OutputWriter {
     }
 
     private func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
-        if lastWritten[name] == bytes {
+        // One hash of the name per write: found, the bytes are compared and replaced through the index.
+        let known = lastWritten.index(forKey: name)
+        if let known, lastWritten.values[known] == bytes {
             return false
         }
         try AtomicFile.write(bytes, named: name, in: try checkedDescriptor(), at: directoryPrefix)
-        lastWritten[name] = bytes
+        if let known {
+            lastWritten.values[known] = bytes
+        } else {
+            lastWritten[name] = bytes
+        }
         return true
     }
 

@@ -16,6 +16,21 @@ struct AtomicFileTests {
         #expect(status.st_mode & 0o7777 == 0o600)
     }
 
+    /// The temporary name is the same for every write of a file (`.<name>.<pid>`); one already taken (left by a
+    /// crashed process whose pid came back) is left alone and a numbered name is used instead.
+    @Test func aTakenTemporaryNameIsLeftAloneAndAnotherUsed() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let target = directory.appending("clock.plain")
+        let leftover = directory.appending(".clock.plain.\(getpid())")
+        try Data("left over".utf8).write(to: URL(fileURLWithPath: leftover))
+        try AtomicFile.write(Array("12:00\n".utf8), to: target)
+        try AtomicFile.write(Array("12:01\n".utf8), to: target)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:01\n")
+        #expect(try String(contentsOfFile: leftover, encoding: .utf8) == "left over")
+        #expect(try directory.names() == [".clock.plain.\(getpid())", "clock.plain"])
+    }
+
     @Test func setsTheModeAskedForWhateverTheOldFileHad() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }

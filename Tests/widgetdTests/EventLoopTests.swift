@@ -49,8 +49,15 @@ struct EventLoopTests {
     @Test func aProviderResultWakesItOnceHoweverManyArrived() throws {
         let loop = try EventLoop(signals: [])
         let wakeup = loop.wakeup  // what provider threads hold: Sendable, unlike the loop
-        let thread = Thread { for _ in 0..<3 { wakeup.signal() } }
+        // All three arrive before the loop looks: a thread preempted between two signals (a loaded machine) would
+        // otherwise make the second look see the later ones, which is a second arrival, not a missed coalescing.
+        let signalled = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            for _ in 0..<3 { wakeup.signal() }
+            signalled.signal()
+        }
         thread.start()
+        #expect(signalled.wait(timeout: .now() + 10) == .success)
         #expect(try loop.wait(until: nil, control: nil, timeout: .seconds(10)).completions)
         #expect(try loop.wait(until: nil, control: nil, timeout: .milliseconds(20)).isEmpty, "drained")
     }

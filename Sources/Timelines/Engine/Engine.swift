@@ -25,7 +25,13 @@ public enum ReloadTarget: Sendable, Hashable {
 /// drive it with any sequence of instants (jumps forward and back, DST days).
 public struct Engine<Instance: ScheduledInstance>: Sendable {
     public let settings: EngineSettings
+    /// Read in place (`_modify`, a mutating method of the state, or a pointer): this code is generic and not
+    /// specialized for the daemon's instance type, so `states[i].field` would copy the whole state, instance included,
+    /// through its value witness first; that was a sixth of a second boundary's user-space time at N = 1000.
     private var states: [InstanceState<Instance>] = []
+    /// Each state's generation, bumped whenever its deadline changes, so stale heap items are recognised; kept beside
+    /// the states so that checking a heap item reads no state.
+    private var generations: [UInt64] = []
     private var indexByName: [String: Int] = [:]
     private var heap = DeadlineHeap()
     private var nextToken: UInt64 = 1
@@ -47,6 +53,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
             indexByName[instance.name] = states.count
             states.append(state)
         }
+        generations = Array(repeating: 0, count: states.count)
         for index in states.indices {
             reschedule(index, now: now)
         }
@@ -88,6 +95,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         }
         states = kept
         indexByName = Dictionary(uniqueKeysWithValues: states.enumerated().map { ($1.instance.name, $0) })
+        generations = Array(repeating: 0, count: states.count)
         heap.removeAll()
         for index in states.indices {
             reschedule(index, now: now)
@@ -97,12 +105,21 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
 
     /// The instance named `name`, as configured.
     public func instance(named name: String) -> Instance? {
-        indexByName[name].map { states[$0].instance }
+        guard let index = indexByName[name] else { return nil }
+        return states.withUnsafeBufferPointer { $0[index].instance }
+    }
+
+    /// What `body` answers about the instance named `name`, which it borrows: the daemon asks for a field or two at
+    /// every swap, and `instance(named:)` copies the whole instance.
+    public func withInstance<Result>(named name: String, _ body: (Instance) -> Result) -> Result? {
+        guard let index = indexByName[name] else { return nil }
+        return states.withUnsafeBufferPointer { body($0[index].instance) }
     }
 
     /// What the instance shows at `now`.
     public func content(of name: String, at now: Date) -> EntryContent? {
-        indexByName[name].map { states[$0].content(at: now) }
+        guard let index = indexByName[name] else { return nil }
+        return states.withUnsafeBufferPointer { $0[index].content(at: now) }
     }
 
     /// Its timeline, fallback and failure, for readers that work out what it shows at any instant (the daemon's
@@ -126,7 +143,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     /// The earliest instant anything is due; nil when nothing ever will be without a request.
     public mutating func nextDeadline() -> Date? {
         while let top = heap.first {
-            if states[top.index].generation == top.generation { return top.date }
+            if generations[top.index] == top.generation { return top.date }
             _ = heap.popFirst()
         }
         return nil
@@ -160,10 +177,11 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         var due: [Int] = []
         while let top = heap.first, top.date <= now {
             _ = heap.popFirst()
-            if states[top.index].generation == top.generation { due.append(top.index) }
+            if generations[top.index] == top.generation { due.append(top.index) }
         }
+        actions.reserveCapacity(due.count)
         for index in due {
-            actions += step(index, now: now)
+            step(index, now: now, into: &actions)
         }
         return actions
     }
@@ -187,7 +205,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
                     states[index].requested = true
                 }
             }
-            actions += step(index, now: now)
+            step(index, now: now, into: &actions)
         }
         return actions
     }
@@ -217,7 +235,9 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
             states[index].requestedDuringReload = false
             states[index].requested = true
         }
-        return step(index, now: now)
+        var actions: [EngineAction] = []
+        step(index, now: now, into: &actions)
+        return actions
     }
 
     /// Shows a timeline that did not come from a reload (an intent produced it), as if a reload had.
@@ -233,7 +253,9 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         states[index].retryAt = nil
         states[index].lastReloadStart = now
         states[index].schedulePolicy(of: timeline, now: now, settings: settings)
-        return step(index, now: now)
+        var actions: [EngineAction] = []
+        step(index, now: now, into: &actions)
+        return actions
     }
 
     /// A persistent provider stopped (its command exited) and will start again: its last entry shows, marked stale,
@@ -242,54 +264,25 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         guard let index = indexByName[name] else { return [] }
         states[index].failure = reason
         states[index].recordChanged = true
-        return step(index, now: now)
+        var actions: [EngineAction] = []
+        step(index, now: now, into: &actions)
+        return actions
     }
 
-    /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake.
-    private mutating func step(_ index: Int, now: Date) -> [EngineAction] {
-        if let token = states[index].inFlight, let deadline = states[index].inFlightDeadline, deadline <= now {
+    /// Looks at one instance at `now`: shows changed content, starts a due reload, and queues its next wake; what the
+    /// loop must do is appended to `actions`.
+    private mutating func step(_ index: Int, now: Date, into actions: inout [EngineAction]) {
+        if let (name, token) = states[index].callTimedOut(at: now) {
             // The provider is too slow: its call counts as failed, and its late answer will be ignored.
-            let seconds = timeout(of: states[index].instance)
+            let seconds = timeout(of: states.withUnsafeBufferPointer { $0[index].instance })
             let text = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
             let reason = "timed out after \(text) s"
-            let name = states[index].instance.name
-            return [.failed(instance: name, token: token, reason: reason)]
-                + completed(instance: name, token: token, result: .failure(ProviderFailure(reason)), now: now)
+            actions.append(.failed(instance: name, token: token, reason: reason))
+            actions += completed(instance: name, token: token, result: .failure(ProviderFailure(reason)), now: now)
+            return
         }
-        var actions: [EngineAction] = []
-        let content = states[index].content(at: now)
-        if content != states[index].shown {
-            states[index].shown = content
-            actions.append(.show(instance: states[index].instance.name, content: content))
-        }
-        if states[index].recordChanged {
-            states[index].recordChanged = false
-            actions.append(.recordChanged(instance: states[index].instance.name))
-        }
-        if states[index].inFlight == nil {
-            if let cron = states[index].cronDeadline, cron <= now {
-                states[index].cronDeadline = states[index].nextCronDate(after: now)
-                states[index].requested = true
-            }
-            let due = states[index].reloadDeadline.map { $0 <= now } ?? false
-            if states[index].requested || due {
-                states[index].requested = false
-                if let policy = states[index].policyDeadline, policy <= now { states[index].policyDeadline = nil }
-                if let retry = states[index].retryAt, retry <= now { states[index].retryAt = nil }
-                let token = nextToken
-                nextToken += 1
-                states[index].lastReloadStart = now
-                actions.append(.reload(instance: states[index].instance.name, token: token))
-                // A persistent provider answers no call: the reload starts it if it is not running, and its updates
-                // arrive through `install` whenever it has them.
-                if !states[index].instance.isPersistent {
-                    states[index].inFlight = token
-                    states[index].inFlightDeadline = now.addingTimeInterval(timeout(of: states[index].instance))
-                }
-            }
-        }
+        states[index].step(now: now, settings: settings, nextToken: &nextToken, into: &actions)
         reschedule(index, now: now)
-        return actions
     }
 
     /// The loop handed the call to a provider thread only now (it waited for a free one): its timeout counts from
@@ -300,19 +293,18 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         states[index].inFlightDeadline = deadline
         // Added beside the queued wake-up, not in its place: an entry change due before `now` must still be shown
         // by the next `advance`. The earlier wake-up then finds nothing timed out and looks again.
-        heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: states[index].generation))
+        heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: generations[index]))
     }
 
-    /// How long a provider call of `instance` may take. A kind that asks for a longer timeout of its own gets a
-    /// second more than it, so its own limit (an exec command's, which kills its process group) comes first.
+    /// How long a provider call of `instance` may take (`EngineSettings.timeout(of:)`).
     private func timeout(of instance: Instance) -> TimeInterval {
-        max(settings.providerTimeout, (instance.callTimeout ?? 0) + 1)
+        settings.timeout(of: instance)
     }
 
     private mutating func reschedule(_ index: Int, now: Date) {
-        states[index].generation &+= 1
-        if let wake = states[index].nextWake(after: now) {
-            heap.push(DeadlineHeap.Item(date: wake, index: index, generation: states[index].generation))
+        generations[index] &+= 1
+        if let wake = states[index].wake(after: now) {
+            heap.push(DeadlineHeap.Item(date: wake, index: index, generation: generations[index]))
         }
     }
 }

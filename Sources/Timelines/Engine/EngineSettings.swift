@@ -21,4 +21,10 @@ public struct EngineSettings: Sendable, Hashable {
         let exponent = min(failures - 1, 30)
         return min(backoffBase * pow(2, Double(exponent)), backoffCap)
     }
+
+    /// How long a provider call of `instance` may take. A kind that asks for a longer timeout of its own gets a
+    /// second more than it, so its own limit (an exec command's, which kills its process group) comes first.
+    func timeout(of instance: some ScheduledInstance) -> TimeInterval {
+        max(providerTimeout, (instance.callTimeout ?? 0) + 1)
+    }
 }

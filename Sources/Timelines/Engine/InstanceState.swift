@@ -33,8 +33,6 @@ struct InstanceState<Instance: ScheduledInstance> {
     var shown: EntryContent?
     /// The record (timeline, fallback, failure) changed since the loop was last told; true for a new instance.
     var recordChanged = true
-    /// Bumped whenever the deadline changes, so stale heap items are recognised.
-    var generation: UInt64 = 0
 
     init(instance: Instance, placeholder: EntryContent) {
         self.instance = instance
@@ -43,7 +41,8 @@ struct InstanceState<Instance: ScheduledInstance> {
 
     /// The earliest instant a reload is due on its own (policy, schedule or retry), ignoring requests.
     var reloadDeadline: Date? {
-        [policyDeadline, cronDeadline, retryAt].compactMap { $0 }.min()
+        // Compared in place: this runs at every swap, and an array of the three would be an allocation each time.
+        earliest(earliest(policyDeadline, cronDeadline), retryAt)
     }
 
     /// What the widget shows at `now`: the current entry of the last good timeline (marked stale while the
@@ -59,19 +58,58 @@ struct InstanceState<Instance: ScheduledInstance> {
     /// The next instant anything about this instance changes: an entry swap, a dynamic date tick, or a reload.
     func nextWake(after now: Date) -> Date? {
         if requested && inFlight == nil { return now }
-        var candidates: [Date] = []
-        if let change = ShownContent.nextChange(
+        let change = ShownContent.nextChange(
             after: now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback)
-        {
-            candidates.append(change)
+        return earliest(change, inFlight == nil ? reloadDeadline : inFlightDeadline)
+    }
+
+    /// `nextWake(after:)`, called in place: mutating only so that the engine's generic code reaches the state through
+    /// the array's `_modify` instead of copying it (see `Engine.states`).
+    mutating func wake(after now: Date) -> Date? {
+        nextWake(after: now)
+    }
+
+    /// The name and token of the provider call in flight when it has run past its deadline at `now`. Mutating only to
+    /// be called in place, as `wake(after:)`.
+    mutating func callTimedOut(at now: Date) -> (instance: String, token: UInt64)? {
+        guard let token = inFlight, let deadline = inFlightDeadline, deadline <= now else { return nil }
+        return (instance.name, token)
+    }
+
+    /// One look at the instance at `now` (its call did not time out): appends `.show` when its content changed,
+    /// `.recordChanged` when its record did, and `.reload` when a reload is due, numbered from `nextToken`.
+    mutating func step(
+        now: Date, settings: EngineSettings, nextToken: inout UInt64, into actions: inout [EngineAction]
+    ) {
+        let content = content(at: now)
+        if content != shown {
+            shown = content
+            actions.append(.show(instance: instance.name, content: content))
         }
-        if inFlight == nil, let deadline = reloadDeadline {
-            candidates.append(deadline)
+        if recordChanged {
+            recordChanged = false
+            actions.append(.recordChanged(instance: instance.name))
         }
-        if inFlight != nil, let deadline = inFlightDeadline {
-            candidates.append(deadline)
+        guard inFlight == nil else { return }
+        if let cron = cronDeadline, cron <= now {
+            cronDeadline = nextCronDate(after: now)
+            requested = true
         }
-        return candidates.min()
+        let due = reloadDeadline.map { $0 <= now } ?? false
+        guard requested || due else { return }
+        requested = false
+        if let policy = policyDeadline, policy <= now { policyDeadline = nil }
+        if let retry = retryAt, retry <= now { retryAt = nil }
+        let token = nextToken
+        nextToken += 1
+        lastReloadStart = now
+        actions.append(.reload(instance: instance.name, token: token))
+        // A persistent provider answers no call: the reload starts it if it is not running, and its updates arrive
+        // through `install` whenever it has them.
+        if !instance.isPersistent {
+            inFlight = token
+            inFlightDeadline = now.addingTimeInterval(settings.timeout(of: instance))
+        }
     }
 
     /// The next `schedule:` time after `now`, read in the instance's zone (local when none is given).
@@ -102,4 +140,11 @@ struct InstanceState<Instance: ScheduledInstance> {
         let earliest = (lastReloadStart ?? now).addingTimeInterval(spacing)
         policyDeadline = max(asked, earliest)
     }
+}
+
+/// The earlier of two optional dates; nil only when both are.
+private func earliest(_ a: Date?, _ b: Date?) -> Date? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }

@@ -80,12 +80,12 @@ extension Daemon {
     /// Writes the instance's bar files; its record is written separately, only when it changes. A failed write is
     /// tried again later (`OutputRetry`), and logged once until it works again.
     func write(_ name: String, content: EntryContent, now: Date) {
-        guard let instance = engine.instance(named: name) else { return }
+        guard let (family, formats) = engine.withInstance(named: name, { ($0.family, $0.outputs) }) else { return }
         do {
-            for format in instance.outputs {
+            for format in formats {
                 _ = try outputs.write(
                     instance: name, format: format,
-                    contents: Renderer.render(content, family: instance.family, format: format, instance: name))
+                    contents: Renderer.render(content, family: family, format: format, instance: name))
             }
             outputRetry.succeeded(name, .entry)
         } catch {

@@ -55,7 +55,7 @@ extension Daemon {
         if mine.contains(where: { !$0.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty }) {
             outputDirectoryReplaced = true
         }
-        // The daemon's own temporary files (`.name.pid.n`, removed when a write fails) are not outputs: counting
+        // The daemon's own temporary files (`.name.pid`, removed when a write fails) are not outputs: counting
         // them would retry a failing write (a full disk) every repair delay, forever.
         let deletions =
             outputDirectoryReplaced

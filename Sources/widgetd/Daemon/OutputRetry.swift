@@ -36,6 +36,8 @@ struct OutputRetry {
 
     /// The write went through (or is not wanted any more); with nothing left failing, the back-off starts over.
     mutating func succeeded(_ instance: String, _ part: Part) {
+        // Every swap that writes reports here: with nothing failing, hash nothing.
+        if failures.isEmpty { return }
         failures[Key(instance: instance, part: part)] = nil
         if failures.isEmpty {
             due = nil
