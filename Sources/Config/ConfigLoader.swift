@@ -43,7 +43,9 @@ public enum ConfigLoader {
             let error = FileReading.tooLarge(path: file, size: bytes.count, limit: ConfigLimits.maxFileBytes)
             return ConfigLoadResult(diagnostics: [Diagnostic(error.description, file: file, at: nil)])
         }
-        if let mark = firstInvalidUTF8(in: bytes) {
+        // Parsed a moment ago for its settings or plugins (`LastParse`): valid UTF-8, and the same nodes.
+        let parsed = LastParse.take(bytes)
+        if parsed == nil, let mark = firstInvalidUTF8(in: bytes) {
             let diagnostic = Diagnostic("the file is not valid UTF-8", file: file, at: mark)
             return ConfigLoadResult(diagnostics: [diagnostic])
         }
@@ -59,7 +61,11 @@ public enum ConfigLoader {
         }
         let document: YAMLDocument
         do {
-            document = try YAMLLoader.load(bytes: bytes)
+            if let parsed {
+                document = parsed
+            } else {
+                document = try YAMLLoader.load(bytes: bytes)
+            }
         } catch {
             return failure([LocatedError(error.message, at: error.mark)])
         }
@@ -85,7 +91,7 @@ public enum ConfigLoader {
     public static func settings(path: String) -> Settings {
         guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
             firstInvalidUTF8(in: bytes) == nil,
-            let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
+            let root = try? LastParse.document(of: bytes).root, let pairs = root.mapping,
             let section = pairs.first(where: { $0.key.scalar?.text == "settings" })
         else { return Settings() }
         var validator = ConfigValidator(registry: KindRegistry([]))
@@ -122,7 +128,7 @@ public enum ConfigLoader {
     public static func plugins(path: String) -> [PluginCommand] {
         guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
             firstInvalidUTF8(in: bytes) == nil,
-            let root = try? YAMLLoader.load(bytes: bytes).root, let pairs = root.mapping,
+            let root = try? LastParse.document(of: bytes).root, let pairs = root.mapping,
             let section = pairs.first(where: { $0.key.scalar?.text == "plugins" })
         else { return [] }
         var validator = ConfigValidator(registry: KindRegistry([]))

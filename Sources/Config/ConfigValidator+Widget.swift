@@ -155,7 +155,7 @@ extension ConfigValidator {
     }
 
     private mutating func kind(of name: String, field: YAMLPair?, at nameMark: YAMLMark) -> (any WidgetKind)? {
-        let known = registry.names.joined(separator: ", ")
+        var known: String { registry.names.joined(separator: ", ") }
         guard let field else {
             report("widget '\(name)' has no 'kind'; known kinds: \(known)", at: nameMark)
             return nil
@@ -196,8 +196,8 @@ extension ConfigValidator {
     /// The `intent:` mapping, each value read as its parameter's type.
     private mutating func parameters(_ node: YAMLNode, kind: any WidgetKind, defaults: IntentValues) -> IntentValues {
         var values = defaults
-        let names = kind.parameters.map(\.name)
-        let listed = names.isEmpty ? "it takes none" : "parameters: \(names.joined(separator: ", "))"
+        var names: [String] { kind.parameters.map(\.name) }
+        var listed: String { names.isEmpty ? "it takes none" : "parameters: \(names.joined(separator: ", "))" }
         guard let pairs = mapping(node, what: "'intent'", expecting: "parameter names to values") else {
             return values
         }

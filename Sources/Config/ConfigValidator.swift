@@ -101,10 +101,13 @@ struct ConfigValidator {
     // MARK: - Shapes shared by every section
 
     /// The node's pairs when it is a mapping; an empty list for a null value; else an error.
-    mutating func mapping(_ node: YAMLNode, what: String, expecting: String) -> [YAMLPair]? {
+    /// `what` and `expecting` are worded only for the error: a valid config of 10,000 widgets builds no message.
+    mutating func mapping(
+        _ node: YAMLNode, what: @autoclosure () -> String, expecting: @autoclosure () -> String
+    ) -> [YAMLPair]? {
         if let pairs = node.mapping { return pairs }
         if let scalar = node.scalar, scalar.isNull { return [] }
-        report("\(what) must be a mapping of \(expecting), found \(node.kindDescription)", at: node.mark)
+        report("\(what()) must be a mapping of \(expecting()), found \(node.kindDescription)", at: node.mark)
         return nil
     }
 
@@ -118,10 +121,12 @@ struct ConfigValidator {
     }
 
     /// A scalar's text, or an error naming what was expected.
-    mutating func text(_ node: YAMLNode, for key: String, expected: String = "a string") -> String? {
+    mutating func text(
+        _ node: YAMLNode, for key: String, expected: @autoclosure () -> String = "a string"
+    ) -> String? {
         guard let scalar = node.scalar, !scalar.isNull else {
             let found = node.scalar == nil ? node.kindDescription : "nothing"
-            report("'\(key)' expects \(expected), found \(found)", at: node.mark)
+            report("'\(key)' expects \(expected()), found \(found)", at: node.mark)
             return nil
         }
         return scalar.text

@@ -77,7 +77,13 @@ struct StateFiles {
         guard memory != nil else { return }
         let file = StateFile.kept(record.instance)
         do {
-            write(file, try record.kept(at: now).encoded(), now: now)
+            let bytes = try record.kept(at: now).encoded()
+            // A stop keeps every widget, and most kept files already hold what they would be given (written when the
+            // timeline arrived): reading one back is cheaper than replacing it, and leaves nothing to lose.
+            if FileManager.default.contents(atPath: file.path(in: paths))?.elementsEqual(bytes) == true {
+                return
+            }
+            write(file, bytes, now: now)
         } catch {
             log(file.failureLevel, file.failure(error, path: file.path(in: paths)))
         }
