@@ -117,4 +117,41 @@ struct FollowerLifetimeTests {
         #expect(after - before <= 1, "the follower woke \(after - before) times in three clock ticks")
         #expect(follower.lines.count == 1)
     }
+
+    /// A bar starts before the daemon (a login's usual order): its follower makes the runtime directories it waits
+    /// in, closed to others as the daemon makes them, so the daemon takes them instead of refusing to start.
+    @Test func aFollowerStartedBeforeTheDaemonLeavesItsDirectoriesPrivate() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = try directory.write("widgets.yaml", "widgets:\n  quote:\n    kind: quotes\n")
+        let root = directory.url.path
+        let outPath = try directory.write("follow.out", "")
+        let follower = Process()
+        follower.executableURL = widgetdBinary
+        follower.arguments = ["show", "quote", "--follow", "--config", config]
+        follower.environment = [
+            "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
+            "HOME": root + "/home",
+        ]
+        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        follower.standardInput = FileHandle.nullDevice
+        try follower.run()
+        defer {
+            follower.terminate()
+            follower.waitUntilExit()
+        }
+        #expect(
+            await waitFor("the follower's directories", watching: root) {
+                FileManager.default.fileExists(atPath: root + "/run/widgetd/out")
+            })
+        for path in [root + "/run/widgetd", root + "/run/widgetd/out"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+            #expect(mode == 0o700, "\(path)")
+        }
+        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n", reusing: directory)
+        #expect(
+            await daemon.waitFor("the follower's first line") {
+                !((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").isEmpty
+            }, "\(daemon.log)")
+    }
 }

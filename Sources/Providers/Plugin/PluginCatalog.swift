@@ -120,7 +120,7 @@ public enum PluginCatalog {
             record["error"] = JSONValue(error.description)
             found = FoundPlugin(source: source, error: error.description)
         }
-        try? FileManager.default.createDirectory(atPath: cacheDirectory, withIntermediateDirectories: true)
+        try? PrivateDirectory.make(cacheDirectory)
         try? Data(JSONValue.object(record).serialized()).write(to: URL(fileURLWithPath: cacheFile), options: .atomic)
         return found
     }

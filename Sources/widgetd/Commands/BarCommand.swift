@@ -1,3 +1,4 @@
+import Basics
 import Config
 import Control
 import FoundationEssentials
@@ -85,8 +86,7 @@ enum BarCommand {
         let signals: SignalFile
         var recordWatch: RecordWatch
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateDirectory.make(directory)
             watcher = try Inotify()
             recordWatch = try RecordWatch(records: Array(Set(recordPaths)), in: directory, on: watcher)
             timer = try WallClockTimer()

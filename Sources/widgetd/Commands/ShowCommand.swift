@@ -117,8 +117,7 @@ enum ShowCommand {
         let timer: WallClockTimer
         var recordWatch: RecordWatch
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateDirectory.make(directory)
             watcher = try Inotify()
             recordWatch = try RecordWatch(record: path, in: directory, on: watcher)
             timer = try WallClockTimer()

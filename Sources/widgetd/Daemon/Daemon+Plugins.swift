@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Providers
 
@@ -10,8 +11,7 @@ extension Daemon {
     func listenToPlugins() {
         guard !pluginKinds.isEmpty else { return }
         let directory = paths.plugins
-        try? FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? PrivateDirectory.make(directory)
         let completions = self.completions
         for kind in pluginKinds {
             kind.host.listen(statusDirectory: directory) { event in completions.post(.plugin(event)) }

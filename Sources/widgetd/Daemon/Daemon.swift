@@ -121,8 +121,7 @@ final class Daemon {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
             loop = try EventLoop(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
-            try FileManager.default.createDirectory(
-                atPath: paths.status, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateDirectory.make(paths.status)
         } catch {
             lock.remove()
             throw StartError(description: "widgetd: error: \(error)")

@@ -1,3 +1,4 @@
+import Basics
 import Config
 import FoundationEssentials
 import Glibc
@@ -14,8 +15,7 @@ struct EntryMemory {
     /// Creates the directory (0700) if needed.
     init(directory: String) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try PrivateDirectory.make(directory)
     }
 
     /// Where `instance`'s record is kept; `StateFiles` writes and removes it.
