@@ -1,13 +1,16 @@
 import Foundation
 
+import TimeZones
+
 @testable import Timelines
 
 /// A cron expression from any text, then the next fire times in a zone with daylight saving time.
 ///
 /// Every answer must be strictly later than the one before, so the search always moves forward, and an expression
 /// `check` rejects as never firing must find no fire time.
-let zones = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham"].compactMap(
-    TimeZone.init(identifier:))
+let zones = ["UTC", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham"].compactMap {
+    try? Zone.load(identifier: $0)
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
