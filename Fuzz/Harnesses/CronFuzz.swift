@@ -1,5 +1,4 @@
 import Foundation
-
 import TimeZones
 
 @testable import Timelines

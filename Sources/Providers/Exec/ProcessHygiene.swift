@@ -87,7 +87,16 @@ public enum ProcessHygiene {
                     _ = waitpid(child.pid, &status, WNOHANG)
                     continue
                 }
-                guard let tag = ownerTag(of: child.pid), matching(tag) else { continue }
+                guard let environment = readSmallFile("/proc/\(child.pid)/environ", limit: 1 << 20),
+                    !environment.isEmpty
+                else {
+                    // No environment to read: the child is exiting (its memory goes before its own children are
+                    // reparented to us, and before it is a zombie), e.g. a persist command the stop just ended. Its
+                    // orphans are ours a moment later: wait for it rather than end the search before they show.
+                    left = true
+                    continue
+                }
+                guard let tag = ownerTag(in: environment), matching(tag) else { continue }
                 left = true
                 let signal = Date() < escalation ? SIGTERM : SIGKILL
                 guard signalled[child.pid] != signal else { continue }
@@ -147,9 +156,8 @@ public enum ProcessHygiene {
         return (Character(UnicodeScalar(state)), parent, group)
     }
 
-    /// The `WIDGETD_SPAWN=…` entry of the process's environment, if it has one and it can be read.
-    private static func ownerTag(of pid: pid_t) -> String? {
-        guard let bytes = readSmallFile("/proc/\(pid)/environ", limit: 1 << 20) else { return nil }
+    /// The `WIDGETD_SPAWN=…` entry of a process's environment (`/proc/PID/environ`), if it has one.
+    private static func ownerTag(in bytes: [UInt8]) -> String? {
         let key = Array((tagVariable + "=").utf8)
         for entry in bytes.split(separator: 0) where entry.starts(with: key) {
             return String(decoding: entry, as: UTF8.self)
