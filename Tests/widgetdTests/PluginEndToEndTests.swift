@@ -207,7 +207,10 @@ struct PluginEndToEndTests {
                         kind: fake
                         output: [plain]
                     """))
-        #expect(await waitFor("the first timelines") { Self.shown(daemon, "other")?.hasPrefix("n=") == true })
+        #expect(
+            await waitFor("the first timelines") {
+                Self.shown(daemon, "other")?.hasPrefix("n=") == true && Self.shown(daemon, "w")?.hasPrefix("n=") == true
+            })
         let last = Self.shown(daemon, "w")
         // From now on every start of the plugin fails at once, so it stays down, retried with growing pauses.
         _ = try directory.write("dead", "")
