@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Glibc
 
@@ -234,18 +235,13 @@ public final class OutputWriter {
         return instance + "." + suffix
     }
 
-    /// `mkdir -p` with mode 0700 for every directory it creates.
+    /// `mkdir -p` with mode 0700 for every directory it creates (`PrivateDirectory`); existing is fine for a parent,
+    /// and for the directory itself `init` checks what is there.
     private static func makeDirectory(_ path: String) throws(OutputError) {
-        var prefix = path.hasPrefix("/") ? "/" : ""
-        for component in path.split(separator: "/") {
-            prefix += component
-            do throws(OutputError) {
-                try Syscall.retrying("mkdir", path: prefix) { mkdir(prefix, 0o700) }
-            } catch {
-                // Existing is fine for a parent; for the directory itself `init` checks what is there.
-                guard error.errno == EEXIST else { throw error }
-            }
-            prefix += "/"
+        do {
+            try PrivateDirectory.make(path)
+        } catch {
+            throw OutputError(call: "mkdir", path: error.path, errno: error.errno)
         }
     }
 }
