@@ -89,6 +89,11 @@ struct CronCommandTests {
         let result = try runWidgetd(["cron", "@hourly", "--tz", "Europe/Berln"])
         #expect(result.status == 64)
         #expect(
-            result.stderr.hasPrefix("widgetd: error: Unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'?"))
+            result.stderr.hasPrefix(
+                "widgetd: error: Unknown time zone 'Europe/Berln'; did you mean 'Europe/Berlin'?\nUsage: widgetd cron"))
+        // With nothing close to suggest, the sentence ends in a full stop.
+        let far = try runWidgetd(["cron", "@hourly", "--tz", "Nowhere/Atall"])
+        #expect(far.status == 64)
+        #expect(far.stderr.hasPrefix("widgetd: error: Unknown time zone 'Nowhere/Atall'.\nUsage: widgetd cron"))
     }
 }

@@ -72,6 +72,14 @@ struct SubcommandParsingErrorTests {
             ["click", "cpu", "--modifiers", "Shift,Mod-4"],
             "--modifiers needs key names separated by commas, such as Shift,Mod4, found 'Shift,Mod-4'.", .click
         ),
+        (
+            ["click", "cpu", "--modifiers", "Shift,,Mod4"],
+            "--modifiers needs key names separated by commas, such as Shift,Mod4, found 'Shift,,Mod4'.", .click
+        ),
+        (
+            ["click", "cpu", "--modifiers", "Shift,"],
+            "--modifiers needs key names separated by commas, such as Shift,Mod4, found 'Shift,'.", .click
+        ),
         (["intent"], "Missing NAME and INTENT.", .intent),
         (["intent", "cpu", "--wait"], "Missing INTENT.", .intent),
         (["intent", "cpu", "next", "=v"], "Expected KEY=VALUE, found '=v'.", .intent),

@@ -69,7 +69,8 @@ extension CommandLineParser {
             case .option("--screen-y", let inline): details.y = try number("--screen-y", inline, -1_000_000...1_000_000)
             case .option("--modifiers", let inline):
                 let text = try scanner.value(of: "--modifiers", inline: inline)
-                details.modifiers = text.split(separator: ",").map(String.init)
+                // Empty names are kept so that "Shift,,Mod4" and "Shift," are refused below, not quietly mended.
+                details.modifiers = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
                 guard details.modifiers.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber } })
                 else {
                     throw UsageError(

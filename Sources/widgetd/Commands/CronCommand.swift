@@ -15,7 +15,9 @@ enum CronCommand {
                 return ExitCode.failure
             } catch {
                 let hint = Suggestion.didYouMean(timeZoneName, in: Zone.knownIdentifiers())
-                console.report(UsageError("Unknown time zone '\(timeZoneName)'\(hint).", command: .cron))
+                // The hint ends in "?" when there is one; a full stop only when there is none.
+                let message = "Unknown time zone '\(timeZoneName)'" + (hint.isEmpty ? "." : hint)
+                console.report(UsageError(message, command: .cron))
                 return ExitCode.usage
             }
         } else {
