@@ -95,6 +95,17 @@ struct GeneratedDocsTests {
         for key in kindKeys { #expect(config.contains(key + " ("), "widgets.yaml(5) lacks the widget key \(key)") }
     }
 
+    @Test("zsh names each option's value as help does: --config PATH, --set KEY=VALUE")
+    func zshNamesValuesAsHelpDoes() throws {
+        let zsh = try Self.generated(["completion", "zsh"])
+        let specs = zsh.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let config = try #require(specs.first { $0.hasPrefix("'*--config[") })
+        #expect(config.contains("]:PATH:_files"), "\(config)")
+        let set = try #require(specs.first { $0.hasPrefix("'*--set[") })
+        #expect(set.contains("]:KEY=VALUE:"), "\(set)")
+        #expect(!specs.contains { $0.contains("]:CONFIG:") || $0.contains("]:SET:") })
+    }
+
     @Test("man renders each page without a warning", arguments: ["widgetd.1", "widgets.yaml.5"])
     func manRendersCleanly(page: String) throws {
         let directory = try TemporaryDirectory()

@@ -1,4 +1,5 @@
 import Basics
+
 /// Shell completion scripts for bash, zsh and fish, written from one `CompletionTable`.
 ///
 /// Widget names are not written into the scripts: they change with the config, so each script asks
@@ -109,7 +110,8 @@ enum CompletionScript {
             var specs = command.options.map { option -> String in
                 let description = "[" + zshBracketed(option.summary) + "]"
                 guard let value = option.value else { return zshQuoted(option.name + description) }
-                let placeholder = option.name.dropFirst(2).uppercased()
+                // The message zsh shows above the choices names the value as help does: "PATH", not "CONFIG".
+                let placeholder = zshMessage(option.placeholder ?? option.name.drop { $0 == "-" }.uppercased())
                 return zshQuoted("*" + option.name + description + ":" + placeholder + ":" + zshAction(value))
             }
             if !command.positional.isEmpty {
@@ -169,6 +171,9 @@ enum CompletionScript {
     private static func zshQuoted(_ text: String) -> String {
         "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
+
+    /// A message field of an `_arguments` spec ends at the next unescaped colon.
+    private static func zshMessage(_ text: String) -> String { text.replacingAll(":", with: "\\:") }
 
     private static func zshBracketed(_ text: String) -> String {
         text.replacingAll("\\", with: "\\\\").replacingAll("[", with: "\\[")

@@ -20,6 +20,8 @@ struct CompletionTable {
         var summary: String
         /// nil for a flag; otherwise what its value completes to (maybe nothing, for a number).
         var value: Values?
+        /// The value's name as help writes it ("PATH", "N"), for shells that show it while completing.
+        var placeholder: String? = nil
     }
 
     struct Subcommand {
@@ -46,7 +48,8 @@ struct CompletionTable {
                 ([option.shortName].compactMap { $0 } + [option.name]).map { name in
                     Option(
                         name: name, summary: Self.firstSentence(option.summary),
-                        value: option.value.map { Self.values(ofPlaceholder: $0, registry: registry) })
+                        value: option.value.map { Self.values(ofPlaceholder: $0, registry: registry) },
+                        placeholder: option.value)
                 }
             }
             var positional = Values()
