@@ -93,6 +93,26 @@ struct DaemonStateTests {
         #expect(status.stdout.contains("outputs:  \(daemon.output)"))
         #expect(status.stdout.contains("NAME") && status.stdout.contains("clock"))
         #expect(status.stdout.split(separator: "\n").count < 25)
+        // The table is one terminal wide (the paths above it are as long as they are): it leaves the family and
+        // policy to `list` and writes times of day.
+        let table = status.stdout.components(separatedBy: "\n\n").dropFirst().joined()
+        #expect(table.hasPrefix("NAME "), "\(status.stdout)")
+        for line in table.split(separator: "\n") {
+            #expect(line.count <= 80, "wider than 80 columns: \(line)")
+        }
+        let clockRow = try #require(status.stdout.split(separator: "\n").first { $0.hasPrefix("clock ") })
+        let timeOfDay = try Regex("  [0-9]{2}:[0-9]{2}:[0-9]{2}  ")
+        let anotherDay = try Regex("  [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}  ")
+        #expect(clockRow.contains(timeOfDay) || clockRow.contains(anotherDay), "\(clockRow)")
+        #expect(!status.stdout.contains("(not "), "the daemon's own config is not another file")
+        // The same file by another spelling is still the daemon's config; another file is named as not it.
+        let directory = URL(fileURLWithPath: daemon.configPath).deletingLastPathComponent().path
+        let respelled = try runWidgetd(
+            ["status", "--config", directory + "/./widgets.yaml"], environment: daemon.environment)
+        #expect(!respelled.stdout.contains("(not "), "\(respelled.stdout)")
+        let other = try runWidgetd(
+            ["status", "--config", directory + "/other.yaml"], environment: daemon.environment)
+        #expect(other.stdout.contains("(not \(directory)/other.yaml: one daemon runs per user"), "\(other.stdout)")
     }
 
     @Test("doctor: a healthy daemon with a reader passes; no daemon, loose modes and unread widgets are named")

@@ -2,8 +2,10 @@
 extension Help {
     static let statusOverview = """
         Show the daemon in one screen: whether it runs (pid, since when), the config it runs and
-        whether widgets.yaml has changed into errors since, where it writes, and each widget's state.
-        Exits 3 when no daemon runs.
+        whether widgets.yaml has changed into errors since, where it writes, and each widget's state
+        in a table 80 columns wide: its text (cut at 24 columns), next reload (a time of day when it
+        is today) and last error. 'widgetd list' prints every column in full. Exits 3 when no daemon
+        runs.
         """
 
     static let doctorOverview = """

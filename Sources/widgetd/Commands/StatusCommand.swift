@@ -1,6 +1,7 @@
 import Config
 import Control
 import FoundationEssentials
+import Glibc
 import Kind
 
 /// `widgetd status`: the daemon in one screen, like `systemctl status`: running or not, its config and whether the
@@ -28,17 +29,25 @@ enum StatusCommand {
         } else {
             console.out("config:   \(daemon.config) (\(summary(of: loaded)))")
         }
-        if configPath != daemon.config {
+        // Both spellings of one file ("config/widgets.yaml" and its absolute path) are the same config.
+        if canonical(configPath) != canonical(daemon.config) {
             console.out("          (not \(configPath): one daemon runs per user, and this one reads the file above)")
         }
         console.out("outputs:  \(daemon.output)")
         console.out("control:  \(control.fifo)")
-        console.out("logs:     journalctl --user -u widgetd (when run by systemd), else its standard error")
+        console.out("logs:     journalctl --user -u widgetd under systemd, else its standard error")
         console.out("")
         let widgets =
             loaded.configuration.map(WidgetTable.rows(of:)) ?? WidgetTable.rows(inOutput: paths.output)
-        for line in WidgetTable.lines(widgets, paths: paths) { console.out(line) }
+        for line in WidgetTable.compactLines(widgets, paths: paths, now: Date(), zone: .current) { console.out(line) }
         return ExitCode.success
+    }
+
+    /// `path` with symbolic links, `.` and `..` resolved; as given when it cannot be resolved.
+    static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     static func summary(of loaded: ConfigLoadResult) -> String {

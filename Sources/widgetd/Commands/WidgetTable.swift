@@ -1,6 +1,8 @@
 import Config
 import FoundationEssentials
 import Text
+import TimeZones
+import Timelines
 
 /// The table `list` and `status` print: each widget with its current text, policy, next reload and last error.
 enum WidgetTable {
@@ -25,6 +27,7 @@ enum WidgetTable {
         }
     }
 
+    /// `list`'s table: every column in full, times as ISO 8601, for reading and for scripts.
     static func lines(_ widgets: [Row], paths: DaemonPaths) -> [String] {
         var rows = [["NAME", "KIND", "FAMILY", "TEXT", "POLICY", "NEXT RELOAD", "LAST ERROR"]]
         for widget in widgets {
@@ -36,6 +39,52 @@ enum WidgetTable {
                 status?.lastError ?? "-",
             ])
         }
+        return aligned(rows)
+    }
+
+    /// `status`'s table, kept to one terminal's width as `systemctl status` is: the family and policy are left out
+    /// (`list` has them), the text is cut at `textWidth` cells, the next reload is a time of day when it falls
+    /// today in `zone` (else a date and a minute), and the last error takes what remains of `width`.
+    static func compactLines(
+        _ widgets: [Row], paths: DaemonPaths, now: Date, zone: Zone, width: Int = 80, textWidth: Int = 24
+    ) -> [String] {
+        var rows = [["NAME", "KIND", "TEXT", "NEXT RELOAD", "LAST ERROR"]]
+        for widget in widgets {
+            let text = ShowCommand.render(paths.output + "/" + widget.name + ".json", as: .plain) ?? "-"
+            let status = InstanceStatusRecord.read(instance: widget.name, in: paths.status)
+            let next: String
+            switch status {
+            case nil: next = "-"
+            case let status? where status.reloading: next = "reloading"
+            case let status?:
+                next = status.nextReload.map { shortTime($0, now: now, zone: zone) } ?? "on request"
+            }
+            rows.append([
+                widget.name, widget.kind, DisplayWidth.truncate(text, toWidth: textWidth), next,
+                status?.lastError ?? "-",
+            ])
+        }
+        let leading = rows[0].indices.dropLast().map { column in
+            (rows.map { DisplayWidth.of($0[column]) }.max() ?? 0) + 2
+        }
+        let room = max(width - leading.reduce(0, +), 10)
+        for index in rows.indices.dropFirst() {
+            rows[index][rows[index].count - 1] = DisplayWidth.truncate(rows[index].last ?? "", toWidth: room)
+        }
+        return aligned(rows)
+    }
+
+    /// An ISO 8601 time as a person reads it at a glance: "23:33:48" today, "Dec  1 09:00" another day.
+    static func shortTime(_ iso: String, now: Date, zone: Zone) -> String {
+        guard let date = ISO8601Text.parse(iso, defaultTimeZone: zone) else { return iso }
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let today = zone.civilTime(at: Int(now.timeIntervalSince1970.rounded(.down))).time.date
+        let format = zone.civilTime(at: seconds).time.date == today ? "%T" : "%b %e %R"
+        return TimeFormat(format).string(at: seconds, in: zone)
+    }
+
+    /// Rows padded into columns two spaces apart; the last column is not padded.
+    private static func aligned(_ rows: [[String]]) -> [String] {
         let widths = rows[0].indices.map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, cell in
