@@ -31,6 +31,7 @@ struct BarCommandTests {
     final class Bar {
         let process = Process()
         let outPath: String
+        let errorPath: String
         let input = Pipe()
 
         init(_ daemon: DaemonUnderTest, _ arguments: [String]) throws {
@@ -39,6 +40,8 @@ struct BarCommandTests {
             process.arguments = ["bar"] + arguments + ["--config", daemon.configPath]
             process.environment = daemon.environment
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            errorPath = try daemon.directory.write("bar-\(UUID().uuidString).err", "")
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
             process.standardInput = input
             try process.run()
             input.fileHandleForWriting.write(Data("[\n".utf8))
@@ -48,6 +51,8 @@ struct BarCommandTests {
             process.terminate()
             process.waitUntilExit()
         }
+
+        var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
         var lines: [String] {
             ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -194,6 +199,37 @@ struct BarCommandTests {
             })
         #expect(try contextSwitches(of: pid) - before <= 1)
         #expect(bar.statusLines.count == 1)
+    }
+
+    /// An i3 user adds a widget to widgets.yaml and to the bar: the daemon reloads the file, and the bar follows it
+    /// without a restart of i3bar. A save that does not check changes nothing.
+    @Test func followsEditsOfWidgetsYaml() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(
+            await daemon.waitFor("the first timelines") {
+                daemon.hasTimeline("motivation") && daemon.hasTimeline("todos")
+            })
+        let bar = try Bar(daemon, ["--bar", "main"])
+        func instances() -> [String?] { bar.statusLines.last?.map { $0["instance"] as? String } ?? [] }
+        func texts() -> [String] { bar.statusLines.last?.map { $0["full_text"] as? String ?? "" } ?? [] }
+        #expect(await waitFor("the bar's two blocks") { instances() == ["motivation", "todos"] })
+
+        let added = Self.config.replacingOccurrences(
+            of: "bars:\n  main:\n", with: "  later:\n    kind: quotes\nbars:\n  main:\n    - later\n")
+        try daemon.editConfig(added)
+        #expect(
+            await waitFor("the new widget's block with its entry") {
+                instances() == ["later", "motivation", "todos"] && texts().first.map { !$0.isEmpty } == true
+                    && texts().first != "later: no entry"
+            }, "\(bar.lines.suffix(3))")
+
+        // A save that does not check keeps the blocks; the next good save is followed again.
+        try daemon.editConfig("widgets: [\n")
+        #expect(await waitFor("the bar's warning") { bar.errors.contains("has errors; 'widgetd check' shows them") })
+        #expect(instances() == ["later", "motivation", "todos"])
+        try daemon.editConfig(Self.config)
+        #expect(await waitFor("the bar's two blocks again") { instances() == ["motivation", "todos"] })
+        #expect(bar.process.isRunning)
     }
 
     @Test func checkNamesUnknownWidgetsInBars() throws {

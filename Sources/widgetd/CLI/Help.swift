@@ -99,7 +99,9 @@ enum Help {
             short_text, markup, min_width, align, separator, separator_block_width. Each click goes
             straight to its widget with the button and the position within the block, so a to-do
             click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
-            output while the bar is hidden, SIGUSR2 resumes it. It exits quietly when the bar goes.
+            output while the bar is hidden, SIGUSR2 resumes it. It follows saves of widgets.yaml (a
+            widget added to the bar shows without a restart; a save with errors keeps the blocks) and
+            exits quietly when the bar goes.
             """
         case .reload:
             """

@@ -40,7 +40,17 @@ enum BarCommand {
             return ExitCode.failure
         }
         let paths = RunningDaemon.paths(environment: environment, settings: configuration.settings)
-        return follow(items, in: paths.output, control: paths.control, console: console)
+        // The blocks follow edits of widgets.yaml as the daemon does: a widget added or a bar changed shows without
+        // restarting the bar. An edit that does not check, or no longer names the chosen widgets, keeps the blocks.
+        let reselect = ConfigFollower(
+            path: configPath, registry: registry, warn: { console.err("widgetd: warning: \($0)") },
+            select: { configuration in
+                switch select(widgets: widgets, bar: bar, in: configuration) {
+                case .success(let chosen): .success(chosen)
+                case .failure(let message): .failure("\(message) in \(configPath); keeping the blocks shown")
+                }
+            })
+        return follow(items, in: paths.output, control: paths.control, config: reselect, console: console)
     }
 
     enum Selection: Equatable {
@@ -76,12 +86,13 @@ enum BarCommand {
         #"{"version":1,"click_events":true,"stop_signal":\#(stopSignal),"cont_signal":\#(continueSignal)}"#
     }
 
-    private static func follow(_ items: [BarItem], in directory: String, control: ControlPaths, console: Console)
-        -> Int32
-    {
+    private static func follow(
+        _ chosen: [BarItem], in directory: String, control: ControlPaths, config: ConfigFollower, console: Console
+    ) -> Int32 {
         guard let lifetime = ReaderLifetime() else { return ExitCode.success }
-        let recordPaths = items.map { directory + "/" + $0.widget + ".json" }
-        let watcher: Inotify
+        var items = chosen
+        var recordPaths = items.map { directory + "/" + $0.widget + ".json" }
+        var watcher: Inotify
         let timer: WallClockTimer
         let signals: SignalFile
         var recordWatch: RecordWatch
@@ -126,7 +137,7 @@ enum BarCommand {
                 guard
                     let readable = try lifetime.wait(
                         forReadable: [watcher.fileDescriptor, timer.fileDescriptor, signals.fileDescriptor]
-                            + (clicks.map { [$0.rawValue] } ?? []))
+                            + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []))
                 else { return ExitCode.success }
                 ready = readable
             } catch {
@@ -150,6 +161,24 @@ enum BarCommand {
                 for path in recordWatch.changedRecords(watcher.readEvents()) {
                     records[path] = ShowCommand.readRecord(path) ?? records[path]
                 }
+            }
+            if let descriptor = config.fileDescriptor, ready.contains(descriptor), let edited = config.edited(),
+                edited != items
+            {
+                // New records to watch: a fresh inotify instance drops every watch of the old blocks at once.
+                let editedPaths = edited.map { directory + "/" + $0.widget + ".json" }
+                do {
+                    let editedWatcher = try Inotify()
+                    recordWatch = try RecordWatch(records: Array(Set(editedPaths)), in: directory, on: editedWatcher)
+                    watcher = editedWatcher
+                } catch {
+                    console.err("widgetd: warning: cannot watch \(directory): \(error); keeping the blocks shown")
+                    continue
+                }
+                items = edited
+                recordPaths = editedPaths
+                records = [:]
+                for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
             }
         }
     }
