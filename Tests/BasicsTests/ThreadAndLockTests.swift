@@ -3,8 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The pthread wrappers that replace Foundation's Thread, NSRecursiveLock and NSCondition (issue 15).
-@Suite("threads, the recursive lock and the condition")
+/// The pthread wrappers that replace Foundation's Thread and NSCondition (issue 15).
+@Suite("threads and the condition")
 struct ThreadAndLockTests {
     /// Polls `done` every millisecond for at most 10 s; false, with a recorded issue naming `what`, if it never holds.
     @discardableResult
@@ -30,37 +30,6 @@ struct ThreadAndLockTests {
         wait(for: "the thread to run") { name.withLock { $0 != nil } }
         // Linux keeps 15 bytes of a thread's name.
         #expect(name.withLock { $0 } == "widgetd-test-th")
-    }
-
-    @Test func theRecursiveLockIsTakenAgainByItsHolderAndExcludesOthers() throws {
-        final class Total: @unchecked Sendable {
-            var value = 0  // guarded by the lock under test only
-        }
-        let lock = RecursiveLock()
-        let total = Total()
-        let finished = Mutex(0)
-        let threads = 8
-        for _ in 0..<threads {
-            try DetachedThread.start(name: "lock-test") {
-                for _ in 0..<1_000 {
-                    lock.withLock { lock.withLock { total.value += 1 } }
-                }
-                finished.withLock { $0 += 1 }
-            }
-        }
-        wait(for: "\(threads) threads to finish") { finished.withLock { $0 } == threads }
-        #expect(lock.withLock { total.value } == threads * 1_000)
-    }
-
-    @Test func aThrowingBodyReleasesTheLock() throws {
-        struct Failure: Error {}
-        let lock = RecursiveLock()
-        #expect(throws: Failure.self) { try lock.withLock { throw Failure() } }
-        let tookIt = Mutex(false)
-        try DetachedThread.start(name: "after-throw") {
-            lock.withLock { tookIt.withLock { $0 = true } }
-        }
-        wait(for: "another thread to take the lock") { tookIt.withLock { $0 } }
     }
 
     @Test func aBroadcastWakesAThreadWaitingOnTheCondition() throws {

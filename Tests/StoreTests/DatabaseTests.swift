@@ -138,6 +138,13 @@ struct DatabaseTests {
         }
         #expect(value == 2)
         #expect(try database.query("SELECT x FROM t") { $0.int(at: 0) } == [2])
+        // The throw let go of the connection: other threads use it, and none of them is taken for the holder.
+        let counts = Collected<Int>()
+        #expect(
+            onThreads(2) { _ in
+                counts.append((try? database.query("SELECT count(*) FROM t") { $0.int(at: 0) })?[0] ?? -1)
+            })
+        #expect(counts.values == [1, 1])
     }
 
     @Test("a nested transaction is a savepoint: its throw undoes only its own work")

@@ -45,7 +45,7 @@ struct FoundationImportTests {
             offenders.isEmpty,
             """
             These files import Foundation, which links ICU into widgetd (issue 15); import FoundationEssentials and \
-            use Basics (Path, trimming, replacingAll, DetachedThread, RecursiveLock, Condition), JSONValue or \
+            use Basics (Path, trimming, replacingAll, DetachedThread, Condition), JSONValue or \
             Synchronization.Mutex instead: \(offenders)
             """)
     }

@@ -2,6 +2,7 @@ import Basics
 internal import CSQLite
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// One SQLite connection to a store file, set up for several processes sharing it.
 ///
@@ -24,8 +25,13 @@ public final class Database: @unchecked Sendable {
 
     /// The `sqlite3 *`, closed in `deinit`; touched only while `lock` is held.
     private let handle: OpaquePointer
-    /// Recursive because a transaction body, which runs with the lock held, makes further calls on the same thread.
-    private let lock = RecursiveLock()
+    /// Serialises the connection's users. A transaction body runs with it held and makes further calls on the same
+    /// thread, which `holder` lets through: the project's one lock type, `Mutex`, with its holder remembered, rather
+    /// than a second, recursive kind of lock.
+    private let lock = Mutex<Void>(())
+    /// The thread inside `lock` (its `pthread_self`), 0 when none. Only the holder can find its own id here: it
+    /// stores it after taking the lock and clears it before letting go.
+    private let holder = Atomic<UInt>(0)
     /// How many `transaction` calls are open on this connection; 0 outside any. Guarded by `lock`.
     private var transactionDepth = 0
 
@@ -172,7 +178,15 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` with the connection, holding the lock so no other thread uses it meanwhile.
     func withHandle<T, E: Error>(_ body: (OpaquePointer) throws(E) -> T) throws(E) -> T {
-        try lock.withLock { () throws(E) -> T in
+        let thread = UInt(bitPattern: Int(bitPattern: pthread_self()))
+        if holder.load(ordering: .sequentiallyConsistent) == thread {
+            // Called again from inside: a transaction body's own statements.
+            applyDeadline()
+            return try body(handle)
+        }
+        return try lock.withLock { _ throws(E) -> T in
+            holder.store(thread, ordering: .sequentiallyConsistent)
+            defer { holder.store(0, ordering: .sequentiallyConsistent) }
             applyDeadline()
             return try body(handle)
         }
