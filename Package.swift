@@ -80,8 +80,8 @@ let package = Package(
             name: "widgetd",
             dependencies: [
                 "Basics",
-                "Config", "Control", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Providers",
-                "Store",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+                "Providers", "Store",
             ],
             swiftSettings: staticRuntimeInRelease,
             linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]

@@ -77,6 +77,10 @@ public protocol WidgetKind: Sendable {
     func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline?
     /// The intent a click on `button` runs when `on_click:` binds nothing to it.
     func defaultIntent(for button: MouseButton) -> String?
+    /// What is wrong with the data outside widgets.yaml a configuration names (a stored record's id that matches
+    /// nothing), for `widgetd check` to print as warnings at the parameter: the data may change before the widget
+    /// runs, so it is no error. Only reads; never creates the store.
+    func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem]
     /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
     func perform(_ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext)
         async throws -> IntentOutcome
@@ -86,6 +90,18 @@ public protocol WidgetKind: Sendable {
         for configuration: IntentValues, in context: ProviderContext,
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws -> any ProviderSession
+}
+
+/// A parameter whose value names something that is not there, and what to say about it.
+public struct ReferenceProblem: Sendable, Equatable {
+    /// The intent parameter, as widgets.yaml writes it under `intent:`.
+    public var parameter: String
+    public var message: String
+
+    public init(parameter: String, message: String) {
+        self.parameter = parameter
+        self.message = message
+    }
 }
 
 /// What a persistent provider reports.
@@ -133,6 +149,8 @@ extension WidgetKind {
     }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
+
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] { [] }
 
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext

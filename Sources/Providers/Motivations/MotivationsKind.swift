@@ -70,6 +70,26 @@ public struct MotivationsKind: WidgetKind {
             "\(toggled.isFavorite ? "favourite" : "no longer favourite"): \(toggled.message ?? "(no message)")")
     }
 
+    /// A configured id that matches no stored motivation, as the widget would show it. With no store file yet, every
+    /// id is missing; the file is not made here.
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        guard case .id(let reference)? = configuration.entity("motivation") else { return [] }
+        guard FileManager.default.fileExists(atPath: store.path) else {
+            return [
+                ReferenceProblem(
+                    parameter: "motivation",
+                    message: "no motivation with id '\(reference)': there is no store at \(store.path) yet; "
+                        + "'widgetd motivations add' makes it")
+            ]
+        }
+        do {
+            _ = try resolve(configuration)
+            return []
+        } catch {
+            return [ReferenceProblem(parameter: "motivation", message: "\(error)")]
+        }
+    }
+
     /// The configured motivation: by id or prefix, by the first match of a search, or the newest.
     func resolve(_ configuration: IntentValues) throws -> Motivation? {
         let motivations = try store.open().motivations

@@ -27,7 +27,8 @@ enum Help {
             """
             Check widgets.yaml and report every mistake with file:line:col.
             Prints "N widgets OK" and exits 0, or prints each error with its source line and exits 1.
-            Warnings (an exec command not found on this PATH) do not fail the check. At most 100
+            Warnings (an exec command not found on this PATH, a motivation id the store lacks) do not
+            fail the check; the store is only read, never created. At most 100
             errors are shown, then "and N more errors"; files over 1 MiB are refused.
             """
         case .importConfig:

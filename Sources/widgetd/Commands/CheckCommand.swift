@@ -4,7 +4,13 @@ import Kind
 /// `widgetd check`: every mistake in widgets.yaml, or "N widgets OK".
 enum CheckCommand {
     static func run(configPath: String, registry: KindRegistry, console: Console) -> Int32 {
-        let result = ConfigLoader.load(path: configPath, registry: registry)
+        var result = ConfigLoader.load(path: configPath, registry: registry)
+        if let configuration = result.configuration {
+            let references = ReferenceCheck.warnings(for: configuration, file: configPath, registry: registry)
+            result.diagnostics = (result.diagnostics + references).sorted {
+                ($0.mark?.line ?? 0) < ($1.mark?.line ?? 0)
+            }
+        }
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count
         guard let configuration = result.configuration else {
             console.err(result.renderedDiagnostics())
