@@ -5,10 +5,13 @@ import Kind
 enum CheckCommand {
     static func run(configPath: String, registry: KindRegistry, console: Console) -> Int32 {
         var result = ConfigLoader.load(path: configPath, registry: registry)
+        // Stored ids are looked up only in a file that checks; their warnings join the others in file order.
         if let configuration = result.configuration {
             let references = ReferenceCheck.warnings(for: configuration, file: configPath, registry: registry)
-            result.diagnostics = (result.diagnostics + references).sorted {
-                ($0.mark?.line ?? 0) < ($1.mark?.line ?? 0)
+            if !references.isEmpty {
+                result.diagnostics = (result.diagnostics + references).sorted {
+                    ($0.mark?.line ?? 0, $0.mark?.column ?? 0) < ($1.mark?.line ?? 0, $1.mark?.column ?? 0)
+                }
             }
         }
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count
