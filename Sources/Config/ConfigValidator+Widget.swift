@@ -31,13 +31,13 @@ extension ConfigValidator {
         }
 
         let family = family(fields["family"], kind: kind)
-        var intent = kind?.defaultConfiguration ?? IntentValues()
+        var intent = kind.map { shared.defaultConfiguration(of: $0) } ?? IntentValues()
         if let pair = fields["intent"], let kind {
-            intent = parameters(pair.value, kind: kind, defaults: intent)
+            intent = shared.intent(parameters(pair.value, kind: kind, defaults: intent))
         }
         let cron = fields["schedule"].flatMap { schedule($0.value) }
         let zone = fields["timezone"].flatMap { timeZone($0.value) }
-        let formats = fields["output"].map { outputs($0.value) } ?? [.plain]
+        let formats = shared.outputs(fields["output"].map { outputs($0.value) } ?? [.plain])
         let bindings = fields["on_click"].map { clickBindings($0.value, kind: kind) } ?? [:]
         let settings = kind.map { kindSettings(fields, kind: $0, at: nameMark, name: name) } ?? WidgetSettings()
 
