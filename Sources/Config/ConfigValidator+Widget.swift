@@ -19,7 +19,10 @@ extension ConfigValidator {
         // The kind first: which keys are valid depends on it.
         let kindPair = pairs.first { $0.key.scalar?.text == "kind" }
         let kind = kind(of: name, field: kindPair, at: nameMark)
-        let keyNames = Self.widgetKeys + (kind?.widgetKeys.map(\.name) ?? [])
+        // Shared, not a new array per widget, when the kind adds no keys of its own (all but exec).
+        let keyNames =
+            kind.map { $0.widgetKeys.isEmpty ? Self.widgetKeys : Self.widgetKeys + $0.widgetKeys.map(\.name) }
+            ?? Self.widgetKeys
         var fields: [String: YAMLPair] = [:]
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
