@@ -1,6 +1,6 @@
 // Brings the Linux descriptor APIs that Swift's Glibc module leaves out (timerfd, signalfd, eventfd) into
-// Swift, plus inotify so one module covers the daemon's event sources, and posix_spawn's closefrom. Everything here is in glibc itself:
-// no library to link.
+// Swift, plus inotify so one module covers the daemon's event sources, posix_spawn's closefrom, and mallopt
+// (malloc.h). Everything here is in glibc itself: no library to link.
 #ifndef WIDGETD_CLINUX_SHIM_H
 #define WIDGETD_CLINUX_SHIM_H
 
@@ -9,6 +9,7 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <spawn.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>

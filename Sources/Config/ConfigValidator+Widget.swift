@@ -19,7 +19,10 @@ extension ConfigValidator {
         // The kind first: which keys are valid depends on it.
         let kindPair = pairs.first { $0.key.scalar?.text == "kind" }
         let kind = kind(of: name, field: kindPair, at: nameMark)
-        let keyNames = Self.widgetKeys + (kind?.widgetKeys.map(\.name) ?? [])
+        // Shared, not a new array per widget, when the kind adds no keys of its own (all but exec).
+        let keyNames =
+            kind.map { $0.widgetKeys.isEmpty ? Self.widgetKeys : Self.widgetKeys + $0.widgetKeys.map(\.name) }
+            ?? Self.widgetKeys
         var fields: [String: YAMLPair] = [:]
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
@@ -31,13 +34,13 @@ extension ConfigValidator {
         }
 
         let family = family(fields["family"], kind: kind)
-        var intent = kind?.defaultConfiguration ?? IntentValues()
+        var intent = kind.map { shared.defaultConfiguration(of: $0) } ?? IntentValues()
         if let pair = fields["intent"], let kind {
-            intent = parameters(pair.value, kind: kind, defaults: intent)
+            intent = shared.intent(parameters(pair.value, kind: kind, defaults: intent))
         }
         let cron = fields["schedule"].flatMap { schedule($0.value) }
         let zone = fields["timezone"].flatMap { timeZone($0.value) }
-        let formats = fields["output"].map { outputs($0.value) } ?? [.plain]
+        let formats = shared.outputs(fields["output"].map { outputs($0.value) } ?? [.plain])
         let bindings = fields["on_click"].map { clickBindings($0.value, kind: kind) } ?? [:]
         let settings = kind.map { kindSettings(fields, kind: $0, at: nameMark, name: name) } ?? WidgetSettings()
 

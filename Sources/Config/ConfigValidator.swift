@@ -21,6 +21,8 @@ struct ConfigValidator {
     private(set) var errors: [LocatedError] = []
     /// Problems that do not stop the configuration from loading (a command not found on this PATH).
     private(set) var warnings: [LocatedError] = []
+    /// Intents and output lists equal between widgets, held once.
+    var shared = SharedValues()
 
     init(registry: KindRegistry, source: SourceLines? = nil) {
         self.registry = registry

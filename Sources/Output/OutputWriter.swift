@@ -31,6 +31,7 @@ public final class OutputWriter {
     /// keeps other users from reading what the widgets show or planting files there.
     public init(directory: String) throws(OutputError) {
         self.directory = directory
+        directoryPrefix = directory.hasSuffix("/") ? directory : directory + "/"
         try open()
     }
 
@@ -217,10 +218,8 @@ public final class OutputWriter {
         directoryPrefix + name
     }
 
-    /// The directory with one trailing slash, for file paths in errors.
-    private var directoryPrefix: String {
-        directory.hasSuffix("/") ? directory : directory + "/"
-    }
+    /// The directory with one trailing slash, for file paths in errors; made once, not at every write.
+    private let directoryPrefix: String
 
     /// `<instance>.<suffix>`, after checking that the instance name cannot leave the directory or hide a file.
     ///

@@ -167,6 +167,9 @@ struct YAMLComposer {
     private mutating func resolveMapping(_ children: [Composed]) throws(YAMLError) -> [YAMLPair] {
         var pairs: [YAMLPair] = []
         pairs.reserveCapacity(children.count / 2)
+        // A small mapping (a widget's few keys, its intent) finds an earlier key by a scan of the keys before it, so that
+        // 10,000 widgets do not make 20,000 dictionaries; a large one keeps each key's first place in a dictionary.
+        let isSmall = children.count <= Self.smallMappingChildren
         var firstKeyMarks: [String: YAMLMark] = [:]
         var merges: [(position: Int, value: Composed)] = []
         var index = 0
@@ -179,14 +182,15 @@ struct YAMLComposer {
                 continue
             }
             if let text = key.node.scalar?.text {
-                if let first = firstKeyMarks[text] {
+                let earlier = isSmall ? Self.firstSite(of: text, before: index - 2, in: children) : firstKeyMarks[text]
+                if let first = earlier {
                     diagnostics.append(
                         YAMLDiagnostic(
                             message: "duplicate key '\(ConfigLimits.quoted(text))' (first at \(first))", mark: key.site)
                     )
                     continue
                 }
-                firstKeyMarks[text] = key.site
+                if !isSmall { firstKeyMarks[text] = key.site }
             }
             pairs.append(YAMLPair(key: key.node, value: value.node))
         }
@@ -194,7 +198,8 @@ struct YAMLComposer {
             return pairs
         }
 
-        var taken = Set(firstKeyMarks.keys)
+        // The explicit keys kept, which `firstKeyMarks` holds only for a large mapping.
+        var taken = isSmall ? Set(pairs.compactMap { $0.key.scalar?.text }) : Set(firstKeyMarks.keys)
         var result: [YAMLPair] = []
         var nextMerge = 0
         for position in 0...pairs.count {
@@ -215,6 +220,19 @@ struct YAMLComposer {
             }
         }
         return result
+    }
+
+    /// Children (keys and values) up to which a mapping looks for duplicate keys by a scan instead of a dictionary.
+    private static let smallMappingChildren = 16
+
+    /// Where the first key spelled `text` among the mapping's keys before child `end` is, if one is (merge keys are not
+    /// keys): the first such key is always the one kept.
+    private static func firstSite(of text: String, before end: Int, in children: [Composed]) -> YAMLMark? {
+        for index in stride(from: 0, to: end, by: 2) {
+            let key = children[index].node
+            if key.scalar?.text == text, !isMergeKey(key) { return children[index].site }
+        }
+        return nil
     }
 
     /// A plain `<<` (optionally tagged `!!merge`); a quoted `"<<"` is an ordinary key.

@@ -25,6 +25,7 @@ struct WidgetdMain {
         do {
             let command = try? CommandLineParser.parse(arguments)
             if case .run? = command {
+                MallocSettings.returnLargeBlocksWhenFreed()
                 // SIGCHLD too: the daemon reaps the commands clicks start when its signalfd reports one. And the
                 // real-time signals widgets' `signal: N` names, which would otherwise kill the daemon.
                 try SignalFile.blockInThisThread(handled + [SIGCHLD] + SignalFile.widgetSignals)

@@ -450,6 +450,24 @@ struct YAMLLoaderTests {
             ])
     }
 
+    /// A mapping of more than eight pairs keeps its keys' first places in a dictionary, a smaller one scans the keys
+    /// before each: both keep the first, report the rest, and let explicit keys win over merged ones.
+    @Test func duplicateKeysInALargeMappingKeepTheFirstAndReport() throws {
+        let base = "base: &base {k3: merged, m: merged}\n"
+        let keys = (0..<10).map { "k\($0): \($0)\n" }.joined()
+        let document = try load(
+            base + "big:\n" + keys.split(separator: "\n").map { "  \($0)\n" }.joined()
+                + "  k3: again\n  <<: *base\n")
+        let big = try #require(document.root?["big"]?.value)
+        #expect(self.keys(big) == (0..<10).map { "k\($0)" } + ["m"])
+        #expect(big["k3"]?.value.text == "3")
+        #expect(big["m"]?.value.text == "merged")
+        #expect(
+            document.diagnostics == [
+                YAMLDiagnostic(message: "duplicate key 'k3' (first at line 6, column 3)", mark: mark(13, 3))
+            ])
+    }
+
     @Test func duplicatesInsideAnAnchorAreReportedOnce() throws {
         let document = try load("a: &a {k: 1, k: 2}\nb: *a\nc: *a\n")
         #expect(document.diagnostics.count == 1)

@@ -38,11 +38,16 @@ public struct MotivationsKind: WidgetKind {
     }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
+        Self.placeholderContent
+    }
+
+    /// The same for every widget, made once: its colours sit in a box that each copy then shares.
+    private static let placeholderContent: EntryContent = {
         let background = SeedColor.from(hex: Motivation.defaultBackgroundColorHex)
         // The text colour goes with the background, as for a stored motivation: a bar showing one shows both.
         return EntryContent(
-            text: Self.fallbackText, foreground: SeedColor.foreground(on: background), background: background)
-    }
+            text: fallbackText, foreground: SeedColor.foreground(on: background), background: background)
+    }()
 
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
         TimelineEntry(date: context.now, content: try content(for: configuration, in: context))

@@ -80,9 +80,25 @@ public struct QuotesKind: WidgetKind {
 
     private func entry(_ quote: String, _ configuration: IntentValues, at now: Date) -> TimelineEntry {
         let category = category(configuration)
-        let displayName = Self.categories.first { $0.name == category }?.displayName ?? category
-        return TimelineEntry(date: now, content: EntryContent(text: quote, tooltip: "\(displayName): \(quote)"))
+        if let content = Self.contents[category]?[quote] { return TimelineEntry(date: now, content: content) }
+        return TimelineEntry(date: now, content: Self.content(quote, category: category))
     }
+
+    /// What a quote shows: the quote, and its category in the tooltip.
+    private static func content(_ quote: String, category: String) -> EntryContent {
+        let displayName = categories.first { $0.name == category }?.displayName ?? category
+        return EntryContent(text: quote, tooltip: "\(displayName): \(quote)")
+    }
+
+    /// Every quote's content by category and text, made once: the widgets showing a quote share its tooltip and
+    /// styling box instead of each building them (10,000 widgets show a few dozen quotes).
+    private static let contents: [String: [String: EntryContent]] = {
+        var table: [String: [String: EntryContent]] = [:]
+        for (category, quotes) in QuoteCollection.quotes {
+            for quote in quotes { table[category, default: [:]][quote] = content(quote, category: category) }
+        }
+        return table
+    }()
 
     static func quotes(in category: String) -> [String] {
         QuoteCollection.quotes[category] ?? QuoteCollection.quotes["motivation"] ?? ["Small steps count."]

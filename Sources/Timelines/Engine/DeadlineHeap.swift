@@ -17,6 +17,13 @@ struct DeadlineHeap {
     var isEmpty: Bool { items.isEmpty }
     var count: Int { items.count }
     var first: Item? { items.first }
+    /// How many items fit before the array grows.
+    var capacity: Int { items.capacity }
+
+    /// How many items `isIncluded` picks.
+    func count(where isIncluded: (Item) -> Bool) -> Int {
+        items.reduce(0) { $0 + (isIncluded($1) ? 1 : 0) }
+    }
 
     mutating func push(_ item: Item) {
         items.append(item)
@@ -33,7 +40,26 @@ struct DeadlineHeap {
         guard !items.isEmpty else { return nil }
         items.swapAt(0, items.count - 1)
         let top = items.removeLast()
-        var parent = 0
+        siftDown(from: 0)
+        return top
+    }
+
+    mutating func removeAll() {
+        items.removeAll(keepingCapacity: true)
+    }
+
+    /// Drops the items `isStale` picks and restores the heap order, in place (Floyd's bottom-up heapify).
+    mutating func removeAll(where isStale: (Item) -> Bool) {
+        items.removeAll(where: isStale)
+        var parent = items.count / 2
+        while parent > 0 {
+            parent -= 1
+            siftDown(from: parent)
+        }
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var parent = start
         while true {
             let left = 2 * parent + 1
             let right = left + 1
@@ -44,10 +70,5 @@ struct DeadlineHeap {
             items.swapAt(parent, smallest)
             parent = smallest
         }
-        return top
-    }
-
-    mutating func removeAll() {
-        items.removeAll(keepingCapacity: true)
     }
 }

@@ -5,11 +5,11 @@ import TimeZones
 /// last provider call went. Pure: every method takes `now`.
 struct InstanceState<Instance: ScheduledInstance> {
     let instance: Instance
-    let placeholder: EntryContent
+    /// What the instance shows without a timeline entry: the content restored from the previous run, else the
+    /// placeholder. One field, not both: nothing reads the placeholder once a restored entry replaces it.
+    let fallback: EntryContent
     /// The last timeline a provider returned; kept through failures so the widget shows its last good entry.
     var timeline: Timeline?
-    /// Content restored from the previous run, shown until the first timeline arrives.
-    var restored: EntryContent?
     /// Why the last provider call failed, and how many have failed in a row.
     var failure: String?
     var consecutiveFailures = 0
@@ -34,9 +34,9 @@ struct InstanceState<Instance: ScheduledInstance> {
     /// The record (timeline, fallback, failure) changed since the loop was last told; true for a new instance.
     var recordChanged = true
 
-    init(instance: Instance, placeholder: EntryContent) {
+    init(instance: Instance, fallback: EntryContent) {
         self.instance = instance
-        self.placeholder = placeholder
+        self.fallback = fallback
     }
 
     /// The earliest instant a reload is due on its own (policy, schedule or retry), ignoring requests.
@@ -51,9 +51,6 @@ struct InstanceState<Instance: ScheduledInstance> {
         ShownContent.at(
             now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback, failure: failure)
     }
-
-    /// What the instance shows without a timeline entry: the restored content, else the placeholder.
-    var fallback: EntryContent { restored ?? placeholder }
 
     /// The next instant anything about this instance changes: an entry swap, a dynamic date tick, or a reload.
     func nextWake(after now: Date) -> Date? {

@@ -162,7 +162,10 @@ public struct Timeline: Sendable, Hashable {
     /// The stored entries; empty when the timeline is a sequence.
     public private(set) var entries: [TimelineEntry]
     /// The rule that gives the entries, when they are computed rather than stored.
-    public private(set) var sequence: TimelineSequence?
+    public var sequence: TimelineSequence? { sequenceBox?.sequence }
+    /// The sequence is 280 bytes (its zone's table is inline) and most timelines have none: boxed, a timeline is 40
+    /// bytes instead of 312, and the engine holds one inline in each instance's state.
+    private var sequenceBox: SequenceBox?
     public var policy: ReloadPolicy
     /// Things the provider wants said in the daemon's log (an exec command's output was cut, say).
     public var notes: [String] = []
@@ -188,8 +191,28 @@ public struct Timeline: Sendable, Hashable {
     /// A timeline whose entries are computed from `sequence`.
     public init(sequence: TimelineSequence, policy: ReloadPolicy) {
         entries = []
-        self.sequence = sequence
+        sequenceBox = SequenceBox(sequence)
         self.policy = policy
+    }
+
+    public static func == (lhs: Timeline, rhs: Timeline) -> Bool {
+        lhs.entries == rhs.entries && lhs.sequence == rhs.sequence && lhs.policy == rhs.policy && lhs.notes == rhs.notes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(entries)
+        hasher.combine(sequence)
+        hasher.combine(policy)
+        hasher.combine(notes)
+    }
+
+    /// Immutable, so copies of a timeline share it.
+    private final class SequenceBox: Sendable {
+        let sequence: TimelineSequence
+
+        init(_ sequence: TimelineSequence) {
+            self.sequence = sequence
+        }
     }
 
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.

@@ -21,15 +21,15 @@ extension Daemon {
             }
         }
         for case .reload(let name, let token) in actions {
-            guard let instance = engine.instance(named: name) else {
+            // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no lane.
+            switch engine.withInstance(named: name, { $0.runMode.isPersistent ? nil : runner.lane(of: $0) }) {
+            case .some(.some(let lane)):
+                reloads.add(name, token: token, lane: lane)
+            case .some(.none):
+                if let instance = engine.instance(named: name) { reloadPersistent(instance, token: token) }
+            case .none:
                 reloads.add(name, token: token, lane: .shared)
-                continue
             }
-            if instance.runMode.isPersistent {
-                reloadPersistent(instance, token: token)
-                continue
-            }
-            reloads.add(name, token: token, lane: runner.lane(of: instance))
         }
         startWaitingReloads()
         for case .recordChanged(let name) in actions {

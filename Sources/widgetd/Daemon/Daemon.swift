@@ -145,9 +145,10 @@ final class Daemon {
         dispatcher = RequestDispatcher(registry: registry)
         runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 4))
         let now = Date()
+        let restored = memory?.recall(configuration.widgets, at: now) ?? [:]
         engine = Engine(
-            instances: configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now),
-            restored: memory?.recall(configuration.widgets, at: now) ?? [:], now: now)
+            instances: configuration.widgets,
+            fallback: { restored[$0.name] ?? Self.placeholder(of: $0, registry, now) }, now: now)
         watchOutputDirectory()
         watchRuntimeDirectory()
         listenToPlugins()
@@ -263,11 +264,16 @@ final class Daemon {
     ) -> [String: EntryContent] {
         var placeholders: [String: EntryContent] = [:]
         for instance in instances {
-            guard let kind = registry.kind(named: instance.kind) else { continue }
-            let context = ProviderContext(
-                instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
-            placeholders[instance.name] = kind.placeholder(in: context)
+            placeholders[instance.name] = placeholder(of: instance, registry, now)
         }
         return placeholders
+    }
+
+    /// The placeholder of `instance`'s kind; nil for a kind the registry does not know.
+    static func placeholder(of instance: WidgetInstance, _ registry: KindRegistry, _ now: Date) -> EntryContent? {
+        guard let kind = registry.kind(named: instance.kind) else { return nil }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
+        return kind.placeholder(in: context)
     }
 }
