@@ -24,7 +24,7 @@ struct BenchmarkSmokeTests {
         "instance-memory,check,placeholders,reload",
     ]
 
-    @Test func everyRowPrints() throws {
+    @Test func everyRowPrints() async throws {
         let bench = widgetdBinary.deletingLastPathComponent().appendingPathComponent("widgetd-bench")
         try #require(
             FileManager.default.isExecutableFile(atPath: bench.path), "no widgetd-bench beside \(widgetdBinary.path)")
@@ -50,7 +50,8 @@ struct BenchmarkSmokeTests {
         var table: [Substring] = []
         var outputs = ""
         for run in runs {
-            run.process.waitUntilExit()
+            let process = run.process
+            try await awaitingPrograms { process.waitUntilExit() }
             let output = try String(contentsOfFile: run.out, encoding: .utf8)
             let errors = try String(contentsOfFile: run.err, encoding: .utf8)
             #expect(run.process.terminationStatus == 0, "\(errors)\n\(output)")

@@ -35,3 +35,16 @@ func runScript(_ name: String, _ arguments: [String], environment: [String: Stri
         packageRoot.path + "/scripts/" + name, arguments, environment: environment,
         directory: packageRoot.path)
 }
+
+/// Runs `work`, which waits seconds on other programs (a release build, lintian, the benchmark), on a thread of its
+/// own while the calling test suspends.
+///
+/// Swift Testing runs every test on a pool only as wide as the machine has cores (two here): a test blocked in
+/// `waitUntilExit` holds one of them for as long as its programs run, and every other test, the end-to-end ones
+/// woken by their daemons included, shares what is left. `work` must not record issues (`#expect`): it runs outside
+/// the test's task, so the checks stay in the caller.
+func awaitingPrograms<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
