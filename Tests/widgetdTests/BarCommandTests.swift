@@ -212,7 +212,13 @@ struct BarCommandTests {
         #expect(result.stderr.contains("did you mean 'quote'?"))
         #expect(result.stderr.contains("widgets.yaml:7:22: error: 'align' must be left, center or right"))
         let valid = try directory.write("valid.yaml", "widgets:\n  quote:\n    kind: quotes\nbars:\n  top: [quote]\n")
-        let unknownBar = try runWidgetd(["bar", "--bar", "tpo", "--config", valid])
+        // A runtime directory of its own: `bar` asks a running daemon for its config, and another daemon on this
+        // machine (a benchmark's, a session's) must not answer for this one.
+        let runtime = directory.url.path + "/run"
+        try FileManager.default.createDirectory(
+            atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let unknownBar = try runWidgetd(
+            ["bar", "--bar", "tpo", "--config", valid], environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(unknownBar.status == 1)
         #expect(unknownBar.stderr.contains("no bar named 'tpo'; did you mean 'top'?"), "\(unknownBar.stderr)")
     }

@@ -159,9 +159,22 @@ struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
 
     var isRecursive: Bool { true }
 
+    /// A scope for each test case (its turn) and, unlike the default for a recursive trait, for the suite itself.
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        test.isSuite || testCase != nil ? self : nil
+    }
+
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        if test.isSuite {
+            // The suite's tests run at a higher priority than the rest (child tasks inherit it): they mostly wait on
+            // their processes, and each wake-up should not queue behind every CPU-bound unit test on the pool.
+            try await withoutActuallyEscaping(function) { function in
+                try await Task(priority: .high) { try await function() }.value
+            }
+            return
+        }
         await Self.turns.take()
         let turn = Turn()
         defer { if turn.giveBack() { Task { await Self.turns.give() } } }
