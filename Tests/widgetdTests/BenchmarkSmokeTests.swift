@@ -32,7 +32,7 @@ struct BenchmarkSmokeTests {
         defer { directory.remove() }
         // .ci/run's line, as the `swift test` row reads it.
         let ciLog = try directory.write("ci.log", "swift test: 42 s wall time, exit status 0\n")
-        var runs: [(process: Process, out: String, err: String)] = []
+        var runs: [(process: Process, end: ProcessEnd, out: String, err: String)] = []
         for (index, rows) in Self.groups.enumerated() {
             let outPath = try directory.write("stdout-\(index)", "")
             let errPath = try directory.write("stderr-\(index)", "")
@@ -44,14 +44,14 @@ struct BenchmarkSmokeTests {
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
             process.standardInput = FileHandle.nullDevice
+            let end = ProcessEnd(of: process)
             try process.run()
-            runs.append((process, outPath, errPath))
+            runs.append((process, end, outPath, errPath))
         }
         var table: [Substring] = []
         var outputs = ""
         for run in runs {
-            let process = run.process
-            try await awaitingPrograms { process.waitUntilExit() }
+            await run.end.wait()
             let output = try String(contentsOfFile: run.out, encoding: .utf8)
             let errors = try String(contentsOfFile: run.err, encoding: .utf8)
             #expect(run.process.terminationStatus == 0, "\(errors)\n\(output)")

@@ -406,8 +406,9 @@ struct PluginEndToEndTests {
         let outPath = try directory.write("out", "")
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardOutput = FileHandle.nullDevice
+        let end = ProcessEnd(of: process)
         try process.run()
-        try await awaitingPrograms { process.waitUntilExit() }
+        await end.wait()
         #expect(process.terminationStatus == 0, "\((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")")
     }
 }
