@@ -4,7 +4,7 @@ import Testing
 /// `widgetd-bench --quick` on the built binary: every row of issue 15's table prints, with a figure, a goal where the
 /// issue gives one, and i3blocks beside the rows where it does the same job. No figure is held to a value here:
 /// speed is the benchmark's to measure, and a test machine's timings say nothing.
-@Suite("widgetd-bench smoke run")
+@Suite("widgetd-bench smoke run", .startsFirst)
 struct BenchmarkSmokeTests {
     /// The rows, by the start of their title, and whether i3blocks runs beside them.
     static let rows: [(title: String, i3blocks: Bool)] = [

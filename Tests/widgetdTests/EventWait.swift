@@ -135,6 +135,34 @@ func waitForQuiet(
     return false
 }
 
+extension Trait where Self == StartsFirst {
+    /// The suite's tests start with the run and wake before CPU-bound unit tests (`StartsFirst`).
+    static var startsFirst: Self { StartsFirst() }
+}
+
+/// Runs a suite's tests at a higher task priority than the rest (child tasks inherit it).
+///
+/// Swift Testing starts every test at once, but on a pool as wide as the machine has cores (two here), which takes
+/// them in turn, roughly in the order of their modules: a suite late in that order would start only after the
+/// CPU-bound unit tests before it. For suites whose tests mostly wait on other programs (a .deb and lintian, the
+/// benchmark, daemons): they are the run's longest chains, so they must start first, and their waiting costs the
+/// others little.
+struct StartsFirst: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await Self.runAtHighPriority(function)
+    }
+
+    static func runAtHighPriority(_ function: @Sendable () async throws -> Void) async throws {
+        try await withoutActuallyEscaping(function) { function in
+            try await Task(priority: .high) { try await function() }.value
+        }
+    }
+}
+
 extension Trait where Self == DaemonGate {
     /// The tests of a suite that starts daemons, bars or shells take turns with every other such test (`DaemonGate`).
     static var spawnsDaemons: Self { DaemonGate() }
@@ -168,11 +196,9 @@ struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         if test.isSuite {
-            // The suite's tests run at a higher priority than the rest (child tasks inherit it): they mostly wait on
-            // their processes, and each wake-up should not queue behind every CPU-bound unit test on the pool.
-            try await withoutActuallyEscaping(function) { function in
-                try await Task(priority: .high) { try await function() }.value
-            }
+            // The suite's tests mostly wait on their processes: each wake-up should not queue behind every CPU-bound
+            // unit test on the pool.
+            try await StartsFirst.runAtHighPriority(function)
             return
         }
         await Self.turns.take()

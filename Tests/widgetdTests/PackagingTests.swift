@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// scripts/install, scripts/uninstall and scripts/package-deb, run for real into temporary directories.
-@Suite("Install, uninstall and the Debian package")
+@Suite("Install, uninstall and the Debian package", .startsFirst)
 struct PackagingTests {
     /// The release binary the package is built from: `.build/release/widgetd` when it is newer than every source,
     /// else one built once into a scratch path of its own (the running `swift test` holds `.build`'s lock).

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 15: the release binary is stripped and carries no ICU.
-@Suite("the release binary")
+@Suite("the release binary", .startsFirst)
 struct ReleaseBinaryTests {
     @Test func itIsLinkedStrippedAndWithoutICU() async throws {
         let binary = try await PackagingTests.builtReleaseBinary()
