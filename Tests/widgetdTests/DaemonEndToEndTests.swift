@@ -206,8 +206,13 @@ struct DaemonEndToEndTests {
         #expect(await daemon.waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
         #expect(rename(daemon.output, daemon.output + ".old") == 0)
         #expect(await daemon.waitFor("the moved directory made again") { daemon.read("quote.plain") == plain })
-        // Replaced at once by a new, empty directory: the new one is watched and filled.
-        try FileManager.default.removeItem(atPath: daemon.output)
+        // Replaced at once by a new, empty directory: the new one is watched and filled. The removal can meet the
+        // daemon still writing the directory it just made (a temporary file gone before `rm -r` reached it), and is
+        // tried again, as above.
+        #expect(
+            await waitFor("rm -r of the remade output directory") {
+                (try? FileManager.default.removeItem(atPath: daemon.output)) != nil
+            })
         #expect(mkdir(daemon.output, 0o700) == 0)
         #expect(await daemon.waitFor("the new directory filled") { daemon.read("quote.plain") == plain })
         unlink(daemon.output + "/quote.i3bar")
