@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -43,6 +44,7 @@ func runScript(_ name: String, _ arguments: [String], environment: [String: Stri
 /// source on the thread that started it, and elsewhere returns at once, so the wait spins a core.
 final class ProcessEnd: Sendable {
     private let state = Mutex<(ended: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let ended = DispatchSemaphore(value: 0)
 
     init(of process: Process) {
         process.terminationHandler = { [self] _ in
@@ -52,7 +54,15 @@ final class ProcessEnd: Sendable {
                 return state.waiter
             }
             waiter?.resume()
+            ended.signal()
         }
+    }
+
+    /// Blocks the calling thread until the process has ended, sleeping, not spinning: for a `deinit` or another
+    /// synchronous caller.
+    func waitBlocking() {
+        ended.wait()
+        ended.signal()  // for the next caller
     }
 
     /// Returns once the process has ended (at once if it has).

@@ -99,6 +99,7 @@ final class StoreLocker {
 /// A CLI run against a daemon under test that the test collects later.
 final class RunningCLI {
     private let process = Process()
+    private let end: ProcessEnd
     private let outPath: String
     private let errPath: String
 
@@ -112,12 +113,13 @@ final class RunningCLI {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice
+        end = ProcessEnd(of: process)
         try process.run()
     }
 
     /// Waits for it to exit; what it printed and its status.
     func finish() -> ProcessResult {
-        process.waitUntilExit()
+        end.waitBlocking()
         return ProcessResult(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
