@@ -345,12 +345,18 @@ struct ShowAndListEndToEndTests {
         let follower = try Follower(daemon, showing: "quote")
         let lines = { follower.lines }
         #expect(await waitFor("the first line") { lines().count == 1 })
-        for replace in [
-            { () throws in try FileManager.default.removeItem(atPath: daemon.output) },
-            { () throws in _ = rename(daemon.output, daemon.output + ".old-\(UUID().uuidString)") },
-        ] {
+        let replacements: [() async -> Void] = [
+            {
+                // `rm -r` of a directory the daemon is still writing into can fail, for a user too; tried again.
+                _ = await waitFor("rm -r of the output directory") {
+                    (try? FileManager.default.removeItem(atPath: daemon.output)) != nil
+                }
+            },
+            { _ = rename(daemon.output, daemon.output + ".old-\(UUID().uuidString)") },
+        ]
+        for replace in replacements {
             let before = lines().count
-            try replace()
+            await replace()
             #expect(await daemon.waitFor("the directory made again") { daemon.read("quote.json") != nil })
             #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
             let shown = try #require(daemon.read("quote.plain"))
@@ -372,7 +378,11 @@ struct ShowAndListEndToEndTests {
         let follower = try Follower(daemon, showing: "quote")
         let lines = { follower.lines }
         #expect(await waitFor("the first line") { lines().count == 1 })
-        try FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")
+        // `rm -r` of a directory the daemon is still writing into can fail, for a user too; it is tried again.
+        #expect(
+            await waitFor("rm -r of the output directory's parents") {
+                (try? FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")) != nil
+            })
         #expect(await waitFor("the whole path made again") { read() != nil })
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         let shown = try #require(read())
