@@ -393,12 +393,14 @@ struct I3blocksScriptsTests {
                 echo "button ${BLOCK_BUTTON:-none}"
                 """
             ],
+            // Every 2 s, not every second: the merged click's output is checked before the next interval run
+            // replaces it, and a loaded machine can keep this test from looking for longer than a second.
             config: """
                 widgets:
                   stateful:
                     kind: exec
                     command: [$DIR/stateful]
-                    interval: 1s
+                    interval: 2s
                     output: [waybar, i3bar, i3blocks]
                 """)
         let daemon = bench.daemon!

@@ -42,7 +42,7 @@ struct StoreIsolationTests {
 
         // Each click hears a final failure: rolled back or never run.
         for click in clicks {
-            let result = click.finish()
+            let result = await click.finish()
             #expect(result.status == 1)
             #expect(
                 result.stderr.contains("nothing was changed") || result.stderr.contains("database is locked"),
@@ -117,9 +117,10 @@ final class RunningCLI {
         try process.run()
     }
 
-    /// Waits for it to exit; what it printed and its status.
-    func finish() -> ProcessResult {
-        end.waitBlocking()
+    /// Waits for it to exit (seconds, behind a busy store: suspended, holding no thread); what it printed and its
+    /// status.
+    func finish() async -> ProcessResult {
+        await end.wait()
         return ProcessResult(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
