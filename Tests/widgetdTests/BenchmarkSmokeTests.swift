@@ -4,7 +4,7 @@ import Testing
 /// `widgetd-bench --quick` on the built binary: every row of issue 15's table prints, with a figure, a goal where the
 /// issue gives one, and i3blocks beside the rows where it does the same job. No figure is held to a value here:
 /// speed is the benchmark's to measure, and a test machine's timings say nothing.
-@Suite("widgetd-bench smoke run")
+@Suite("widgetd-bench smoke run", .startsFirst)
 struct BenchmarkSmokeTests {
     /// The rows, by the start of their title, and whether i3blocks runs beside them.
     static let rows: [(title: String, i3blocks: Bool)] = [
@@ -24,7 +24,7 @@ struct BenchmarkSmokeTests {
         "instance-memory,check,placeholders,reload",
     ]
 
-    @Test func everyRowPrints() throws {
+    @Test func everyRowPrints() async throws {
         let bench = widgetdBinary.deletingLastPathComponent().appendingPathComponent("widgetd-bench")
         try #require(
             FileManager.default.isExecutableFile(atPath: bench.path), "no widgetd-bench beside \(widgetdBinary.path)")
@@ -32,7 +32,7 @@ struct BenchmarkSmokeTests {
         defer { directory.remove() }
         // .ci/run's line, as the `swift test` row reads it.
         let ciLog = try directory.write("ci.log", "swift test: 42 s wall time, exit status 0\n")
-        var runs: [(process: Process, out: String, err: String)] = []
+        var runs: [(process: Process, end: ProcessEnd, out: String, err: String)] = []
         for (index, rows) in Self.groups.enumerated() {
             let outPath = try directory.write("stdout-\(index)", "")
             let errPath = try directory.write("stderr-\(index)", "")
@@ -44,13 +44,14 @@ struct BenchmarkSmokeTests {
             process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
             process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
             process.standardInput = FileHandle.nullDevice
+            let end = ProcessEnd(of: process)
             try process.run()
-            runs.append((process, outPath, errPath))
+            runs.append((process, end, outPath, errPath))
         }
         var table: [Substring] = []
         var outputs = ""
         for run in runs {
-            run.process.waitUntilExit()
+            await run.end.wait()
             let output = try String(contentsOfFile: run.out, encoding: .utf8)
             let errors = try String(contentsOfFile: run.err, encoding: .utf8)
             #expect(run.process.terminationStatus == 0, "\(errors)\n\(output)")

@@ -92,7 +92,14 @@ struct DaemonEndToEndTests {
         #expect(await daemon.waitFor("start-up") { daemon.read("quote.plain") != nil })
         let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
         var random = SystemRandomNumberGenerator()
-        fifo.write(Data((0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        // Random lines, each starting with a byte UTF-8 never uses: all are dropped as "not UTF-8", one repeated
+        // warning. A random line that happened to be valid text would be logged as an unknown command of its own,
+        // and a few of those used up the log's burst (10 lines in 5 s), so the lines below went unlogged.
+        var garbage = (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) }
+        for index in garbage.indices where index == 0 || garbage[index - 1] == UInt8(ascii: "\n") {
+            garbage[index] = 0xFF
+        }
+        fifo.write(Data(garbage))
         fifo.write(Data(repeating: UInt8(ascii: "a"), count: 1 << 20) + Data("\n".utf8))
         fifo.write(Data("reload nosuchwidget\nclick quote 9\nintent quote fly\n".utf8))
         try fifo.close()
@@ -199,8 +206,13 @@ struct DaemonEndToEndTests {
         #expect(await daemon.waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
         #expect(rename(daemon.output, daemon.output + ".old") == 0)
         #expect(await daemon.waitFor("the moved directory made again") { daemon.read("quote.plain") == plain })
-        // Replaced at once by a new, empty directory: the new one is watched and filled.
-        try FileManager.default.removeItem(atPath: daemon.output)
+        // Replaced at once by a new, empty directory: the new one is watched and filled. The removal can meet the
+        // daemon still writing the directory it just made (a temporary file gone before `rm -r` reached it), and is
+        // tried again, as above.
+        #expect(
+            await waitFor("rm -r of the remade output directory") {
+                (try? FileManager.default.removeItem(atPath: daemon.output)) != nil
+            })
         #expect(mkdir(daemon.output, 0o700) == 0)
         #expect(await daemon.waitFor("the new directory filled") { daemon.read("quote.plain") == plain })
         unlink(daemon.output + "/quote.i3bar")
@@ -291,7 +303,8 @@ struct DaemonEndToEndTests {
         #expect(
             try await waitForQuiet("the daemon to settle", window: .milliseconds(500)) { try daemon.contextSwitches() })
         // The measurement window the issue asks for: three idle seconds. The pause is the test: "it does not wake"
-        // can only be seen by letting the time pass.
+        // can only be seen by letting the time pass. An idle daemon needs no turn at the cores meanwhile.
+        await DaemonGate.giveBackTurn()
         let before = try daemon.contextSwitches()
         try await Task.sleep(for: .seconds(3))
         let after = try daemon.contextSwitches()
@@ -332,12 +345,18 @@ struct ShowAndListEndToEndTests {
         let follower = try Follower(daemon, showing: "quote")
         let lines = { follower.lines }
         #expect(await waitFor("the first line") { lines().count == 1 })
-        for replace in [
-            { () throws in try FileManager.default.removeItem(atPath: daemon.output) },
-            { () throws in _ = rename(daemon.output, daemon.output + ".old-\(UUID().uuidString)") },
-        ] {
+        let replacements: [() async -> Void] = [
+            {
+                // `rm -r` of a directory the daemon is still writing into can fail, for a user too; tried again.
+                _ = await waitFor("rm -r of the output directory") {
+                    (try? FileManager.default.removeItem(atPath: daemon.output)) != nil
+                }
+            },
+            { _ = rename(daemon.output, daemon.output + ".old-\(UUID().uuidString)") },
+        ]
+        for replace in replacements {
             let before = lines().count
-            try replace()
+            await replace()
             #expect(await daemon.waitFor("the directory made again") { daemon.read("quote.json") != nil })
             #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
             let shown = try #require(daemon.read("quote.plain"))
@@ -359,7 +378,11 @@ struct ShowAndListEndToEndTests {
         let follower = try Follower(daemon, showing: "quote")
         let lines = { follower.lines }
         #expect(await waitFor("the first line") { lines().count == 1 })
-        try FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")
+        // `rm -r` of a directory the daemon is still writing into can fail, for a user too; it is tried again.
+        #expect(
+            await waitFor("rm -r of the output directory's parents") {
+                (try? FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")) != nil
+            })
         #expect(await waitFor("the whole path made again") { read() != nil })
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         let shown = try #require(read())

@@ -8,6 +8,8 @@ final class DaemonUnderTest {
     let process = Process()
     let logPath: String
     private let ownsDirectory: Bool
+    /// The daemon's end, which `stop` waits for (a `deinit` runs on whichever thread, where `waitUntilExit` spins).
+    private let end: ProcessEnd
 
     var environment: [String: String] {
         [
@@ -24,6 +26,7 @@ final class DaemonUnderTest {
         config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil,
         extraEnvironment: [String: String] = [:]
     ) throws {
+        end = ProcessEnd(of: process)
         directory = try reusing ?? TemporaryDirectory()
         ownsDirectory = reusing == nil
         for sub in ["run", "state", "home"] {
@@ -52,7 +55,7 @@ final class DaemonUnderTest {
     func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            end.waitBlocking()
         }
     }
 
@@ -111,6 +114,7 @@ func contextSwitches(of pid: Int32) throws -> Int {
 /// dropped.
 final class Follower {
     private let process = Process()
+    private let end: ProcessEnd
     private let outPath: String
 
     init(_ daemon: DaemonUnderTest, showing name: String, arguments: [String] = []) throws {
@@ -120,12 +124,13 @@ final class Follower {
         process.environment = daemon.environment
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardInput = FileHandle.nullDevice
+        end = ProcessEnd(of: process)
         try process.run()
     }
 
     deinit {
         process.terminate()
-        process.waitUntilExit()
+        end.waitBlocking()
     }
 
     var processIdentifier: Int32 { process.processIdentifier }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import System
 import Testing
 
@@ -134,6 +135,34 @@ func waitForQuiet(
     return false
 }
 
+extension Trait where Self == StartsFirst {
+    /// The suite's tests start with the run and wake before CPU-bound unit tests (`StartsFirst`).
+    static var startsFirst: Self { StartsFirst() }
+}
+
+/// Runs a suite's tests at a higher task priority than the rest (child tasks inherit it).
+///
+/// Swift Testing starts every test at once, but on a pool as wide as the machine has cores (two here), which takes
+/// them in turn, roughly in the order of their modules: a suite late in that order would start only after the
+/// CPU-bound unit tests before it. For suites whose tests mostly wait on other programs (a .deb and lintian, the
+/// benchmark, daemons): they are the run's longest chains, so they must start first, and their waiting costs the
+/// others little.
+struct StartsFirst: SuiteTrait, TestScoping {
+    var isRecursive: Bool { false }
+
+    func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await Self.runAtHighPriority(function)
+    }
+
+    static func runAtHighPriority(_ function: @Sendable () async throws -> Void) async throws {
+        try await withoutActuallyEscaping(function) { function in
+            try await Task(priority: .high) { try await function() }.value
+        }
+    }
+}
+
 extension Trait where Self == DaemonGate {
     /// The tests of a suite that starts daemons, bars or shells take turns with every other such test (`DaemonGate`).
     static var spawnsDaemons: Self { DaemonGate() }
@@ -144,19 +173,57 @@ extension Trait where Self == DaemonGate {
 /// Waiting no longer holds a thread, so without a gate every end-to-end test would start its processes at once: on
 /// two shared cores dozens of daemons then miss their tests' deadlines together. A few at a time keeps the cores busy
 /// with the daemons' own work while the rest of the suite runs beside them.
+///
+/// A test whose last part only lets time pass (a lifetime, a rate-limit window, an idle measurement) gives its turn
+/// back for that part with `DaemonGate.giveBackTurn()`: its processes then sleep and cost the cores nothing, and the
+/// next test starts instead of waiting seconds behind a sleeping one.
 struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
     /// How many such tests may run together.
     static let width = 4
     private static let turns = Turns(width)
 
+    /// The turn the running test holds, if it holds one.
+    @TaskLocal private static var held: Turn?
+
     var isRecursive: Bool { true }
+
+    /// A scope for each test case (its turn) and, unlike the default for a recursive trait, for the suite itself.
+    func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        test.isSuite || testCase != nil ? self : nil
+    }
 
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        if test.isSuite {
+            // The suite's tests mostly wait on their processes: each wake-up should not queue behind every CPU-bound
+            // unit test on the pool.
+            try await StartsFirst.runAtHighPriority(function)
+            return
+        }
         await Self.turns.take()
-        defer { Task { await Self.turns.give() } }
-        try await function()
+        let turn = Turn()
+        defer { if turn.giveBack() { Task { await Self.turns.give() } } }
+        try await Self.$held.withValue(turn) { try await function() }
+    }
+
+    /// Hands the running test's turn to the next test in line, for the rest of this test: call it once this test's
+    /// processes have nothing left to do but wait (their own timers, a window that must pass). Does nothing in a test
+    /// that holds no turn, or gave it back already.
+    static func giveBackTurn() async {
+        if let held, held.giveBack() { await turns.give() }
+    }
+
+    /// One test's turn, given back once: early by the test itself, or when the test ends.
+    final class Turn: Sendable {
+        private let out = Mutex(true)
+
+        /// Whether this call gave the turn back (false when it was given back before).
+        func giveBack() -> Bool {
+            out.withLock { wasOut in
+                defer { wasOut = false }; return wasOut
+            }
+        }
     }
 
     /// A counting semaphore for tasks: `take` suspends while every turn is out, `give` hands one back.

@@ -48,6 +48,8 @@ struct ExecEndToEndTests {
                 daemon.read("steps.json")?.contains("step 2") == true
             }, "\(daemon.log)")
         let recordInode = try inode(daemon.output + "/steps.json")
+        // The rest is the entries' dates passing: two swaps, no run.
+        await DaemonGate.giveBackTurn()
         #expect(
             await daemon.waitFor("all three entries", timeout: .seconds(15)) {
                 follower.lines.last == "step 2"

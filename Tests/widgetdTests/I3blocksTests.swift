@@ -1,6 +1,7 @@
 import Control
 import Foundation
 import Glibc
+import System
 import Testing
 
 @testable import widgetd
@@ -310,6 +311,7 @@ final class I3blocks {
         posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, errors, 2)
+        ChildAttributes.closeInheritedDescriptors(&actions)  // see SpawnedProcess
         // Its own process group, so that stopping it stops the block commands it started too; default signal
         // actions and an empty mask, whatever the test runner blocks or ignores.
         var attributes = posix_spawnattr_t()

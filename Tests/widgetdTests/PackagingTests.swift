@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// scripts/install, scripts/uninstall and scripts/package-deb, run for real into temporary directories.
-@Suite("Install, uninstall and the Debian package")
+@Suite("Install, uninstall and the Debian package", .startsFirst)
 struct PackagingTests {
     /// The release binary the package is built from: `.build/release/widgetd` when it is newer than every source,
     /// else one built once into a scratch path of its own (the running `swift test` holds `.build`'s lock).
@@ -20,6 +20,12 @@ struct PackagingTests {
         guard build.status == 0 else { return .failure(BuildFailure(log: build.stdout + build.stderr)) }
         return .success(scratch + "/release/widgetd")
     }()
+
+    /// `releaseBinary`, built (when it must be) on a thread of its own: a release build takes minutes, and two tests
+    /// waiting for it on Swift Testing's two pool threads would stop every other test meanwhile.
+    static func builtReleaseBinary() async throws -> String {
+        try await awaitingPrograms { try releaseBinary.get() }
+    }
 
     struct BuildFailure: Error, CustomStringConvertible {
         var log: String
@@ -39,11 +45,13 @@ struct PackagingTests {
     }
 
     @Test("install puts each part where it belongs; the binary and man pages work; uninstall removes exactly them")
-    func installAndUninstall() throws {
+    func installAndUninstall() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let prefix = directory.url.path + "/does/not/exist/yet"
-        let install = try runScript("install", ["--prefix", prefix, "--binary", widgetdBinary.path])
+        let install = try await awaitingPrograms {
+            try runScript("install", ["--prefix", prefix, "--binary", widgetdBinary.path])
+        }
         try #require(install.status == 0, "\(install.stderr)")
         let expected = [
             "bin/widgetd", "share/man/man1/widgetd.1", "share/man/man5/widgets.yaml.5",
@@ -62,11 +70,13 @@ struct PackagingTests {
         let file = try runProgram("/usr/bin/file", [prefix + "/bin/widgetd"])
         #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
         for page in ["man1/widgetd.1", "man5/widgets.yaml.5"] {
-            let man = try runProgram("/usr/bin/man", ["--warnings", "-l", prefix + "/share/man/" + page])
+            let man = try await awaitingPrograms {
+                try runProgram("/usr/bin/man", ["--warnings", "-l", prefix + "/share/man/" + page])
+            }
             #expect(man.status == 0 && man.stderr.isEmpty, "\(page): \(man.stderr)")
         }
 
-        let uninstall = try runScript("uninstall", ["--prefix", prefix])
+        let uninstall = try await awaitingPrograms { try runScript("uninstall", ["--prefix", prefix]) }
         #expect(uninstall.status == 0, "\(uninstall.stderr)")
         #expect(uninstall.stdout.contains("Left in place"))
         #expect(uninstall.stdout.contains("store"))
@@ -77,19 +87,24 @@ struct PackagingTests {
         try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         let other = prefix + "/bin/other"
         _ = FileManager.default.createFile(atPath: other, contents: Data())
-        #expect(try runScript("install", ["--prefix", prefix, "--binary", widgetdBinary.path]).status == 0)
-        #expect(try runScript("uninstall", ["--prefix", prefix]).status == 0)
+        let reinstall = try await awaitingPrograms {
+            try runScript("install", ["--prefix", prefix, "--binary", widgetdBinary.path])
+        }
+        #expect(reinstall.status == 0)
+        #expect(try await awaitingPrograms { try runScript("uninstall", ["--prefix", prefix]) }.status == 0)
         #expect(FileManager.default.fileExists(atPath: other))
     }
 
     @Test(
         "package-deb builds a .deb with every part, the binary's version, libyaml and libsqlite3 Depends, and lintian finds no error"
     )
-    func debianPackage() throws {
-        let binary = try Self.releaseBinary.get()
+    func debianPackage() async throws {
+        let binary = try await Self.builtReleaseBinary()
         let output = try TemporaryDirectory()
         defer { output.remove() }
-        let build = try runScript("package-deb", ["--binary", binary, "--output", output.url.path])
+        let build = try await awaitingPrograms {
+            try runScript("package-deb", ["--binary", binary, "--output", output.url.path])
+        }
         try #require(build.status == 0, "\(build.stderr)")
         let deb = build.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let version = try runProgram(binary, ["--version"]).stdout.split(separator: " ")[1]
@@ -121,7 +136,9 @@ struct PackagingTests {
         #expect(depends.contains("libc6"), "\(depends)")
         #expect(try !field("Description").isEmpty)
 
-        let lintian = try runProgram("/usr/bin/lintian", ["--tag-display-limit", "0", deb])
+        let lintian = try await awaitingPrograms {
+            try runProgram("/usr/bin/lintian", ["--tag-display-limit", "0", deb])
+        }
         let errors = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") }
         #expect(errors.isEmpty, "lintian errors:\n\(errors.joined(separator: "\n"))")
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"))

@@ -223,6 +223,8 @@ struct PluginEndToEndTests {
         let list = try daemon.cli(["list"])
         #expect(list.stdout.contains("exited with status 4") || list.stdout.contains("exited with status 3"))
         try FileManager.default.removeItem(atPath: directory.url.path + "/dead")
+        // The plugin comes back at its next retry, after a pause that grew with each failure.
+        await DaemonGate.giveBackTurn()
         #expect(
             await waitFor("the plugin back", timeout: .seconds(20)) {
                 daemon.read("w.waybar").map { !$0.contains("stale") } == true && Self.shown(daemon, "w") != last
@@ -394,7 +396,7 @@ struct PluginEndToEndTests {
         #expect(stray.stderr.contains("Usage: widgetd plugins [--config PATH]"), "\(stray.stderr)")
     }
 
-    @Test func theContribPluginsPassTheirOwnTests() throws {
+    @Test func theContribPluginsPassTheirOwnTests() async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-m", "unittest", "contrib/plugins/test_plugins.py"]
@@ -404,8 +406,9 @@ struct PluginEndToEndTests {
         let outPath = try directory.write("out", "")
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardOutput = FileHandle.nullDevice
+        let end = ProcessEnd(of: process)
         try process.run()
-        process.waitUntilExit()
+        await end.wait()
         #expect(process.terminationStatus == 0, "\((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")")
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 /// Issue 15: the release binary is stripped and carries no ICU.
-@Suite("the release binary")
+@Suite("the release binary", .startsFirst)
 struct ReleaseBinaryTests {
-    @Test func itIsLinkedStrippedAndWithoutICU() throws {
-        let binary = try PackagingTests.releaseBinary.get()
+    @Test func itIsLinkedStrippedAndWithoutICU() async throws {
+        let binary = try await PackagingTests.builtReleaseBinary()
         let file = try runProgram("/usr/bin/file", [binary])
         #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs a program with a clean environment (PATH, HOME, LANG) plus `environment`, output in files, not pipes.
@@ -34,4 +36,57 @@ func runScript(_ name: String, _ arguments: [String], environment: [String: Stri
     try runProgram(
         packageRoot.path + "/scripts/" + name, arguments, environment: environment,
         directory: packageRoot.path)
+}
+
+/// The end of a `Process`, awaited without holding a thread. Made before `run()`: it takes the termination handler.
+///
+/// Not `waitUntilExit()` on another thread: that runs the calling thread's run loop, which only has the process's
+/// source on the thread that started it, and elsewhere returns at once, so the wait spins a core.
+final class ProcessEnd: Sendable {
+    private let state = Mutex<(ended: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+    private let ended = DispatchSemaphore(value: 0)
+
+    init(of process: Process) {
+        process.terminationHandler = { [self] _ in
+            let waiter = state.withLock { state in
+                state.ended = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+            ended.signal()
+        }
+    }
+
+    /// Blocks the calling thread until the process has ended, sleeping, not spinning: for a `deinit` or another
+    /// synchronous caller.
+    func waitBlocking() {
+        ended.wait()
+        ended.signal()  // for the next caller
+    }
+
+    /// Returns once the process has ended (at once if it has).
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let ended = state.withLock { state in
+                if !state.ended { state.waiter = continuation }
+                return state.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+}
+
+/// Runs `work`, which waits seconds on other programs (a release build, lintian, the benchmark), on a thread of its
+/// own while the calling test suspends.
+///
+/// Swift Testing runs every test on a pool only as wide as the machine has cores (two here): a test blocked in
+/// `waitUntilExit` holds one of them for as long as its programs run, and every other test, the end-to-end ones
+/// woken by their daemons included, shares what is left. `work` must not record issues (`#expect`): it runs outside
+/// the test's task, so the checks stay in the caller. A `Process` it waits for must be started in `work` too (see
+/// `ProcessEnd`).
+func awaitingPrograms<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
 }

@@ -37,10 +37,12 @@ struct StoreIsolationTests {
         // Meanwhile another kind reloads and is written, acknowledged in time.
         let reload = try daemon.cli(["reload", "quote", "--wait"])
         #expect(reload.status == 0, "\(reload.stderr)")
+        // The clicks now wait out the store's busy timeout, which costs the cores nothing.
+        await DaemonGate.giveBackTurn()
 
         // Each click hears a final failure: rolled back or never run.
         for click in clicks {
-            let result = click.finish()
+            let result = await click.finish()
             #expect(result.status == 1)
             #expect(
                 result.stderr.contains("nothing was changed") || result.stderr.contains("database is locked"),
@@ -97,6 +99,7 @@ final class StoreLocker {
 /// A CLI run against a daemon under test that the test collects later.
 final class RunningCLI {
     private let process = Process()
+    private let end: ProcessEnd
     private let outPath: String
     private let errPath: String
 
@@ -110,12 +113,14 @@ final class RunningCLI {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardInput = FileHandle.nullDevice
+        end = ProcessEnd(of: process)
         try process.run()
     }
 
-    /// Waits for it to exit; what it printed and its status.
-    func finish() -> ProcessResult {
-        process.waitUntilExit()
+    /// Waits for it to exit (seconds, behind a busy store: suspended, holding no thread); what it printed and its
+    /// status.
+    func finish() async -> ProcessResult {
+        await end.wait()
         return ProcessResult(
             status: process.terminationStatus,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Testing
 
 /// A bar or tool a real-bar test needs and cannot find: the test fails with this reason, never passes quietly.
@@ -37,6 +38,9 @@ final class SpawnedProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this test process's: a descriptor another test has open for writing (a script it is
+        // writing) would stay open in this child, and running that script would fail with ETXTBSY.
+        ChildAttributes.closeInheritedDescriptors(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
