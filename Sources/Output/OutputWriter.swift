@@ -45,6 +45,7 @@ public final class OutputWriter {
         self.directory = directory
         SpareFileCalls.ignoreLeaseBreaks()
         try open()
+        removeLeftovers()
     }
 
     deinit {
@@ -267,6 +268,46 @@ public final class OutputWriter {
     private func keepsSpare(after outcome: AtomicFile.SpareRewrite) -> Bool {
         if outcome == .renamedWithoutExchange { sparesWork = false }
         return outcome == .exchanged
+    }
+
+    /// Deletes the spares and temporary files (`.<name>.<pid>`, `.<name>.<pid>.<n>`) that processes no longer running
+    /// left in the directory: a daemon killed before its stop leaves one spare per file it wrote more than once.
+    /// Another process's are left alone while it runs; nobody reads these names, so deleting one never changes what
+    /// a bar sees.
+    private func removeLeftovers() {
+        guard let held else { return }
+        let copy = dup(held.descriptor)
+        guard copy >= 0, let listing = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return
+        }
+        defer { closedir(listing) }
+        var leftovers: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if let owner = Self.writingProcess(of: name), owner != getpid(), kill(owner, 0) == -1, errno == ESRCH {
+                leftovers.append(name)
+            }
+        }
+        for name in leftovers { unlinkat(held.descriptor, name, 0) }
+    }
+
+    /// The process that named a hidden spare or temporary file `.<name>.<pid>` or `.<name>.<pid>.<n>`; nil for
+    /// any other name.
+    static func writingProcess(of name: String) -> pid_t? {
+        guard name.hasPrefix("."), name != ".", name != ".." else { return nil }
+        let parts = name.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        func number(_ part: Substring) -> pid_t? {
+            part.allSatisfy({ $0.isASCII && $0.isNumber }) ? pid_t(part) : nil
+        }
+        // `.<name>.<pid>.<n>`: a numbered temporary file, when the name itself has a suffix (`.clock.plain.7.1`).
+        if parts.count >= 4, let pid = number(parts[parts.count - 2]), number(parts[parts.count - 1]) != nil {
+            return pid
+        }
+        return number(parts[parts.count - 1])
     }
 
     /// Deletes every spare (at the daemon's stop): the files bars read stay, the hidden spares beside them go.

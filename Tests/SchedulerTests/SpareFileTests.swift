@@ -87,6 +87,22 @@ struct SpareFileTests {
         #expect(try directory.names().isEmpty)
     }
 
+    @Test func leftoversOfProcessesNoLongerRunningAreRemovedAtStart() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        // No process has this number (far above any pid_max); 1 always runs.
+        let gone = "2000000000"
+        let kept = [
+            "clock.plain", ".clock.plain.\(getpid())", ".clock.plain.1", ".hidden", ".a.b", "notes.txt.\(gone)",
+        ]
+        let left = [".clock.plain.\(gone)", ".clock.waybar.\(gone).3", ".clock.json.\(gone)"]
+        for name in kept + left {
+            #expect(FileManager.default.createFile(atPath: directory.appending(name), contents: Data("x".utf8)))
+        }
+        _ = try OutputWriter(directory: directory.path)
+        #expect(try directory.names() == kept.sorted())
+    }
+
     /// Opens, reads and closes the file again and again in small pieces, yielding between them so that writes land
     /// while it reads; keeps every read that is not a whole version.
     final class Reader: Sendable {
