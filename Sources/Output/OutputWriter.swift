@@ -287,11 +287,22 @@ public final class OutputWriter {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
             }
-            if let owner = Self.writingProcess(of: name), owner != getpid(), kill(owner, 0) == -1, errno == ESRCH {
+            if let owner = Self.writingProcess(of: name), owner != getpid(), !Self.isRunning(owner) {
                 leftovers.append(name)
             }
         }
         for name in leftovers { unlinkat(held.descriptor, name, 0) }
+    }
+
+    /// Whether process `pid` exists and has not exited: a killed process stays a zombie until its parent reaps it,
+    /// and `kill(pid, 0)` still finds it then.
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        // "pid (name) S …": the state follows the last parenthesis (the name may hold any).
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(after: close)...].first(where: { $0 != " " }) != "Z"
     }
 
     /// The process that named a hidden spare or temporary file `.<name>.<pid>` or `.<name>.<pid>.<n>`; nil for

@@ -103,6 +103,27 @@ struct SpareFileTests {
         #expect(try directory.names() == kept.sorted())
     }
 
+    @Test func aKilledProcessNotYetReapedLeavesNothingEither() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        // A child that exits at once and is not waited for yet: a zombie, which `kill(pid, 0)` still finds.
+        var child: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { for argument in arguments { free(argument) } }
+        try #require(posix_spawn(&child, "/bin/true", nil, nil, arguments, environ) == 0)
+        defer { waitpid(child, nil, 0) }
+        let deadline = Date().addingTimeInterval(10)
+        func isZombie() -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8) else { return false }
+            return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") == true
+        }
+        while !isZombie(), Date() < deadline { sched_yield() }
+        try #require(isZombie())
+        #expect(FileManager.default.createFile(atPath: directory.appending(".clock.plain.\(child)"), contents: nil))
+        _ = try OutputWriter(directory: directory.path)
+        #expect(try directory.names().isEmpty)
+    }
+
     /// Opens, reads and closes the file again and again in small pieces, yielding between them so that writes land
     /// while it reads; keeps every read that is not a whole version.
     final class Reader: Sendable {
