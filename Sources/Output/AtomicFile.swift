@@ -103,7 +103,7 @@ public enum AtomicFile {
     }
 
     /// Writes all of `bytes`, continuing after partial writes.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(OutputError) {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(OutputError) {
         // `withUnsafeBytes` rethrows untyped errors, so the typed one is carried out of the closure by hand.
         let failure: OutputError? = bytes.withUnsafeBytes { buffer in
             var offset = 0
@@ -124,10 +124,10 @@ public enum AtomicFile {
     }
 
     /// getpid() is a system call in glibc ≥ 2.25; the daemon never forks a process that writes files.
-    private static let processID = getpid()
+    static let processID = getpid()
 
     /// The umask, read once from /proc/self/status (no set-and-restore race); 0o777 when unknown, which keeps fchmod.
-    private static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
             let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
             let value = mode_t(line.dropFirst(6).trimmingSpaces(), radix: 8)

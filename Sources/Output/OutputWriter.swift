@@ -1,6 +1,7 @@
 import Basics
 import FoundationEssentials
 import Glibc
+import System
 
 /// Owns the output directory and writes each instance's files there, skipping writes that would change nothing.
 ///
@@ -16,9 +17,20 @@ public final class OutputWriter {
     /// Why the directory is refused, for the writes' errors, while `held` is nil.
     private var refusal: OutputError?
 
-    /// The bytes last written to each file name. Bytes, not `String`s: Swift compares strings by canonical
+    /// What was last written to each file name. Bytes, not `String`s: Swift compares strings by canonical
     /// equivalence, so a text switching between composed and decomposed "é" would compare equal and not be written.
-    private var lastWritten: [String: [UInt8]] = [:]
+    private var lastWritten: [String: Written] = [:]
+
+    private struct Written {
+        var bytes: [UInt8]
+        /// The file has a spare (`AtomicFile.rewriteSpare`): the version before the current one, written by this
+        /// process with the file's permissions, under a name only this process uses.
+        var hasSpare: Bool
+    }
+
+    /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
+    /// over the old one.
+    private var sparesWork = true
 
     /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them.
     private var batchDepth = 0
@@ -32,7 +44,9 @@ public final class OutputWriter {
     public init(directory: String) throws(OutputError) {
         self.directory = directory
         directoryPrefix = directory.hasSuffix("/") ? directory : directory + "/"
+        SpareFileCalls.ignoreLeaseBreaks()
         try open()
+        removeLeftovers()
     }
 
     deinit {
@@ -187,6 +201,8 @@ public final class OutputWriter {
         for suffix in OutputFormat.allCases.map(\.rawValue) + ["json"] {
             let name = try fileName(instance, suffix)
             lastWritten[name] = nil
+            // Gone or not, a spare is nobody's business any more.
+            unlinkat(directory, AtomicFile.spareName(for: name), 0)
             do throws(OutputError) {
                 try Syscall.retrying("unlink", path: path(of: name)) { unlinkat(directory, name, 0) }
             } catch {
@@ -202,16 +218,117 @@ public final class OutputWriter {
     private func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
         // One hash of the name per write: found, the bytes are compared and replaced through the index.
         let known = lastWritten.index(forKey: name)
-        if let known, lastWritten.values[known] == bytes {
+        if let known, lastWritten.values[known].bytes == bytes {
             return false
         }
-        try AtomicFile.write(bytes, named: name, in: try checkedDescriptor(), at: directoryPrefix)
-        if let known {
-            lastWritten.values[known] = bytes
+        let directory = try checkedDescriptor()
+        let hasSpare: Bool
+        if let known, sparesWork {
+            hasSpare = try replace(name, with: bytes, in: directory, hasSpare: lastWritten.values[known].hasSpare)
         } else {
-            lastWritten[name] = bytes
+            // A first write: the file there may not be one of this process's, so it does not become a spare.
+            try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
+            hasSpare = false
+        }
+        if let known {
+            lastWritten.values[known] = Written(bytes: bytes, hasSpare: hasSpare)
+        } else {
+            lastWritten[name] = Written(bytes: bytes, hasSpare: hasSpare)
         }
         return true
+    }
+
+    /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`): rewrites the spare when
+    /// nobody has it open, else makes a new one; returns whether the file has a spare after.
+    private func replace(_ name: String, with bytes: [UInt8], in directory: Int32, hasSpare: Bool) throws(OutputError)
+        -> Bool
+    {
+        if hasSpare {
+            let outcome = try AtomicFile.rewriteSpare(bytes, named: name, in: directory, at: directoryPrefix)
+            switch outcome {
+            case .exchanged, .renamed, .renamedWithoutExchange:
+                return keepsSpare(after: outcome)
+            case .missing:
+                break
+            case .busy:
+                // A reader still has that version open: it keeps it, under no name, and a new spare is made.
+                unlinkat(directory, AtomicFile.spareName(for: name), 0)
+            case .noLease:
+                sparesWork = false
+                unlinkat(directory, AtomicFile.spareName(for: name), 0)
+                try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
+                return false
+            }
+        }
+        return keepsSpare(
+            after: try AtomicFile.writeThroughNewSpare(bytes, named: name, in: directory, at: directoryPrefix))
+    }
+
+    /// Whether the file has a spare after a write that went through; an exchange that did not work here turns spares
+    /// off.
+    private func keepsSpare(after outcome: AtomicFile.SpareRewrite) -> Bool {
+        if outcome == .renamedWithoutExchange { sparesWork = false }
+        return outcome == .exchanged
+    }
+
+    /// Deletes the spares and temporary files (`.<name>.<pid>`, `.<name>.<pid>.<n>`) that processes no longer running
+    /// left in the directory: a daemon killed before its stop leaves one spare per file it wrote more than once.
+    /// Another process's are left alone while it runs; nobody reads these names, so deleting one never changes what
+    /// a bar sees.
+    private func removeLeftovers() {
+        guard let held else { return }
+        let copy = dup(held.descriptor)
+        guard copy >= 0, let listing = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return
+        }
+        defer { closedir(listing) }
+        var leftovers: [String] = []
+        while let entry = readdir(listing) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if let owner = Self.writingProcess(of: name), owner != getpid(), !Self.isRunning(owner) {
+                leftovers.append(name)
+            }
+        }
+        for name in leftovers { unlinkat(held.descriptor, name, 0) }
+    }
+
+    /// Whether process `pid` exists and has not exited: a killed process stays a zombie until its parent reaps it,
+    /// and `kill(pid, 0)` still finds it then.
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
+        // "pid (name) S …": the state follows the last parenthesis (the name may hold any).
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return true }
+        return stat[stat.index(after: close)...].first(where: { $0 != " " }) != "Z"
+    }
+
+    /// The process that named a hidden spare or temporary file `.<name>.<pid>` or `.<name>.<pid>.<n>`; nil for
+    /// any other name.
+    static func writingProcess(of name: String) -> pid_t? {
+        guard name.hasPrefix("."), name != ".", name != ".." else { return nil }
+        let parts = name.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 3 else { return nil }
+        func number(_ part: Substring) -> pid_t? {
+            part.allSatisfy({ $0.isASCII && $0.isNumber }) ? pid_t(part) : nil
+        }
+        // `.<name>.<pid>.<n>`: a numbered temporary file, when the name itself has a suffix (`.clock.plain.7.1`).
+        if parts.count >= 4, let pid = number(parts[parts.count - 2]), number(parts[parts.count - 1]) != nil {
+            return pid
+        }
+        return number(parts[parts.count - 1])
+    }
+
+    /// Deletes every spare (at the daemon's stop): the files bars read stay, the hidden spares beside them go.
+    public func removeSpares() {
+        guard let directory = try? checkedDescriptor() else { return }
+        for index in lastWritten.indices where lastWritten.values[index].hasSpare {
+            unlinkat(directory, AtomicFile.spareName(for: lastWritten.keys[index]), 0)
+            lastWritten.values[index].hasSpare = false
+        }
     }
 
     private func path(of name: String) -> String {

@@ -3,7 +3,8 @@ import Glibc
 
 /// What a child process of the daemon starts with, for `posix_spawn`: an empty signal mask and default
 /// handlers for the signals the daemon blocks or handles (it blocks SIGHUP, SIGTERM, SIGINT and SIGCHLD
-/// for its signalfd; a child must inherit none of that), in a process group or session of its own.
+/// for its signalfd, and ignores SIGPIPE and SIGIO (`SpareFileCalls.ignoreLeaseBreaks`); a child must inherit none
+/// of that), in a process group or session of its own.
 public enum ChildAttributes {
     public enum Detachment {
         /// Its own process group, so a timeout can kill everything it started (`exec` commands).
@@ -25,7 +26,7 @@ public enum ChildAttributes {
         posix_spawnattr_setsigmask(&attributes, &empty)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE] { sigaddset(&defaults, signal) }
+        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGIO] { sigaddset(&defaults, signal) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         switch detachment {

@@ -13,23 +13,58 @@ public enum Poller {
     /// is how its owner finds out (end of file or the error), and leaving it out would hide it. A number
     /// that is not an open descriptor (`POLLNVAL`) is a bug in the caller and throws `EBADF`.
     /// A timeout is rounded up to whole milliseconds so a wait never ends early and then spins at zero;
-    /// an interrupted wait resumes with what remains of it.
-    public static func readable(_ descriptors: [Int32], timeout: Duration?) throws(SystemError) -> Set<Int32> {
-        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    /// an interrupted wait resumes with what remains of it. At most 64 descriptors.
+    ///
+    /// The daemon's loop calls this on every wake-up: the `pollfd`s live on the stack and the answer is a bit per
+    /// descriptor, where a `Set` and an array were allocated, hashed and freed each time.
+    public static func readable(_ descriptors: [Int32], timeout: Duration?) throws(SystemError) -> Ready {
+        precondition(descriptors.count <= 64, "poll over more than 64 descriptors")
         let clock = ContinuousClock()
         let deadline = timeout.map { clock.now.advanced(by: max($0, .zero)) }
-        try systemCall("poll") {
-            let milliseconds = deadline.map { Self.milliseconds(clock.now.duration(to: $0)) } ?? -1
-            return poll(&entries, nfds_t(entries.count), milliseconds)
-        }
-        var ready = Set<Int32>()
-        for entry in entries where entry.revents != 0 {
-            if Int32(entry.revents) & Int32(POLLNVAL) != 0 {
-                throw SystemError(call: "poll", subject: "descriptor \(entry.fd)", errno: EBADF)
+        let outcome: Result<UInt64, SystemError> = withUnsafeTemporaryAllocation(
+            of: pollfd.self, capacity: descriptors.count
+        ) { entries in
+            for (index, descriptor) in descriptors.enumerated() {
+                entries[index] = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             }
-            ready.insert(entry.fd)
+            do throws(SystemError) {
+                try systemCall("poll") {
+                    let milliseconds = deadline.map { Self.milliseconds(clock.now.duration(to: $0)) } ?? -1
+                    return poll(entries.baseAddress, nfds_t(entries.count), milliseconds)
+                }
+            } catch {
+                return .failure(error)
+            }
+            var mask: UInt64 = 0
+            for (index, entry) in entries.enumerated() where entry.revents != 0 {
+                if Int32(entry.revents) & Int32(POLLNVAL) != 0 {
+                    return .failure(SystemError(call: "poll", subject: "descriptor \(entry.fd)", errno: EBADF))
+                }
+                mask |= 1 << UInt64(index)
+            }
+            return .success(mask)
         }
-        return ready
+        return Ready(descriptors: descriptors, mask: try outcome.get())
+    }
+
+    /// Which of the descriptors given to `readable` are readable: one bit per position.
+    public struct Ready: Sendable {
+        let descriptors: [Int32]
+        let mask: UInt64
+
+        public var isEmpty: Bool { mask == 0 }
+
+        /// The readable descriptors, as a set (for tests and logs; the loop asks `contains`).
+        public var all: Set<Int32> {
+            Set(descriptors.indices.filter { mask & (1 << UInt64($0)) != 0 }.map { descriptors[$0] })
+        }
+
+        public func contains(_ descriptor: Int32) -> Bool {
+            for (index, candidate) in descriptors.enumerated() where candidate == descriptor {
+                if mask & (1 << UInt64(index)) != 0 { return true }
+            }
+            return false
+        }
     }
 
     /// Whether `descriptor` becomes readable within `timeout`; for waits on a single descriptor.

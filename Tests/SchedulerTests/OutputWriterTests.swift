@@ -39,6 +39,10 @@ struct OutputWriterTests {
         #expect(try writer.write(instance: "clock", format: .waybar, contents: "cafe\u{301}\n"))
         #expect(try #require(fileStatus(target)).st_ino != composed.st_ino)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "cafe\u{301}\n")
+        // Beside them, the one file written more than once has its hidden spare (AtomicFile+Spare), and nothing else.
+        let spare = ".clock.waybar.\(getpid())"
+        #expect(try directory.names() == [spare, "clock.plain", "clock.waybar", "other.waybar"].sorted())
+        writer.removeSpares()
         #expect(try directory.names() == ["clock.plain", "clock.waybar", "other.waybar"])
     }
 

@@ -223,9 +223,19 @@ struct DaemonRuntimeHardeningTests {
         try fault.inject(mount)
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("quote: cannot write its entry"), "\(result.stderr)")
         #expect(result.stderr.contains(fault.reason), "\(result.stderr)")
-        #expect(try String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8) == before)
+        let during = try String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8)
+        switch fault {
+        case .readOnly:
+            #expect(result.stderr.contains("quote: cannot write its entry"), "\(result.stderr)")
+            #expect(during == before)
+        case .diskFull:
+            // A bar file written before is rewritten through its spare (AtomicFile+Spare), whose old page is freed
+            // before the new one is taken, so on a full disk it may still go through, whole; the record, a new file,
+            // cannot, and the acknowledgement says so.
+            #expect(result.stderr.contains("quote: cannot write its"), "\(result.stderr)")
+            #expect(during == before || (during.count > 1 && during.hasSuffix("\n")), "\(during.debugDescription)")
+        }
 
         // The disk heals without any change the daemon watches, and still the file catches up.
         fault.heal(mount)

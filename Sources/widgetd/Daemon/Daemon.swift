@@ -253,6 +253,8 @@ final class Daemon {
         RunningCommands.terminateAll()
         ProcessHygiene.endAll()
         for name in engine.instanceNames { remember(name) }
+        // The bar files stay for the bars; their hidden spares (AtomicFile+Spare) go.
+        outputs.removeSpares()
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).
         fifo?.remove()
         lock.remove()

@@ -1,0 +1,147 @@
+import Glibc
+import System
+
+/// Replacing a file by exchanging it with a spare that holds the next contents, so that the replaced file becomes the
+/// next spare: a swap then rewrites an inode instead of creating one and freeing another, which was most of what the
+/// kernel spent per swap on tmpfs (docs/PERFORMANCE.md, "Swap cost").
+///
+/// A reader still sees the old file or the new one, whole, never a partial write:
+/// - The spare is rewritten only under a write lease (`fcntl(F_SETLEASE, F_WRLCK)`), which the kernel grants only
+///   while no other descriptor in any process has the file open: a reader that opened the file before it was exchanged
+///   away and is still reading keeps it as it was, and the spare is then dropped (`busy`) and a new one made. An
+///   open() that comes while the lease is held (a reader that looked the name up just before the exchange) waits
+///   until the file is closed, written whole.
+/// - The old contents are truncated away before the new ones are written, never overwritten in place: a page that
+///   a reader spliced into a pipe (`splice`, `sendfile`) and still holds after closing the file keeps the old bytes.
+/// - The spare is `.<name>.<pid>`, the temporary name `AtomicFile.write` uses, hidden from globs and this process's
+///   own: no other process rewrites it.
+extension AtomicFile {
+    /// What became of a spare rewrite.
+    public enum SpareRewrite: Equatable, Sendable {
+        /// The file now has the new contents, and the spare holds the file it replaced.
+        case exchanged
+        /// The file was missing, so the new contents were renamed to it: there is no spare any more.
+        case renamed
+        /// The filesystem cannot exchange names, so the new contents were renamed over the file: there is no spare.
+        case renamedWithoutExchange
+        /// The spare is gone (someone deleted it): nothing was written.
+        case missing
+        /// Someone still has the spare open, or it is not a file: nothing was written, and it must not be reused.
+        case busy
+        /// Leases are off or unsupported here: nothing was written.
+        case noLease
+    }
+
+    /// The spare's name for the file `name`: `.<name>.<pid>`.
+    public static func spareName(for name: String) -> String {
+        ".\(name).\(processID)"
+    }
+
+    /// Writes `bytes` into the spare of `name` in `directory` and exchanges the two, when no one else has the spare
+    /// open. The spare must be a file this process made with the permissions the file needs and that nobody sees
+    /// (the caller's bookkeeping: it held an earlier version of `name`).
+    public static func rewriteSpare(
+        _ bytes: [UInt8], named name: String, in directory: Int32, at directoryPath: String
+    ) throws(OutputError) -> SpareRewrite {
+        let spare = spareName(for: name)
+        func shown() -> String { directoryPath + spare }
+        // O_NONBLOCK: a FIFO someone put there fails at once instead of waiting for a reader.
+        let descriptor = retryingInterrupted {
+            openat(directory, spare, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        }
+        if descriptor == -1 {
+            switch errno {
+            case ENOENT: return .missing
+            case ELOOP, EISDIR, ENXIO, EWOULDBLOCK: return .busy  // not a file of ours: replaced like a busy one
+            default: throw OutputError(call: "open", path: shown(), errno: errno)
+            }
+        }
+        if SpareFileCalls.takeWriteLease(descriptor) == -1 {
+            let code = errno
+            close(descriptor)
+            return code == EAGAIN || code == EWOULDBLOCK ? .busy : .noLease
+        }
+        do throws(OutputError) {
+            // Drops the old pages rather than overwriting them: see the type's comment on spliced pages.
+            try Syscall.retrying("ftruncate", path: shown()) { ftruncate(descriptor, 0) }
+            try writeAll(bytes, to: descriptor, path: shown())
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        // Closing gives the lease up; an error may mean lost data, so the file is not replaced (as in `write`).
+        if close(descriptor) == -1 {
+            throw OutputError(call: "close", path: shown(), errno: errno)
+        }
+        return try exchange(spare, with: name, in: directory, at: directoryPath)
+    }
+
+    /// Writes `bytes` to a new spare of `name` and exchanges the two, so that the spare then holds the file that was
+    /// `name` (`.exchanged`), or renames it to `name` when there was none (`.renamed`). A leftover spare (one this
+    /// process lost track of, or a crashed process's whose pid came back) is removed first: nobody sees it.
+    public static func writeThroughNewSpare(
+        _ bytes: [UInt8], named name: String, in directory: Int32, at directoryPath: String,
+        permissions: mode_t = 0o600
+    ) throws(OutputError) -> SpareRewrite {
+        let spare = spareName(for: name)
+        func shown() -> String { directoryPath + spare }
+        func create() -> Int32 {
+            retryingInterrupted {
+                openat(directory, spare, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+            }
+        }
+        var descriptor = create()
+        if descriptor == -1, errno == EEXIST {
+            unlinkat(directory, spare, 0)
+            descriptor = create()
+            // Still there (a directory someone made with that name): written the usual way, with no spare.
+            if descriptor == -1, errno == EEXIST {
+                try write(bytes, named: name, in: directory, at: directoryPath, permissions: permissions)
+                return .renamed
+            }
+        }
+        if descriptor == -1 {
+            throw OutputError(call: "open", path: shown(), errno: errno)
+        }
+        do throws(OutputError) {
+            // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
+            if permissions & processUmask != 0 {
+                try Syscall.retrying("fchmod", path: shown()) { fchmod(descriptor, permissions) }
+            }
+            try writeAll(bytes, to: descriptor, path: shown())
+        } catch {
+            close(descriptor)
+            unlinkat(directory, spare, 0)
+            throw error
+        }
+        if close(descriptor) == -1 {
+            let error = OutputError(call: "close", path: shown(), errno: errno)
+            unlinkat(directory, spare, 0)
+            throw error
+        }
+        do throws(OutputError) {
+            return try exchange(spare, with: name, in: directory, at: directoryPath)
+        } catch {
+            unlinkat(directory, spare, 0)
+            throw error
+        }
+    }
+
+    /// Exchanges the written spare with `name`; when `name` is missing, or the filesystem cannot exchange, renames
+    /// the spare to it instead (`.renamed`, `.renamedWithoutExchange`).
+    private static func exchange(
+        _ spare: String, with name: String, in directory: Int32, at directoryPath: String
+    ) throws(OutputError) -> SpareRewrite {
+        if retryingInterrupted({ SpareFileCalls.exchange(in: directory, spare, name) }) == 0 {
+            return .exchanged
+        }
+        let code = errno
+        guard code == ENOENT || code == EINVAL || code == ENOSYS else {
+            throw OutputError(call: "renameat2", path: "\(directoryPath + spare), \(directoryPath + name)", errno: code)
+        }
+        try Syscall.retrying("rename", path: "\(directoryPath + spare), \(directoryPath + name)") {
+            renameat(directory, spare, directory, name)
+        }
+        return code == ENOENT ? .renamed : .renamedWithoutExchange
+    }
+}

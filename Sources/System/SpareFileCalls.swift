@@ -1,0 +1,37 @@
+internal import CLinux
+import Glibc
+
+/// The two Linux calls behind rewriting an output file's spare inode instead of making a new one
+/// (`AtomicFile.rewriteSpare` in Output): both are GNU extensions that Swift's Glibc module does not import.
+public enum SpareFileCalls {
+    /// Swaps the names `first` and `second` in `directory` in one step (`renameat2(RENAME_EXCHANGE)`); -1 and `errno`
+    /// on failure: `ENOENT` when either is missing, `EINVAL` where the filesystem cannot exchange.
+    public static func exchange(in directory: Int32, _ first: String, _ second: String) -> Int32 {
+        widgetd_rename_exchange(directory, first, second)
+    }
+
+    /// Takes a write lease on the open file (`fcntl(F_SETLEASE, F_WRLCK)`): it succeeds only while no other
+    /// descriptor, in any process, has the file open (`EAGAIN` otherwise), and until the descriptor is closed any
+    /// other open() of the file waits. -1 and `errno` on failure (`EINVAL` where leases are off or unsupported).
+    ///
+    /// Breaking a lease sends its holder SIGIO, whose default action ends the process: `ignoreLeaseBreaks()` first.
+    public static func takeWriteLease(_ descriptor: Int32) -> Int32 {
+        widgetd_take_write_lease(descriptor)
+    }
+
+    /// Ignores SIGIO in this process unless something already handles it. A lease's holder is sent SIGIO when
+    /// another process opens the file; the holder here gives its lease up within microseconds by closing the file,
+    /// so the signal says nothing it needs. Children get SIGIO's default back (`ChildAttributes`).
+    public static func ignoreLeaseBreaks() {
+        _ = ignoringLeaseBreaks
+    }
+
+    private static let ignoringLeaseBreaks: Bool = {
+        var current = sigaction()
+        guard sigaction(SIGIO, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil else { return false }
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        return sigaction(SIGIO, &ignore, nil) == 0
+    }()
+}
