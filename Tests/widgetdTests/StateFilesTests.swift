@@ -64,7 +64,7 @@ struct StateFilesTests {
             try String(contentsOfFile: fixture.paths.control.acknowledgement(failed), encoding: .utf8) == "quote: no\n")
 
         let record = try #require(fixture.engine.record(of: "quote"))
-        fixture.files.keep(record, now: Self.start)
+        fixture.files.keep(record, now: Self.start, unlessKept: false)
         let kept = try Data(contentsOf: URL(fileURLWithPath: EntryMemory.path(of: "quote", in: fixture.paths.entries)))
         #expect(try JSONDecoder().decode(InstanceRecord.self, from: kept) == record.kept(at: Self.start))
 
