@@ -14,13 +14,17 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
 
     init(_ status: InstanceStatus<WidgetInstance>) {
         let zone = Zone.current
+        let nextReload = status.nextReload.map { ISO8601Text.format($0, in: zone) }
         switch status.policy {
         case nil: policy = nil
         case .never?: policy = "never"
         case .atEnd?: policy = "atEnd"
-        case .after(let date)?: policy = "after " + ISO8601Text.format(date, in: zone)
+        case .after(let date)?:
+            // Usually the next reload itself: formatted once (a date's text is a tenth of a reload's instructions).
+            let text = date == status.nextReload ? nextReload : nil
+            policy = "after " + (text ?? ISO8601Text.format(date, in: zone))
         }
-        nextReload = status.nextReload.map { ISO8601Text.format($0, in: zone) }
+        self.nextReload = nextReload
         reloading = status.isReloading
         lastError = status.lastError
     }
