@@ -274,9 +274,12 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
         return text
     }
 
-    private static func expectNoMore(_ words: [Word], from index: Int, after what: String) throws(ControlParseError) {
+    /// `what` is only made when there is more: every `reload NAME` passes here.
+    private static func expectNoMore(
+        _ words: [Word], from index: Int, after what: @autoclosure () -> String
+    ) throws(ControlParseError) {
         guard index < words.count else { return }
-        throw ControlParseError("unexpected \(show(words[index].text)) after \(what)")
+        throw ControlParseError("unexpected \(show(words[index].text)) after \(what())")
     }
 
     /// A whole number written in plain decimal digits (no sign, at most 9 digits, so no overflow).

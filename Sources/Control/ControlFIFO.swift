@@ -38,6 +38,10 @@ public final class ControlFIFO {
     private var reader: FileDescriptor?
     private let identity: (device: UInt64, inode: UInt64)
 
+    /// What one `read` fills, kept for the FIFO's lifetime: a buffer made per read was the one large allocation of a
+    /// reload (two reads per wake-up, the second finding the FIFO empty).
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+
     /// The bytes of a line whose newline has not arrived yet.
     private var partial: [UInt8] = []
     /// Inside a line already rejected as too long: drop everything up to its newline.
@@ -79,6 +83,10 @@ public final class ControlFIFO {
         identity = (UInt64(readInfo.st_dev), UInt64(readInfo.st_ino))
     }
 
+    deinit {
+        buffer.deallocate()
+    }
+
     /// Opens `path` without blocking or following a link, and says what was opened (`open`, `fstat`).
     private static func open(_ path: String, _ access: Int32) throws(ControlPathError) -> (FileDescriptor, stat) {
         try withPathErrors { () throws(SystemError) in
@@ -99,20 +107,20 @@ public final class ControlFIFO {
         var results: [ControlLineResult] = []
         var budget = Self.readBudget
         while budget > 0, let reader {
-            let chunk: [UInt8]
+            let count: Int
             do {
-                chunk = try reader.read(upTo: min(budget, 64 * 1024))
+                count = try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(budget)))
             } catch {
                 precondition(error.errno == EAGAIN, "reading the control FIFO cannot fail with \(error)")
                 break
             }
-            if chunk.isEmpty {
+            if count == 0 {
                 // End of file: every writer has closed. Whatever line they left unfinished ends here.
                 endOfWriters(into: &results)
                 break
             }
-            budget -= chunk.count
-            split(chunk, into: &results)
+            budget -= count
+            split(UnsafeRawBufferPointer(rebasing: buffer.prefix(count)), into: &results)
         }
         return results
     }
@@ -144,7 +152,7 @@ public final class ControlFIFO {
     }
 
     /// Cuts `bytes` at newlines, joining the first piece to the partial line from before.
-    private func split(_ bytes: [UInt8], into results: inout [ControlLineResult]) {
+    private func split(_ bytes: UnsafeRawBufferPointer, into results: inout [ControlLineResult]) {
         var start = bytes.startIndex
         while start < bytes.endIndex {
             let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n"))

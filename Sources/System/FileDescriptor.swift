@@ -46,6 +46,13 @@ public final class FileDescriptor: Sendable {
         return bytes
     }
 
+    /// One `read` into `buffer`, for a caller that reads often and keeps its buffer; 0 at end of file.
+    ///
+    /// Throws `EAGAIN` as a `SystemError` when the descriptor is non-blocking and nothing is there.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+        try systemCall("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
     /// Reads until end of file (`read` in a loop), for a blocking descriptor such as a regular file.
     public func readToEnd(chunkSize: Int = 4096) throws(SystemError) -> [UInt8] {
         var all: [UInt8] = []

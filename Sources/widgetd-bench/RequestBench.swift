@@ -36,21 +36,33 @@ enum RequestBench {
         try scenario.waitForTimelines(count)
         sleepSeconds(0.5)
 
-        let fifo = open(scenario.fifo, O_WRONLY | O_CLOEXEC)
-        guard fifo >= 0 else { throw BenchError("cannot open \(scenario.fifo): \(String(cString: strerror(errno)))") }
+        return try timeLines(
+            fifo: scenario.fifo, watcher: watcher, targets: targets, samples: samples,
+            line: { request == .reload ? "reload \($0)\n" : "click \($0) 1\n" }, logTail: { scenario.logTail })
+    }
+
+    /// Writes `line(target)` to the FIFO `samples` times, a random target each time, and times each write to the
+    /// rename of `<target>.plain` that answers it. Shared by the daemon's rows and the floor under them
+    /// (`ReloadFloorBench`), so both are measured the same way.
+    static func timeLines(
+        fifo path: String, watcher: RenameWatcher, targets: [String], samples: Int, line: (String) -> String,
+        logTail: () -> String
+    ) throws -> Summary {
+        let fifo = open(path, O_WRONLY | O_CLOEXEC)
+        guard fifo >= 0 else { throw BenchError("cannot open \(path): \(String(cString: strerror(errno)))") }
         defer { close(fifo) }
         var generator = SystemRandomNumberGenerator()
         var latencies: [Double] = []
         for _ in 0..<samples {
             let target = targets.randomElement(using: &generator)!
-            let line = request == .reload ? "reload \(target)\n" : "click \(target) 1\n"
+            let line = line(target)
             let from = watcher.count
             let sent = realtime()
             guard line.withCString({ write(fifo, $0, strlen($0)) }) > 0 else {
                 throw BenchError("writing the FIFO failed: \(String(cString: strerror(errno)))")
             }
             guard let (event, _) = watcher.waitFor(name: target + ".plain", from: from, timeout: 5) else {
-                throw BenchError("\(line.dropLast()): no file renamed within 5 s; \(scenario.logTail)")
+                throw BenchError("\(line.dropLast()): no file renamed within 5 s; \(logTail())")
             }
             latencies.append(event.time - sent)
             // Let the daemon finish what follows the rename (status, kept entry) before the next request.

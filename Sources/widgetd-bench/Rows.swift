@@ -151,11 +151,16 @@ func issue15Rows(_ options: Options) -> [Row] {
         },
         Row(id: .reload, title: "reload N = 1, FIFO → file renamed, p50 / p99", goal: "≤ 0.2 / ≤ 1 ms") { run in
             var summaries: [Summary] = []
+            var floors: [Summary] = []
             for round in run.rounds {
                 summaries.append(
                     try RequestBench.latency(
                         .reload, count: 1, samples: options.sampleCount, root: run.root, name: "reload-1-r\(round)",
                         widgetd: run.widgetd))
+                // In turn with the daemon's round, so both see the same load.
+                floors.append(
+                    try ReloadFloorBench.run(
+                        samples: options.sampleCount, root: run.root, name: "reload-floor-r\(round)"))
             }
             var i3blocks: String?
             if let theirs = try? I3blocksReloadBench.run(
@@ -171,7 +176,10 @@ func issue15Rows(_ options: Options) -> [Row] {
                 i3blocks: i3blocks,
                 note:
                     "`reload q0` on a quotes widget, written to the FIFO → `q0.plain` renamed; \(options.sampleCount) "
-                    + "per round; i3blocks: `signal=1` on a `date +%s%N` block, SIGRTMIN+1 → the next line on stdout")
+                    + "per round; floor, measured the same way in each round (a bare process: poll, read the line, "
+                    + "create, write and rename the file): "
+                    + "\(Figure(floors.map { $0.median * 1000 }, "ms").text) / \(Figure(floors.map { $0.p99 * 1000 }, "ms").text); "
+                    + "i3blocks: `signal=1` on a `date +%s%N` block, SIGRTMIN+1 → the next line on stdout")
         },
         Row(id: .check, title: "`check` of \(Format.count(huge)) widgets", goal: "≤ 100 ms") { run in
             let results = try run.startups(huge, check: true)

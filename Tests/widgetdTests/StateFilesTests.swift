@@ -64,7 +64,7 @@ struct StateFilesTests {
             try String(contentsOfFile: fixture.paths.control.acknowledgement(failed), encoding: .utf8) == "quote: no\n")
 
         let record = try #require(fixture.engine.record(of: "quote"))
-        fixture.files.keep(record, now: Self.start)
+        fixture.files.keep(record, now: Self.start, unlessKept: false)
         let kept = try Data(contentsOf: URL(fileURLWithPath: EntryMemory.path(of: "quote", in: fixture.paths.entries)))
         #expect(try JSONDecoder().decode(InstanceRecord.self, from: kept) == record.kept(at: Self.start))
 
@@ -90,6 +90,49 @@ struct StateFilesTests {
     }
 
     /// One definition per file (`StateRecord`): the layout readers and scripts see stays as it was.
+    /// A stop leaves a kept entry that already holds the same alone; a timeline that arrives replaces it without reading
+    /// it first, and a stop whose entry changed replaces it too.
+    @Test func aKeptEntryIsReadBackOnlyAtAStop() throws {
+        var fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let record = try #require(fixture.engine.record(of: "quote"))
+        let path = EntryMemory.path(of: "quote", in: fixture.paths.entries)
+        func inode() -> ino_t? {
+            var info = stat()
+            return stat(path, &info) == 0 ? info.st_ino : nil
+        }
+        fixture.files.keep(record, now: Self.start, unlessKept: false)
+        let first = try #require(inode())
+        fixture.files.keep(record, now: Self.start, unlessKept: true)
+        #expect(inode() == first, "a stop rewrote a kept entry that was already the same")
+        fixture.files.keep(record, now: Self.start, unlessKept: false)
+        let arrived = try #require(inode())
+        #expect(arrived != first, "an arriving timeline's entry was not written")
+        var changed = record
+        changed.fallback = EntryContent(text: "Something else.")
+        fixture.files.keep(changed, now: Self.start, unlessKept: true)
+        #expect(inode() != arrived, "a stop kept an entry that had changed")
+        let kept = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(try JSONDecoder().decode(InstanceRecord.self, from: kept) == changed.kept(at: Self.start))
+    }
+
+    /// The status file, written by hand, is what JSONEncoder writes with sorted keys (slashes aside), with or without
+    /// its optional fields, whatever its text holds.
+    @Test(arguments: [
+        #"{"reloading":true}"#,
+        #"{"policy":"after 2033-05-18T05:33:20+02:00","nextReload":"2033-05-18T05:33:20+02:00","reloading":false,"#
+            + #""lastError":"q: \"quoted\" back\\slash\nnew line\ttab\u0001\u001f é ✓ /path/to"}"#,
+        #"{"policy":"never","reloading":false,"lastError":""}"#,
+    ])
+    func aStatusFileIsWhatJSONEncoderWrites(_ json: String) throws {
+        let record = try JSONDecoder().decode(InstanceStatusRecord.self, from: Data(json.utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let expected = String(decoding: try encoder.encode(record), as: UTF8.self)
+        #expect(String(decoding: record.encoded(), as: UTF8.self) == expected)
+        #expect(try JSONDecoder().decode(InstanceStatusRecord.self, from: Data(record.encoded())) == record)
+    }
+
     @Test func eachStateRecordKeepsItsLayout() throws {
         let state = DaemonState(
             pid: 7, config: "/c/w.yaml", output: "/o", startedAt: "2033-05-18T03:33:20Z", configErrors: 2)

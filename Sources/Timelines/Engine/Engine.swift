@@ -78,7 +78,9 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
 
     /// True when `token` is the reload of `name` the engine is waiting for (not superseded or timed out).
     public func isAwaiting(instance name: String, token: UInt64) -> Bool {
-        indexByName[name].map { states[$0].inFlight == token } ?? false
+        // Borrowed, not `states[index]`: outside this module the engine is not specialised, and that copies the state.
+        guard let index = indexByName[name] else { return false }
+        return states.withUnsafeBufferPointer { $0[index].inFlight == token }
     }
 
     /// Takes a new configuration: instances whose settings are unchanged keep their timelines and deadlines,
@@ -180,7 +182,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
                 reschedule(index, now: now)
             }
         }
-        return matched.map { states[$0].instance.name }
+        return states.withUnsafeBufferPointer { states in matched.map { states[$0].instance.name } }
     }
 
     /// Everything due at `now`: content that changed, and reloads to start.

@@ -72,6 +72,8 @@ final class Daemon {
     var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
     var lastSessionGeneration: UInt64 = 0
     var stopping = false
+    /// Whether this turn of the loop has already let the bar files' readers run (`Daemon.letReadersRun`).
+    var readersHadTheirTurn = false
     /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
     let notifier: SystemdNotifier?
     var watchdog: Watchdog?
@@ -167,6 +169,7 @@ final class Daemon {
         announceStarted()
         while !stopping {
             do {
+                readersHadTheirTurn = false
                 takeInImmediateAnswers()
                 let wake = try loop.wait(
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
@@ -252,7 +255,7 @@ final class Daemon {
         stopPlugins()
         RunningCommands.terminateAll()
         ProcessHygiene.endAll()
-        for name in engine.instanceNames { remember(name) }
+        for name in engine.instanceNames { remember(name, unlessKept: true) }
         // The bar files stay for the bars; their hidden spares (AtomicFile+Spare) go.
         outputs.removeSpares()
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).

@@ -6,8 +6,8 @@ import Timelines
 /// One thing a control line asks the daemon to do, as `RequestDispatcher` decided it; the daemon carries it out
 /// (`Daemon+Control`). A value, so which line gives which requests is tested without a daemon.
 enum DaemonRequest: Equatable {
-    /// Reload what `target` names, acknowledging once the reloads are written; `line` is quoted in the log when the
-    /// target names no widget.
+    /// Reload what `target` names, acknowledging once the reloads are written; `line`, as it was read, is quoted in
+    /// the log when the target names no widget.
     case reload(ReloadTarget, acknowledgement: ControlCommand.AckToken?, line: String)
     /// Re-read widgets.yaml, then acknowledge.
     case reloadConfiguration(acknowledgement: ControlCommand.AckToken?)

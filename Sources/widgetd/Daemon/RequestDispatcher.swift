@@ -22,7 +22,7 @@ struct RequestDispatcher {
             return [.log(.warning, "control FIFO: dropped a line: \(reason)", limited: true)]
         case .line(let line):
             do {
-                return requests(for: try ControlCommand.parse(line), in: engine)
+                return requests(for: try ControlCommand.parse(line), line: line, in: engine)
             } catch {
                 // The excerpt is escaped and cut, and so is the reason, which may quote the line.
                 return [
@@ -35,15 +35,16 @@ struct RequestDispatcher {
         }
     }
 
-    /// The requests `command` makes.
-    func requests(for command: ControlCommand, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {
+    /// The requests `command`, read as `line`, makes. A reload quotes the line as it was read, for the log when it
+    /// names no widget: `command.line` would write it out again, a sixth of a reload's instructions before its file.
+    func requests(for command: ControlCommand, line: String, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {
         switch command.action {
         case .reloadAll:
-            return [.reload(.all, acknowledgement: command.acknowledgement, line: command.line)]
+            return [.reload(.all, acknowledgement: command.acknowledgement, line: line)]
         case .reloadKind(let kind):
-            return [.reload(.kind(kind), acknowledgement: command.acknowledgement, line: command.line)]
+            return [.reload(.kind(kind), acknowledgement: command.acknowledgement, line: line)]
         case .reloadInstance(let name):
-            return [.reload(.instance(name), acknowledgement: command.acknowledgement, line: command.line)]
+            return [.reload(.instance(name), acknowledgement: command.acknowledgement, line: line)]
         case .config:
             return [.reloadConfiguration(acknowledgement: command.acknowledgement)]
         case .click(let name, let button, let relativeX, let width, let details):

@@ -72,15 +72,19 @@ struct StateFiles {
         removeAcknowledgements(acknowledgementFiles.wrote(token, now: now))
     }
 
-    /// Keeps `record` (cut to its entry at `now`) for the next run.
-    mutating func keep(_ record: InstanceRecord, now: Date) {
+    /// Keeps `record` (cut to its entry at `now`) for the next run; with `unlessKept`, not when the file already holds
+    /// the same.
+    ///
+    /// A stop keeps every widget, and most kept files already hold what they would be given (written when the timeline
+    /// arrived): reading one back is cheaper than replacing it, and leaves nothing to lose. A timeline that has just
+    /// arrived is written without reading the file first: it almost always differs (a reload shows something new),
+    /// and the read was four more system calls in every reload.
+    mutating func keep(_ record: InstanceRecord, now: Date, unlessKept: Bool) {
         guard memory != nil else { return }
         let file = StateFile.kept(record.instance)
         do {
             let bytes = try record.kept(at: now).encoded()
-            // A stop keeps every widget, and most kept files already hold what they would be given (written when the
-            // timeline arrived): reading one back is cheaper than replacing it, and leaves nothing to lose.
-            if FileManager.default.contents(atPath: file.path(in: paths))?.elementsEqual(bytes) == true {
+            if unlessKept, FileManager.default.contents(atPath: file.path(in: paths))?.elementsEqual(bytes) == true {
                 return
             }
             write(file, bytes, now: now)
