@@ -13,8 +13,9 @@ The profile is valgrind's callgrind (every function that runs, not a sample) on 
     swaps, its exec widget reloads every 10 s), FIFO reloads and clicks, SIGHUP, a stop;
   - a config with no widgets: start-up, SIGHUP, a stop.
 Run it after changes to the daemon's code (about 2 minutes; needs valgrind):
-  scripts/generate-symbol-order.py            # builds an unstripped release daemon, profiles it, rebuilds
-  scripts/generate-symbol-order.py --binary B # profiles an unstripped release binary B instead
+  scripts/generate-symbol-order.py            # builds an unstripped release daemon, profiles it, relinks
+  scripts/generate-symbol-order.py --binary B # profiles an unstripped release binary B instead (then relink:
+                                              # rm .build/release/widgetd; SwiftPM does not see the list change)
 """
 
 import os
@@ -31,13 +32,18 @@ output = os.path.join(root, "Linker", "release-symbol-order.txt")
 
 
 def build_unstripped(directory):
-    """An unstripped release daemon (WIDGETD_KEEP_SYMBOLS=1, a relink), copied out; then the stripped one again."""
+    """An unstripped release daemon (WIDGETD_KEEP_SYMBOLS=1, a relink), copied out."""
     environment = dict(os.environ, WIDGETD_KEEP_SYMBOLS="1")
     subprocess.run(["swift", "build", "-c", "release", "--product", "widgetd"], cwd=root, env=environment, check=True)
     binary = os.path.join(directory, "widgetd")
     shutil.copy(os.path.join(root, ".build", "release", "widgetd"), binary)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "widgetd"], cwd=root, check=True)
     return binary
+
+
+def relink_stripped():
+    """The stripped release daemon, linked again: SwiftPM does not know the list is an input of the link."""
+    os.remove(os.path.realpath(os.path.join(root, ".build", "release", "widgetd")))
+    subprocess.run(["swift", "build", "-c", "release", "--product", "widgetd"], cwd=root, check=True)
 
 
 def wait_until(condition, timeout):
@@ -116,10 +122,8 @@ def functions_run(path, binary):
 
 def main():
     directory = tempfile.mkdtemp(prefix="widgetd-order-")
-    if "--binary" in sys.argv:
-        binary = os.path.abspath(sys.argv[sys.argv.index("--binary") + 1])
-    else:
-        binary = build_unstripped(directory)
+    given = "--binary" in sys.argv
+    binary = os.path.abspath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
     example = open(os.path.join(root, "config", "widgets.yaml")).read()
     requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
     dumps = profile(binary, directory, "example", example, 7, 25, requests)
@@ -132,6 +136,8 @@ def main():
     with open(output, "w") as file:
         file.write("\n".join(order) + "\n")
     print(f"{output}: {len(order)} functions ({len(set(later))} after start-up)")
+    if not given:
+        relink_stripped()
     shutil.rmtree(directory)
 
 
