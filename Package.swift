@@ -17,7 +17,7 @@ let strippedInRelease: [LinkerSetting] =
     Context.environment["WIDGETD_KEEP_SYMBOLS"] == nil
     ? [.unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))] : []
 /// How the release daemon is linked, measured with `widgetd-bench --only idle-rss` (docs/PERFORMANCE.md, "Idle
-/// memory"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): a PIE's
+/// RSS (issue 15)"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): a PIE's
 /// relocations were 1.8 MB of `.rela.dyn` that the loader reads at every start; as RELR they are 15 kB, and idle RSS
 /// drops by about 1.3 MB. gold, Swift's default linker here, has no RELR. Tried and left out: `-no-pie` (the
 /// relocations are gone already; no change in RSS, and it gives up ASLR) and `--icf=all` (0.2 MB less `.text`, no
