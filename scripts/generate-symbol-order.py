@@ -3,8 +3,8 @@
 
 Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a file around every page fault in
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
-10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this order, so
-that what the daemon runs is contiguous: first what it runs after start-up (a swap, an exec widget's reload, a FIFO
+10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
+order, so that what the daemon runs is contiguous: first what it runs after start-up (a swap, an exec widget's reload, a FIFO
 reload and click, a SIGHUP and a stop), then what only start-up runs. A function missing from the list (renamed
 since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
 
@@ -86,7 +86,8 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
         sys.exit(f"the daemon did not start; see {home}/daemon.log")
     time.sleep(1)
     subprocess.run(
-        ["callgrind_control", "--dump", str(daemon.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        ["callgrind_control", "--dump", str(daemon.pid)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     time.sleep(idle_seconds)
     for line in requests:
         with open(fifo, "w") as file:
@@ -95,7 +96,8 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
     daemon.send_signal(signal.SIGHUP)
     time.sleep(3)
     subprocess.run(
-        ["callgrind_control", "--dump", str(daemon.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        ["callgrind_control", "--dump", str(daemon.pid)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     daemon.send_signal(signal.SIGINT)
     daemon.wait(60)
     dumps = sorted(f for f in os.listdir(directory) if f.startswith(name + ".callgrind"))
