@@ -5,8 +5,8 @@ Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a fil
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
 order, so that what the daemon runs is contiguous: first what it runs after start-up (a swap, an exec widget's
-reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up runs. A function missing from the list (renamed
-since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
+reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up runs. A function missing from the
+list (renamed since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
 
 The profile is valgrind's callgrind (every function that runs, not a sample) on an unstripped release daemon:
   - the example config (config/widgets.yaml): start-up until every timeline is in, 25 s idle (its per-second clock
