@@ -17,13 +17,26 @@ let strippedInRelease: [LinkerSetting] =
     Context.environment["WIDGETD_KEEP_SYMBOLS"] == nil
     ? [.unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))] : []
 /// How the release daemon is linked, measured with `widgetd-bench --only idle-rss` (docs/PERFORMANCE.md, "Idle
-/// memory"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): a PIE's
+/// RSS (issue 15)"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): a PIE's
 /// relocations were 1.8 MB of `.rela.dyn` that the loader reads at every start; as RELR they are 15 kB, and idle RSS
 /// drops by about 1.3 MB. gold, Swift's default linker here, has no RELR. Tried and left out: `-no-pie` (the
 /// relocations are gone already; no change in RSS, and it gives up ASLR) and `--icf=all` (0.2 MB less `.text`, no
 /// change in RSS, and it merges functions whose addresses Swift may compare). SwiftPM already passes
 /// `--gc-sections` in release.
-let releaseLinkFlags = ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+///
+/// Idle RSS is mostly code pages, and the kernel maps 64 kB around each fault in code (issue 15, docs/PERFORMANCE.md):
+/// - `--symbol-ordering-file`: the functions the daemon runs (profiled by `scripts/generate-symbol-order.py`) come
+///   first, so its code is contiguous instead of spread over 10 MB of `.text`. A function not listed keeps its place.
+/// - `-L Linker`: its `libstdc++.so` is a linker script naming `libstdc++.a`, found by the runtime's `-lstdc++` before
+///   the shared library, so the daemon does not load libstdc++.so.6 and relocate it at start (about 1 MB of RSS).
+/// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): 260 kB of dynamic
+///   symbols nothing looks up; a stripped binary's crash report names addresses either way.
+let linkerDirectory = Context.packageDirectory + "/Linker"
+let releaseLinkFlags = [
+    "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+    "-Xlinker", "--symbol-ordering-file=" + linkerDirectory + "/release-symbol-order.txt",
+    "-Xlinker", "--no-warn-symbol-ordering", "-L", linkerDirectory, "-Xlinker", "--no-export-dynamic",
+]
 
 let package = Package(
     name: "widgetd",

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Writes Linker/release-symbol-order.txt: the functions an idle release daemon runs, for lld's --symbol-ordering-file.
+
+Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a file around every page fault in
+code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
+10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
+order, so that what the daemon runs is contiguous: first what it runs after start-up (a swap, an exec widget's
+reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up runs. A function missing from the
+list (renamed since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
+
+The profile is valgrind's callgrind (every function that runs, not a sample) on an unstripped release daemon:
+  - the example config (config/widgets.yaml): start-up until every timeline is in, 25 s idle (its per-second clock
+    swaps, its exec widget reloads every 10 s), FIFO reloads and clicks, SIGHUP, a stop;
+  - a config with no widgets: start-up, SIGHUP, a stop.
+Run it after changes to the daemon's code (about 2 minutes; needs valgrind):
+  scripts/generate-symbol-order.py            # builds an unstripped release daemon, profiles it, relinks
+  scripts/generate-symbol-order.py --binary B # profiles an unstripped release binary B instead (then relink:
+                                              # rm .build/release/widgetd; SwiftPM does not see the list change)
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+output = os.path.join(root, "Linker", "release-symbol-order.txt")
+
+
+def build_unstripped(directory):
+    """An unstripped release daemon (WIDGETD_KEEP_SYMBOLS=1, a relink), copied out."""
+    environment = dict(os.environ, WIDGETD_KEEP_SYMBOLS="1")
+    subprocess.run(["swift", "build", "-c", "release", "--product", "widgetd"], cwd=root, env=environment, check=True)
+    binary = os.path.join(directory, "widgetd")
+    shutil.copy(os.path.join(root, ".build", "release", "widgetd"), binary)
+    return binary
+
+
+def relink_stripped():
+    """The stripped release daemon, linked again: SwiftPM does not know the list is an input of the link."""
+    os.remove(os.path.realpath(os.path.join(root, ".build", "release", "widgetd")))
+    subprocess.run(["swift", "build", "-c", "release", "--product", "widgetd"], cwd=root, check=True)
+
+
+def wait_until(condition, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def profile(binary, directory, name, config_text, widgets, idle_seconds, requests):
+    """Runs the daemon under callgrind; returns the dump files: start-up, after it, and the stop."""
+    home = os.path.join(directory, name)
+    control = os.path.join(home, "run", "widgetd")
+    for path in ["run", "run/widgetd", "data", "state", "config", "config/widgetd", "cache"]:
+        os.makedirs(os.path.join(home, path), mode=0o700, exist_ok=True)
+    config = os.path.join(home, "config", "widgetd", "widgets.yaml")
+    with open(config, "w") as file:
+        file.write(config_text)
+    environment = {
+        "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", home),
+        "XDG_RUNTIME_DIR": os.path.join(home, "run"), "XDG_DATA_HOME": os.path.join(home, "data"),
+        "XDG_STATE_HOME": os.path.join(home, "state"), "XDG_CONFIG_HOME": os.path.join(home, "config"),
+        "XDG_CACHE_HOME": os.path.join(home, "cache"),
+    }
+    out = os.path.join(directory, name + ".callgrind")
+    log = open(os.path.join(home, "daemon.log"), "w")
+    daemon = subprocess.Popen(
+        ["valgrind", "--tool=callgrind", "--demangle=no", "--callgrind-out-file=" + out,
+         binary, "run", "--config", config, "--log-level", "warning"],
+        env=environment, stdout=subprocess.DEVNULL, stderr=log)
+    status = os.path.join(control, "status")
+    fifo = os.path.join(control, "control")
+    started = wait_until(
+        lambda: (len(os.listdir(status)) >= widgets if os.path.isdir(status) else False) if widgets
+        else os.path.exists(fifo), 120)
+    if not started:
+        daemon.kill()
+        sys.exit(f"the daemon did not start; see {home}/daemon.log")
+    time.sleep(1)
+    subprocess.run(
+        ["callgrind_control", "--dump", str(daemon.pid)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    time.sleep(idle_seconds)
+    for line in requests:
+        with open(fifo, "w") as file:
+            file.write(line + "\n")
+        time.sleep(0.5)
+    daemon.send_signal(signal.SIGHUP)
+    time.sleep(3)
+    subprocess.run(
+        ["callgrind_control", "--dump", str(daemon.pid)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    daemon.send_signal(signal.SIGINT)
+    daemon.wait(60)
+    dumps = sorted(f for f in os.listdir(directory) if f.startswith(name + ".callgrind"))
+    return [os.path.join(directory, f) for f in dumps]
+
+
+def functions_run(path, binary):
+    """The functions of `binary` that ran, in a callgrind file (names are compressed as `(id) name` once)."""
+    objects, functions, current, found = {}, {}, None, []
+    for line in open(path, errors="replace"):
+        match = re.match(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+        if not match:
+            continue
+        kind, number, name = match.groups()
+        table = objects if kind.endswith("ob") else functions
+        if name:
+            table[number] = name
+        if kind == "ob":
+            current = objects[number]
+        elif kind == "fn" and current == binary and functions[number] not in found:
+            found.append(functions[number])
+    return found
+
+
+def main():
+    directory = tempfile.mkdtemp(prefix="widgetd-order-")
+    given = "--binary" in sys.argv
+    binary = os.path.abspath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
+    example = open(os.path.join(root, "config", "widgets.yaml")).read()
+    requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
+    dumps = profile(binary, directory, "example", example, 7, 25, requests)
+    dumps += profile(binary, directory, "empty", "widgets: {}\n", 0, 2, [])
+    # callgrind names its files: out (the stop), out.1 (start-up), out.2 (after start-up).
+    start_up, later = [], []
+    for dump in dumps:
+        (start_up if dump.endswith(".1") else later).extend(functions_run(dump, binary))
+    order = list(dict.fromkeys(later + start_up))
+    with open(output, "w") as file:
+        file.write("\n".join(order) + "\n")
+    print(f"{output}: {len(order)} functions ({len(set(later))} after start-up)")
+    if not given:
+        relink_stripped()
+    shutil.rmtree(directory)
+
+
+main()
