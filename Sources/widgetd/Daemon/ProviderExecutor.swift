@@ -11,9 +11,10 @@ import Synchronization
 /// sleep until its next deadline cannot afford that, so provider tasks prefer this executor: its threads
 /// block on a condition variable when there is nothing to run, and wake for nothing else.
 final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
-    /// Jobs waiting for a thread. `UnownedJob` is only handed between threads here, under the lock.
-    private let queue = Mutex<[UnownedJob]>([])
-    private let condition = ConditionVariable()
+    /// Guards `jobs`; the threads sleep on it while there are none.
+    private let condition = Condition()
+    /// Jobs waiting for a thread. `UnownedJob` is only handed between threads here, under `condition`'s lock.
+    private var jobs: [UnownedJob] = []
     /// How many threads the system gave; with none at all, jobs run on the thread that enqueues them.
     private var startedThreads = 0
 
@@ -32,13 +33,18 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
             job.runSynchronously(on: asUnownedTaskExecutor())
             return
         }
-        queue.withLock { $0.append(job) }
+        condition.lock()
+        jobs.append(job)
         condition.signal()
+        condition.unlock()
     }
 
     private func work() {
         while true {
-            let job = condition.wait { queue.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
+            condition.lock()
+            while jobs.isEmpty { condition.wait() }
+            let job = jobs.removeFirst()
+            condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
@@ -99,38 +105,6 @@ final class CommandExecutor: TaskExecutor, @unchecked Sendable {
                 }
                 return state.waiting.removeFirst()
             }
-        }
-    }
-}
-
-/// A pthread condition variable with its mutex: `wait` blocks until `take` gives something.
-final class ConditionVariable: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
-
-    init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    func signal() {
-        pthread_mutex_lock(&mutex)
-        pthread_cond_signal(&condition)
-        pthread_mutex_unlock(&mutex)
-    }
-
-    /// Calls `take` under the mutex until it returns a value, sleeping between signals.
-    func wait<T>(_ take: () -> T?) -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while true {
-            if let value = take() { return value }
-            pthread_cond_wait(&condition, &mutex)
         }
     }
 }
