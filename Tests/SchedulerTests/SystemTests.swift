@@ -78,7 +78,7 @@ struct SystemTests {
         #expect(inotify.readEvents().isEmpty)
 
         // What an editor does: write a temporary file, then rename it over the config.
-        try "widgets: {}\n".write(toFile: directory.appending(".widgets.yaml.swp"), atomically: false, encoding: .utf8)
+        try writeClosingOnExec("widgets: {}\n", to: directory.appending(".widgets.yaml.swp"))
         #expect(rename(directory.appending(".widgets.yaml.swp"), directory.appending("widgets.yaml")) == 0)
 
         let events = try waitForEvents(inotify) { $0.contains { $0.name == "widgets.yaml" } }
@@ -93,7 +93,7 @@ struct SystemTests {
         defer { directory.remove() }
         let inotify = try Inotify()
         try inotify.watch(directory: directory.path)
-        try "a".write(toFile: directory.appending("out.txt"), atomically: false, encoding: .utf8)
+        try writeClosingOnExec("a", to: directory.appending("out.txt"))
         var events = try waitForEvents(inotify) { $0.contains { $0.mask.contains(.closeWrite) } }
         #expect(events.contains { $0.name == "out.txt" && $0.mask.contains(.create) })
         #expect(unlink(directory.appending("out.txt")) == 0)
@@ -111,6 +111,17 @@ struct SystemTests {
         #expect(events.last?.watch == watch)
         try "a".write(toFile: directory.appending("after"), atomically: false, encoding: .utf8)
         #expect(try !Poller.waitUntilReadable(inotify.fileDescriptor, timeout: .milliseconds(50)))
+    }
+
+    /// Writes `text` as an editor would, through a descriptor no child process inherits. Foundation's writes leave
+    /// out `O_CLOEXEC`, so a process another test starts at that moment could keep the file open, and the close that
+    /// raises `IN_CLOSE_WRITE` would come only when that process ends.
+    private func writeClosingOnExec(_ text: String, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0, "open \(path): errno \(errno)")
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        #expect(write(descriptor, bytes, bytes.count) == bytes.count)
     }
 
     private func waitForEvents(
