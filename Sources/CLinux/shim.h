@@ -55,13 +55,16 @@ static inline int widgetd_name_this_thread(const char *name) {
 // renameat2(2) and fcntl(F_SETLEASE) are declared only for _GNU_SOURCE builds: wrapped here for the output files'
 // spare inodes (System/SpareFileCalls.swift). RENAME_EXCHANGE (Linux 3.15; tmpfs since 3.17) swaps two names in one
 // step; a write lease (F_WRLCK) is granted only while no other descriptor has the file open, and an open() by anyone
-// else waits until the lease is given up (closing the descriptor gives it up).
+// else waits until the lease is given up (F_UNLCK, or closing the last descriptor of the open file).
 #include <fcntl.h>
 static inline int widgetd_rename_exchange(int directory, const char *first, const char *second) {
     return (int)syscall(SYS_renameat2, directory, first, directory, second, 2 /* RENAME_EXCHANGE */);
 }
 static inline int widgetd_take_write_lease(int descriptor) {
     return fcntl(descriptor, 1024 /* F_SETLEASE */, F_WRLCK);
+}
+static inline int widgetd_release_lease(int descriptor) {
+    return fcntl(descriptor, 1024 /* F_SETLEASE */, F_UNLCK);
 }
 
 #endif

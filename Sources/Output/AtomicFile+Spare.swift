@@ -10,7 +10,7 @@ import System
 ///   while no other descriptor in any process has the file open: a reader that opened the file before it was exchanged
 ///   away and is still reading keeps it as it was, and the spare is then dropped (`busy`) and a new one made. An
 ///   open() that comes while the lease is held (a reader that looked the name up just before the exchange) waits
-///   until the file is closed, written whole.
+///   until the file is written whole and the lease given up.
 /// - The old contents are truncated away before the new ones are written, never overwritten in place: a page that
 ///   a reader spliced into a pipe (`splice`, `sendfile`) and still holds after closing the file keeps the old bytes.
 /// - The spare is `.<name>.<pid>`, the temporary name `AtomicFile.write` uses, hidden from globs and this process's
@@ -66,10 +66,14 @@ extension AtomicFile {
             try Syscall.retrying("ftruncate", path: shown()) { ftruncate(descriptor, 0) }
             try writeAll(bytes, to: descriptor, path: shown())
         } catch {
+            SpareFileCalls.releaseLease(descriptor)
             close(descriptor)
             throw error
         }
-        // Closing gives the lease up; an error may mean lost data, so the file is not replaced (as in `write`).
+        // Given up before the close, which would give it up only with the last copy of the descriptor (a child being
+        // started holds one until its exec). A close error may mean lost data, so the file is not replaced (as in
+        // `write`).
+        SpareFileCalls.releaseLease(descriptor)
         if close(descriptor) == -1 {
             throw OutputError(call: "close", path: shown(), errno: errno)
         }

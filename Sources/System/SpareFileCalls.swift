@@ -19,8 +19,15 @@ public enum SpareFileCalls {
         widgetd_take_write_lease(descriptor)
     }
 
+    /// Gives the lease up (`fcntl(F_SETLEASE, F_UNLCK)`), at once, for every descriptor of the open file. Closing
+    /// gives it up only with the last of them, and a child this process is starting holds a copy of each descriptor
+    /// until its exec closes it: meanwhile a reader's open() would wait, or fail with `EAGAIN` if non-blocking.
+    public static func releaseLease(_ descriptor: Int32) {
+        _ = widgetd_release_lease(descriptor)
+    }
+
     /// Ignores SIGIO in this process unless something already handles it. A lease's holder is sent SIGIO when
-    /// another process opens the file; the holder here gives its lease up within microseconds by closing the file,
+    /// another process opens the file; the holder here gives its lease up within microseconds, once the file is written,
     /// so the signal says nothing it needs. Children get SIGIO's default back (`ChildAttributes`).
     public static func ignoreLeaseBreaks() {
         _ = ignoringLeaseBreaks
