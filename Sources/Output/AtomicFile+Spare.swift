@@ -107,22 +107,7 @@ extension AtomicFile {
         if descriptor == -1 {
             throw OutputError(call: "open", path: shown(), errno: errno)
         }
-        do throws(OutputError) {
-            // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
-            if permissions & processUmask != 0 {
-                try Syscall.retrying("fchmod", path: shown()) { fchmod(descriptor, permissions) }
-            }
-            try writeAll(bytes, to: descriptor, path: shown())
-        } catch {
-            close(descriptor)
-            unlinkat(directory, spare, 0)
-            throw error
-        }
-        if close(descriptor) == -1 {
-            let error = OutputError(call: "close", path: shown(), errno: errno)
-            unlinkat(directory, spare, 0)
-            throw error
-        }
+        try fill(descriptor, with: bytes, permissions: permissions, removing: spare, in: directory, shownAs: shown())
         do throws(OutputError) {
             return try exchange(spare, with: name, in: directory, at: directoryPath)
         } catch {

@@ -39,6 +39,33 @@ public enum AtomicFile {
         try write(bytes, named: name, in: directory, prefix: "", shownAs: directoryPath, permissions: permissions)
     }
 
+    /// Fills the new file `path` (relative to `directory`) open on `descriptor` with `bytes` and closes it. On any
+    /// failure the file is removed, since nobody must see it, and the error names it as `shown`.
+    static func fill(
+        _ descriptor: Int32, with bytes: [UInt8], permissions: mode_t, removing path: String, in directory: Int32,
+        shownAs shown: @autoclosure () -> String
+    ) throws(OutputError) {
+        do throws(OutputError) {
+            // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
+            if permissions & processUmask != 0 {
+                try Syscall.retrying("fchmod", path: shown()) { fchmod(descriptor, permissions) }
+            }
+            try writeAll(bytes, to: descriptor, path: shown())
+        } catch {
+            // Best effort: the error to report is the one that got here.
+            close(descriptor)
+            unlinkat(directory, path, 0)
+            throw error
+        }
+        // Linux releases the descriptor even when `close` fails, so it is never retried; an error (EIO on a network
+        // filesystem) still means the data may be lost, so the file must not replace anything.
+        if close(descriptor) == -1 {
+            let error = OutputError(call: "close", path: shown(), errno: errno)
+            unlinkat(directory, path, 0)
+            throw error
+        }
+    }
+
     /// The shared core: paths are `prefix + name` relative to `directory` (`AT_FDCWD` with the directory as prefix,
     /// or a directory descriptor with none); `shownAs` prefixes them in errors, which are the only place those
     /// paths are made.
@@ -50,25 +77,8 @@ public enum AtomicFile {
         let (temporary, descriptor) = try createTemporary(
             in: directory, prefix: prefix, for: name, shownAs: shownAs, permissions: permissions)
         func shown() -> String { shownAs + temporary.dropFirst(prefix.count) }
-        do throws(OutputError) {
-            // `open` applies the umask to the mode; the file must end up with exactly the permissions asked for.
-            if permissions & processUmask != 0 {
-                try Syscall.retrying("fchmod", path: shown()) { fchmod(descriptor, permissions) }
-            }
-            try writeAll(bytes, to: descriptor, path: shown())
-        } catch {
-            // Best effort: the error to report is the one that got here.
-            close(descriptor)
-            unlinkat(directory, temporary, 0)
-            throw error
-        }
-        // Linux releases the descriptor even when `close` fails, so it is never retried; an error (EIO on a network
-        // filesystem) still means the data may be lost, so the target is not replaced.
-        if close(descriptor) == -1 {
-            let error = OutputError(call: "close", path: shown(), errno: errno)
-            unlinkat(directory, temporary, 0)
-            throw error
-        }
+        try fill(
+            descriptor, with: bytes, permissions: permissions, removing: temporary, in: directory, shownAs: shown())
         do throws(OutputError) {
             try Syscall.retrying("rename", path: "\(shown()), \(shownAs + name)") {
                 renameat(directory, temporary, directory, target)
