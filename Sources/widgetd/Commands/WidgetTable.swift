@@ -31,8 +31,7 @@ enum WidgetTable {
     static func lines(_ widgets: [Row], paths: DaemonPaths) -> [String] {
         var rows = [["NAME", "KIND", "FAMILY", "TEXT", "POLICY", "NEXT RELOAD", "LAST ERROR"]]
         for widget in widgets {
-            let text = ShowCommand.render(paths.output + "/" + widget.name + ".json", as: .plain) ?? "-"
-            let status = InstanceStatusRecord.read(instance: widget.name, in: paths.status)
+            let (text, status) = current(widget, paths: paths)
             rows.append([
                 widget.name, widget.kind, widget.family, text, status?.policy ?? "-",
                 status.map { $0.reloading ? "now (reloading)" : $0.nextReload ?? "on request" } ?? "-",
@@ -50,8 +49,7 @@ enum WidgetTable {
     ) -> [String] {
         var rows = [["NAME", "KIND", "TEXT", "NEXT RELOAD", "LAST ERROR"]]
         for widget in widgets {
-            let text = ShowCommand.render(paths.output + "/" + widget.name + ".json", as: .plain) ?? "-"
-            let status = InstanceStatusRecord.read(instance: widget.name, in: paths.status)
+            let (text, status) = current(widget, paths: paths)
             let next: String
             switch status {
             case nil: next = "-"
@@ -72,6 +70,14 @@ enum WidgetTable {
             rows[index][rows[index].count - 1] = DisplayWidth.truncate(rows[index].last ?? "", toWidth: room)
         }
         return aligned(rows)
+    }
+
+    /// What the daemon last wrote of `widget`: its current text ("-" before any) and its status file.
+    private static func current(_ widget: Row, paths: DaemonPaths) -> (text: String, status: InstanceStatusRecord?) {
+        (
+            ShowCommand.render(paths.output + "/" + widget.name + ".json", as: .plain) ?? "-",
+            InstanceStatusRecord.read(instance: widget.name, in: paths.status)
+        )
     }
 
     /// An ISO 8601 time as a person reads it at a glance: "23:33:48" today, "Dec  1 09:00" another day.
