@@ -5,11 +5,11 @@ import Synchronization
 
 /// libsqlite3, loaded with `dlopen` when the first connection opens and unloaded when the last one closes.
 ///
-/// Issue 15 (idle RSS): mapped, SQLite and the libm it needs are 0.26 MB resident in a daemon that never reads the
-/// store, and 1.3 MB once a store widget has read it. Loading on demand leaves a daemon without store widgets
-/// without either, and unloading after the read gives the 1.3 MB back; a store widget's next read loads it again
-/// (docs/PERFORMANCE.md, "Idle RSS" measures what that costs). The binary still links against nothing of SQLite's: the
-/// release link drops the library it does not call (`--as-needed`), and its Debian package names libsqlite3-0 itself.
+/// Issue 15 (idle RSS): mapped, libsqlite3 is 0.25 MB resident in a daemon that never reads the store, and 1.2 MB
+/// once a store widget has read it. Loading on demand leaves a daemon without store widgets without it, and unloading
+/// after the read gives the 1.2 MB back; a store widget's next read loads it again (docs/PERFORMANCE.md, "Idle RSS",
+/// measures what that costs). Nothing links libsqlite3 (CSQLite gives only the declarations), so the loader does not
+/// map it at start; the Debian package names libsqlite3-0 itself (scripts/package-deb).
 ///
 /// Every `Database` holds a `SQLiteLease`; the last lease to go shuts SQLite down (`sqlite3_shutdown`, which frees
 /// what `sqlite3_initialize` allocated) and closes the library, so nothing of it is left mapped.
@@ -23,30 +23,39 @@ enum SQLiteLibrary {
 
     /// Loads the library if no lease holds it yet and hands out a lease on it.
     ///
-    /// - Parameter fileName: the library to load; tests give one that does not exist.
-    /// - Throws: `StoreError.sqliteUnavailable` naming the library and the loader's reason, or the first function it
-    ///   lacks.
-    static func lease(fileName: String = fileName) throws(StoreError) -> SQLiteLease {
+    /// - Throws: `StoreError.sqliteUnavailable` (see `open(fileName:)`).
+    static func lease() throws(StoreError) -> SQLiteLease {
         try loaded.withLock { (state) throws(StoreError) -> SQLiteLease in
             if let functions = state.functions {
                 state.leases += 1
                 return SQLiteLease(functions: functions)
             }
-            // RTLD_LOCAL: its symbols stay out of the global scope, so unloading it leaves nothing bound to them.
-            guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
-                let reason = dlerror().map { String(cString: $0) } ?? "not found"
-                throw .sqliteUnavailable(library: fileName, reason: reason)
-            }
-            // Swift cannot make the table empty (its pointers are non-null), so it is filled in place.
-            let table = UnsafeMutablePointer<widgetd_sqlite3>.allocate(capacity: 1)
-            defer { table.deallocate() }
-            if let missing = widgetd_sqlite3_resolve(handle, table) {
-                dlclose(handle)
-                throw .sqliteUnavailable(library: fileName, reason: "it has no \(String(cString: missing))")
-            }
-            state = (handle, table.pointee, 1)
-            return SQLiteLease(functions: table.pointee)
+            let (handle, functions) = try open(fileName: fileName)
+            state = (handle, functions, 1)
+            return SQLiteLease(functions: functions)
         }
+    }
+
+    /// Loads `fileName` (`dlopen`) and finds every function the store calls in it; the caller closes the handle.
+    ///
+    /// - Throws: `StoreError.sqliteUnavailable` naming the library and the loader's reason, or the first function it
+    ///   lacks (then it is closed again).
+    static func open(fileName: String) throws(StoreError) -> (
+        handle: UnsafeMutableRawPointer, functions: widgetd_sqlite3
+    ) {
+        // RTLD_LOCAL: its symbols stay out of the global scope, so unloading it leaves nothing bound to them.
+        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "not found"
+            throw .sqliteUnavailable(library: fileName, reason: reason)
+        }
+        // Swift cannot make the table empty (its pointers are non-null), so it is filled in place.
+        let table = UnsafeMutablePointer<widgetd_sqlite3>.allocate(capacity: 1)
+        defer { table.deallocate() }
+        if let missing = widgetd_sqlite3_resolve(handle, table) {
+            dlclose(handle)
+            throw .sqliteUnavailable(library: fileName, reason: "it has no \(String(cString: missing))")
+        }
+        return (handle, table.pointee)
     }
 
     /// Gives a lease back; the last one shuts SQLite down and unloads it.
@@ -67,11 +76,6 @@ enum SQLiteLibrary {
     /// on a connection, which holds a lease, so the library is loaded.
     static var functionsInCallback: widgetd_sqlite3? {
         loaded.withLock { $0.functions }
-    }
-
-    /// Whether the library is loaded now (for tests: a process whose connections are all closed has unloaded it).
-    static var isLoaded: Bool {
-        loaded.withLock { $0.handle != nil }
     }
 }
 
