@@ -80,6 +80,8 @@ enum SQLiteLibrary {
 }
 
 /// One user's hold on the loaded libsqlite3, with its functions; the library stays loaded while any lease lives.
+///
+/// `@unchecked`: its one property is an immutable table of C function pointers, which Swift does not see as Sendable.
 final class SQLiteLease: @unchecked Sendable {
     /// SQLite's functions (`sqlite3_step` is `functions.step`).
     let functions: widgetd_sqlite3
