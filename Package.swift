@@ -95,8 +95,7 @@ let package = Package(
             name: "widgetd",
             dependencies: [
                 "Basics",
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
-                "YAML",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
                 "Providers", "Store",
             ],
             swiftSettings: staticRuntimeInRelease,
@@ -110,8 +109,7 @@ let package = Package(
         .testTarget(
             name: "SchedulerTests",
             dependencies: [
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
-                "YAML",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
             ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
