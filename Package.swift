@@ -109,7 +109,8 @@ let package = Package(
         .testTarget(
             name: "SchedulerTests",
             dependencies: [
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
+                "YAML",
             ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
