@@ -50,9 +50,11 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // SQLite's declarations only: the store loads libsqlite3 with dlopen when it opens a connection and unloads it
+        // when the last one closes (issue 15, `SQLiteLibrary`), so nothing links it (no pkg-config `-lsqlite3`, no
+        // `link` in the module map) and a daemon whose widgets never read the store never maps it.
         .systemLibrary(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.

@@ -25,6 +25,10 @@ public final class Database: @unchecked Sendable {
 
     /// The `sqlite3 *`, closed in `deinit`; touched only while `lock` is held.
     private let handle: OpaquePointer
+    /// Keeps libsqlite3 loaded while this connection is open (see `SQLiteLibrary`); released after the close.
+    private let lease: SQLiteLease
+    /// SQLite's functions in the loaded library: `sqlite.step` is `sqlite3_step`.
+    let sqlite: widgetd_sqlite3
     /// Serialises the connection's users. A transaction body runs with it held and makes further calls on the same
     /// thread, which `holder` lets through: the project's one lock type, `Mutex`, with its holder remembered, rather
     /// than a second, recursive kind of lock.
@@ -48,38 +52,42 @@ public final class Database: @unchecked Sendable {
     /// - Parameter busyTimeout: how long one statement waits for another connection's lock (`sqlite3_busy_timeout`)
     ///   before SQLite gives up with `SQLITE_BUSY`.
     /// - Throws: `StoreError.walUnavailable` if the file cannot use write-ahead logging (`:memory:` cannot either),
-    ///   `.cannotCreateDirectory`, and SQLite's error if the file cannot be opened or is not a database.
+    ///   `.cannotCreateDirectory`, `.sqliteUnavailable` if libsqlite3 cannot be loaded, and SQLite's error if the
+    ///   file cannot be opened or is not a database.
     public init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(StoreError) {
         self.path = path
         try Self.createParentDirectory(of: path)
+        lease = try SQLiteLibrary.lease()
+        let sqlite = lease.functions
+        self.sqlite = sqlite
         var opened: OpaquePointer?
         // FULLMUTEX although `lock` already serialises use: it keeps SQLite safe should a code path ever miss it.
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        let status = sqlite.open_v2(path, &opened, flags, nil)
         guard let opened else {
             throw .sqlite(code: status, extendedCode: status, message: "out of memory opening \(path)", sql: nil)
         }
         guard status == SQLITE_OK else {
             // sqlite3_open_v2 hands back a handle even on failure, only so the message can be read; then it must go.
-            let message = String(cString: sqlite3_errmsg(opened))
-            sqlite3_close_v2(opened)
+            let message = sqlite.errmsg(opened).map { String(cString: $0) } ?? "out of memory"
+            sqlite.close_v2(opened)
             throw .sqlite(code: status & 0xFF, extendedCode: status, message: "\(message) (\(path))", sql: nil)
         }
         handle = opened
-        sqlite3_extended_result_codes(handle, 1)
+        sqlite.extended_result_codes(handle, 1)
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         busyMilliseconds = Int32(clamping: milliseconds)
         appliedBusyMilliseconds = busyMilliseconds
-        sqlite3_busy_timeout(handle, busyMilliseconds)
-        TextFolding.register(on: handle)
+        sqlite.busy_timeout(handle, busyMilliseconds)
+        TextFolding.register(on: handle, with: sqlite)
         try configure()
     }
 
     deinit {
         // close_v2 rather than close: should a statement somehow outlive us, SQLite defers the close instead of
         // failing. Statements keep their Database alive, so in practice none is left.
-        sqlite3_close_v2(handle)
+        sqlite.close_v2(handle)
     }
 
     /// Sets the pragmas every connection needs; the busy timeout is already in place, since switching a fresh file
@@ -161,17 +169,17 @@ public final class Database: @unchecked Sendable {
     /// Read it inside the transaction that inserted: outside one, another thread sharing this `Database` may have
     /// inserted since.
     public var lastInsertRowID: Int64 {
-        withHandle { sqlite3_last_insert_rowid($0) }
+        withHandle { sqlite.last_insert_rowid($0) }
     }
 
     /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE` on this connection (`sqlite3_changes`).
     public var changes: Int {
-        withHandle { Int(sqlite3_changes($0)) }
+        withHandle { Int(sqlite.changes($0)) }
     }
 
     /// Whether a transaction is open on this connection (`sqlite3_get_autocommit` is 0).
     public var isInTransaction: Bool {
-        withHandle { sqlite3_get_autocommit($0) == 0 }
+        withHandle { sqlite.get_autocommit($0) == 0 }
     }
 
     // MARK: - Internals shared with Statement and the stores
@@ -200,15 +208,15 @@ public final class Database: @unchecked Sendable {
             milliseconds = min(milliseconds, Int32(clamping: max(0, Int(deadline.timeIntervalSinceNow * 1000))))
         }
         guard milliseconds != appliedBusyMilliseconds else { return }
-        sqlite3_busy_timeout(handle, milliseconds)
+        sqlite.busy_timeout(handle, milliseconds)
         appliedBusyMilliseconds = milliseconds
     }
 
     /// The error SQLite just reported for `status`, with its message; call with the lock held.
     func error(_ status: Int32, sql: String?) -> StoreError {
         .sqlite(
-            code: status & 0xFF, extendedCode: sqlite3_extended_errcode(handle),
-            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            code: status & 0xFF, extendedCode: sqlite.extended_errcode(handle),
+            message: sqlite.errmsg(handle).map { String(cString: $0) } ?? "out of memory", sql: sql)
     }
 
     /// Runs one statement with positional bindings, discarding rows.
@@ -257,7 +265,7 @@ public final class Database: @unchecked Sendable {
         of statement: Statement, wrap: (StoreError) -> E, _ body: (Row) throws(E) -> Void
     ) throws(E) {
         try withHandle { handle throws(E) in
-            let standalone = sqlite3_get_autocommit(handle) != 0
+            let standalone = sqlite.get_autocommit(handle) != 0
             var attempt = 0
             var delivered = false
             while true {

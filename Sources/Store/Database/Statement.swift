@@ -43,7 +43,7 @@ public final class Statement {
     }
 
     deinit {
-        database.withHandle { _ in _ = sqlite3_finalize(handle) }
+        database.withHandle { _ in _ = database.sqlite.finalize(handle) }
     }
 
     /// Prepares the first statement in `sql` (`sqlite3_prepare_v2`) and returns it with the text after it; the
@@ -59,7 +59,7 @@ public final class Statement {
                 let status = utf8.withUnsafeBufferPointer { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { text in
                         var tail: UnsafePointer<CChar>?
-                        let status = sqlite3_prepare_v2(
+                        let status = database.sqlite.prepare_v2(
                             connection, text.baseAddress, Int32(text.count), &prepared, &tail)
                         if let tail, let start = text.baseAddress { consumed = tail - start }
                         return status
@@ -67,7 +67,7 @@ public final class Statement {
                 }
                 guard status == SQLITE_OK else {
                     let error = database.error(status, sql: Self.failedStatement(utf8, stoppedAt: consumed))
-                    sqlite3_finalize(prepared)
+                    database.sqlite.finalize(prepared)
                     throw error
                 }
                 let statementText = String(decoding: utf8[..<consumed], as: UTF8.self)
@@ -97,22 +97,24 @@ public final class Statement {
             let status: Int32
             switch value?.sqlValue ?? .null {
             case .null:
-                status = sqlite3_bind_null(handle, position)
+                status = database.sqlite.bind_null(handle, position)
             case .integer(let number):
-                status = sqlite3_bind_int64(handle, position, number)
+                status = database.sqlite.bind_int64(handle, position, number)
             case .real(let number):
-                status = sqlite3_bind_double(handle, position, number)
+                status = database.sqlite.bind_double(handle, position, number)
             case .text(let text):
                 // The explicit byte count keeps an embedded NUL; Swift's bridged C string is never a null pointer,
                 // so an empty string binds as '' rather than NULL.
-                status = sqlite3_bind_text(handle, position, text, Int32(clamping: text.utf8.count), SQLITE_TRANSIENT)
+                status = database.sqlite.bind_text(
+                    handle, position, text, Int32(clamping: text.utf8.count), SQLITE_TRANSIENT)
             case .blob(let bytes):
                 if bytes.isEmpty {
                     // A null pointer would bind NULL; an empty blob is a zero-length blob.
-                    status = sqlite3_bind_zeroblob(handle, position, 0)
+                    status = database.sqlite.bind_zeroblob(handle, position, 0)
                 } else {
                     status = bytes.withUnsafeBytes {
-                        sqlite3_bind_blob(handle, position, $0.baseAddress, Int32(clamping: $0.count), SQLITE_TRANSIENT)
+                        database.sqlite.bind_blob(
+                            handle, position, $0.baseAddress, Int32(clamping: $0.count), SQLITE_TRANSIENT)
                     }
                 }
             }
@@ -124,7 +126,9 @@ public final class Statement {
     public func bind(_ value: (any SQLBindable)?, named name: String) throws(StoreError) {
         let spellings = name.first.map { ":@$".contains($0) } == true ? [name] : [":" + name, "@" + name, "$" + name]
         let index: Int32 = database.withHandle { _ in
-            let found = spellings.lazy.map { sqlite3_bind_parameter_index(self.handle, $0) }.first { $0 > 0 }
+            let found = spellings.lazy.map { self.database.sqlite.bind_parameter_index(self.handle, $0) }.first {
+                $0 > 0
+            }
             return found ?? 0
         }
         guard index > 0 else {
@@ -136,12 +140,12 @@ public final class Statement {
 
     /// How many parameters the statement has (`sqlite3_bind_parameter_count`).
     public var parameterCount: Int {
-        database.withHandle { _ in Int(sqlite3_bind_parameter_count(handle)) }
+        database.withHandle { _ in Int(database.sqlite.bind_parameter_count(handle)) }
     }
 
     /// Sets every parameter back to `NULL` (`sqlite3_clear_bindings`).
     public func clearBindings() {
-        database.withHandle { _ in _ = sqlite3_clear_bindings(handle) }
+        database.withHandle { _ in _ = database.sqlite.clear_bindings(handle) }
     }
 
     // MARK: - Running
@@ -149,7 +153,7 @@ public final class Statement {
     /// Runs the statement to its next row (`sqlite3_step`): true when a row is ready to read, false when done.
     public func step() throws(StoreError) -> Bool {
         try database.withHandle { _ throws(StoreError) in
-            let status = sqlite3_step(handle)
+            let status = database.sqlite.step(handle)
             switch status {
             case SQLITE_ROW: return true
             case SQLITE_DONE: return false
@@ -162,31 +166,31 @@ public final class Statement {
     ///
     /// The result is ignored because it repeats the error `step` already threw.
     public func reset() {
-        database.withHandle { _ in _ = sqlite3_reset(handle) }
+        database.withHandle { _ in _ = database.sqlite.reset(handle) }
     }
 
     // MARK: - Reading the current row (columns from 0)
 
     /// How many columns a row has.
     public var columnCount: Int {
-        database.withHandle { _ in Int(sqlite3_column_count(handle)) }
+        database.withHandle { _ in Int(database.sqlite.column_count(handle)) }
     }
 
     /// The name of column `index`, as `AS` gave it or SQLite made it up.
     public func columnName(at index: Int) -> String {
         database.withHandle { _ in
-            sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+            database.sqlite.column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
         }
     }
 
     /// Whether column `index` of the current row is `NULL`.
     public func isNull(at index: Int) -> Bool {
-        database.withHandle { _ in sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL }
+        database.withHandle { _ in database.sqlite.column_type(handle, Int32(index)) == SQLITE_NULL }
     }
 
     /// Column `index` as an integer; `NULL` reads as 0, as in SQLite.
     public func int64(at index: Int) -> Int64 {
-        database.withHandle { _ in sqlite3_column_int64(handle, Int32(index)) }
+        database.withHandle { _ in database.sqlite.column_int64(handle, Int32(index)) }
     }
 
     /// Column `index` as an `Int`; `NULL` reads as 0.
@@ -201,17 +205,17 @@ public final class Statement {
 
     /// Column `index` as a floating-point number; `NULL` reads as 0.
     public func double(at index: Int) -> Double {
-        database.withHandle { _ in sqlite3_column_double(handle, Int32(index)) }
+        database.withHandle { _ in database.sqlite.column_double(handle, Int32(index)) }
     }
 
     /// Column `index` as text, nil for `NULL`; bytes that are not UTF-8 become U+FFFD, so no bar ever sees them.
     public func string(at index: Int) -> String? {
         database.withHandle { _ in
             // column_text before column_bytes: SQLite's documented order, so the count is of the converted text.
-            guard sqlite3_column_type(handle, Int32(index)) != SQLITE_NULL,
-                let text = sqlite3_column_text(handle, Int32(index))
+            guard database.sqlite.column_type(handle, Int32(index)) != SQLITE_NULL,
+                let text = database.sqlite.column_text(handle, Int32(index))
             else { return nil }
-            let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+            let count = Int(database.sqlite.column_bytes(handle, Int32(index)))
             return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
         }
     }
@@ -219,10 +223,10 @@ public final class Statement {
     /// Column `index` as bytes, nil for `NULL`.
     public func data(at index: Int) -> Data? {
         database.withHandle { _ in
-            guard sqlite3_column_type(handle, Int32(index)) != SQLITE_NULL else { return nil }
+            guard database.sqlite.column_type(handle, Int32(index)) != SQLITE_NULL else { return nil }
             // A zero-length blob comes back as a null pointer, which is still an empty value, not NULL.
-            guard let bytes = sqlite3_column_blob(handle, Int32(index)) else { return Data() }
-            return Data(bytes: bytes, count: Int(sqlite3_column_bytes(handle, Int32(index))))
+            guard let bytes = database.sqlite.column_blob(handle, Int32(index)) else { return Data() }
+            return Data(bytes: bytes, count: Int(database.sqlite.column_bytes(handle, Int32(index))))
         }
     }
 }

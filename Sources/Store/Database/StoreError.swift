@@ -26,6 +26,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case walUnavailable(path: String, journalMode: String)
     /// The store's parent directory could not be created (`mkdir`).
     case cannotCreateDirectory(path: String, errno: Int32)
+    /// libsqlite3 could not be loaded (`dlopen`), or lacks a function the store calls: the loader's reason.
+    case sqliteUnavailable(library: String, reason: String)
 
     /// One record an ambiguous reference could mean.
     public struct Candidate: Sendable, Equatable, CustomStringConvertible {
@@ -83,6 +85,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "the store needs a local file system that supports shared memory"
         case .cannotCreateDirectory(let path, let errno):
             return "cannot create directory \(path): \(String(cString: strerror(errno)))"
+        case .sqliteUnavailable(let library, let reason):
+            return "cannot load SQLite (\(library)), which the store needs: \(reason); "
+                + "install it (Debian: the libsqlite3-0 package)"
         }
     }
 

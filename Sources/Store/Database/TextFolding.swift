@@ -72,12 +72,12 @@ enum TextFolding {
     /// Marked deterministic, so SQLite may reuse a result for an argument it has already folded within a statement.
     /// The results go unchecked: registration fails only for lack of memory, and then the first search reports
     /// "no such function: widgetd_fold" with its SQL anyway.
-    static func register(on connection: OpaquePointer) {
+    static func register(on connection: OpaquePointer, with sqlite: widgetd_sqlite3) {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
-        sqlite3_create_function_v2(
+        _ = sqlite.create_function_v2(
             connection, searchFunction, 1, flags, nil,
             { context, _, arguments in TextFolding.apply(TextFolding.searchKey, context, arguments) }, nil, nil, nil)
-        sqlite3_create_function_v2(
+        _ = sqlite.create_function_v2(
             connection, caseFunction, 1, flags, nil,
             { context, _, arguments in TextFolding.apply(TextFolding.caseKey, context, arguments) }, nil, nil, nil)
     }
@@ -86,15 +86,17 @@ enum TextFolding {
     private static func apply(
         _ key: (String) -> String, _ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?
     ) {
-        guard let value = arguments?[0], sqlite3_value_type(value) != SQLITE_NULL,
-            let bytes = sqlite3_value_text(value)
+        // Always there: SQLite calls this only inside a call on a connection, which keeps the library loaded.
+        guard let sqlite = SQLiteLibrary.functionsInCallback else { return }
+        guard let value = arguments?[0], sqlite.value_type(value) != SQLITE_NULL,
+            let bytes = sqlite.value_text(value)
         else {
-            sqlite3_result_null(context)
+            sqlite.result_null(context)
             return
         }
         let text = String(
-            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_value_bytes(value))), as: UTF8.self)
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite.value_bytes(value))), as: UTF8.self)
         let folded = key(text)
-        sqlite3_result_text(context, folded, Int32(clamping: folded.utf8.count), SQLITE_TRANSIENT)
+        sqlite.result_text(context, folded, Int32(clamping: folded.utf8.count), SQLITE_TRANSIENT)
     }
 }
