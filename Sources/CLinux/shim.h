@@ -75,7 +75,7 @@ static inline int widgetd_open_unnamed(int directory, mode_t mode) {
     return openat(directory, ".", __O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
 }
 // linkat(AT_EMPTY_PATH) links the open file itself; before Linux 6.10 only with CAP_DAC_READ_SEARCH (ENOENT
-// otherwise), so the caller then links /proc/self/fd/N, which AT_SYMLINK_FOLLOW resolves to the same open file.
+// otherwise).
 static inline int widgetd_link_open_file(int descriptor, int directory, const char *name) {
     return linkat(descriptor, "", directory, name, 0x1000 /* AT_EMPTY_PATH */);
 }

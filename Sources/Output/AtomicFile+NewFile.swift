@@ -3,9 +3,9 @@ import System
 
 /// A file's first write without a temporary name: the file is made with no name in its directory (`O_TMPFILE`),
 /// filled, and linked in under its name (`linkat`) only once it is whole, so a reader finds no file or the whole one,
-/// as with `write`'s rename. That is two calls fewer in the kernel than a named temporary file renamed into place
-/// (no name made and then moved), which was most of a daemon's start-up with 10,000 widgets (docs/PERFORMANCE.md,
-/// "Placeholders: unnamed first writes").
+/// as with `write`'s rename. The same four calls cost the kernel less (about 16 % on tmpfs): no temporary name is
+/// looked up, made and then moved; at a first start with 10,000 widgets those writes were most of the start-up
+/// (docs/PERFORMANCE.md, "Third pass: unnamed first writes").
 ///
 /// A link never replaces a name: where the file exists the link fails and nothing changes, and the caller replaces it
 /// with `write`. Nothing is ever written through a symbolic link: the file is made in the directory open as
@@ -17,8 +17,9 @@ extension AtomicFile {
         case linked
         /// The name exists: nothing was written or changed. Replace the file with `write`.
         case nameTaken
-        /// Files cannot be made unnamed or linked in here (the filesystem or kernel, or `/proc` missing where
-        /// `AT_EMPTY_PATH` is refused): nothing was written. Write the file with `write`.
+        /// Files cannot be made unnamed or linked in here (the filesystem, or a kernel before 3.11, or before 6.10
+        /// without `CAP_DAC_READ_SEARCH`), or the link failed otherwise: nothing was written. Write the file with
+        /// `write`, which reports a failure that lasts.
         case unsupported
     }
 

@@ -259,7 +259,7 @@ public final class OutputWriter {
     }
 
     /// Writes a file this process has not written before: as a new file linked in under its name where that name is
-    /// free (every file at a first start: two system calls fewer each), else by a temporary file renamed over it.
+    /// free (every file at a first start; cheaper for the kernel), else by a temporary file renamed over it.
     private func writeFirst(_ bytes: [UInt8], name: String, in directory: Int32) throws(OutputError) {
         let found = !namesFound.isEmpty && namesFound.remove(name) != nil
         if found, namesFound.isEmpty { namesFound = [] }  // gives its storage back
