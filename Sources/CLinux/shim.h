@@ -67,4 +67,17 @@ static inline int widgetd_release_lease(int descriptor) {
     return fcntl(descriptor, 1024 /* F_SETLEASE */, F_UNLCK);
 }
 
+// O_TMPFILE (Linux 3.11) and AT_EMPTY_PATH are declared only for _GNU_SOURCE builds: wrapped here for an output
+// file's first write (System/UnnamedFileCalls.swift), which makes the file unnamed in its directory, writes it, and
+// only then gives it its name with linkat(2), so no reader can open it half-written. glibc's __O_TMPFILE carries
+// the architecture's O_DIRECTORY bit, which a kernel without O_TMPFILE reads as a directory open (EISDIR).
+static inline int widgetd_open_unnamed(int directory, mode_t mode) {
+    return openat(directory, ".", __O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+}
+// linkat(AT_EMPTY_PATH) links the open file itself; before Linux 6.10 only with CAP_DAC_READ_SEARCH (ENOENT
+// otherwise).
+static inline int widgetd_link_open_file(int descriptor, int directory, const char *name) {
+    return linkat(descriptor, "", directory, name, 0x1000 /* AT_EMPTY_PATH */);
+}
+
 #endif

@@ -32,6 +32,19 @@ public final class OutputWriter {
     /// over the old one.
     private var sparesWork = true
 
+    /// False once a file could not be made unnamed and linked in here (`AtomicFile.writeNew`): every first write is
+    /// then a temporary file renamed, until the directory is made again.
+    private var newFilesWork = true
+
+    /// The names the directory held when it was opened and that have not been written since: a first write of one
+    /// replaces that file, so it goes straight to a temporary file renamed, instead of making an unnamed file
+    /// whose link would fail (a restart finds every file of the last run). Emptied as they are written.
+    private var namesFound: Set<String> = []
+
+    /// Opens a new unnamed file in the directory (`UnnamedFileCalls.open`); tests stand in a filesystem without
+    /// `O_TMPFILE` here.
+    var openUnnamed: (_ directory: Int32, _ permissions: mode_t) -> Int32 = UnnamedFileCalls.open
+
     /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them.
     private var batchDepth = 0
     private var batchCheck: Result<Int32, OutputError>?
@@ -47,7 +60,7 @@ public final class OutputWriter {
         checkedPath = Self.trimmingSlashes(directory)
         SpareFileCalls.ignoreLeaseBreaks()
         try open()
-        removeLeftovers()
+        takeStock()
     }
 
     deinit {
@@ -65,6 +78,8 @@ public final class OutputWriter {
     /// directory was, nor into a directory of someone else's.
     public func recreate() throws(OutputError) {
         lastWritten = [:]
+        namesFound = []
+        newFilesWork = true
         try open()
     }
 
@@ -232,7 +247,7 @@ public final class OutputWriter {
             hasSpare = try replace(name, with: bytes, in: directory, hasSpare: lastWritten.values[known].hasSpare)
         } else {
             // A first write: the file there may not be one of this process's, so it does not become a spare.
-            try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
+            try writeFirst(bytes, name: name, in: directory)
             hasSpare = false
         }
         if let known {
@@ -241,6 +256,23 @@ public final class OutputWriter {
             lastWritten[name] = Written(bytes: bytes, hasSpare: hasSpare)
         }
         return true
+    }
+
+    /// Writes a file this process has not written before: as a new file linked in under its name where that name is
+    /// free (every file at a first start; cheaper for the kernel), else by a temporary file renamed over it.
+    private func writeFirst(_ bytes: [UInt8], name: String, in directory: Int32) throws(OutputError) {
+        let found = !namesFound.isEmpty && namesFound.remove(name) != nil
+        if found, namesFound.isEmpty { namesFound = [] }  // gives its storage back
+        if newFilesWork, !found {
+            switch try AtomicFile.writeNew(
+                bytes, named: name, in: directory, at: directoryPrefix, permissions: 0o600, opening: openUnnamed)
+            {
+            case .linked: return
+            case .nameTaken: break  // someone made it since the directory was read: replaced the usual way
+            case .unsupported: newFilesWork = false
+            }
+        }
+        try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
     }
 
     /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`): rewrites the spare when
@@ -276,11 +308,11 @@ public final class OutputWriter {
         return outcome == .exchanged
     }
 
-    /// Deletes the spares and temporary files (`.<name>.<pid>`, `.<name>.<pid>.<n>`) that processes no longer running
-    /// left in the directory: a daemon killed before its stop leaves one spare per file it wrote more than once.
-    /// Another process's are left alone while it runs; nobody reads these names, so deleting one never changes what
-    /// a bar sees.
-    private func removeLeftovers() {
+    /// Reads the directory once when it is opened: notes the names there (`namesFound`), and deletes the spares and
+    /// temporary files (`.<name>.<pid>`, `.<name>.<pid>.<n>`) that processes no longer running left: a daemon killed
+    /// before its stop leaves one spare per file it wrote more than once. Another process's are left alone while it
+    /// runs; nobody reads these names, so deleting one never changes what a bar sees.
+    private func takeStock() {
         guard let held else { return }
         let copy = dup(held.descriptor)
         guard copy >= 0, let listing = fdopendir(copy) else {
@@ -293,8 +325,10 @@ public final class OutputWriter {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
             }
-            if let owner = Self.writingProcess(of: name), owner != getpid(), !Self.isRunning(owner) {
-                leftovers.append(name)
+            if let owner = Self.writingProcess(of: name) {
+                if owner != getpid(), !Self.isRunning(owner) { leftovers.append(name) }
+            } else if name != ".", name != ".." {
+                namesFound.insert(name)
             }
         }
         for name in leftovers { unlinkat(held.descriptor, name, 0) }

@@ -194,7 +194,7 @@ func issue15Rows(_ options: Options) -> [Row] {
             let results = try run.startups(huge, check: true)
             return RowResult(
                 [Figure(results.map { $0.painted * 1000 }, "ms", limit: 300)],
-                note: "daemon spawned → every `<name>.plain` renamed; every first timeline in: "
+                note: "daemon spawned → every `<name>.plain` landed (linked in or renamed); every first timeline in: "
                     + Figure(results.map { $0.timelines * 1000 }, "ms").text)
         },
         Row(id: .swiftTest, title: "`swift test` wall time, 2 cores", goal: "≤ 25 s") { run in

@@ -7,10 +7,13 @@ import Glibc
 private func inotify_add_watch(_ fd: Int32, _ path: UnsafePointer<CChar>, _ mask: UInt32) -> Int32
 
 private let inMovedTo: UInt32 = 0x0000_0080
+private let inCreate: UInt32 = 0x0000_0100
 private let inQueueOverflow: UInt32 = 0x0000_4000
 
 /// Records every rename into watched directories (`IN_MOVED_TO`, which is how the daemon's atomic writes land)
-/// with the wall-clock time the event was read, on a thread of its own that sleeps in `poll()`.
+/// with the wall-clock time the event was read, on a thread of its own that sleeps in `poll()`. With `creations`, also
+/// every visible name created (`IN_CREATE`): a file's first write lands whole by a link, which raises that instead
+/// (hidden names, the daemon's temporary files and spares, are left out: they land nowhere a bar reads).
 ///
 /// The time is taken when `read()` returns, so an event is dated at most as early as the daemon's `rename()` and
 /// later by the time this thread takes to wake: a lateness read here is an upper bound.
@@ -29,13 +32,15 @@ final class RenameWatcher: @unchecked Sendable {
     private var events: [Event] = []
     private(set) var overflowed = false
     private var stopped = false
+    private let creations: Bool
 
     /// Watches `directories` (which must exist); event `directory` fields index this list.
-    init(_ directories: [String]) throws {
+    init(_ directories: [String], creations: Bool = false) throws {
+        self.creations = creations
         descriptor = inotify_init1(O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw BenchError("inotify_init1: \(String(cString: strerror(errno)))") }
         for (index, directory) in directories.enumerated() {
-            let watch = inotify_add_watch(descriptor, directory, inMovedTo)
+            let watch = inotify_add_watch(descriptor, directory, inMovedTo | (creations ? inCreate : 0))
             guard watch >= 0 else {
                 throw BenchError("inotify_add_watch \(directory): \(String(cString: strerror(errno)))")
             }
@@ -138,7 +143,9 @@ final class RenameWatcher: @unchecked Sendable {
                     }
                     if length > 0, let directory = watches[watch] {
                         let name = String(cString: (base + 16).assumingMemoryBound(to: CChar.self))
-                        batch.append(Event(directory: directory, name: name, time: now))
+                        if mask & inCreate == 0 || !name.hasPrefix(".") {
+                            batch.append(Event(directory: directory, name: name, time: now))
+                        }
                     }
                     offset += 16 + length
                 }
