@@ -34,14 +34,9 @@ static inline int widgetd_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 #else
     return (int)syscall(434, pid, 0);
-// The calling thread's name, as `ps -L` and `top -H` show it (PR_SET_NAME keeps 15 bytes): prctl is variadic, and
-// glibc declares pthread_setname_np only for _GNU_SOURCE builds.
-static inline int widgetd_name_this_thread(const char *name) {
-    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
-}
-
 #endif
 }
+
 static inline int widgetd_parent_death_signal(int signal) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)signal, 0, 0, 0);
 }
