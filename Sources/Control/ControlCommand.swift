@@ -126,6 +126,12 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: a `ControlParseError` whose message says what is wrong, such as
     ///   "unknown command 'relaod'; did you mean 'reload'?" or "button must be 1-5".
     public static func parse(_ line: String) throws(ControlParseError) -> ControlCommand {
+        if let name = plainReloadName(line) { return ControlCommand(.reloadInstance(name)) }
+        return try parseWords(line)
+    }
+
+    /// `parse` for any line: splits it into words, then reads them.
+    static func parseWords(_ line: String) throws(ControlParseError) -> ControlCommand {
         var words = try Word.split(line)
         guard let command = words.first else { throw ControlParseError("empty line") }
 
@@ -157,6 +163,24 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
                         ?? "; commands are \(commandNames.joined(separator: ", "))"))
         }
         return ControlCommand(action, acknowledgement: acknowledgement)
+    }
+
+    /// The name in a line that is exactly `reload NAME` (one space, a valid name that is not `all` or `kind`), the line
+    /// every bar's reload and `widgetd reload NAME` send; nil for any other line, which the word splitter reads.
+    ///
+    /// The same answer the general path gives (a name's bytes hold no space, tab, quote or `=`, so the line is two
+    /// words and carries no `ack=`), without building the words: on the daemon's loop the splitter was most of a
+    /// reload's parse, which runs before its file is written.
+    static func plainReloadName(_ line: String) -> String? {
+        let prefix = "reload ".utf8
+        let utf8 = line.utf8
+        guard utf8.count > prefix.count, utf8.count <= prefix.count + InstanceName.maximumLength,
+            utf8.starts(with: prefix)
+        else { return nil }
+        let name = utf8.dropFirst(prefix.count)
+        guard name.first != UInt8(ascii: "-"), name.allSatisfy(InstanceName.isNameByte) else { return nil }
+        let text = String(Substring(name))
+        return text == "all" || text == "kind" ? nil : text
     }
 
     private static func reload(_ arguments: [Word]) throws(ControlParseError) -> Action {

@@ -95,8 +95,13 @@ public final class ControlFIFO {
         }
     }
 
-    /// Every complete line available now, in order (`read` until `EAGAIN`, end of file or the read budget); never
-    /// blocks.
+    /// Every complete line available now, in order (`read` until a read comes back short, end of file or the read
+    /// budget); never blocks.
+    ///
+    /// A read that fills less than it asked for emptied the FIFO: a pipe's `read` returns what is there, up to the
+    /// size asked. Reading again would only return `EAGAIN`, or the end of file of writers that have just closed —
+    /// which `poll()` reports at once (`POLLHUP`), so the next call reads it and finishes their line then. A reload's
+    /// line is one short read: one system call instead of two before its file is written.
     ///
     /// A line without its newline yet is kept for the next call, unless its writer has closed the FIFO: then it is
     /// complete (see the type's documentation). Empty lines are skipped. A line longer than `maximumLineLength` is
@@ -119,8 +124,10 @@ public final class ControlFIFO {
                 endOfWriters(into: &results)
                 break
             }
+            let asked = min(budget, buffer.count)
             budget -= count
             split(UnsafeRawBufferPointer(rebasing: buffer.prefix(count)), into: &results)
+            if count < asked { break }
         }
         return results
     }

@@ -34,7 +34,8 @@ extension AtomicFile {
 
     /// The spare's name for the file `name`: `.<name>.<pid>`.
     public static func spareName(for name: String) -> String {
-        ".\(name).\(processID)"
+        // Joined, not interpolated: this runs before every bar file's write.
+        "." + name + processSuffix
     }
 
     /// Writes `bytes` into the spare of `name` in `directory` and exchanges the two, when no one else has the spare

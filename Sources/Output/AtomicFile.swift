@@ -112,14 +112,15 @@ public enum AtomicFile {
         }
     }
 
-    /// Writes all of `bytes`, continuing after partial writes.
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(OutputError) {
+    /// Writes all of `bytes`, continuing after partial writes. `path` is made only for an error: joining the directory
+    /// and the name cost a tenth of a bar file's write.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String) throws(OutputError) {
         // `withUnsafeBytes` rethrows untyped errors, so the typed one is carried out of the closure by hand.
         let failure: OutputError? = bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 do throws(OutputError) {
-                    offset += try Syscall.retrying("write", path: path) {
+                    offset += try Syscall.retrying("write", path: path()) {
                         systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                     }
                 } catch {
@@ -135,6 +136,8 @@ public enum AtomicFile {
 
     /// getpid() is a system call in glibc ≥ 2.25; the daemon never forks a process that writes files.
     static let processID = getpid()
+    /// `.<pid>`, the end of every temporary and spare name, formatted once.
+    static let processSuffix = ".\(processID)"
 
     /// The umask, read once from /proc/self/status (no set-and-restore race); 0o777 when unknown, which keeps fchmod.
     static let processUmask: mode_t = {

@@ -40,10 +40,14 @@ public enum Renderer {
         if text.isMarkup, !takesMarkup(format, markup: markup) {
             text = text.plain()
         }
-        let shows = backgroundsShow ?? (format != .i3blocks && format != .i3bar)
         var content = content
-        if let layout { content.block = (content.block ?? BlockProperties()).laidOut(by: layout) }
-        (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
+        // A plain file is the text alone: its colours and layout would be worked out for nothing, and setting them
+        // copies the entry's box of rarely set fields, which widgets showing the same quote share.
+        if format != .plain {
+            let shows = backgroundsShow ?? (format != .i3blocks && format != .i3bar)
+            if let layout { content.block = (content.block ?? BlockProperties()).laidOut(by: layout) }
+            (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
+        }
         var output: [UInt8] = []
         output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)
         switch format {
@@ -71,7 +75,10 @@ public enum Renderer {
         let (text, dimmed) = sanitized(content.text, dimming: content.dimmedRanges)
         clean.text = text
         // A short text of nothing but controls would blank the widget when the bar shortens it; use the full one.
-        clean.shortText = content.shortText.map(TextSanitizer.singleLine).flatMap { $0.isEmpty ? nil : $0 }
+        // Set only when there is one: setting it copies the entry's box of rarely set fields.
+        if let shortText = content.shortText {
+            clean.shortText = Optional(TextSanitizer.singleLine(shortText)).flatMap { $0.isEmpty ? nil : $0 }
+        }
         if let block = content.block { return blockText(clean, block: block, family: family) }
         var fitted = clean.fitted(to: family)
         guard !dimmed.isEmpty else { return fitted }

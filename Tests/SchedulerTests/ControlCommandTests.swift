@@ -1,6 +1,7 @@
-import Control
 import Foundation
 import Testing
+
+@testable import Control
 
 /// A control line and the request it means.
 struct GoodControlLine: Sendable, CustomTestStringConvertible {
@@ -94,6 +95,29 @@ struct ControlCommandTests {
         #expect(try ControlCommand.parse(good.line) == good.command)
         #expect(good.command.line == (good.rendered ?? good.line))
         #expect(try ControlCommand.parse(good.command.line) == good.command)
+    }
+
+    /// `reload NAME` lines take a short path past the word splitter (`plainReloadName`): it must read every line it takes
+    /// exactly as the splitter does, and leave every other line, bad ones included, to the splitter.
+    @Test(arguments: [
+        "reload q0", "reload focus_quote", "reload a-b_C9", "reload " + String(repeating: "n", count: 64),
+        "reload all", "reload kind", "reload kind quotes", "reload \"all\"", "reload q0 ack=t", "reload  q0",
+        "reload\tq0", "reload q0 ", " reload q0", "reload -q0", "reload ünï", "reload a=b", "reload q0\r", "reload ",
+        "reload", "Reload q0", "reload " + String(repeating: "n", count: 65), "reload \"q0\"",
+    ])
+    func aPlainReloadLineReadsAsTheWordSplitterReadsIt(_ line: String) throws {
+        let general = Result { () throws(ControlParseError) in try ControlCommand.parseWords(line) }
+        if let name = ControlCommand.plainReloadName(line) {
+            #expect(try general.get() == ControlCommand(.reloadInstance(name)))
+        } else if case .success(let command) = general, command.acknowledgement == nil,
+            case .reloadInstance(let name) = command.action
+        {
+            // Lines the short path leaves alone still reach the same request through the splitter.
+            #expect(line != "reload " + name, "'\(line)' should have taken the short path")
+        }
+        #expect(
+            (try? ControlCommand.parse(line)) == (try? general.get()),
+            "parse gives what the word splitter gives")
     }
 
     static let bad: [BadControlLine] = [

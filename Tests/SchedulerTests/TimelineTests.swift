@@ -26,6 +26,17 @@ struct TimelineTests {
         #expect(timeline.entries.map(\.content.text) == ["early", "second"])
     }
 
+    @Test func entriesAlreadyInOrderAreKeptAsGiven() {
+        // In order, they skip the sort; two sharing a date at the end still keep the last given.
+        #expect(Timeline(entries: [entry(0, "a")], policy: .never).entries.map(\.content.text) == ["a"])
+        #expect(
+            Timeline(entries: [entry(0, "a"), entry(60, "b"), entry(120, "c")], policy: .never).entries.map(
+                \.content.text) == ["a", "b", "c"])
+        #expect(
+            Timeline(entries: [entry(0, "a"), entry(60, "b"), entry(60, "c")], policy: .never).entries.map(
+                \.content.text) == ["a", "c"])
+    }
+
     @Test func emptyTimelineHasNoEntry() {
         #expect(Timeline(entries: [], policy: .atEnd).entry(at: start) == nil)
     }

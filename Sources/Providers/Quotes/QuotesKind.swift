@@ -37,7 +37,8 @@ public struct QuotesKind: WidgetKind {
     }
 
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        entry(Self.quote(in: category(configuration), at: context.now), configuration, at: context.now)
+        let category = category(configuration)
+        return entry(Self.quote(in: category, at: context.now), category: category, at: context.now)
     }
 
     public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
@@ -55,7 +56,7 @@ public struct QuotesKind: WidgetKind {
             context.current.flatMap { Self.quote(in: category, after: $0.text) }
             ?? Self.quote(in: category, at: context.now)
         return Timeline(
-            entries: [entry(quote, configuration, at: context.now)],
+            entries: [entry(quote, category: category, at: context.now)],
             policy: .after(context.now.addingTimeInterval(Self.rotation)))
     }
 
@@ -78,8 +79,7 @@ public struct QuotesKind: WidgetKind {
         configuration.enumCase("category") ?? "motivation"
     }
 
-    private func entry(_ quote: String, _ configuration: IntentValues, at now: Date) -> TimelineEntry {
-        let category = category(configuration)
+    private func entry(_ quote: String, category: String, at now: Date) -> TimelineEntry {
         if let content = Self.contents[category]?[quote] { return TimelineEntry(date: now, content: content) }
         return TimelineEntry(date: now, content: Self.content(quote, category: category))
     }

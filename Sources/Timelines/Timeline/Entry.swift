@@ -172,6 +172,13 @@ public struct Timeline: Sendable, Hashable {
 
     /// Sorts the entries by date; of entries sharing a date the last one given wins.
     public init(entries: [TimelineEntry], policy: ReloadPolicy) {
+        self.policy = policy
+        // Most timelines come in order already (a quote's one entry, a clock's minutes): taken as given, with no
+        // sort or copy; a reload's timeline is made before its file is written.
+        if zip(entries, entries.dropFirst()).allSatisfy({ $0.date < $1.date }) {
+            self.entries = entries
+            return
+        }
         var byDate: [TimelineEntry] = []
         byDate.reserveCapacity(entries.count)
         // A stable sort keeps the given order among equal dates, so "last wins" is the last of each run.
@@ -185,7 +192,6 @@ public struct Timeline: Sendable, Hashable {
             }
         }
         self.entries = byDate
-        self.policy = policy
     }
 
     /// A timeline whose entries are computed from `sequence`.

@@ -66,17 +66,24 @@ extension Daemon {
     /// (it timed out in the queue, or a newer one superseded it) is skipped.
     func startWaitingReloads() {
         while let (reload, lane) = reloads.next() {
-            guard engine.isAwaiting(instance: reload.instance, token: reload.token),
-                let instance = engine.instance(named: reload.instance)
-            else {
+            guard engine.isAwaiting(instance: reload.instance, token: reload.token) else {
                 reloads.finished(lane)
                 continue
             }
-            log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
             let now = Date()
-            engine.started(instance: reload.instance, token: reload.token, now: now)
-            runner.start(
-                instance, token: reload.token, now: now, current: engine.content(of: reload.instance, at: now))
+            let current = engine.content(of: reload.instance, at: now)
+            // The instance is borrowed: a kind that answers at once never needs a copy of it.
+            let answeredAtOnce = engine.withInstance(named: reload.instance) { instance in
+                log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
+                return runner.start(instance, token: reload.token, now: now, current: current)
+            }
+            // A kind that answered at once needs no timeout: its answer is taken in before the loop sleeps. The others'
+            // timeouts count from now (their answers are taken in on this thread, so none is taken in before this).
+            switch answeredAtOnce {
+            case nil: reloads.finished(lane)
+            case false?: engine.started(instance: reload.instance, token: reload.token, now: now)
+            case true?: break
+            }
         }
     }
 

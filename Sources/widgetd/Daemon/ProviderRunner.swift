@@ -129,14 +129,17 @@ struct ProviderRunner: Sendable {
     }
 
     /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
-    func start(_ instance: WidgetInstance, token: UInt64, now: Date, current: EntryContent?) {
+    /// - Returns: true when the kind answered at once, on this thread (its result is already in the queue); false when
+    ///   the call runs elsewhere and may take until its timeout.
+    @discardableResult
+    func start(_ instance: WidgetInstance, token: UInt64, now: Date, current: EntryContent?) -> Bool {
         guard let kind = registry.kind(named: instance.kind) else {
             queue.post(
                 ProviderCompletion(
                     instance: instance.name, token: token,
                     result: .failure(ProviderFailure("unknown kind '\(instance.kind)'")),
                     lane: lane(of: instance)))
-            return
+            return true
         }
         let context = ProviderContext(
             instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
@@ -151,7 +154,7 @@ struct ProviderRunner: Sendable {
         // that asks again at once cannot recurse.
         if lane == .shared, let result = Self.immediateResult(kind, instance, context) {
             queue.postFromLoop(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
-            return
+            return true
         }
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
         Task(executorPreference: executor(for: lane)) {
@@ -166,6 +169,7 @@ struct ProviderRunner: Sendable {
             }
             queue.post(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
         }
+        return false
     }
 }
 
