@@ -73,6 +73,8 @@ enum ReloadFloorBench {
     private static func ownPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return length > 0 ? String(cString: buffer) : CommandLine.arguments[0]
+        return length > 0
+            ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
     }
 }

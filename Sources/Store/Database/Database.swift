@@ -70,16 +70,16 @@ public final class Database: @unchecked Sendable {
         guard status == SQLITE_OK else {
             // sqlite3_open_v2 hands back a handle even on failure, only so the message can be read; then it must go.
             let message = sqlite.errmsg(opened).map { String(cString: $0) } ?? "out of memory"
-            sqlite.close_v2(opened)
+            _ = sqlite.close_v2(opened)
             throw .sqlite(code: status & 0xFF, extendedCode: status, message: "\(message) (\(path))", sql: nil)
         }
         handle = opened
-        sqlite.extended_result_codes(handle, 1)
+        _ = sqlite.extended_result_codes(handle, 1)
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
         busyMilliseconds = Int32(clamping: milliseconds)
         appliedBusyMilliseconds = busyMilliseconds
-        sqlite.busy_timeout(handle, busyMilliseconds)
+        _ = sqlite.busy_timeout(handle, busyMilliseconds)
         TextFolding.register(on: handle, with: sqlite)
         try configure()
     }
@@ -87,7 +87,7 @@ public final class Database: @unchecked Sendable {
     deinit {
         // close_v2 rather than close: should a statement somehow outlive us, SQLite defers the close instead of
         // failing. Statements keep their Database alive, so in practice none is left.
-        sqlite.close_v2(handle)
+        _ = sqlite.close_v2(handle)
     }
 
     /// Sets the pragmas every connection needs; the busy timeout is already in place, since switching a fresh file
@@ -208,7 +208,7 @@ public final class Database: @unchecked Sendable {
             milliseconds = min(milliseconds, Int32(clamping: max(0, Int(deadline.timeIntervalSinceNow * 1000))))
         }
         guard milliseconds != appliedBusyMilliseconds else { return }
-        sqlite.busy_timeout(handle, milliseconds)
+        _ = sqlite.busy_timeout(handle, milliseconds)
         appliedBusyMilliseconds = milliseconds
     }
 
