@@ -32,10 +32,12 @@ extension AtomicFile {
         case noLease
     }
 
-    /// The spare's name for the file `name`: `.<name>.<pid>`.
+    /// The spare's name for the file `name`: `.<name>.<pid>`. Made at every rewrite, so the `.<pid>` is written out once.
     public static func spareName(for name: String) -> String {
-        ".\(name).\(processID)"
+        "." + name + spareSuffix
     }
+
+    private static let spareSuffix = ".\(processID)"
 
     /// Writes `bytes` into the spare of `name` in `directory` and exchanges the two, when no one else has the spare
     /// open. The spare must be a file this process made with the permissions the file needs and that nobody sees
