@@ -46,6 +46,22 @@ struct EventLoopTests {
         #expect(wake.deadline)
     }
 
+    /// The timer is armed again only when the deadline changes (`EventLoop.armed`): a deadline kept across another
+    /// wake-up still fires, and one dropped after another wake-up is disarmed.
+    @Test func aDeadlineKeptAcrossAnotherWakeStillFiresAndADroppedOneDoesNot() throws {
+        let loop = try EventLoop(signals: [])
+        let deadline = Date().addingTimeInterval(0.3)
+        loop.wakeup.signal()
+        #expect(try loop.wait(until: deadline, control: nil, timeout: .seconds(10)).completions)
+        let kept = try loop.wait(until: deadline, control: nil, timeout: .seconds(10))
+        #expect(kept.deadline && !kept.completions)
+        #expect(kept.now >= deadline)
+
+        loop.wakeup.signal()
+        #expect(try loop.wait(until: Date().addingTimeInterval(0.1), control: nil, timeout: .seconds(10)).completions)
+        #expect(try loop.wait(until: nil, control: nil, timeout: .milliseconds(300)).isEmpty, "the timer was disarmed")
+    }
+
     @Test func aProviderResultWakesItOnceHoweverManyArrived() throws {
         let loop = try EventLoop(signals: [])
         let wakeup = loop.wakeup  // what provider threads hold: Sendable, unlike the loop

@@ -25,14 +25,16 @@ public enum ReloadTarget: Sendable, Hashable {
 /// drive it with any sequence of instants (jumps forward and back, DST days).
 public struct Engine<Instance: ScheduledInstance>: Sendable {
     public let settings: EngineSettings
-    /// Read in place (`_modify`, a mutating method of the state, or a pointer): this code is generic and not
-    /// specialized for the daemon's instance type, so `states[i].field` would copy the whole state, instance included,
-    /// through its value witness first; that was a sixth of a second boundary's user-space time at N = 1000.
-    private var states: [InstanceState<Instance>] = []
+    /// Read in place (`_modify`, a mutating method of the state, or a pointer): this code is generic, and where it is
+    /// not specialized for the daemon's instance type `states[i].field` would copy the whole state, instance included,
+    /// through its value witness first; that was a sixth of a second boundary's user-space time at N = 1000. (The
+    /// release build compiles this module with cross-module optimization, Package.swift, so the daemon can specialize
+    /// it; `withInstance`, called at every swap, is `@inlinable` so that it is specialized in any build.)
+    @usableFromInline private(set) var states: [InstanceState<Instance>] = []
     /// Each state's generation, bumped whenever its deadline changes, so stale heap items are recognised; kept beside
     /// the states so that checking a heap item reads no state.
     private var generations: [UInt64] = []
-    private var indexByName: [String: Int] = [:]
+    @usableFromInline private(set) var indexByName: [String: Int] = [:]
     private var heap = DeadlineHeap()
     private var nextToken: UInt64 = 1
 
@@ -125,6 +127,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
 
     /// What `body` answers about the instance named `name`, which it borrows: the daemon asks for a field or two at
     /// every swap, and `instance(named:)` copies the whole instance.
+    @inlinable
     public func withInstance<Result>(named name: String, _ body: (Instance) -> Result) -> Result? {
         guard let index = indexByName[name] else { return nil }
         return states.withUnsafeBufferPointer { body($0[index].instance) }

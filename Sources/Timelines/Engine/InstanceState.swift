@@ -3,8 +3,9 @@ import TimeZones
 
 /// Everything the engine knows about one instance: its latest timeline, its reload deadlines, and how its
 /// last provider call went. Pure: every method takes `now`.
-struct InstanceState<Instance: ScheduledInstance> {
-    let instance: Instance
+@usableFromInline
+struct InstanceState<Instance: ScheduledInstance>: Sendable {
+    @usableFromInline let instance: Instance
     /// What the instance shows without a timeline entry: the content restored from the previous run, else the
     /// placeholder. One field, not both: nothing reads the placeholder once a restored entry replaces it.
     let fallback: EntryContent

@@ -32,6 +32,10 @@ final class EventLoop {
 
     let clock: any DaemonClock
     let timer: WallClockTimer
+    /// What the timer was last armed for (`.some(nil)`: disarmed), while it has not fired or been cancelled since; nil
+    /// when unknown. A wake-up that is not the timer's (a FIFO line, a provider's result) leaves the deadline as it was,
+    /// and arming the timer again for it would be a system call for nothing.
+    private var armed: Date??
     let watcher: Inotify
     let signals: SignalFile
     let wakeup: Wakeup
@@ -49,9 +53,13 @@ final class EventLoop {
 
     /// Sleeps until `deadline` (nil: none), until `control` (the FIFO's descriptor, when there is one) is readable, or
     /// until a file event, a signal or a provider result arrives; `timeout` is for tests, so a missing event fails
-    /// instead of hanging.
+    /// instead of hanging. The timer is armed again only when the deadline is not the one it already waits for.
     func wait(until deadline: Date?, control: Int32?, timeout: Duration? = nil) throws(SystemError) -> Wake {
-        try timer.arm(at: deadline)
+        if armed != .some(deadline) {
+            armed = nil
+            try timer.arm(at: deadline)
+            armed = .some(deadline)
+        }
         let passed = deadline.map { $0 <= clock.now } ?? false
         let fifoDescriptor = control ?? -1  // -1: poll skips it
         let ready = try Poller.readable(
@@ -63,8 +71,12 @@ final class EventLoop {
         var wake = Wake(now: clock.now, deadline: passed)
         if ready.contains(timer.fileDescriptor) {
             switch timer.consume() {
-            case .fired: wake.deadline = true
-            case .clockChanged: wake.clockChanged = true
+            case .fired:
+                wake.deadline = true
+                armed = nil
+            case .clockChanged:
+                wake.clockChanged = true
+                armed = nil
             case .nothing: break
             }
         }
