@@ -359,7 +359,7 @@ struct PluginEndToEndTests {
             "future": "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":2,\"kind\":{\"name\":\"later\"}}'\n",
         ]
         for (name, text) in scripts {
-            try text.write(toFile: plugins + "/" + name, atomically: true, encoding: .utf8)
+            try writeFile(text, to: plugins + "/" + name)
             chmod(plugins + "/" + name, 0o755)
         }
         try "not executable".write(toFile: plugins + "/README", atomically: true, encoding: .utf8)
