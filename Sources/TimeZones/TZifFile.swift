@@ -143,3 +143,41 @@ struct TZifFile: Sendable, Hashable {
         }
     }
 }
+
+// The lookups are the file's own methods, not `Zone`'s: a debug build copies the whole file (its three arrays and
+// footer) for every `zone.file.…` it reads, and a cron search or a clock reads them thousands of times.
+extension TZifFile {
+    /// The type in force at `unixSeconds` (already clamped to `Zone.supportedInstants`).
+    func localTimeType(at unixSeconds: Int) -> LocalTimeType {
+        guard let last = transitions.last, unixSeconds >= transitions[0] else {
+            if let rule = footer, transitions.isEmpty { return rule.localTimeType(at: unixSeconds) }
+            return types[0]
+        }
+        if unixSeconds >= last {
+            if let rule = footer { return rule.localTimeType(at: unixSeconds) }
+            return types[typeIndices[transitions.count - 1]]
+        }
+        // The last transition at or before the instant.
+        var low = 0
+        var high = transitions.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if transitions[middle] <= unixSeconds { low = middle } else { high = middle - 1 }
+        }
+        return types[typeIndices[low]]
+    }
+
+    /// The first table entry or footer change after `unixSeconds`, whether or not it changes anything.
+    func nextChange(after unixSeconds: Int) -> Int? {
+        if let last = transitions.last, unixSeconds < last {
+            var low = 0
+            var high = transitions.count - 1
+            while low < high {
+                let middle = (low + high) / 2
+                if transitions[middle] > unixSeconds { high = middle } else { low = middle + 1 }
+            }
+            if transitions[low] > unixSeconds { return transitions[low] }
+        }
+        return footer?.nextChange(after: unixSeconds)
+    }
+}

@@ -109,24 +109,7 @@ public struct Zone: Sendable, Hashable {
 
     /// The offset, daylight saving flag and abbreviation in force at `unixSeconds`.
     public func offset(at unixSeconds: Int) -> LocalTimeType {
-        let unixSeconds = Self.clamped(unixSeconds)
-        let transitions = file.transitions
-        guard let last = transitions.last, unixSeconds >= transitions[0] else {
-            if let rule = file.footer, transitions.isEmpty { return rule.localTimeType(at: unixSeconds) }
-            return file.types[0]
-        }
-        if unixSeconds >= last {
-            if let rule = file.footer { return rule.localTimeType(at: unixSeconds) }
-            return file.types[file.typeIndices[transitions.count - 1]]
-        }
-        // The last transition at or before the instant.
-        var low = 0
-        var high = transitions.count - 1
-        while low < high {
-            let middle = (low + high + 1) / 2
-            if transitions[middle] <= unixSeconds { low = middle } else { high = middle - 1 }
-        }
-        return file.types[file.typeIndices[low]]
+        file.localTimeType(at: Self.clamped(unixSeconds))
     }
 
     /// The first instant after `unixSeconds` at which the offset, daylight saving flag or abbreviation
@@ -144,17 +127,7 @@ public struct Zone: Sendable, Hashable {
     }
 
     private func nextRawChange(after unixSeconds: Int) -> Int? {
-        let transitions = file.transitions
-        if let last = transitions.last, unixSeconds < last {
-            var low = 0
-            var high = transitions.count - 1
-            while low < high {
-                let middle = (low + high) / 2
-                if transitions[middle] > unixSeconds { high = middle } else { low = middle + 1 }
-            }
-            if transitions[low] > unixSeconds { return transitions[low] }
-        }
-        return file.footer?.nextChange(after: unixSeconds)
+        file.nextChange(after: unixSeconds)
     }
 
     // MARK: - Wall-clock times

@@ -270,9 +270,10 @@ struct CronNextDateReferenceTests {
         let minutes = Self.minutes(around: Int(window.around), in: try #require(TimeZone(identifier: window.zone)))
         let first = minutes[1440].instant  // a day of history before the compared span, for "seen before"
         let last = minutes[minutes.count - 1].instant
+        let week = Week(minutes)
         for text in Self.expressions {
             let cron = try CronExpression(parsing: text)
-            let expected = Self.referenceFires(cron, minutes: minutes).filter { $0 > first }
+            let expected = Self.referenceFires(cron, in: week).filter { $0 > first }
             // The whole series, chained from the start.
             var actual: [Int] = []
             var cursor = Date(timeIntervalSince1970: Double(first))
@@ -339,25 +340,51 @@ struct CronNextDateReferenceTests {
         return result
     }
 
-    static func referenceFires(_ cron: CronExpression, minutes: [Minute]) -> [Int] {
-        // The fields are read once: this runs for every minute of a week, 1,500 times (a debug build copies a
-        // struct on each property read).
-        let minuteField = cron.minutes
-        let hourField = cron.hours
-        let monthField = cron.months
-        func matches(_ f: Fields) -> Bool {
-            minuteField.contains(f.minute) && hourField.contains(f.hour) && monthField.contains(f.month)
-                && cron.matchesDay(dayOfMonth: f.day, weekday: f.weekday)
+    /// The window's minutes as flat arrays, made once per window and read for each of its 150 expressions: a
+    /// debug build copies a `Minute` (and retains its `skipped` array) on every read of one.
+    struct Week {
+        var instants: [Int] = []
+        var fields: [Fields] = []
+        var seenBefore: [Bool] = []
+        /// Whether a gap skipped wall-clock minutes just before the minute at each index, and which (by index).
+        var followsAGap: [Bool] = []
+        var skipped: [Int: [Fields]] = [:]
+
+        init(_ minutes: [Minute]) {
+            for (index, minute) in minutes.enumerated() {
+                instants.append(minute.instant)
+                fields.append(minute.fields)
+                seenBefore.append(minute.localSeenBefore)
+                followsAGap.append(!minute.skipped.isEmpty)
+                if !minute.skipped.isEmpty { skipped[index] = minute.skipped }
+            }
         }
-        let wildHours = !hourField.isRestricted
+    }
+
+    static func referenceFires(_ cron: CronExpression, in week: Week) -> [Int] {
+        // What the expression answers for every value a field can take, asked once and kept as bits (bit n: value
+        // n matches; a day's bits are its weekdays): the loop below then looks the answers up for each minute of the
+        // week, 150 times per window, with no call and no array read in a debug build.
+        func bits(_ values: ClosedRange<Int>, _ matches: (Int) -> Bool) -> UInt64 {
+            values.reduce(0) { matches($1) ? $0 | 1 << UInt64($1) : $0 }
+        }
+        let minuteBits = bits(0...59) { cron.minutes.contains($0) }
+        let hourBits = bits(0...23) { cron.hours.contains($0) }
+        let monthBits = bits(0...12) { cron.months.contains($0) }
+        let weekdayBitsByDay = (0...31).map { day in bits(0...6) { cron.matchesDay(dayOfMonth: day, weekday: $0) } }
+        func matches(_ f: Fields) -> Bool {
+            minuteBits >> UInt64(f.minute) & 1 != 0 && hourBits >> UInt64(f.hour) & 1 != 0
+                && monthBits >> UInt64(f.month) & 1 != 0 && weekdayBitsByDay[f.day] >> UInt64(f.weekday) & 1 != 0
+        }
+        let wildHours = !cron.hours.isRestricted
         var fires: [Int] = []
-        for index in minutes.indices {
+        for index in week.instants.indices {
             var fire = false
-            if !wildHours, !minutes[index].skipped.isEmpty, minutes[index].skipped.contains(where: matches) {
+            if !wildHours, week.followsAGap[index], week.skipped[index]?.contains(where: matches) == true {
                 fire = true
             }
-            if matches(minutes[index].fields), wildHours || !minutes[index].localSeenBefore { fire = true }
-            if fire { fires.append(minutes[index].instant) }
+            if matches(week.fields[index]), wildHours || !week.seenBefore[index] { fire = true }
+            if fire { fires.append(week.instants[index]) }
         }
         return fires
     }

@@ -319,7 +319,7 @@ struct DaemonEndToEndTests {
         withExtendedLifetime(first) {}
     }
 
-    @Test func idleDaemonDoesNotWakeUp() async throws {
+    @Test(.aheadInLine) func idleDaemonDoesNotWakeUp() async throws {
         // Only quotes widgets: after their first timeline nothing is due for an hour.
         let daemon = try DaemonUnderTest(config: "widgets:\n  a:\n    kind: quotes\n  b:\n    kind: quotes\n")
         #expect(

@@ -251,7 +251,7 @@ struct DaemonRuntimeHardeningTests {
 
     // MARK: 8. Floods and hostile text in the log
 
-    @Test func hostileLinesAreEscapedAndAFloodIsCountedNotRepeated() async throws {
+    @Test(.aheadInLine) func hostileLinesAreEscapedAndAFloodIsCountedNotRepeated() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         try writeFIFO(
@@ -281,7 +281,7 @@ struct DaemonRuntimeHardeningTests {
 
     // MARK: 11. Acknowledgement files
 
-    @Test func acknowledgementFilesNobodyTakesAreRemoved() async throws {
+    @Test(.aheadInLine) func acknowledgementFilesNobodyTakesAreRemoved() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let acks = directory.url.path + "/run/widgetd/acks"

@@ -163,6 +163,16 @@ struct StartsFirst: SuiteTrait, TestScoping {
     }
 }
 
+extension Trait where Self == AheadInLine {
+    /// The test takes the next free daemon turn before the tests already waiting for one (`AheadInLine`).
+    static var aheadInLine: Self { AheadInLine() }
+}
+
+/// Marks a test of a `.spawnsDaemons` suite whose end is a long wait (a lifetime or a rate window that must pass, with
+/// its turn given back): it goes ahead of the tests waiting for a turn, so that its wait starts early in the run,
+/// beside the others' work, instead of starting when most of them are done and then being the run's end.
+struct AheadInLine: TestTrait {}
+
 extension Trait where Self == DaemonGate {
     /// The tests of a suite that starts daemons, bars or shells take turns with every other such test (`DaemonGate`).
     static var spawnsDaemons: Self { DaemonGate() }
@@ -201,7 +211,7 @@ struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
             try await StartsFirst.runAtHighPriority(function)
             return
         }
-        await Self.turns.take()
+        await Self.turns.take(aheadInLine: test.traits.contains { $0 is AheadInLine })
         let turn = Turn()
         defer { if turn.giveBack() { Task { await Self.turns.give() } } }
         try await Self.$held.withValue(turn) { try await function() }
@@ -233,12 +243,13 @@ struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
 
         init(_ count: Int) { free = count }
 
-        func take() async {
+        /// - Parameter aheadInLine: wait before the tests already waiting (`AheadInLine`), not after them.
+        func take(aheadInLine: Bool = false) async {
             if free > 0 {
                 free -= 1
                 return
             }
-            await withCheckedContinuation { waiting.append($0) }
+            await withCheckedContinuation { waiting.insert($0, at: aheadInLine ? 0 : waiting.count) }
         }
 
         func give() {

@@ -33,7 +33,7 @@ struct ExecEndToEndTests {
         #expect(object["color"] as? String == "#ff0000")
     }
 
-    @Test func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() async throws {
+    @Test(.aheadInLine) func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() async throws {
         let script =
             "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + 2 * i, "
             + "'text': 'step %d' % i} for i in range(3)], 'policy': 'never'}))"

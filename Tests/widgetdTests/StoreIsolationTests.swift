@@ -5,7 +5,7 @@ import Testing
 /// hears its final outcome.
 @Suite("a locked store, end to end", .spawnsDaemons)
 struct StoreIsolationTests {
-    @Test func aLockedStoreStallsNoOtherKindAndAFailedClickNeverLandsLater() async throws {
+    @Test(.aheadInLine) func aLockedStoreStallsNoOtherKindAndAFailedClickNeverLandsLater() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:
