@@ -9,6 +9,12 @@ let staticRuntimeInRelease: [SwiftSetting] = [
     .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
 ]
 
+/// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
+/// (`-Osize`, issue 15, docs/PERFORMANCE.md "Idle RSS", third pass): less of their code is resident in an idle daemon.
+/// The swap and reload paths (Basics, Timelines, Output, System, TimeZones) keep `-O`.
+let sizeOptimizedInRelease: [SwiftSetting] =
+    staticRuntimeInRelease + [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
+
 /// The release daemon is linked without its symbol table and debug info (`--strip-all`, issue 15): they are a fifth of
 /// its size, and `scripts/install` and `scripts/package-deb` stripped them anyway. A crash report then names addresses,
 /// the image's load address and its build ID instead of functions; `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` from
@@ -65,9 +71,9 @@ let package = Package(
         .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
         // docs/development.md, checked against every target's imports by PackageGraphTests).
-        .target(name: "Text", swiftSettings: staticRuntimeInRelease),
-        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Text", swiftSettings: sizeOptimizedInRelease),
+        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: sizeOptimizedInRelease),
+        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: sizeOptimizedInRelease),
         // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
         // Cross-module optimization in release (issue 15, docs/PERFORMANCE.md "Swap cost"): the engine is generic over
         // its instance type, and without it the daemon runs it unspecialized, looking up generic metadata and copying
@@ -77,7 +83,7 @@ let package = Package(
             swiftSettings: staticRuntimeInRelease + [
                 .unsafeFlags(["-cross-module-optimization"], .when(platforms: [.linux], configuration: .release))
             ]),
-        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: sizeOptimizedInRelease),
         .target(name: "System", dependencies: ["Basics", "CLinux"], swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Output", dependencies: ["Basics", "Timelines", "TimeZones", "Text", "System"],
@@ -85,18 +91,18 @@ let package = Package(
         .target(
             name: "Config",
             dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Output", "Text"],
-            swiftSettings: staticRuntimeInRelease),
+            swiftSettings: sizeOptimizedInRelease),
         .target(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
-            swiftSettings: staticRuntimeInRelease),
-        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: staticRuntimeInRelease),
+            swiftSettings: sizeOptimizedInRelease),
+        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
         .target(
             name: "Providers",
             dependencies: [
                 "Basics", "Config", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Store",
                 "CLinux",
             ],
-            swiftSettings: staticRuntimeInRelease),
+            swiftSettings: sizeOptimizedInRelease),
         .executableTarget(
             name: "widgetd",
             dependencies: [
@@ -104,7 +110,7 @@ let package = Package(
                 "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
                 "Providers", "Store",
             ],
-            swiftSettings: staticRuntimeInRelease,
+            swiftSettings: sizeOptimizedInRelease,
             linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
                 + strippedInRelease
         ),
