@@ -173,6 +173,32 @@ struct EngineTests {
         #expect(harness.engine.request(.all, now: t0) == ["a", "b"])
     }
 
+    @Test func oneInstanceRequestedDuringItsReloadGetsExactlyOneMore() {
+        var harness = EngineHarness([instance("a"), instance("b")], at: t0)
+        // The single-instance path (a FIFO line's `reload a`) coalesces like `.all`, and touches no other widget.
+        #expect(harness.engine.request(.instance("a"), now: t0) == ["a"])
+        #expect(harness.engine.request(.instance("a"), now: t0) == ["a"])
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["1"], every: 1), policy: .never)))
+        harness.complete("b", .success(Timeline(entries: entries(t0, ["1"], every: 1), policy: .never)))
+        #expect(harness.reloads(of: "a") == [t0, t0])
+        #expect(harness.reloads(of: "b") == [t0])
+    }
+
+    @Test func theAwaitedInstanceIsAnsweredOnlyForTheReloadInFlight() throws {
+        var harness = EngineHarness([instance("a")], at: t0)
+        let token = try #require(harness.pending["a"])
+        let asked = harness.engine.withAwaitedInstance(named: "a", token: token, at: t0) { instance, current in
+            "\(instance.name) \(current.text)"
+        }
+        #expect(asked == "a placeholder")
+        #expect(harness.engine.withAwaitedInstance(named: "a", token: token + 1, at: t0) { _, _ in true } == nil)
+        #expect(harness.engine.withAwaitedInstance(named: "nope", token: token, at: t0) { _, _ in true } == nil)
+        // Answered: no reload is awaited any more, as `isAwaiting` says.
+        harness.complete("a", .success(Timeline(entries: entries(t0, ["1"], every: 1), policy: .never)))
+        #expect(harness.engine.withAwaitedInstance(named: "a", token: token, at: t0) { _, _ in true } == nil)
+        #expect(!harness.engine.isAwaiting(instance: "a", token: token))
+    }
+
     @Test func aProviderAskingToReloadAtOnceIsRateLimited() {
         var harness = EngineHarness([instance("a")], at: t0)
         harness.run(until: t0.addingTimeInterval(40)) { _, now in

@@ -52,11 +52,15 @@ public struct QuotesKind: WidgetKind {
 
     private func nextTimeline(_ configuration: IntentValues, _ context: ProviderContext) -> Timeline {
         let category = category(configuration)
-        let quote =
-            context.current.flatMap { Self.quote(in: category, after: $0.text) }
-            ?? Self.quote(in: category, at: context.now)
+        // By position in the category's list, not by text: a reload runs this before the bar file's rename, and each
+        // lookup by a quote's text hashed the whole quote.
+        let quotes = Self.quotes(in: category)
+        let index =
+            context.current.flatMap { Self.index(in: quotes, after: $0.text) }
+            ?? Self.index(in: quotes, at: context.now)
+        let content = Self.contentsByIndex[category]?[index] ?? Self.content(quotes[index], category: category)
         return Timeline(
-            entries: [entry(quote, category: category, at: context.now)],
+            entries: [TimelineEntry(date: context.now, content: content)],
             policy: .after(context.now.addingTimeInterval(Self.rotation)))
     }
 
@@ -100,6 +104,15 @@ public struct QuotesKind: WidgetKind {
         return table
     }()
 
+    /// `contents` in the order of each category's quotes (`QuoteCollection.quotes`), for `nextTimeline`.
+    private static let contentsByIndex: [String: [EntryContent]] = {
+        var table: [String: [EntryContent]] = [:]
+        for (category, quotes) in QuoteCollection.quotes {
+            table[category] = quotes.map { contents[category]?[$0] ?? content($0, category: category) }
+        }
+        return table
+    }()
+
     static func quotes(in category: String) -> [String] {
         QuoteCollection.quotes[category] ?? QuoteCollection.quotes["motivation"] ?? ["Small steps count."]
     }
@@ -107,14 +120,23 @@ public struct QuotesKind: WidgetKind {
     /// The quote of `category` for the hour containing `now`.
     static func quote(in category: String, at now: Date) -> String {
         let quotes = quotes(in: category)
-        let hour = Int((now.timeIntervalSince1970 / rotation).rounded(.down))
-        return quotes[((hour % quotes.count) + quotes.count) % quotes.count]
+        return quotes[index(in: quotes, at: now)]
     }
 
     /// The quote after `shown` in `category`, wrapping around; nil when `shown` is not one of its quotes.
     public static func quote(in category: String, after shown: String) -> String? {
         let quotes = quotes(in: category)
-        guard let index = quotes.firstIndex(of: shown) else { return nil }
-        return quotes[(index + 1) % quotes.count]
+        return index(in: quotes, after: shown).map { quotes[$0] }
+    }
+
+    /// The position in `quotes` (not empty) of the quote for the hour containing `now`.
+    private static func index(in quotes: [String], at now: Date) -> Int {
+        let hour = Int((now.timeIntervalSince1970 / rotation).rounded(.down))
+        return ((hour % quotes.count) + quotes.count) % quotes.count
+    }
+
+    /// The position in `quotes` of the quote after `shown`, wrapping around; nil when `shown` is not one of them.
+    private static func index(in quotes: [String], after shown: String) -> Int? {
+        quotes.firstIndex(of: shown).map { ($0 + 1) % quotes.count }
     }
 }

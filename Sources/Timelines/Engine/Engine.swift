@@ -133,6 +133,21 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         return states.withUnsafeBufferPointer { body($0[index].instance) }
     }
 
+    /// What `body` answers about the instance named `name` and what it shows at `now`, when `token` is the reload the
+    /// engine waits for (nil otherwise, or when there is no such instance): `isAwaiting`, `content` and `withInstance`
+    /// in one lookup, for the loop as it starts a call (three lookups by name were a tenth of a reload's work before
+    /// its file's rename).
+    @inlinable
+    public func withAwaitedInstance<Result>(
+        named name: String, token: UInt64, at now: Date, _ body: (Instance, EntryContent) -> Result
+    ) -> Result? {
+        guard let index = indexByName[name] else { return nil }
+        return states.withUnsafeBufferPointer { states in
+            guard states[index].inFlight == token else { return nil }
+            return body(states[index].instance, states[index].content(at: now))
+        }
+    }
+
     /// What the instance shows at `now`.
     public func content(of name: String, at now: Date) -> EntryContent? {
         guard let index = indexByName[name] else { return nil }
@@ -171,21 +186,30 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     /// - Returns: the names of the instances the target matched.
     @discardableResult
     public mutating func request(_ target: ReloadTarget, now: Date) -> [String] {
+        // One instance, the common case (a FIFO line, a click): no array of indices.
+        if case .instance(let name) = target {
+            guard let index = indexByName[name] else { return [] }
+            requestReload(at: index, now: now)
+            return [name]
+        }
         let matched: [Int]
         switch target {
         case .all: matched = Array(states.indices)
         case .kind(let kind): matched = states.indices.filter { states[$0].instance.kind == kind }
-        case .instance(let name): matched = indexByName[name].map { [$0] } ?? []
+        case .instance: matched = []  // answered above
         }
-        for index in matched {
-            if states[index].inFlight != nil {
-                states[index].requestedDuringReload = true
-            } else {
-                states[index].requested = true
-                reschedule(index, now: now)
-            }
-        }
+        for index in matched { requestReload(at: index, now: now) }
         return states.withUnsafeBufferPointer { states in matched.map { states[$0].instance.name } }
+    }
+
+    /// One more reload at once, or right after the one in flight.
+    private mutating func requestReload(at index: Int, now: Date) {
+        if states[index].inFlight != nil {
+            states[index].requestedDuringReload = true
+        } else {
+            states[index].requested = true
+            reschedule(index, now: now)
+        }
     }
 
     /// Everything due at `now`: content that changed, and reloads to start.

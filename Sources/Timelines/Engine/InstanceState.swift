@@ -24,7 +24,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     /// A reload was asked for while one was running: exactly one more follows it.
     var requestedDuringReload = false
     /// The token of the provider call in flight, if one is.
-    var inFlight: UInt64?
+    @usableFromInline var inFlight: UInt64?
     /// When the call in flight counts as failed.
     var inFlightDeadline: Date?
     var lastReloadStart: Date?
@@ -48,7 +48,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
 
     /// What the widget shows at `now`: the current entry of the last good timeline (marked stale while the
     /// provider fails), else the restored or placeholder content; dynamic dates written out.
-    func content(at now: Date) -> EntryContent {
+    @usableFromInline func content(at now: Date) -> EntryContent {
         ShownContent.at(
             now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback, failure: failure)
     }

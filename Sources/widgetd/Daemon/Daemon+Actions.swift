@@ -66,14 +66,12 @@ extension Daemon {
     /// (it timed out in the queue, or a newer one superseded it) is skipped.
     func startWaitingReloads() {
         while let (reload, lane) = reloads.next() {
-            guard engine.isAwaiting(instance: reload.instance, token: reload.token) else {
-                reloads.finished(lane)
-                continue
-            }
             let now = Date()
-            let current = engine.content(of: reload.instance, at: now)
-            // The instance is borrowed: a kind that answers at once never needs a copy of it.
-            let answeredAtOnce = engine.withInstance(named: reload.instance) { instance in
+            // One lookup by name for all three questions. The instance is borrowed: a kind that answers at once never
+            // needs a copy of it. Nil: the engine no longer waits for this reload (it timed out in the queue, or a
+            // newer one superseded it), or the widget is gone.
+            let answeredAtOnce = engine.withAwaitedInstance(named: reload.instance, token: reload.token, at: now) {
+                instance, current in
                 log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
                 return runner.start(instance, token: reload.token, now: now, current: current)
             }

@@ -116,8 +116,13 @@ struct ProviderRunner: Sendable {
     /// The lane `instance`'s calls run on: its run mode says whether it blocks a thread (a command), its kind whether
     /// it uses the store.
     func lane(of instance: WidgetInstance) -> ProviderLane {
+        lane(of: instance, kind: registry.kind(named: instance.kind))
+    }
+
+    /// `lane(of:)` for an instance whose kind was already looked up (nil: unknown).
+    private func lane(of instance: WidgetInstance, kind: (any WidgetKind)?) -> ProviderLane {
         if instance.runMode.blocksThread { return .commands }
-        return registry.kind(named: instance.kind)?.usesStore == true ? .store : .shared
+        return kind?.usesStore == true ? .store : .shared
     }
 
     private func executor(for lane: ProviderLane) -> any TaskExecutor {
@@ -146,7 +151,7 @@ struct ProviderRunner: Sendable {
             timeZone: instance.timeZone ?? .current,
             current: current, settings: instance.settings)
         let queue = self.queue
-        let lane = lane(of: instance)
+        let lane = lane(of: instance, kind: kind)
         // A kind that computes in memory answers here, on the loop's thread: a thread hop (task creation, a futex
         // wake, two context switches) cost more than the call itself, and most of a reload's latency. Only the shared
         // lane: a command or the store may wait, and the loop must not. The result still goes through the queue, so

@@ -33,8 +33,9 @@ struct ReloadQueue {
         head += 1
         running += 1
         if head == waiting.count {
-            // Emptied: let the burst's storage go rather than keep it for the next one.
-            waiting = []
+            // Emptied: let a burst's storage go rather than keep it for the next one; a few slots are kept, so a single
+            // reload (a FIFO line) allocates nothing here before its file is written.
+            waiting.removeAll(keepingCapacity: waiting.capacity <= 16)
             head = 0
         } else if head >= 1024, head * 2 >= waiting.count {
             waiting.removeFirst(head)
