@@ -115,6 +115,23 @@ struct NewFileTests {
 
     // MARK: The writer
 
+    /// Writes `clock.plain` and `quote.plain` through `writer` and checks that both hold what was written, whole.
+    func writeClockAndQuote(
+        with writer: OutputWriter, in directory: TestDirectory, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(
+            try writer.write(instance: "clock", format: .plain, contents: "12:00\n"), sourceLocation: sourceLocation)
+        #expect(
+            try writer.write(instance: "quote", format: .plain, contents: "Be kind.\n"), sourceLocation: sourceLocation)
+        #expect(
+            try String(contentsOfFile: directory.appending("clock.plain"), encoding: .utf8) == "12:00\n",
+            sourceLocation: sourceLocation)
+        #expect(
+            try String(contentsOfFile: directory.appending("quote.plain"), encoding: .utf8) == "Be kind.\n",
+            sourceLocation: sourceLocation)
+        #expect(try directory.names() == ["clock.plain", "quote.plain"], sourceLocation: sourceLocation)
+    }
+
     @Test func aWriterLinksNewFilesAndRenamesOverTheFilesItFoundAtOpen() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
@@ -122,11 +139,7 @@ struct NewFileTests {
         try Data("last run\n".utf8).write(to: URL(fileURLWithPath: directory.appending("clock.plain")))
         let writer = try OutputWriter(directory: directory.path)
         let inotify = try watching(directory)
-        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
-        #expect(try writer.write(instance: "quote", format: .plain, contents: "Be kind.\n"))
-        #expect(try String(contentsOfFile: directory.appending("clock.plain"), encoding: .utf8) == "12:00\n")
-        #expect(try String(contentsOfFile: directory.appending("quote.plain"), encoding: .utf8) == "Be kind.\n")
-        #expect(try directory.names() == ["clock.plain", "quote.plain"])
+        try writeClockAndQuote(with: writer, in: directory)
         let seen = events(inotify)
         // The existing file was replaced by a rename, in one step; the new one was linked in.
         #expect(seen.contains { $0.name == "clock.plain" && $0.mask.contains(.movedTo) })
@@ -159,11 +172,7 @@ struct NewFileTests {
             return -1
         }
         let inotify = try watching(directory)
-        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
-        #expect(try writer.write(instance: "quote", format: .plain, contents: "Be kind.\n"))
-        #expect(try String(contentsOfFile: directory.appending("clock.plain"), encoding: .utf8) == "12:00\n")
-        #expect(try String(contentsOfFile: directory.appending("quote.plain"), encoding: .utf8) == "Be kind.\n")
-        #expect(try directory.names() == ["clock.plain", "quote.plain"])
+        try writeClockAndQuote(with: writer, in: directory)
         #expect(tries.count == 1)
         let seen = events(inotify)
         for name in ["clock.plain", "quote.plain"] {
