@@ -75,4 +75,16 @@ static inline int widgetd_link_open_file(int descriptor, int directory, const ch
     return linkat(descriptor, "", directory, name, 0x1000 /* AT_EMPTY_PATH */);
 }
 
+// madvise(MADV_DONTNEED) over `count` regions given as start and end addresses in turn, for WorkingSet.trim: a C loop,
+// so that nothing between the first unmapping and the last runs code that has to be faulted in again. Returns how many
+// succeeded.
+#include <sys/mman.h>
+static inline size_t widgetd_unmap_regions(const unsigned long *bounds, size_t count) {
+    size_t done = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (madvise((void *)bounds[2 * i], bounds[2 * i + 1] - bounds[2 * i], MADV_DONTNEED) == 0) done++;
+    }
+    return done;
+}
+
 #endif

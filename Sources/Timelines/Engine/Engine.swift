@@ -37,6 +37,10 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     @usableFromInline private(set) var indexByName: [String: Int] = [:]
     private var heap = DeadlineHeap()
     private var nextToken: UInt64 = 1
+    /// How many instances have had no answer yet: neither a timeline nor a failure since they started. The daemon
+    /// waits for none to be left before it trims its start-up's working set (`WorkingSet`). An instance once answered
+    /// stays answered (nothing takes a timeline or failure away), so a counter is enough.
+    public private(set) var unansweredInstances = 0
 
     /// Starts every instance: placeholders (or restored entries) show at once, and every instance asks
     /// for its first timeline.
@@ -68,6 +72,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
             states.append(state)
         }
         generations = Array(repeating: 0, count: states.count)
+        unansweredInstances = states.count
         for index in states.indices {
             reschedule(index, now: now)
         }
@@ -112,6 +117,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         states = kept
         indexByName = Dictionary(uniqueKeysWithValues: states.enumerated().map { ($1.instance.name, $0) })
         generations = Array(repeating: 0, count: states.count)
+        unansweredInstances = states.count(where: { !$0.hasAnswered })
         heap.removeAll()
         for index in states.indices {
             reschedule(index, now: now)
@@ -256,6 +262,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         instance name: String, token: UInt64, result: Result<Timeline, ProviderFailure>, now: Date
     ) -> [EngineAction] {
         guard let index = indexByName[name], states[index].inFlight == token else { return [] }
+        noteAnswer(at: index)
         states[index].inFlight = nil
         states[index].inFlightDeadline = nil
         states[index].recordChanged = true
@@ -285,6 +292,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     /// A reload in flight is superseded: its late answer is ignored.
     public mutating func install(_ timeline: Timeline, for name: String, now: Date) -> [EngineAction] {
         guard let index = indexByName[name] else { return [] }
+        noteAnswer(at: index)
         states[index].inFlight = nil
         states[index].inFlightDeadline = nil
         states[index].recordChanged = true
@@ -303,6 +311,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     /// with the reason, until its next update.
     public mutating func providerStopped(instance name: String, reason: String, now: Date) -> [EngineAction] {
         guard let index = indexByName[name] else { return [] }
+        noteAnswer(at: index)
         states[index].failure = reason
         states[index].recordChanged = true
         var actions: [EngineAction] = []
@@ -335,6 +344,11 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         // Added beside the queued wake-up, not in its place: an entry change due before `now` must still be shown
         // by the next `advance`. The earlier wake-up then finds nothing timed out and looks again.
         heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: generations[index]))
+    }
+
+    /// The instance at `index` is about to get a timeline or a failure: one fewer unanswered if it had neither.
+    private mutating func noteAnswer(at index: Int) {
+        if !states[index].hasAnswered { unansweredInstances -= 1 }
     }
 
     /// How long a provider call of `instance` may take (`EngineSettings.timeout(of:)`).

@@ -40,6 +40,9 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         self.fallback = fallback
     }
 
+    /// A provider answered at least once: with a timeline, or with a failure (a timeout, a stopped command included).
+    var hasAnswered: Bool { timeline != nil || failure != nil }
+
     /// The earliest instant a reload is due on its own (policy, schedule or retry), ignoring requests.
     var reloadDeadline: Date? {
         // Compared in place: this runs at every swap, and an array of the three would be an allocation each time.

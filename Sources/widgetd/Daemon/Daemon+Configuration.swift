@@ -9,6 +9,9 @@ extension Daemon {
     /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
     func reloadConfiguration() {
         announceReloading()
+        // The parse maps code the loop does not run: trimmed again once the widgets it starts have answered.
+        workingSetTrimPending = true
+        workingSetTrimDue = nil
         let loaded = ConfigLoader.load(path: configPath, registry: registry)
         guard let configuration = loaded.configuration else {
             // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.

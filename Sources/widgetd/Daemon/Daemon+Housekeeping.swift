@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
-/// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements.
+/// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements, and the
+/// working set's trim after start-up (`Daemon+WorkingSet`, done just before the loop sleeps).
 extension Daemon {
     /// The earliest of `engineDeadline` and every housekeeping deadline, for the timer.
     /// Asked at every wake-up, so it compares in place rather than collecting the deadlines into an array.
@@ -13,7 +14,8 @@ extension Daemon {
         }
         return earlier(
             earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
-            earlier(earlier(logLimits.nextDeadline, stateFiles.nextDeadline), watchdog?.due))
+            earlier(
+                earlier(logLimits.nextDeadline, stateFiles.nextDeadline), earlier(watchdog?.due, workingSetTrimDue)))
     }
 
     /// Does whatever housekeeping is due at `now`.

@@ -72,6 +72,10 @@ final class Daemon {
     var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
     var lastSessionGeneration: UInt64 = 0
     var stopping = false
+    /// Start-up (or a config reload) ran since the working set was last trimmed, and when to trim it once every widget
+    /// has answered (`Daemon+WorkingSet`).
+    var workingSetTrimPending = true
+    var workingSetTrimDue: Date?
     /// Whether this turn of the loop has already let the bar files' readers run (`Daemon.letReadersRun`).
     var readersHadTheirTurn = false
     /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
@@ -171,6 +175,7 @@ final class Daemon {
             do {
                 readersHadTheirTurn = false
                 takeInImmediateAnswers()
+                trimWorkingSetWhenDue(now: loop.now)
                 let wake = try loop.wait(
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
                 if wake.clockChanged {

@@ -1,0 +1,130 @@
+import CLinux
+import Glibc
+
+/// Handing back the pages a long-running process mapped only to start: the Linux counterpart of Windows'
+/// `EmptyWorkingSet`, for the read-only file mappings (code, constants) alone.
+///
+/// Start-up runs code that the daemon never runs again (the argument parser, the YAML reader, the config's checks,
+/// the loader's resolvers in libc and libm), and the kernel maps a whole block of the file around every page it
+/// faults in. Those pages stay mapped, and counted in the daemon's resident set, for as long as it runs. `trim()`
+/// unmaps them (`madvise(MADV_DONTNEED)`): they stay in the page cache, shared with every other process that maps
+/// the same files, and a page the loop needs again is mapped again by its next fault, from the cache. What stays
+/// resident is what the daemon runs while it runs. The pages are clean copies of their files, so nothing is lost;
+/// a mapping holding a page of its own (a written copy: a relocated constant, a debugger's breakpoint) is left alone.
+public enum WorkingSet {
+    /// A mapping `trim()` unmaps: its start and end addresses.
+    public struct Region: Equatable, Sendable {
+        public var start: UInt
+        public var end: UInt
+
+        public init(start: UInt, end: UInt) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// Unmaps the process's read-only, private file mappings that hold no page of their own (`regions(inSmaps:)`);
+    /// returns how many kilobytes were resident in them.
+    ///
+    /// Call it last before sleeping: code run after it is faulted in again, and the kernel maps a block of the file
+    /// (up to 64 kB) around each such page.
+    @discardableResult
+    public static func trim() -> Int {
+        guard let smaps = readSmaps() else { return 0 }
+        let found = regionsWithResidentKilobytes(inSmaps: smaps)
+        let bounds = found.flatMap { [$0.region.start, $0.region.end] }
+        let unmapped = bounds.withUnsafeBufferPointer { widgetd_unmap_regions($0.baseAddress, found.count) }
+        return unmapped == found.count ? found.reduce(0) { $0 + $1.resident } : 0
+    }
+
+    /// The mappings of `/proc/PID/smaps` text that are safe to unmap: readable, not writable, private, backed by a
+    /// file (a path, not `[vdso]` or anonymous memory), and with no anonymous page (`Anonymous: 0 kB`: nothing was
+    /// written into a copy of the file's page, which unmapping would lose).
+    public static func regions(inSmaps smaps: [UInt8]) -> [Region] {
+        regionsWithResidentKilobytes(inSmaps: smaps).map(\.region)
+    }
+
+    private static func regionsWithResidentKilobytes(inSmaps smaps: [UInt8]) -> [(region: Region, resident: Int)] {
+        var found: [(region: Region, resident: Int)] = []
+        var candidate: Region?
+        var resident = 0
+        var anonymous = -1
+        func close() {
+            if let region = candidate, anonymous == 0 { found.append((region, resident)) }
+            candidate = nil
+        }
+        for line in smaps.split(separator: UInt8(ascii: "\n")) {
+            if let header = MappingHeader(line) {
+                close()
+                if header.isReadOnlyPrivateFile { candidate = Region(start: header.start, end: header.end) }
+                resident = 0
+                anonymous = -1
+            } else if candidate != nil, let (field, kilobytes) = field(line) {
+                if field.elementsEqual("Rss".utf8) { resident = kilobytes }
+                if field.elementsEqual("Anonymous".utf8) { anonymous = kilobytes }
+            }
+        }
+        close()
+        return found
+    }
+
+    /// A `Name:   123 kB` line's name and number.
+    private static func field(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        var value = 0
+        var digits = 0
+        for byte in line[(colon + 1)...] where byte != UInt8(ascii: " ") {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return digits > 0 ? (line[..<colon], value) : nil
+    }
+
+    /// A mapping's first line: `start-end perms offset dev inode [path]`.
+    private struct MappingHeader {
+        var start: UInt
+        var end: UInt
+        var permissions: ArraySlice<UInt8>
+        var path: ArraySlice<UInt8>
+
+        init?(_ line: ArraySlice<UInt8>) {
+            let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
+            guard fields.count >= 5, let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
+                let start = Self.hex(fields[0][..<dash]), let end = Self.hex(fields[0][(dash + 1)...]), start < end,
+                fields[1].count == 4
+            else { return nil }
+            self.start = start
+            self.end = end
+            permissions = fields[1]
+            path = fields.count == 6 ? fields[5].drop(while: { $0 == UInt8(ascii: " ") }) : []
+        }
+
+        var isReadOnlyPrivateFile: Bool {
+            let flags = Array(permissions)
+            return flags[0] == UInt8(ascii: "r") && flags[1] == UInt8(ascii: "-") && flags[3] == UInt8(ascii: "p")
+                && path.first == UInt8(ascii: "/")
+        }
+
+        static func hex(_ digits: ArraySlice<UInt8>) -> UInt? {
+            guard !digits.isEmpty, digits.count <= 16 else { return nil }
+            var value: UInt = 0
+            for byte in digits {
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt(digit)
+            }
+            return value
+        }
+    }
+
+    /// `/proc/self/smaps`, whole; nil when it cannot be read (no procfs).
+    private static func readSmaps() -> [UInt8]? {
+        guard let file = try? FileDescriptor.open("/proc/self/smaps", O_RDONLY) else { return nil }
+        return try? file.readToEnd(chunkSize: 65536)
+    }
+}
