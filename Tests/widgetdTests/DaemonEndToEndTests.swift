@@ -327,6 +327,8 @@ struct DaemonEndToEndTests {
                 FileManager.default.fileExists(atPath: daemon.runtime + "/status/a.json")
                     && FileManager.default.fileExists(atPath: daemon.runtime + "/status/b.json")
             })
+        // Start-up ends with one more wake-up, half a second after the last first answer: the working set's trim.
+        #expect(await daemon.waitFor("the trim") { daemon.log.contains("handing back start-up's mapped files") })
         // Let the provider tasks' threads park: wait until a half-second passes with no context switch.
         #expect(
             try await waitForQuiet("the daemon to settle", window: .milliseconds(500)) { try daemon.contextSwitches() })
