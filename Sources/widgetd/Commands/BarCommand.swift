@@ -115,6 +115,9 @@ enum BarCommand {
         var last: String?
         var paused = false
         var first = true
+        // Start-up's code (the config's parse, the records' first reads) is handed back once the first line is out, and
+        // again after an edited config is taken in: a bar runs for days (`WorkingSet`, as the daemon does).
+        var trimDue = true
         while true {
             let now = Date()
             if !paused {
@@ -134,6 +137,10 @@ enum BarCommand {
             do {
                 let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
                 try timer.arm(at: next)
+                if trimDue && !first {
+                    trimDue = false
+                    WorkingSet.trim()
+                }
                 guard
                     let readable = try lifetime.wait(
                         forReadable: [watcher.fileDescriptor, timer.fileDescriptor, signals.fileDescriptor]
@@ -177,6 +184,7 @@ enum BarCommand {
                 }
                 items = edited
                 recordPaths = editedPaths
+                trimDue = true
                 records = [:]
                 for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
             }
