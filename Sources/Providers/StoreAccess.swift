@@ -14,8 +14,8 @@ import Synchronization
 public final class StoreAccess: Sendable {
     public let path: String
     private let store = Mutex<OpenStore>(OpenStore())
-    /// How many `StoreHold`s are out. Apart from `store`'s lock, which an open keeps for as long as it takes (another
-    /// process's lock on the file, a migration), so that taking a hold never waits.
+    /// How many `StoreHold`s are out: an atomic, not part of `store`, whose lock an open keeps for as long as it takes
+    /// (another process's lock on the file, a migration), so that taking a hold never waits.
     private let holds = Atomic<Int>(0)
 
     /// The open store: held weakly so that it closes when no user holds it, and strongly while a hold is out.
