@@ -99,8 +99,8 @@ struct WidgetdMain {
         case .run(let path, let level):
             return RunCommand.run(
                 configPath: ConfigPath.resolve(explicit: path, environment: environment),
-                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: registry, environment: environment,
-                console: console)
+                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: registry, store: store,
+                environment: environment, console: console)
         case .list:
             return ListCommand.run(registry: registry, environment: environment, console: console)
         case .status(let path):

@@ -32,4 +32,53 @@ struct SQLiteOnDemandTests {
         #expect(try await waitFor("libsqlite3 to be unmapped after the click") { try !Self.mapsSQLite(pid) })
         #expect(!daemon.log.contains("cannot load SQLite"))
     }
+
+    /// How often the dynamic loader loaded and unloaded libsqlite3 in process `pid`, from its `LD_DEBUG=files` log
+    /// (`LD_DEBUG_OUTPUT=PREFIX` writes it to `PREFIX.PID`): glibc's loader makes a link map for each load and
+    /// destroys it at each unload.
+    static func sqliteLoads(prefix: String, pid: Int32) -> (loads: Int, unloads: Int) {
+        let lines = ((try? String(contentsOfFile: "\(prefix).\(pid)", encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.contains("libsqlite3.so") }
+        return (
+            lines.filter { $0.contains("generating link map") }.count,
+            lines.filter { $0.contains("destroying link map") }.count
+        )
+    }
+
+    /// Store reloads wait for the store's thread one by one; the store stays open (and SQLite loaded) from the
+    /// first to the last, a read that fails included, and is let go once none waits (issue 15, the cost of a burst).
+    @Test func aBurstOfStoreReloadsLoadsItOnceAndUnloadsItAfter() async throws {
+        let names = (0..<12).map { "m\($0)" }
+        let config =
+            "widgets:\n" + names.map { "  \($0):\n    kind: motivations\n    output: [plain]\n" }.joined()
+            // No motivation has this id: its read fails, after opening the store like the others.
+            + "  missing:\n    kind: motivations\n    intent:\n      motivation: ffff\n    output: [plain]\n"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let loaderLog = directory.url.path + "/loader"
+        let daemon = try DaemonUnderTest(
+            config: config, reusing: directory,
+            extraEnvironment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": loaderLog])
+        let pid = daemon.process.processIdentifier
+        // Start-up: all thirteen read the (empty) store.
+        #expect(
+            await daemon.waitFor("every widget's first timeline") {
+                (names + ["missing"]).allSatisfy(daemon.hasTimeline)
+            })
+        #expect(try await waitFor("libsqlite3 to be unmapped after start-up") { try !Self.mapsSQLite(pid) })
+        #expect(Self.sqliteLoads(prefix: loaderLog, pid: pid) == (1, 1))
+        #expect(daemon.log.contains("missing: no motivation with id 'ffff'"), "\(daemon.log)")
+
+        // A write reloads the kind: thirteen reloads queued at once, one load again.
+        #expect(try runWidgetd(["motivations", "add", "First."], environment: daemon.environment).status == 0)
+        #expect(
+            await daemon.waitFor("every widget showing the new motivation") {
+                names.allSatisfy { daemon.read("\($0).plain") == "First.\n" }
+            })
+        #expect(try await waitFor("libsqlite3 to be unmapped after the reloads") { try !Self.mapsSQLite(pid) })
+        #expect(
+            try await waitFor("the loader to report the second unload") {
+                Self.sqliteLoads(prefix: loaderLog, pid: pid) == (2, 2)
+            })
+    }
 }

@@ -1,16 +1,18 @@
 import Kind
+import Providers
 
 /// `widgetd run`: start the daemon and serve until SIGTERM or SIGINT.
 enum RunCommand {
     static func run(
-        configPath: String, logLevel: LogLevel, registry: KindRegistry, environment: [String: String],
-        console: Console
+        configPath: String, logLevel: LogLevel, registry: KindRegistry, store: StoreAccess,
+        environment: [String: String], console: Console
     ) -> Int32 {
         let journal = JournalStream.isStandardError(environment: environment)
         let log = Log.standardError(level: logLevel, journal: journal)
         let daemon: Daemon
         do {
-            daemon = try Daemon(configPath: configPath, registry: registry, environment: environment, log: log)
+            daemon = try Daemon(
+                configPath: configPath, registry: registry, store: store, environment: environment, log: log)
         } catch {
             // The journal files each line on its own: every line of a multi-line report (config errors with their
             // source lines and carets) is an error.

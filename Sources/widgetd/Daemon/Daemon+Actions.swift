@@ -65,6 +65,7 @@ extension Daemon {
     /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
     /// (it timed out in the queue, or a newer one superseded it) is skipped.
     func startWaitingReloads() {
+        holdStoreWhileReloadsWait()
         while let (reload, lane) = reloads.next() {
             let now = Date()
             // One lookup by name for all three questions. The instance is borrowed: a kind that answers at once never
@@ -83,6 +84,7 @@ extension Daemon {
             case true?: break
             }
         }
+        holdStoreWhileReloadsWait()
     }
 
     /// Writes the instance's bar files; its record is written separately, only when it changes. A failed write is

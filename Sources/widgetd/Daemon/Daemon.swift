@@ -64,6 +64,8 @@ final class Daemon {
 
     /// Reloads waiting for a provider thread, by lane.
     var reloads = ReloadLanes()
+    /// Keeps the store open while store reloads wait for its thread (`Daemon+StoreHold`).
+    var storeHold: StoreHold?
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
@@ -92,7 +94,8 @@ final class Daemon {
 
     /// Sets everything up; the signals must already be blocked in this thread (`WidgetdMain` does it
     /// first thing), so the signalfd sees them.
-    init(configPath: String, registry: KindRegistry, environment: [String: String], log: Log) throws {
+    init(configPath: String, registry: KindRegistry, store: StoreAccess, environment: [String: String], log: Log) throws
+    {
         self.configPath = configPath
         self.registry = registry
         self.environment = environment
@@ -149,7 +152,8 @@ final class Daemon {
         let wakeup = loop.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
         dispatcher = RequestDispatcher(registry: registry)
-        runner = ProviderRunner(registry: registry, queue: completions, executor: ProviderExecutor(threads: 4))
+        runner = ProviderRunner(
+            registry: registry, queue: completions, executor: ProviderExecutor(threads: 4), store: store)
         let now = Date()
         let restored = memory?.recall(configuration.widgets, at: now) ?? [:]
         engine = Engine(

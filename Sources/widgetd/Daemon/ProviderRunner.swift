@@ -98,6 +98,9 @@ struct ProviderRunner: Sendable {
     let registry: KindRegistry
     let queue: CompletionQueue
     let executor: ProviderExecutor
+    /// The store the store-backed kinds read: held open while calls wait for or run on `storeExecutor`, so that a
+    /// burst of reads loads SQLite once (`holdStore()`).
+    let store: StoreAccess
     /// As many threads as the daemon lets command reloads run at once (`ReloadLanes.commands`), so a reload never
     /// waits here after its timeout has started.
     let commandExecutor = CommandExecutor(maximumThreads: 64)
@@ -162,6 +165,7 @@ struct ProviderRunner: Sendable {
             return true
         }
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
+        let hold = lane == .store ? store.hold() : nil
         Task(executorPreference: executor(for: lane)) {
             let result: Result<Timeline, ProviderFailure>
             do {
@@ -173,8 +177,22 @@ struct ProviderRunner: Sendable {
                 result = .failure(ProviderFailure("\(error)"))
             }
             queue.post(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
+            // Held from the call's queueing to its end, on the store's thread; a failed call lets go too.
+            withExtendedLifetime(hold) {}
         }
         return false
+    }
+
+    /// A hold on the store that keeps it open between the calls that wait for the store's thread (the daemon takes one
+    /// while store reloads wait there); give it back with `release(_:)`.
+    func holdStore() -> StoreHold {
+        store.hold()
+    }
+
+    /// Lets go of `hold` on the store's thread, after the calls queued there before: the last hold to go closes the
+    /// store (and may checkpoint its write-ahead log) and unloads SQLite, work that must not hold up the loop.
+    func release(_ hold: StoreHold) {
+        Task(executorPreference: storeExecutor) { withExtendedLifetime(hold) {} }
     }
 }
 
@@ -218,6 +236,8 @@ extension ProviderRunner {
             current: current, settings: instance.settings)
         let lane = lane(of: instance)
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
+        // An intent reads the store more than once (the motivation, then its toggle): one open for all of them.
+        let hold = lane == .store ? store.hold() : nil
         Task(executorPreference: lane == .commands ? commandIntentExecutor : executor(for: lane)) {
             let outcome: Result<IntentOutcome, IntentError>
             do {
@@ -242,6 +262,7 @@ extension ProviderRunner {
                     IntentCompletion(
                         instance: instance.name, kind: instance.kind, intent: invocation.intent, outcome: outcome,
                         acknowledgement: acknowledgement)))
+            withExtendedLifetime(hold) {}
         }
     }
 }
