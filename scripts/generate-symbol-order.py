@@ -4,11 +4,14 @@
 Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a file around every page fault in
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
-order, so that what the daemon runs is contiguous: first what it runs after start-up (a swap, an exec widget's
-reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up runs. A function missing from the
+order, so that what the daemon runs is contiguous: first what a FIFO reload of one quotes widget runs (its latency is
+mostly the cold cache misses of its code: docs/PERFORMANCE.md, "Reload latency", fifth pass), then what it runs after
+start-up (a swap, an exec widget's reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up
+runs. Only our modules' functions move (they are compiled with `-function-sections`). A function missing from the
 list (renamed since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
 
 The profile is valgrind's callgrind (every function that runs, not a sample) on an unstripped release daemon:
+  - one quotes widget: ten `reload q0` lines on the control FIFO, after start-up;
   - the example config (config/widgets.yaml): start-up until every timeline is in, 25 s idle (its per-second clock
     swaps, its exec widget reloads every 10 s), FIFO reloads and clicks, SIGHUP, a stop;
   - a config with no widgets: start-up, SIGHUP, a stop.
@@ -55,7 +58,7 @@ def wait_until(condition, timeout):
     return False
 
 
-def profile(binary, directory, name, config_text, widgets, idle_seconds, requests):
+def profile(binary, directory, name, config_text, widgets, idle_seconds, requests, gap=0.5, hangup=True):
     """Runs the daemon under callgrind; returns the dump files: start-up, after it, and the stop."""
     home = os.path.join(directory, name)
     control = os.path.join(home, "run", "widgetd")
@@ -92,9 +95,10 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
     for line in requests:
         with open(fifo, "w") as file:
             file.write(line + "\n")
-        time.sleep(0.5)
-    daemon.send_signal(signal.SIGHUP)
-    time.sleep(3)
+        time.sleep(gap)
+    if hangup:
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(3)
     subprocess.run(
         ["callgrind_control", "--dump", str(daemon.pid)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -128,16 +132,20 @@ def main():
     binary = os.path.abspath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
     example = open(os.path.join(root, "config", "widgets.yaml")).read()
     requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
+    # A FIFO reload of a quotes widget alone, first: its latency is its code's cold cache misses (issue 15, reload).
+    quotes = "widgets:\n  q0:\n    kind: quotes\n    intent:\n      category: motivation\n"
+    reloads = profile(binary, directory, "reload", quotes, 1, 0, ["reload q0"] * 10, gap=0.2, hangup=False)
+    reload_turn = [f for dump in reloads if dump.endswith(".2") for f in functions_run(dump, binary)]
     dumps = profile(binary, directory, "example", example, 7, 25, requests)
     dumps += profile(binary, directory, "empty", "widgets: {}\n", 0, 2, [])
     # callgrind names its files: out (the stop), out.1 (start-up), out.2 (after start-up).
     start_up, later = [], []
     for dump in dumps:
         (start_up if dump.endswith(".1") else later).extend(functions_run(dump, binary))
-    order = list(dict.fromkeys(later + start_up))
+    order = list(dict.fromkeys(reload_turn + later + start_up))
     with open(output, "w") as file:
         file.write("\n".join(order) + "\n")
-    print(f"{output}: {len(order)} functions ({len(set(later))} after start-up)")
+    print(f"{output}: {len(order)} functions ({len(set(later))} after start-up, {len(reload_turn)} in a FIFO reload)")
     if not given:
         relink_stripped()
     shutil.rmtree(directory)
