@@ -126,6 +126,33 @@ def functions_run(path, binary):
     return found
 
 
+def shared_text_symbols():
+    """The functions of the toolchain's static libraries (the standard library, Foundation) that share one `.text`
+    section with others: the linker moves sections, so naming one of them moves its whole section (the standard
+    library's Swift code is a single 1.6 MB section), which would split the listed functions around it."""
+    info = subprocess.run(["swiftc", "-print-target-info"], capture_output=True, text=True, check=True).stdout
+    resources = re.search(r'"runtimeResourcePath": "([^"]+)"', info).group(1)
+    libraries = os.path.join(os.path.dirname(resources), "swift_static", "linux")
+    found = set()
+    for library in sorted(os.listdir(libraries)):
+        if not library.endswith(".a"):
+            continue
+        text = subprocess.run(
+            ["readelf", "-SsW", os.path.join(libraries, library)],
+            capture_output=True, text=True, errors="replace", check=True).stdout
+        sections = {}
+        for line in text.split("\n"):
+            if line.startswith("File: "):
+                sections = {}
+            elif match := re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s", line):
+                sections[match.group(1)] = match.group(2)
+            else:
+                parts = line.split()
+                if len(parts) >= 8 and parts[0].endswith(":") and parts[3] == "FUNC" and sections.get(parts[6]) == ".text":
+                    found.add(parts[7])
+    return found
+
+
 def main():
     directory = tempfile.mkdtemp(prefix="widgetd-order-")
     given = "--binary" in sys.argv
@@ -143,6 +170,9 @@ def main():
     for dump in dumps:
         (start_up if dump.endswith(".1") else later).extend(functions_run(dump, binary))
     order = list(dict.fromkeys(reload_turn + later + start_up))
+    # Functions that cannot move alone go last, so the ones that can stay together.
+    shared = shared_text_symbols()
+    order = [f for f in order if f not in shared] + [f for f in order if f in shared]
     with open(output, "w") as file:
         file.write("\n".join(order) + "\n")
     print(f"{output}: {len(order)} functions ({len(set(later))} after start-up, {len(reload_turn)} in a FIFO reload)")
