@@ -5,8 +5,12 @@ import PackageDescription
 /// A release daemon carries the Swift runtime and Foundation inside it: it runs on a machine without a Swift
 /// toolchain, and it starts about 6 MB smaller (no relocations across whole shared libraries). Every module the
 /// daemon links is compiled for it too, so that Foundation's static libraries bring their own dependencies.
+/// `-function-sections`: each function of our modules in a section of its own, which is what the linker's
+/// `--symbol-ordering-file` (below) can move; without it most of a module's code shared one `.text` per object file and
+/// stayed where it was, so a FIFO reload's code was spread over 178 pages (issue 15, docs/PERFORMANCE.md "Reload
+/// latency", fifth pass).
 let staticRuntimeInRelease: [SwiftSetting] = [
-    .unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))
+    .unsafeFlags(["-static-stdlib", "-function-sections"], .when(platforms: [.linux], configuration: .release))
 ]
 
 /// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
@@ -32,7 +36,9 @@ let strippedInRelease: [LinkerSetting] =
 ///
 /// Idle RSS is mostly code pages, and the kernel maps 64 kB around each fault in code (issue 15, docs/PERFORMANCE.md):
 /// - `--symbol-ordering-file`: the functions the daemon runs (profiled by `scripts/generate-symbol-order.py`) come
-///   first, so its code is contiguous instead of spread over 10 MB of `.text`. A function not listed keeps its place.
+///   first, so its code is contiguous instead of spread over 10 MB of `.text`; a FIFO reload's own come first of all,
+///   as its latency is mostly the cache misses of its code. A function not listed keeps its place, and so does all of
+///   the toolchain's static libraries (the standard library, Foundation), which have no section per function.
 /// - `-L Linker`: its `libstdc++.so` is a linker script naming `libstdc++.a`, found by the runtime's `-lstdc++` before
 ///   the shared library, so the daemon does not load libstdc++.so.6 and relocate it at start (about 1 MB of RSS).
 /// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): 260 kB of dynamic

@@ -4,11 +4,14 @@
 Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a file around every page fault in
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
-order, so that what the daemon runs is contiguous: first what it runs after start-up (a swap, an exec widget's
-reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up runs. A function missing from the
+order, so that what the daemon runs is contiguous: first what a FIFO reload of one quotes widget runs (its latency is
+mostly the cold cache misses of its code: docs/PERFORMANCE.md, "Reload latency", fifth pass), then what it runs after
+start-up (a swap, an exec widget's reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up
+runs. Only our modules' functions move (they are compiled with `-function-sections`). A function missing from the
 list (renamed since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
 
 The profile is valgrind's callgrind (every function that runs, not a sample) on an unstripped release daemon:
+  - one quotes widget: ten `reload q0` lines on the control FIFO, after start-up;
   - the example config (config/widgets.yaml): start-up until every timeline is in, 25 s idle (its per-second clock
     swaps, its exec widget reloads every 10 s), FIFO reloads and clicks, SIGHUP, a stop;
   - a config with no widgets: start-up, SIGHUP, a stop.
@@ -55,7 +58,7 @@ def wait_until(condition, timeout):
     return False
 
 
-def profile(binary, directory, name, config_text, widgets, idle_seconds, requests):
+def profile(binary, directory, name, config_text, widgets, idle_seconds, requests, gap=0.5, hangup=True):
     """Runs the daemon under callgrind; returns the dump files: start-up, after it, and the stop."""
     home = os.path.join(directory, name)
     control = os.path.join(home, "run", "widgetd")
@@ -92,9 +95,10 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
     for line in requests:
         with open(fifo, "w") as file:
             file.write(line + "\n")
-        time.sleep(0.5)
-    daemon.send_signal(signal.SIGHUP)
-    time.sleep(3)
+        time.sleep(gap)
+    if hangup:
+        daemon.send_signal(signal.SIGHUP)
+        time.sleep(3)
     subprocess.run(
         ["callgrind_control", "--dump", str(daemon.pid)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -122,22 +126,56 @@ def functions_run(path, binary):
     return found
 
 
+def shared_text_symbols():
+    """The functions of the toolchain's static libraries (the standard library, Foundation) that share one `.text`
+    section with others: the linker moves sections, so naming one of them moves its whole section (the standard
+    library's Swift code is a single 1.6 MB section), which would split the listed functions around it."""
+    info = subprocess.run(["swiftc", "-print-target-info"], capture_output=True, text=True, check=True).stdout
+    resources = re.search(r'"runtimeResourcePath": "([^"]+)"', info).group(1)
+    libraries = os.path.join(os.path.dirname(resources), "swift_static", "linux")
+    found = set()
+    for library in sorted(os.listdir(libraries)):
+        if not library.endswith(".a"):
+            continue
+        text = subprocess.run(
+            ["readelf", "-SsW", os.path.join(libraries, library)],
+            capture_output=True, text=True, errors="replace", check=True).stdout
+        sections = {}
+        for line in text.split("\n"):
+            if line.startswith("File: "):
+                sections = {}
+            elif match := re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s", line):
+                sections[match.group(1)] = match.group(2)
+            else:
+                parts = line.split()
+                if len(parts) >= 8 and parts[0].endswith(":") and parts[3] == "FUNC" and sections.get(parts[6]) == ".text":
+                    found.add(parts[7])
+    return found
+
+
 def main():
     directory = tempfile.mkdtemp(prefix="widgetd-order-")
     given = "--binary" in sys.argv
     binary = os.path.abspath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
     example = open(os.path.join(root, "config", "widgets.yaml")).read()
     requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
+    # A FIFO reload of a quotes widget alone, first: its latency is its code's cold cache misses (issue 15, reload).
+    quotes = "widgets:\n  q0:\n    kind: quotes\n    intent:\n      category: motivation\n"
+    reloads = profile(binary, directory, "reload", quotes, 1, 0, ["reload q0"] * 10, gap=0.2, hangup=False)
+    reload_turn = [f for dump in reloads if dump.endswith(".2") for f in functions_run(dump, binary)]
     dumps = profile(binary, directory, "example", example, 7, 25, requests)
     dumps += profile(binary, directory, "empty", "widgets: {}\n", 0, 2, [])
     # callgrind names its files: out (the stop), out.1 (start-up), out.2 (after start-up).
     start_up, later = [], []
     for dump in dumps:
         (start_up if dump.endswith(".1") else later).extend(functions_run(dump, binary))
-    order = list(dict.fromkeys(later + start_up))
+    order = list(dict.fromkeys(reload_turn + later + start_up))
+    # Functions that cannot move alone go last, so the ones that can stay together.
+    shared = shared_text_symbols()
+    order = [f for f in order if f not in shared] + [f for f in order if f in shared]
     with open(output, "w") as file:
         file.write("\n".join(order) + "\n")
-    print(f"{output}: {len(order)} functions ({len(set(later))} after start-up)")
+    print(f"{output}: {len(order)} functions ({len(set(later))} after start-up, {len(reload_turn)} in a FIFO reload)")
     if not given:
         relink_stripped()
     shutil.rmtree(directory)
