@@ -66,7 +66,11 @@ struct SQLiteOnDemandTests {
                 (names + ["missing"]).allSatisfy(daemon.hasTimeline)
             })
         #expect(try await waitFor("libsqlite3 to be unmapped after start-up") { try !Self.mapsSQLite(pid) })
-        #expect(Self.sqliteLoads(prefix: loaderLog, pid: pid) == (1, 1))
+        // The loader logs an unload after unmapping the library: waited for, as below.
+        #expect(
+            try await waitFor("the loader to report the first unload") {
+                Self.sqliteLoads(prefix: loaderLog, pid: pid) == (1, 1)
+            })
         #expect(daemon.log.contains("missing: no motivation with id 'ffff'"), "\(daemon.log)")
 
         // A write reloads the kind: thirteen reloads queued at once, one load again.
