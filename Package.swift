@@ -10,7 +10,8 @@ import PackageDescription
 /// stayed where it was, so a FIFO reload's code was spread over 178 pages (issue 15, docs/PERFORMANCE.md "Reload
 /// latency", fifth pass).
 let staticRuntimeInRelease: [SwiftSetting] = [
-    .unsafeFlags(["-static-stdlib", "-function-sections"], .when(platforms: [.linux], configuration: .release))
+    .unsafeFlags(
+        ["-static-stdlib", "-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))
 ]
 
 /// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release

@@ -67,7 +67,7 @@ public final class Statement {
                 }
                 guard status == SQLITE_OK else {
                     let error = database.error(status, sql: Self.failedStatement(utf8, stoppedAt: consumed))
-                    database.sqlite.finalize(prepared)
+                    _ = database.sqlite.finalize(prepared)
                     throw error
                 }
                 let statementText = String(decoding: utf8[..<consumed], as: UTF8.self)
