@@ -31,7 +31,7 @@ final class SpawnedProcess {
     ) throws {
         logPath = log
         self.newSession = newSession
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -171,7 +171,7 @@ func runCapturing(_ executable: String, _ arguments: [String], environment: [Str
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let out = directory.url.path + "/out"
-    FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
     // stdout to its own file; the log (stderr) is the spawn's.
     let process = try SpawnedProcess(
         "/bin/sh", ["-c", "exec \"$0\" \"$@\" >'\(out)'", executable] + arguments,
