@@ -34,6 +34,13 @@ public struct EntryContent: Sendable, Hashable {
     ) {
         self.text = text
         self.state = state
+        // Most entries (a clock's every one) set none of them: no `Styling` is made and compared with the default.
+        if shortText == nil, tooltip == nil, foreground == nil, background == nil, classes.isEmpty, dynamicDate == nil,
+            percentage == nil, dimmedRanges.isEmpty
+        {
+            styling = nil
+            return
+        }
         let styling = Styling(
             shortText: shortText, tooltip: tooltip, foreground: foreground, background: background, classes: classes,
             dynamicDate: dynamicDate, percentage: percentage.map { min(max($0, 0), 100) },
