@@ -38,17 +38,46 @@ extension AtomicFile {
         "." + name + processSuffix
     }
 
+    /// A file's name and its spare's, kept as C strings for the writer's next rewrites: made at every swap, the spare's
+    /// name was a concatenation, and each name passed to a system call a copy (a name of up to 15 bytes is a small
+    /// `String`, which has no C string to lend), three allocations per swap (docs/PERFORMANCE.md, "Swap cost", fourth
+    /// pass).
+    final class SpareNames {
+        let name: String
+        let spare: String
+        let cName: UnsafeMutablePointer<CChar>
+        let cSpare: UnsafeMutablePointer<CChar>
+
+        init(for name: String) {
+            self.name = name
+            spare = AtomicFile.spareName(for: name)
+            cName = strdup(name)
+            cSpare = strdup(spare)
+        }
+
+        deinit {
+            free(cName)
+            free(cSpare)
+        }
+    }
+
     /// Writes `bytes` into the spare of `name` in `directory` and exchanges the two, when no one else has the spare
     /// open. The spare must be a file this process made with the permissions the file needs and that nobody sees
     /// (the caller's bookkeeping: it held an earlier version of `name`).
     public static func rewriteSpare(
         _ bytes: [UInt8], named name: String, in directory: Int32, at directoryPath: String
     ) throws(OutputError) -> SpareRewrite {
-        let spare = spareName(for: name)
-        func shown() -> String { directoryPath + spare }
+        try rewriteSpare(bytes, names: SpareNames(for: name), in: directory, at: directoryPath)
+    }
+
+    /// `rewriteSpare(_:named:in:at:)` with the names made once.
+    static func rewriteSpare(
+        _ bytes: [UInt8], names: SpareNames, in directory: Int32, at directoryPath: String
+    ) throws(OutputError) -> SpareRewrite {
+        func shown() -> String { directoryPath + names.spare }
         // O_NONBLOCK: a FIFO someone put there fails at once instead of waiting for a reader.
         let descriptor = retryingInterrupted {
-            openat(directory, spare, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            openat(directory, names.cSpare, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         }
         if descriptor == -1 {
             switch errno {
@@ -78,7 +107,7 @@ extension AtomicFile {
         if close(descriptor) == -1 {
             throw OutputError(call: "close", path: shown(), errno: errno)
         }
-        return try exchange(spare, with: name, in: directory, at: directoryPath)
+        return try exchange(names, in: directory, at: directoryPath)
     }
 
     /// Writes `bytes` to a new spare of `name` and exchanges the two, so that the spare then holds the file that was
@@ -110,7 +139,7 @@ extension AtomicFile {
         }
         try fill(descriptor, with: bytes, permissions: permissions, removing: spare, in: directory, shownAs: shown())
         do throws(OutputError) {
-            return try exchange(spare, with: name, in: directory, at: directoryPath)
+            return try exchange(SpareNames(for: name), in: directory, at: directoryPath)
         } catch {
             unlinkat(directory, spare, 0)
             throw error
@@ -120,17 +149,18 @@ extension AtomicFile {
     /// Exchanges the written spare with `name`; when `name` is missing, or the filesystem cannot exchange, renames
     /// the spare to it instead (`.renamed`, `.renamedWithoutExchange`).
     private static func exchange(
-        _ spare: String, with name: String, in directory: Int32, at directoryPath: String
+        _ names: SpareNames, in directory: Int32, at directoryPath: String
     ) throws(OutputError) -> SpareRewrite {
-        if retryingInterrupted({ SpareFileCalls.exchange(in: directory, spare, name) }) == 0 {
+        if retryingInterrupted({ SpareFileCalls.exchange(in: directory, names.cSpare, names.cName) }) == 0 {
             return .exchanged
         }
         let code = errno
+        func shown() -> String { "\(directoryPath + names.spare), \(directoryPath + names.name)" }
         guard code == ENOENT || code == EINVAL || code == ENOSYS else {
-            throw OutputError(call: "renameat2", path: "\(directoryPath + spare), \(directoryPath + name)", errno: code)
+            throw OutputError(call: "renameat2", path: shown(), errno: code)
         }
-        try Syscall.retrying("rename", path: "\(directoryPath + spare), \(directoryPath + name)") {
-            renameat(directory, spare, directory, name)
+        try Syscall.retrying("rename", path: shown()) {
+            renameat(directory, names.cSpare, directory, names.cName)
         }
         return code == ENOENT ? .renamed : .renamedWithoutExchange
     }

@@ -26,6 +26,8 @@ public final class OutputWriter {
         /// The file has a spare (`AtomicFile.rewriteSpare`): the version before the current one, written by this
         /// process with the file's permissions, under a name only this process uses.
         var hasSpare: Bool
+        /// The file's and its spare's names as C strings, made at its first write through a spare and kept.
+        var spareNames: AtomicFile.SpareNames? = nil
     }
 
     /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
@@ -197,6 +199,13 @@ public final class OutputWriter {
         try writeIfChanged(Array(contents.utf8), name: try fileName(instance, format.rawValue))
     }
 
+    /// `write(instance:format:contents:)` with the contents as bytes (`Renderer.renderedBytes`), as the daemon writes
+    /// at every swap.
+    @discardableResult
+    public func write(instance: String, format: OutputFormat, bytes: [UInt8]) throws(OutputError) -> Bool {
+        try writeIfChanged(bytes, name: try fileName(instance, format.rawValue))
+    }
+
     /// Writes the instance's record to `<directory>/<instance>.json`.
     ///
     /// Always written, and not remembered: records change only when a timeline arrives or a reload fails, so
@@ -242,18 +251,18 @@ public final class OutputWriter {
             return false
         }
         let directory = try checkedDescriptor()
-        let hasSpare: Bool
         if let known, sparesWork {
-            hasSpare = try replace(name, with: bytes, in: directory, hasSpare: lastWritten.values[known].hasSpare)
-        } else {
-            // A first write: the file there may not be one of this process's, so it does not become a spare.
-            try writeFirst(bytes, name: name, in: directory)
-            hasSpare = false
+            let names = lastWritten.values[known].spareNames ?? AtomicFile.SpareNames(for: name)
+            let hasSpare = try replace(names, with: bytes, in: directory, hasSpare: lastWritten.values[known].hasSpare)
+            lastWritten.values[known] = Written(bytes: bytes, hasSpare: hasSpare, spareNames: names)
+            return true
         }
+        // A first write: the file there may not be one of this process's, so it does not become a spare.
+        try writeFirst(bytes, name: name, in: directory)
         if let known {
-            lastWritten.values[known] = Written(bytes: bytes, hasSpare: hasSpare)
+            lastWritten.values[known] = Written(bytes: bytes, hasSpare: false)
         } else {
-            lastWritten[name] = Written(bytes: bytes, hasSpare: hasSpare)
+            lastWritten[name] = Written(bytes: bytes, hasSpare: false)
         }
         return true
     }
@@ -277,11 +286,12 @@ public final class OutputWriter {
 
     /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`): rewrites the spare when
     /// nobody has it open, else makes a new one; returns whether the file has a spare after.
-    private func replace(_ name: String, with bytes: [UInt8], in directory: Int32, hasSpare: Bool) throws(OutputError)
-        -> Bool
-    {
+    private func replace(
+        _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, hasSpare: Bool
+    ) throws(OutputError) -> Bool {
+        let name = names.name
         if hasSpare {
-            let outcome = try AtomicFile.rewriteSpare(bytes, named: name, in: directory, at: directoryPrefix)
+            let outcome = try AtomicFile.rewriteSpare(bytes, names: names, in: directory, at: directoryPrefix)
             switch outcome {
             case .exchanged, .renamed, .renamedWithoutExchange:
                 return keepsSpare(after: outcome)
@@ -355,12 +365,30 @@ public final class OutputWriter {
     /// The configuration already limits names to letters, digits, `_` and `-`; this guards the file system against any
     /// other caller.
     private func fileName(_ instance: String, _ suffix: String) throws(OutputError) -> String {
-        // By UTF-8 code unit: `contains("/")` on a String goes through Foundation's `range(of:)`, once per file written.
-        let bytes = instance.utf8
-        guard !instance.isEmpty, !instance.hasPrefix("."), !bytes.contains(UInt8(ascii: "/")), !bytes.contains(0) else {
+        // One pass over the name's bytes, checking and copying them together into a buffer on the stack: two `+`, two
+        // `contains` and a `hasPrefix` were nearly a tenth of a swap's instructions (docs/PERFORMANCE.md, "Swap cost",
+        // fourth pass). A name of up to 15 bytes is then a small string, made with no allocation.
+        let length = instance.utf8.count + 1 + suffix.utf8.count
+        let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer -> String? in
+            var count = 0
+            for byte in instance.utf8 {
+                guard byte != UInt8(ascii: "/"), byte != 0, count > 0 || byte != UInt8(ascii: ".") else { return nil }
+                buffer[count] = byte
+                count += 1
+            }
+            guard count > 0 else { return nil }
+            buffer[count] = UInt8(ascii: ".")
+            count += 1
+            for byte in suffix.utf8 {
+                buffer[count] = byte
+                count += 1
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
+        guard let name else {
             throw OutputError(refusing: path(of: instance), because: "is not a valid instance name for a file")
         }
-        return instance + "." + suffix
+        return name
     }
 
     /// `mkdir -p` with mode 0700 for every directory it creates (`PrivateDirectory`); existing is fine for a parent,

@@ -36,6 +36,19 @@ public enum Renderer {
         _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false,
         backgroundsShow: Bool? = nil, layout: BlockProperties? = nil
     ) -> String {
+        String(
+            decoding: renderedBytes(
+                content, family: family, format: format, instance: instance, markup: markup,
+                backgroundsShow: backgroundsShow, layout: layout),
+            as: UTF8.self)
+    }
+
+    /// `render(_:family:format:instance:markup:backgroundsShow:layout:)` as the file's bytes: what the daemon writes at
+    /// every swap, without making a `String` of them and bytes of it again.
+    public static func renderedBytes(
+        _ content: EntryContent, family: Family, format: OutputFormat, instance: String, markup: Bool = false,
+        backgroundsShow: Bool? = nil, layout: BlockProperties? = nil
+    ) -> [UInt8] {
         var text = fittedText(of: content, family: family)
         if text.isMarkup, !takesMarkup(format, markup: markup) {
             text = text.plain()
@@ -65,7 +78,7 @@ public enum Renderer {
             appendTmux(text, content: content, to: &output)
         }
         output.append(UInt8(ascii: "\n"))
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// The full and short text a bar shows: sanitized, then fitted to `family`.

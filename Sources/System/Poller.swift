@@ -17,10 +17,12 @@ public enum Poller {
     ///
     /// The daemon's loop calls this on every wake-up: the `pollfd`s live on the stack and the answer is a bit per
     /// descriptor, where a `Set` and an array were allocated, hashed and freed each time.
+    ///
+    /// The deadline is kept in nanoseconds of `CLOCK_MONOTONIC`, not as a `ContinuousClock.Instant`: the daemon waits
+    /// with no timeout, and making and destroying an optional instant went through its type's metadata at every wake-up.
     public static func readable(_ descriptors: [Int32], timeout: Duration?) throws(SystemError) -> Ready {
         precondition(descriptors.count <= 64, "poll over more than 64 descriptors")
-        let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: max($0, .zero)) }
+        let deadline = timeout.map { monotonicNanoseconds() + nanoseconds(in: max($0, .zero)) }
         let outcome: Result<UInt64, SystemError> = withUnsafeTemporaryAllocation(
             of: pollfd.self, capacity: descriptors.count
         ) { entries in
@@ -29,7 +31,8 @@ public enum Poller {
             }
             do throws(SystemError) {
                 try systemCall("poll") {
-                    let milliseconds = deadline.map { Self.milliseconds(clock.now.duration(to: $0)) } ?? -1
+                    let milliseconds =
+                        deadline.map { Self.milliseconds(.nanoseconds($0 &- monotonicNanoseconds())) } ?? -1
                     return poll(entries.baseAddress, nfds_t(entries.count), milliseconds)
                 }
             } catch {
@@ -70,6 +73,20 @@ public enum Poller {
     /// Whether `descriptor` becomes readable within `timeout`; for waits on a single descriptor.
     public static func waitUntilReadable(_ descriptor: Int32, timeout: Duration?) throws(SystemError) -> Bool {
         try !readable([descriptor], timeout: timeout).isEmpty
+    }
+
+    /// Now on `CLOCK_MONOTONIC` (the clock `poll` counts its timeout on), in nanoseconds.
+    private static func monotonicNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) &* 1_000_000_000 &+ Int64(now.tv_nsec)
+    }
+
+    /// `duration` in nanoseconds, rounded up, at most `Int64.max / 2` (146 years), so adding it to now cannot overflow.
+    private static func nanoseconds(in duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds < Int64.max / 2 / 1_000_000_000 else { return Int64.max / 2 }
+        return seconds * 1_000_000_000 + (attoseconds + 999_999_999) / 1_000_000_000
     }
 
     /// `left` as a `poll` timeout: whole milliseconds, rounded up, zero if negative, at most `Int32.max`.

@@ -10,6 +10,13 @@ public enum SpareFileCalls {
         widgetd_rename_exchange(directory, first, second)
     }
 
+    /// `exchange(in:_:_:)` with the names as C strings the caller keeps (the output writer's, made once per file).
+    public static func exchange(
+        in directory: Int32, _ first: UnsafePointer<CChar>, _ second: UnsafePointer<CChar>
+    ) -> Int32 {
+        widgetd_rename_exchange(directory, first, second)
+    }
+
     /// Takes a write lease on the open file (`fcntl(F_SETLEASE, F_WRLCK)`): it succeeds only while no other
     /// descriptor, in any process, has the file open (`EAGAIN` otherwise), and until the descriptor is closed any
     /// other open() of the file waits. -1 and `errno` on failure (`EINVAL` where leases are off or unsupported).

@@ -43,6 +43,11 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   - call: the C function's name, for the error.
 ///   - subject: what it was applied to (usually a path), for the error.
 /// - Returns: the call's non-negative result.
+///
+/// Inlinable, as `retryingInterrupted` is: called from other modules unspecialized, every result was compared with -1
+/// through `FixedWidthInteger`'s witnesses, about 1.5 % of a per-second wake-up's time at N = 10 (docs/PERFORMANCE.md,
+/// "Swap cost", fourth pass).
+@inlinable
 @discardableResult
 public func systemCall<Result: FixedWidthInteger>(
     _ call: String, _ subject: String? = nil, _ body: () -> Result
@@ -59,6 +64,7 @@ public func systemCall<Result: FixedWidthInteger>(
 ///
 /// The one place that retries `EINTR`: `systemCall` is built on it, and code that handles failures itself (`EAGAIN`
 /// on a non-blocking pipe, `EPIPE` from a reader that left, a child already reaped) calls it directly.
+@inlinable
 @discardableResult
 public func retryingInterrupted<Result: FixedWidthInteger>(_ body: () -> Result) -> Result {
     while true {

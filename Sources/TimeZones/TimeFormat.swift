@@ -39,6 +39,12 @@ public struct TimeFormat: Sendable, Hashable {
 
     /// `time`, with `type` giving `%z` and `%Z`.
     public func string(from time: CivilDateTime, type: LocalTimeType) -> String {
+        asciiString(from: time, type: type) ?? characterString(from: time, type: type)
+    }
+
+    /// `string(from:type:)` by Character, for a format that is not ASCII alone: a combining mark after `%` or after a
+    /// conversion letter makes one Character with it, which is then written as it stands.
+    func characterString(from time: CivilDateTime, type: LocalTimeType) -> String {
         var output = ""
         var escaped = false
         for character in format {
@@ -51,6 +57,115 @@ public struct TimeFormat: Sendable, Hashable {
         }
         if escaped { output.append("%") }
         return output
+    }
+
+    /// `string(from:type:)` byte by byte, into a buffer on the stack, for an ASCII format (every clock's in practice):
+    /// its bytes are then its Characters (CR LF, one Character, writes the same bytes either way), and the text is
+    /// made with no allocation when it fits a small string. A per-second clock writes one at every swap, and going by
+    /// Character, with a `String` per number, was a tenth of a swap's user-space time (docs/PERFORMANCE.md, "Swap cost",
+    /// fourth pass). Nil when the format has a byte that is not ASCII.
+    func asciiString(from time: CivilDateTime, type: LocalTimeType) -> String? {
+        let abbreviation = type.abbreviation.utf8
+        // Each conversion is two bytes of the format and writes at most 26 (`%F` of a 20-digit year), or the zone's
+        // abbreviation; each other byte writes itself, and a lone `%` at the end one more.
+        let capacity = format.utf8.count * (13 + abbreviation.count) + 1
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> String? in
+            var count = 0
+            func put(_ byte: UInt8) {
+                buffer[count] = byte
+                count += 1
+            }
+            func put<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+                for byte in bytes { put(byte) }
+            }
+            // `String(value)`, padded on the left with `filler` to `width` characters, as `pad` does.
+            func put(_ value: Int, width: Int = 2, filler: UInt8 = UInt8(ascii: "0")) {
+                var magnitude = value.magnitude
+                var digits = 1
+                var power: UInt = 10
+                while digits < 20, magnitude >= power {
+                    digits += 1
+                    power = power.multipliedReportingOverflow(by: 10).partialValue
+                }
+                let length = digits + (value < 0 ? 1 : 0)
+                for _ in 0..<max(0, width - length) { put(filler) }
+                if value < 0 { put(UInt8(ascii: "-")) }
+                count += digits
+                for index in stride(from: count - 1, through: count - digits, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                }
+            }
+            let date = time.date
+            let hour12 = time.hour % 12 == 0 ? 12 : time.hour % 12
+            var escaped = false
+            for byte in format.utf8 {
+                guard byte < 0x80 else { return nil }
+                guard escaped else {
+                    if byte == UInt8(ascii: "%") { escaped = true } else { put(byte) }
+                    continue
+                }
+                escaped = false
+                switch byte {
+                case UInt8(ascii: "H"): put(time.hour)
+                case UInt8(ascii: "k"): put(time.hour, filler: UInt8(ascii: " "))
+                case UInt8(ascii: "M"): put(time.minute)
+                case UInt8(ascii: "S"): put(time.second)
+                case UInt8(ascii: "I"): put(hour12)
+                case UInt8(ascii: "l"): put(hour12, filler: UInt8(ascii: " "))
+                case UInt8(ascii: "p"): put((time.hour < 12 ? "AM" : "PM").utf8)
+                case UInt8(ascii: "P"): put((time.hour < 12 ? "am" : "pm").utf8)
+                case UInt8(ascii: "d"): put(date.day)
+                case UInt8(ascii: "e"): put(date.day, filler: UInt8(ascii: " "))
+                case UInt8(ascii: "m"): put(date.month)
+                case UInt8(ascii: "y"): put(CivilDate.floorModulo(date.year, 100))
+                case UInt8(ascii: "Y"): put(date.year, width: 0)
+                case UInt8(ascii: "a"): put(Self.weekdays[date.weekday].utf8.prefix(3))
+                case UInt8(ascii: "A"): put(Self.weekdays[date.weekday].utf8)
+                case UInt8(ascii: "b"), UInt8(ascii: "h"): put(Self.months[date.month - 1].utf8.prefix(3))
+                case UInt8(ascii: "B"): put(Self.months[date.month - 1].utf8)
+                case UInt8(ascii: "j"): put(date.dayOfYear, width: 3)
+                case UInt8(ascii: "u"): put(date.weekday == 0 ? 7 : date.weekday, width: 0)
+                case UInt8(ascii: "w"): put(date.weekday, width: 0)
+                case UInt8(ascii: "Z"): put(abbreviation)
+                case UInt8(ascii: "z"):
+                    let minutes = abs(type.utcOffset) / 60
+                    put(type.utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+                    put(minutes / 60)
+                    put(minutes % 60)
+                case UInt8(ascii: "R"):
+                    put(time.hour)
+                    put(UInt8(ascii: ":"))
+                    put(time.minute)
+                case UInt8(ascii: "T"):
+                    put(time.hour)
+                    put(UInt8(ascii: ":"))
+                    put(time.minute)
+                    put(UInt8(ascii: ":"))
+                    put(time.second)
+                case UInt8(ascii: "D"):
+                    put(date.month)
+                    put(UInt8(ascii: "/"))
+                    put(date.day)
+                    put(UInt8(ascii: "/"))
+                    put(CivilDate.floorModulo(date.year, 100))
+                case UInt8(ascii: "F"):
+                    put(date.year, width: 0)
+                    put(UInt8(ascii: "-"))
+                    put(date.month)
+                    put(UInt8(ascii: "-"))
+                    put(date.day)
+                case UInt8(ascii: "n"): put(UInt8(ascii: "\n"))
+                case UInt8(ascii: "t"): put(UInt8(ascii: "\t"))
+                case UInt8(ascii: "%"): put(UInt8(ascii: "%"))
+                default:
+                    put(UInt8(ascii: "%"))
+                    put(byte)
+                }
+            }
+            if escaped { put(UInt8(ascii: "%")) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 
     private static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TimeZones
+
+@testable import TimeZones
 
 /// `TimeFormat` against Python's `strftime` (glibc's, in the C locale, on a `datetime` from `zoneinfo`, which reads
 /// the same zoneinfo files), conversion by conversion, `%Z` and `%j` included.
@@ -73,6 +74,45 @@ import TimeZones
             #expect(TimeFormat("%Z %z").string(at: instant, in: try Zone.load(identifier: identifier)) == text)
         }
         #expect(TimeFormat("%Z").string(at: instant + 1, in: try Zone.load(identifier: "Europe/Berlin")) == "CEST")
+    }
+
+    /// An ASCII format is written byte by byte (`asciiString`), any other by Character (`characterString`): both give
+    /// the same text for every ASCII format, stray and unknown conversions, numbers of every width and negative years
+    /// included; a format with a byte that is not ASCII goes by Character, where a combining mark after `%` makes one
+    /// Character with it and is written as it stands.
+    @Test func asciiFormatsAreWrittenByteByByteAsByCharacter() throws {
+        let formats = [
+            "%T", "%H:%M", "%a %e %b %Y, %H:%M:%S %Z", "%F %T %z", "%D|%R|%I%p|%l%P|%k", "%A %d %B %y %j %u %w %h",
+            "%", "%%", "%%%", "100%% %q% %", "tab%tnew%nline\r\n%\r\nend", "plain", "", "%Y%m%d%H%M%S",
+        ]
+        let zones = try ["Europe/Berlin", "America/St_Johns", "Asia/Kathmandu", "UTC"].map {
+            try Zone.load(identifier: $0)
+        }
+        let times = [
+            CivilDateTime(year: 2026, month: 3, day: 29, hour: 1, minute: 59, second: 59),
+            CivilDateTime(year: -44, month: 3, day: 15, hour: 12),
+            CivilDateTime(year: 9, month: 1, day: 1),
+            CivilDateTime(year: 292_277, month: 12, day: 31, hour: 23, minute: 59, second: 59),
+            CivilDateTime(year: -292_277, month: 1, day: 2, hour: 0, minute: 0, second: 7),
+        ]
+        for format in formats {
+            for zone in zones {
+                for time in times {
+                    let type = zone.offset(at: 0)
+                    let bytes = try #require(TimeFormat(format).asciiString(from: time, type: type), "\(format)")
+                    #expect(bytes == TimeFormat(format).characterString(from: time, type: type), "\(format) at \(time)")
+                }
+            }
+        }
+        let type = zones[0].offset(at: 0)
+        let time = times[0]
+        for format in ["%H\u{301}:%M", "%\u{301}%T", "%%\u{301}", "é %T", "%T 🕐"] {
+            #expect(TimeFormat(format).asciiString(from: time, type: type) == nil, "\(format)")
+            #expect(
+                TimeFormat(format).string(from: time, type: type)
+                    == TimeFormat(format).characterString(from: time, type: type), "\(format)")
+        }
+        #expect(TimeFormat("%%\u{301}").string(from: time, type: type) == "%%\u{301}")
     }
 
     @Test func writesSecondsReadsTheFormatAsTheFormatterDoes() {

@@ -52,15 +52,26 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     /// What the widget shows at `now`: the current entry of the last good timeline (marked stale while the
     /// provider fails), else the restored or placeholder content; dynamic dates written out.
     @usableFromInline func content(at now: Date) -> EntryContent {
-        ShownContent.at(
-            now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback, failure: failure)
+        // A computed timeline (a clock) is read in place, not copied out of its box (`Timeline.withSequence`); it has
+        // no stored entries.
+        if let content = timeline?.withSequence({
+            ShownContent.at(now, entries: [], sequence: $0, fallback: fallback, failure: failure)
+        }) {
+            return content
+        }
+        return ShownContent.at(now, entries: timeline?.entries ?? [], fallback: fallback, failure: failure)
     }
 
     /// The next instant anything about this instance changes: an entry swap, a dynamic date tick, or a reload.
     func nextWake(after now: Date) -> Date? {
         if requested && inFlight == nil { return now }
-        let change = ShownContent.nextChange(
-            after: now, entries: timeline?.entries ?? [], sequence: timeline?.sequence, fallback: fallback)
+        // As `ShownContent.nextChange` answers for a sequence, with the sequence read in place.
+        let change: Date?
+        if let next = timeline?.withSequence({ $0.nextEntryDate(after: now) }) {
+            change = next
+        } else {
+            change = ShownContent.nextChange(after: now, entries: timeline?.entries ?? [], fallback: fallback)
+        }
         return earliest(change, inFlight == nil ? reloadDeadline : inFlightDeadline)
     }
 

@@ -34,6 +34,13 @@ public struct EntryContent: Sendable, Hashable {
     ) {
         self.text = text
         self.state = state
+        // Most entries (a clock's every one) set none of them: no `Styling` is made and compared with the default.
+        if shortText == nil, tooltip == nil, foreground == nil, background == nil, classes.isEmpty, dynamicDate == nil,
+            percentage == nil, dimmedRanges.isEmpty
+        {
+            styling = nil
+            return
+        }
         let styling = Styling(
             shortText: shortText, tooltip: tooltip, foreground: foreground, background: background, classes: classes,
             dynamicDate: dynamicDate, percentage: percentage.map { min(max($0, 0), 100) },
@@ -163,6 +170,14 @@ public struct Timeline: Sendable, Hashable {
     public private(set) var entries: [TimelineEntry]
     /// The rule that gives the entries, when they are computed rather than stored.
     public var sequence: TimelineSequence? { sequenceBox?.sequence }
+
+    /// What `body` answers about the sequence, read in place; nil when the timeline has none. The `sequence` property
+    /// gives a copy, 280 bytes and a retain and a release of each of its references (the format, the zone's tables and
+    /// names), which the engine made twice at every swap of a clock (docs/PERFORMANCE.md, "Swap cost", fourth pass).
+    public func withSequence<Result>(_ body: (TimelineSequence) -> Result) -> Result? {
+        guard let sequenceBox else { return nil }
+        return body(sequenceBox.sequence)
+    }
     /// The sequence is 280 bytes (its zone's table is inline) and most timelines have none: boxed, a timeline is 40
     /// bytes instead of 312, and the engine holds one inline in each instance's state.
     private var sequenceBox: SequenceBox?

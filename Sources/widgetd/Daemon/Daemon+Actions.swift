@@ -100,7 +100,7 @@ extension Daemon {
             for format in formats {
                 let written = try outputs.write(
                     instance: name, format: format,
-                    contents: Renderer.render(content, family: family, format: format, instance: name))
+                    bytes: Renderer.renderedBytes(content, family: family, format: format, instance: name))
                 wrote = wrote || written
             }
             outputRetry.succeeded(name, .entry)
