@@ -26,8 +26,6 @@ public final class OutputWriter {
         /// The file has a spare (`AtomicFile.rewriteSpare`): the version before the current one, written by this
         /// process with the file's permissions, under a name only this process uses.
         var hasSpare: Bool
-        /// The file's and its spare's names as C strings, made at its first write through a spare and kept.
-        var spareNames: AtomicFile.SpareNames? = nil
     }
 
     /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
@@ -252,9 +250,11 @@ public final class OutputWriter {
         }
         let directory = try checkedDescriptor()
         if let known, sparesWork {
-            let names = lastWritten.values[known].spareNames ?? AtomicFile.SpareNames(for: name)
-            let hasSpare = try replace(names, with: bytes, in: directory, hasSpare: lastWritten.values[known].hasSpare)
-            lastWritten.values[known] = Written(bytes: bytes, hasSpare: hasSpare, spareNames: names)
+            let hadSpare = lastWritten.values[known].hasSpare
+            let hasSpare = try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
+                try replace(names, with: bytes, in: directory, hasSpare: hadSpare)
+            }
+            lastWritten.values[known] = Written(bytes: bytes, hasSpare: hasSpare)
             return true
         }
         // A first write: the file there may not be one of this process's, so it does not become a spare.

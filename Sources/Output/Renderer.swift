@@ -61,8 +61,11 @@ public enum Renderer {
             if let layout { content.block = (content.block ?? BlockProperties()).laidOut(by: layout) }
             (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
         }
+        // The writer keeps these bytes until the file's next write, one array per file: room reserved and not used
+        // would stay allocated with it (0.2 kB more per instance at 10,000 widgets). A plain file's size is known.
         var output: [UInt8] = []
-        output.reserveCapacity(2 * (text.full.utf8.count + text.short.utf8.count) + 160)
+        output.reserveCapacity(
+            format == .plain ? text.full.utf8.count + 1 : 2 * (text.full.utf8.count + text.short.utf8.count) + 160)
         switch format {
         case .plain:
             output.append(contentsOf: text.full.utf8)
@@ -78,7 +81,10 @@ public enum Renderer {
             appendTmux(text, content: content, to: &output)
         }
         output.append(UInt8(ascii: "\n"))
-        return output
+        guard output.capacity > output.count + 32 else { return output }
+        return [UInt8](unsafeUninitializedCapacity: output.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: output)
+        }
     }
 
     /// The full and short text a bar shows: sanitized, then fitted to `family`.
