@@ -23,45 +23,35 @@ public enum WorkingSet {
         }
     }
 
-    /// Unmaps the process's read-only, private file mappings that hold no page of their own (`regions(inSmaps:)`);
-    /// returns how many kilobytes were resident in them.
+    /// Unmaps the process's read-only, private file mappings that hold no page of their own (`regions(inSmaps:)`).
     ///
     /// Call it last before sleeping: code run after it is faulted in again, and the kernel maps a block of the file
     /// (up to 64 kB) around each such page.
-    @discardableResult
-    public static func trim() -> Int {
-        guard let smaps = readSmaps() else { return 0 }
-        let found = regionsWithResidentKilobytes(inSmaps: smaps)
-        let bounds = found.flatMap { [$0.region.start, $0.region.end] }
-        let unmapped = bounds.withUnsafeBufferPointer { widgetd_unmap_regions($0.baseAddress, found.count) }
-        return unmapped == found.count ? found.reduce(0) { $0 + $1.resident } : 0
+    public static func trim() {
+        guard let smaps = readSmaps() else { return }
+        let found = regions(inSmaps: smaps)
+        let bounds = found.flatMap { [$0.start, $0.end] }
+        _ = bounds.withUnsafeBufferPointer { widgetd_unmap_regions($0.baseAddress, found.count) }
     }
 
     /// The mappings of `/proc/PID/smaps` text that are safe to unmap: readable, not writable, private, backed by a
     /// file (a path, not `[vdso]` or anonymous memory), and with no anonymous page (`Anonymous: 0 kB`: nothing was
     /// written into a copy of the file's page, which unmapping would lose).
     public static func regions(inSmaps smaps: [UInt8]) -> [Region] {
-        regionsWithResidentKilobytes(inSmaps: smaps).map(\.region)
-    }
-
-    private static func regionsWithResidentKilobytes(inSmaps smaps: [UInt8]) -> [(region: Region, resident: Int)] {
-        var found: [(region: Region, resident: Int)] = []
+        var found: [Region] = []
         var candidate: Region?
-        var resident = 0
         var anonymous = -1
         func close() {
-            if let region = candidate, anonymous == 0 { found.append((region, resident)) }
+            if let region = candidate, anonymous == 0 { found.append(region) }
             candidate = nil
         }
         for line in smaps.split(separator: UInt8(ascii: "\n")) {
             if let header = MappingHeader(line) {
                 close()
                 if header.isReadOnlyPrivateFile { candidate = Region(start: header.start, end: header.end) }
-                resident = 0
                 anonymous = -1
-            } else if candidate != nil, let (field, kilobytes) = field(line) {
-                if field.elementsEqual("Rss".utf8) { resident = kilobytes }
-                if field.elementsEqual("Anonymous".utf8) { anonymous = kilobytes }
+            } else if candidate != nil, let (field, kilobytes) = field(line), field.elementsEqual("Anonymous".utf8) {
+                anonymous = kilobytes
             }
         }
         close()
