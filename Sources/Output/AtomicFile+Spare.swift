@@ -113,28 +113,88 @@ extension AtomicFile {
             default: throw OutputError(call: "open", path: shown(), errno: errno)
             }
         }
+        let refused: SpareRewrite?
+        do throws(OutputError) {
+            refused = try rewriteLeased(descriptor, with: bytes, shownAs: shown())
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        if let refused {
+            close(descriptor)
+            return refused
+        }
+        // A close error may mean lost data, so the file is not replaced (as in `write`).
+        if close(descriptor) == -1 {
+            throw OutputError(call: "close", path: shown(), errno: errno)
+        }
+        return try exchange(names, in: directory, at: directoryPath)
+    }
+
+    /// `rewriteSpare` through a descriptor this process holds open on the spare (`HeldSpares`), with no open or close:
+    /// `.exchanged`, or `.busy` and `.noLease` as there, or `.missing` when either name is gone (someone deleted the
+    /// spare or the file; nothing was exchanged, and the caller writes by name).
+    static func rewriteHeldSpare(
+        _ bytes: [UInt8], descriptor: Int32, names: SpareNames, in directory: Int32, at directoryPath: String
+    ) throws(OutputError) -> SpareRewrite {
+        if let refused = try rewriteLeased(descriptor, with: bytes, shownAs: directoryPath + names.spare) {
+            return refused
+        }
+        if retryingInterrupted({ SpareFileCalls.exchange(in: directory, names.cSpare, names.cName) }) == 0 {
+            return .exchanged
+        }
+        let code = errno
+        guard code == ENOENT else {
+            throw OutputError(
+                call: "renameat2", path: "\(directoryPath + names.spare), \(directoryPath + names.name)", errno: code)
+        }
+        return .missing
+    }
+
+    /// Replaces the contents of the spare open as `descriptor` under a write lease: truncates it, writes `bytes` from
+    /// its start and gives the lease up. nil once written; `.busy` or `.noLease` when the lease is refused (nothing
+    /// written). Written from offset 0 (`pwrite`): a held descriptor's offset is where its last write ended.
+    private static func rewriteLeased(
+        _ descriptor: Int32, with bytes: [UInt8], shownAs shown: @autoclosure () -> String
+    ) throws(OutputError) -> SpareRewrite? {
         if SpareFileCalls.takeWriteLease(descriptor) == -1 {
             let code = errno
-            close(descriptor)
             return code == EAGAIN || code == EWOULDBLOCK ? .busy : .noLease
         }
         do throws(OutputError) {
             // Drops the old pages rather than overwriting them: see the type's comment on spliced pages.
             try Syscall.retrying("ftruncate", path: shown()) { ftruncate(descriptor, 0) }
-            try writeAll(bytes, to: descriptor, path: shown())
+            try writeAllFromStart(bytes, to: descriptor, path: shown())
         } catch {
             SpareFileCalls.releaseLease(descriptor)
-            close(descriptor)
             throw error
         }
-        // Given up before the close, which would give it up only with the last copy of the descriptor (a child being
-        // started holds one until its exec). A close error may mean lost data, so the file is not replaced (as in
-        // `write`).
+        // Given up at once, not with the descriptor's close: a child being started holds a copy of every descriptor
+        // until its exec, and a held descriptor is not closed at all.
         SpareFileCalls.releaseLease(descriptor)
-        if close(descriptor) == -1 {
-            throw OutputError(call: "close", path: shown(), errno: errno)
+        return nil
+    }
+
+    /// Writes all of `bytes` at offset 0 onwards (`pwrite`), continuing after partial writes.
+    private static func writeAllFromStart(
+        _ bytes: [UInt8], to descriptor: Int32, path: @autoclosure () -> String
+    ) throws(OutputError) {
+        let failure: OutputError? = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                do throws(OutputError) {
+                    offset += try Syscall.retrying("write", path: path()) {
+                        pwrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset, off_t(offset))
+                    }
+                } catch {
+                    return error
+                }
+            }
+            return nil
         }
-        return try exchange(names, in: directory, at: directoryPath)
+        if let failure {
+            throw failure
+        }
     }
 
     /// Writes `bytes` to a new spare of `name` and exchanges the two, so that the spare then holds the file that was

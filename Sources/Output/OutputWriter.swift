@@ -26,7 +26,18 @@ public final class OutputWriter {
         /// The file has a spare (`AtomicFile.rewriteSpare`): the version before the current one, written by this
         /// process with the file's permissions, under a name only this process uses.
         var hasSpare: Bool
+        /// Where `heldSpares` keeps the file and its spare open, if it does; a slot given to another file since is
+        /// told apart by its name.
+        var slot: Int32 = -1
+        /// When it was written (`HeldSpares.now()`, seconds): a file is held open only once it is rewritten often.
+        var at: Int32
     }
+
+    /// The files rewritten most often, held open with their spares between writes (`HeldSpares`).
+    private var heldSpares = HeldSpares()
+
+    /// How many files are held open with their spares, for tests.
+    var heldFileCount: Int { heldSpares.count }
 
     /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
     /// over the old one.
@@ -64,12 +75,13 @@ public final class OutputWriter {
     }
 
     deinit {
+        heldSpares.releaseAll()
         if let held { close(held.descriptor) }
     }
 
     /// Forgets what was last written to the file `name` (someone else deleted it), so its next write is not skipped.
     public func forget(fileNamed name: String) {
-        lastWritten[name] = nil
+        if let written = lastWritten.removeValue(forKey: name) { heldSpares.release(slot: written.slot, for: name) }
     }
 
     /// Creates the directory again, as `init` does, and forgets every file: someone deleted the directory.
@@ -77,6 +89,7 @@ public final class OutputWriter {
     /// Until it succeeds every write fails with the reason: the daemon does not write through a link put where its
     /// directory was, nor into a directory of someone else's.
     public func recreate() throws(OutputError) {
+        heldSpares.releaseAll()
         lastWritten = [:]
         namesFound = []
         newFilesWork = true
@@ -227,7 +240,7 @@ public final class OutputWriter {
         let directory = try checkedDescriptor()
         for suffix in OutputFormat.allCases.map(\.rawValue) + ["json"] {
             let name = try fileName(instance, suffix)
-            lastWritten[name] = nil
+            forget(fileNamed: name)
             // Gone or not, a spare is nobody's business any more.
             unlinkat(directory, AtomicFile.spareName(for: name), 0)
             do throws(OutputError) {
@@ -250,19 +263,23 @@ public final class OutputWriter {
         }
         let directory = try checkedDescriptor()
         if let known, sparesWork {
-            let hadSpare = lastWritten.values[known].hasSpare
-            let hasSpare = try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
-                try replace(names, with: bytes, in: directory, hasSpare: hadSpare)
+            var written = lastWritten.values[known]
+            let now = HeldSpares.now()
+            let often = written.hasSpare && now - written.at <= HeldSpares.rewrittenWithin
+            try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
+                try replace(names, with: bytes, in: directory, written: &written, often: often)
             }
-            lastWritten.values[known] = Written(bytes: bytes, hasSpare: hasSpare)
+            written.bytes = bytes
+            written.at = now
+            lastWritten.values[known] = written
             return true
         }
         // A first write: the file there may not be one of this process's, so it does not become a spare.
         try writeFirst(bytes, name: name, in: directory)
         if let known {
-            lastWritten.values[known] = Written(bytes: bytes, hasSpare: false)
+            lastWritten.values[known] = Written(bytes: bytes, hasSpare: false, at: HeldSpares.now())
         } else {
-            lastWritten[name] = Written(bytes: bytes, hasSpare: false)
+            lastWritten[name] = Written(bytes: bytes, hasSpare: false, at: HeldSpares.now())
         }
         return true
     }
@@ -284,9 +301,37 @@ public final class OutputWriter {
         try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
     }
 
-    /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`): rewrites the spare when
-    /// nobody has it open, else makes a new one; returns whether the file has a spare after.
+    /// Replaces a file this process wrote before through its spare: through the descriptors held open for it when
+    /// there are (`HeldSpares`), else by name; a file rewritten `often` (its spare rewritten soon after the last
+    /// write) is held open after, when there is room. A file written once or twice, or rarely, is not held: the
+    /// descriptors are for the files that change every second or minute.
     private func replace(
+        _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, written: inout Written, often: Bool
+    ) throws(OutputError) {
+        if written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: names.name) {
+            let outcome: AtomicFile.SpareRewrite
+            do throws(OutputError) {
+                outcome = try AtomicFile.rewriteHeldSpare(
+                    bytes, descriptor: pair.spare, names: names, in: directory, at: directoryPrefix)
+            } catch {
+                heldSpares.release(slot: written.slot)
+                throw error
+            }
+            if outcome == .exchanged {
+                heldSpares.exchanged(slot: written.slot)
+                return
+            }
+            // A reader holds the spare, someone deleted a name, or leases stopped working: the pair is dropped and the
+            // write goes by name, which sorts each case out.
+            heldSpares.release(slot: written.slot)
+        }
+        written.hasSpare = try replaceByName(names, with: bytes, in: directory, hasSpare: written.hasSpare)
+        if often, written.hasSpare, let slot = heldSpares.hold(names, in: directory) { written.slot = slot }
+    }
+
+    /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`), by name: rewrites the spare
+    /// when nobody has it open, else makes a new one; returns whether the file has a spare after.
+    private func replaceByName(
         _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, hasSpare: Bool
     ) throws(OutputError) -> Bool {
         let name = names.name
@@ -302,6 +347,7 @@ public final class OutputWriter {
                 unlinkat(directory, AtomicFile.spareName(for: name), 0)
             case .noLease:
                 sparesWork = false
+                heldSpares.releaseAll()
                 unlinkat(directory, AtomicFile.spareName(for: name), 0)
                 try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
                 return false
@@ -314,7 +360,10 @@ public final class OutputWriter {
     /// Whether the file has a spare after a write that went through; an exchange that did not work here turns spares
     /// off.
     private func keepsSpare(after outcome: AtomicFile.SpareRewrite) -> Bool {
-        if outcome == .renamedWithoutExchange { sparesWork = false }
+        if outcome == .renamedWithoutExchange {
+            sparesWork = false
+            heldSpares.releaseAll()
+        }
         return outcome == .exchanged
     }
 
@@ -346,6 +395,7 @@ public final class OutputWriter {
 
     /// Deletes every spare (at the daemon's stop): the files bars read stay, the hidden spares beside them go.
     public func removeSpares() {
+        heldSpares.releaseAll()
         guard let directory = try? checkedDescriptor() else { return }
         for index in lastWritten.indices where lastWritten.values[index].hasSpare {
             unlinkat(directory, AtomicFile.spareName(for: lastWritten.keys[index]), 0)

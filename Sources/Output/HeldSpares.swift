@@ -1,0 +1,138 @@
+import Glibc
+import System
+
+/// The open descriptors of the files rewritten most often, kept between writes: a file and its spare (`AtomicFile+Spare`)
+/// held open on both inodes, so that a swap leases, truncates, writes and exchanges the spare it already has open
+/// instead of opening it by name and closing it again, five system calls instead of seven. On tmpfs the open and close
+/// were a fifth of the kernel's time per swap of ten per-second clocks, which wake the kernel cold every second
+/// (docs/PERFORMANCE.md, "Swap cost", fifth pass).
+///
+/// Holding a file open changes nothing a reader sees: the spare is still rewritten only under a write lease, which the
+/// kernel grants while no other process has it open (this process's own descriptor does not count). The descriptors
+/// follow inodes, not names, so they are only right while nobody else renames or deletes this process's files: a
+/// spare deleted by someone makes the exchange fail (`.missing`), and the writer then drops the pair and writes by name;
+/// a bar file deleted is forgotten (`OutputWriter.forget`), which drops the pair too.
+///
+/// Bounded: at most `capacity` files (two descriptors each), far below the descriptor limit. A held pair not written for
+/// `idleAfter` (a minute) is closed when another file needs its place, so a 10,000-widget config fills the table with the
+/// files that change every second, not with the first ones written.
+struct HeldSpares {
+    struct Pair {
+        let name: String
+        /// The spare's inode (`.<name>.<pid>`), rewritten by the next write.
+        var spare: Int32
+        /// The inode under the file's name, which becomes the spare after the next exchange.
+        var live: Int32
+        /// When it was last written (`CLOCK_MONOTONIC_COARSE`, seconds).
+        var lastWrite: Int32
+    }
+
+    /// At most this many files are held; 0 holds none.
+    let capacity: Int
+    private var pairs: [Pair?] = []
+    private var freeSlots: [Int32] = []
+    /// Before this time (monotonic seconds) a full table is not searched again for idle pairs.
+    private var nextIdleCheck: Int32 = 0
+
+    /// A file is held once its spare is rewritten within this many seconds of its last write (a per-minute clock's,
+    /// with room for a late minute), not a widget that changes hourly or once.
+    static let rewrittenWithin: Int32 = 90
+
+    /// Seconds without a write after which a pair gives its place up to another file.
+    let idleAfter: Int32
+    static let idleCheckInterval: Int32 = 10
+
+    /// `capacity` files at most, fewer when the descriptor limit is low: the pairs never take more than half of what
+    /// is left of it above 256 descriptors for the rest of the daemon (providers' pipes, plugins, the store).
+    init(capacity: Int = 64, idleAfter: Int32 = 60) {
+        self.idleAfter = idleAfter
+        var limit = rlimit()
+        // RLIM_INFINITY (all ones) clamps to Int.max, as unlimited.
+        let descriptors =
+            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int(clamping: limit.rlim_cur) : 1024
+        self.capacity = max(0, min(capacity, (descriptors - 256) / 4))
+    }
+
+    /// How many files are held open (two descriptors each).
+    var count: Int { pairs.count - freeSlots.count }
+
+    /// The pair held for `name` in `slot`, if that slot still holds it.
+    func pair(in slot: Int32, for name: String) -> Pair? {
+        guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)], pair.name == name else { return nil }
+        return pair
+    }
+
+    /// The spare was exchanged with the file: the two inodes trade places.
+    mutating func exchanged(slot: Int32) {
+        guard var pair = pairs[Int(slot)] else { return }
+        swap(&pair.spare, &pair.live)
+        pair.lastWrite = Self.now()
+        pairs[Int(slot)] = pair
+    }
+
+    /// Opens `name` and its spare in `directory` and holds them; the slot, or nil when there is no room or either
+    /// cannot be opened (the caller just goes on writing by name).
+    mutating func hold(_ names: AtomicFile.SpareNames, in directory: Int32) -> Int32? {
+        guard capacity > 0 else { return nil }
+        let now = Self.now()
+        if freeSlots.isEmpty, pairs.count >= capacity {
+            guard now >= nextIdleCheck else { return nil }
+            nextIdleCheck = now + Self.idleCheckInterval
+            for slot in pairs.indices where pairs[slot].map({ now - $0.lastWrite >= idleAfter }) == true {
+                release(slot: Int32(slot))
+            }
+            if freeSlots.isEmpty { return nil }
+        }
+        // As the by-name rewrite opens the spare: O_NONBLOCK, so a FIFO put there fails at once.
+        let flags = O_WRONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        let live = retryingInterrupted { openat(directory, names.cName, flags) }
+        guard live >= 0 else { return nil }
+        let spare = retryingInterrupted { openat(directory, names.cSpare, flags) }
+        guard spare >= 0, Self.isFile(spare), Self.isFile(live) else {
+            close(live)
+            if spare >= 0 { close(spare) }
+            return nil
+        }
+        let pair = Pair(name: names.name, spare: spare, live: live, lastWrite: now)
+        if let slot = freeSlots.popLast() {
+            pairs[Int(slot)] = pair
+            return slot
+        }
+        pairs.append(pair)
+        return Int32(pairs.count - 1)
+    }
+
+    /// Closes the pair in `slot`, if any.
+    mutating func release(slot: Int32) {
+        guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)] else { return }
+        close(pair.spare)
+        close(pair.live)
+        pairs[Int(slot)] = nil
+        freeSlots.append(slot)
+    }
+
+    /// Closes `name`'s pair if `slot` holds it.
+    mutating func release(slot: Int32, for name: String) {
+        if pair(in: slot, for: name) != nil { release(slot: slot) }
+    }
+
+    /// Closes every pair.
+    mutating func releaseAll() {
+        for slot in pairs.indices { release(slot: Int32(slot)) }
+        pairs = []
+        freeSlots = []
+    }
+
+    private static func isFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Seconds on the coarse monotonic clock (a vDSO read, no system call); since boot, so they fit 32 bits for
+    /// 68 years.
+    static func now() -> Int32 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return Int32(truncatingIfNeeded: time.tv_sec)
+    }
+}
