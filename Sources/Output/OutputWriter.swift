@@ -60,6 +60,24 @@ public final class OutputWriter {
     private var batchDepth = 0
     private var batchCheck: Result<Int32, OutputError>?
 
+    /// Set by a caller that watches the directory and its parent with inotify and calls `directoryMayHaveChanged()`
+    /// on any event that could mean the path names another directory now (the daemon). A successful check of the path
+    /// then holds for `vouchedFor` seconds of writes, instead of an `lstat` of the whole path before every batch:
+    /// 18 µs with cold caches, a tenth of a reload's time above the kernel's floor. The time limit covers what no
+    /// watch sees, an ancestor further up moved away.
+    public var isWatched = false {
+        didSet { vouchedUntil = nil }
+    }
+    /// Until when (`HeldSpares.now()`) the last check of the path holds; nil: check before the next write.
+    private var vouchedUntil: Int32?
+    static let vouchedFor: Int32 = 10
+
+    /// Something changed in the directory's parent or the directory itself went: the path is checked again before the
+    /// next write.
+    public func directoryMayHaveChanged() {
+        vouchedUntil = nil
+    }
+
     /// Opens `directory`, creating it and its missing parents with mode 0700.
     ///
     /// Refuses a directory that is a symbolic link or belongs to another user: the bars do what these files say (a
@@ -97,9 +115,9 @@ public final class OutputWriter {
     }
 
     /// Whether the path still names the directory the files go to: not deleted, moved, or replaced by another
-    /// directory or a symbolic link since it was opened. Checked before every write (an `lstat`).
+    /// directory or a symbolic link since it was opened (an `lstat` now, whatever the watches vouched for).
     public var isCurrent: Bool {
-        (try? checkedDescriptor()) != nil
+        (try? checkDirectory()) != nil
     }
 
     /// Runs `body` with the output directory checked once for all its writes instead of before each one: a second
@@ -128,6 +146,7 @@ public final class OutputWriter {
     /// Creates the directory if needed, checks it, and holds it open; on failure holds nothing and keeps the reason.
     private func open() throws(OutputError) {
         batchCheck = nil
+        vouchedUntil = nil
         if let held { close(held.descriptor) }
         held = nil
         do throws(OutputError) {
@@ -172,9 +191,11 @@ public final class OutputWriter {
     /// The held directory's descriptor, after checking that the path still names it.
     private func checkedDescriptor() throws(OutputError) -> Int32 {
         if let batchCheck { return try batchCheck.get() }
+        if let vouchedUntil, let held, HeldSpares.now() < vouchedUntil { return held.descriptor }
         let result: Result<Int32, OutputError>
         do throws(OutputError) {
             result = .success(try checkDirectory())
+            if isWatched { vouchedUntil = HeldSpares.now() + Self.vouchedFor }
         } catch {
             result = .failure(error)
         }

@@ -131,6 +131,34 @@ struct OutputWriterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
 
+    @Test func aWatchedDirectoryIsCheckedAgainOnlyWhenItsWatcherSaysSo() throws {
+        let root = try TestDirectory()
+        defer { root.remove() }
+        let directory = root.appending("out")
+        let elsewhere = root.appending("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        let writer = try OutputWriter(directory: directory)
+        writer.isWatched = true
+        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
+        // Moved away: the watcher has not said so yet, so the write goes to the directory checked before (where it
+        // now is), never through the link put in its place.
+        #expect(rename(directory, directory + ".old") == 0)
+        #expect(symlink(elsewhere, directory) == 0)
+        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:01\n"))
+        #expect(try String(contentsOfFile: directory + ".old/clock.plain", encoding: .utf8) == "12:01\n")
+        #expect(!writer.isCurrent, "isCurrent always looks at the path")
+        // Told, the writer checks the path and refuses it until a proper directory is back.
+        writer.directoryMayHaveChanged()
+        #expect(throws: OutputError.self) {
+            try writer.write(instance: "clock", format: .plain, contents: "12:02\n")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        #expect(unlink(directory) == 0)
+        try writer.recreate()
+        #expect(try writer.write(instance: "clock", format: .plain, contents: "12:03\n"))
+        #expect(try String(contentsOfFile: directory + "/clock.plain", encoding: .utf8) == "12:03\n")
+    }
+
     @Test func aFileOrAnotherUsersDirectoryIsRefused() throws {
         let root = try TestDirectory()
         defer { root.remove() }

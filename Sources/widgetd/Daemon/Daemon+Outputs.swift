@@ -16,17 +16,20 @@ extension Daemon {
     static let repairDelay: TimeInterval = 0.2
 
     /// What is watched in the output directory's parent: its entries appearing, going or moving, so a directory put
-    /// back where the output directory was (after it was deleted or swapped for a symbolic link) is noticed.
-    static let outputParentMask: Inotify.Mask = [.create, .movedTo, .delete, .movedFrom]
+    /// back where the output directory was (after it was deleted or swapped for a symbolic link) is noticed, and the
+    /// parent's own removal or move.
+    static let outputParentMask: Inotify.Mask = [.create, .movedTo, .delete, .movedFrom, .deleteSelf, .moveSelf]
 
     /// Watches the output directory, adding to any watch the config or zone already has on the same directory, and
-    /// its parent once.
+    /// its parent once. With both watched, the writer skips checking the path before writes until these watches
+    /// report a change (`OutputWriter.isWatched`).
     func watchOutputDirectory() {
         outputWatch = try? watcher.watch(directory: paths.output, mask: Self.outputWatchMask, adding: true)
         if outputParentWatch == nil {
             outputParentWatch = try? watcher.watch(
                 directory: Self.parent(of: paths.output), mask: Self.outputParentMask, adding: true)
         }
+        outputs.isWatched = outputWatch != nil && outputParentWatch != nil
     }
 
     /// The directory that holds `path`.
@@ -46,8 +49,19 @@ extension Daemon {
     func handleOutputEvents(_ events: [Inotify.Event]) {
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         let mine = events.filter { $0.watch != nil && $0.watch == outputWatch }
-        // Something came or went where the output directory is: a link put in its place, or a directory put back.
         let name = Path.lastComponent(of: Self.trimmed(paths.output))
+        // Anything that may have changed what the path names (the directory's own events, its name in the parent,
+        // the parent's own move or removal, a lost event): the writer checks the path again before its next write.
+        let selfEvents: Inotify.Mask = [.deleteSelf, .moveSelf, .ignored]
+        if overflow || mine.contains(where: { !$0.mask.intersection(selfEvents).isEmpty })
+            || events.contains(where: { event in
+                event.watch != nil && event.watch == outputParentWatch
+                    && (event.name == name || !event.mask.intersection(selfEvents).isEmpty)
+            })
+        {
+            outputs.directoryMayHaveChanged()
+        }
+        // Something came or went where the output directory is: a link put in its place, or a directory put back.
         if events.contains(where: { $0.watch != nil && $0.watch == outputParentWatch && $0.name == name }) {
             outputDirectoryReplaced = true
         }
