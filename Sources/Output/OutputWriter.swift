@@ -19,9 +19,9 @@ public final class OutputWriter {
 
     /// What was last written to each file name. Bytes, not `String`s: Swift compares strings by canonical
     /// equivalence, so a text switching between composed and decomposed "é" would compare equal and not be written.
-    private var lastWritten: [String: Written] = [:]
+    var lastWritten: [String: Written] = [:]
 
-    private struct Written {
+    struct Written {
         var bytes: [UInt8]
         /// The file has a spare (`AtomicFile.rewriteSpare`): the version before the current one, written by this
         /// process with the file's permissions, under a name only this process uses.
@@ -34,23 +34,23 @@ public final class OutputWriter {
     }
 
     /// The files rewritten most often, held open with their spares between writes (`HeldSpares`).
-    private var heldSpares = HeldSpares()
+    var heldSpares = HeldSpares()
 
     /// How many files are held open with their spares, for tests.
     var heldFileCount: Int { heldSpares.count }
 
     /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
     /// over the old one.
-    private var sparesWork = true
+    var sparesWork = true
 
     /// False once a file could not be made unnamed and linked in here (`AtomicFile.writeNew`): every first write is
     /// then a temporary file renamed, until the directory is made again.
-    private var newFilesWork = true
+    var newFilesWork = true
 
     /// The names the directory held when it was opened and that have not been written since: a first write of one
     /// replaces that file, so it goes straight to a temporary file renamed, instead of making an unnamed file
     /// whose link would fail (a restart finds every file of the last run). Emptied as they are written.
-    private var namesFound: Set<String> = []
+    var namesFound: Set<String> = []
 
     /// Opens a new unnamed file in the directory (`UnnamedFileCalls.open`); tests stand in a filesystem without
     /// `O_TMPFILE` here.
@@ -189,7 +189,7 @@ public final class OutputWriter {
     }
 
     /// The held directory's descriptor, after checking that the path still names it.
-    private func checkedDescriptor() throws(OutputError) -> Int32 {
+    func checkedDescriptor() throws(OutputError) -> Int32 {
         if let batchCheck { return try batchCheck.get() }
         if let vouchedUntil, let held, HeldSpares.now() < vouchedUntil { return held.descriptor }
         let result: Result<Int32, OutputError>
@@ -276,7 +276,7 @@ public final class OutputWriter {
         }
     }
 
-    private func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
+    func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
         // One hash of the name per write: found, the bytes are compared and replaced through the index.
         let known = lastWritten.index(forKey: name)
         if let known, lastWritten.values[known].bytes == bytes {
@@ -303,89 +303,6 @@ public final class OutputWriter {
             lastWritten[name] = Written(bytes: bytes, hasSpare: false, at: HeldSpares.now())
         }
         return true
-    }
-
-    /// Writes a file this process has not written before: as a new file linked in under its name where that name is
-    /// free (every file at a first start; cheaper for the kernel), else by a temporary file renamed over it.
-    private func writeFirst(_ bytes: [UInt8], name: String, in directory: Int32) throws(OutputError) {
-        let found = !namesFound.isEmpty && namesFound.remove(name) != nil
-        if found, namesFound.isEmpty { namesFound = [] }  // gives its storage back
-        if newFilesWork, !found {
-            switch try AtomicFile.writeNew(
-                bytes, named: name, in: directory, at: directoryPrefix, permissions: 0o600, opening: openUnnamed)
-            {
-            case .linked: return
-            case .nameTaken: break  // someone made it since the directory was read: replaced the usual way
-            case .unsupported: newFilesWork = false
-            }
-        }
-        try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
-    }
-
-    /// Replaces a file this process wrote before through its spare: through the descriptors held open for it when
-    /// there are (`HeldSpares`), else by name; a file rewritten `often` (its spare rewritten soon after the last
-    /// write) is held open after, when there is room. A file written once or twice, or rarely, is not held: the
-    /// descriptors are for the files that change every second or minute.
-    private func replace(
-        _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, written: inout Written, often: Bool
-    ) throws(OutputError) {
-        if written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: names.name) {
-            let outcome: AtomicFile.SpareRewrite
-            do throws(OutputError) {
-                outcome = try AtomicFile.rewriteHeldSpare(
-                    bytes, descriptor: pair.spare, names: names, in: directory, at: directoryPrefix)
-            } catch {
-                heldSpares.release(slot: written.slot)
-                throw error
-            }
-            if outcome == .exchanged {
-                heldSpares.exchanged(slot: written.slot)
-                return
-            }
-            // A reader holds the spare, someone deleted a name, or leases stopped working: the pair is dropped and the
-            // write goes by name, which sorts each case out.
-            heldSpares.release(slot: written.slot)
-        }
-        written.hasSpare = try replaceByName(names, with: bytes, in: directory, hasSpare: written.hasSpare)
-        if often, written.hasSpare, let slot = heldSpares.hold(names, in: directory) { written.slot = slot }
-    }
-
-    /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`), by name: rewrites the spare
-    /// when nobody has it open, else makes a new one; returns whether the file has a spare after.
-    private func replaceByName(
-        _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, hasSpare: Bool
-    ) throws(OutputError) -> Bool {
-        let name = names.name
-        if hasSpare {
-            let outcome = try AtomicFile.rewriteSpare(bytes, names: names, in: directory, at: directoryPrefix)
-            switch outcome {
-            case .exchanged, .renamed, .renamedWithoutExchange:
-                return keepsSpare(after: outcome)
-            case .missing:
-                break
-            case .busy:
-                // A reader still has that version open: it keeps it, under no name, and a new spare is made.
-                unlinkat(directory, AtomicFile.spareName(for: name), 0)
-            case .noLease:
-                sparesWork = false
-                heldSpares.releaseAll()
-                unlinkat(directory, AtomicFile.spareName(for: name), 0)
-                try AtomicFile.write(bytes, named: name, in: directory, at: directoryPrefix)
-                return false
-            }
-        }
-        return keepsSpare(
-            after: try AtomicFile.writeThroughNewSpare(bytes, named: name, in: directory, at: directoryPrefix))
-    }
-
-    /// Whether the file has a spare after a write that went through; an exchange that did not work here turns spares
-    /// off.
-    private func keepsSpare(after outcome: AtomicFile.SpareRewrite) -> Bool {
-        if outcome == .renamedWithoutExchange {
-            sparesWork = false
-            heldSpares.releaseAll()
-        }
-        return outcome == .exchanged
     }
 
     /// Reads the directory once when it is opened: notes the names there (`namesFound`), and deletes the spares and
@@ -430,7 +347,7 @@ public final class OutputWriter {
     }
 
     /// The directory with one trailing slash, for file paths in errors; made once, not at every write.
-    private let directoryPrefix: String
+    let directoryPrefix: String
 
     /// `mkdir -p` with mode 0700 for every directory it creates (`PrivateDirectory`); existing is fine for a parent,
     /// and for the directory itself `init` checks what is there.

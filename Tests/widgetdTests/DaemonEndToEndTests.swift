@@ -299,6 +299,42 @@ struct DaemonEndToEndTests {
         #expect(result.stderr.contains("not running"))
     }
 
+    @Test func hundredsOfWidgetsPaintEveryFileAtStartAndAgainAfterARestart() async throws {
+        // More widgets than `Daemon.showsPaintedTogether`: the paint goes through `OutputWriter.writeAll`.
+        let count = 700
+        var config = "widgets:\n"
+        for index in 0..<count { config += "  c\(index):\n    kind: clock\n    output: [plain, i3bar]\n" }
+        let first = try DaemonUnderTest(config: config)
+        func visibleFiles(_ daemon: DaemonUnderTest, _ suffix: String) -> Int {
+            ((try? FileManager.default.contentsOfDirectory(atPath: daemon.output)) ?? [])
+                .filter { !$0.hasPrefix(".") && $0.hasSuffix(suffix) }.count
+        }
+        #expect(await first.waitFor("every bar file") { visibleFiles(first, ".plain") == count })
+        #expect(await first.waitFor("every i3bar file") { visibleFiles(first, ".i3bar") == count })
+        for index in [0, 349, 699] {
+            let plain = try #require(first.read("c\(index).plain"))
+            #expect(plain.count > 1 && plain.hasSuffix("\n"), "\(plain.debugDescription)")
+            #expect(first.read("c\(index).i3bar")?.contains("\"full_text\"") == true)
+        }
+        #expect(!first.log.contains("cannot write"), "\(first.log)")
+        first.stop()
+        // The same directories again: every file is there from the last run, so each is replaced, not linked in.
+        func inode(_ path: String) -> ino_t? {
+            var status = stat()
+            return lstat(path, &status) == 0 ? status.st_ino : nil
+        }
+        let before = try #require(inode(first.output + "/c5.plain"))
+        let second = try DaemonUnderTest(config: config, reusing: first.directory)
+        #expect(
+            await second.waitFor("the files replaced") {
+                inode(second.output + "/c5.plain").map { $0 != before } == true
+            })
+        #expect(visibleFiles(second, ".plain") == count)
+        #expect(!second.log.contains("cannot write"), "\(second.log)")
+        second.stop()
+        withExtendedLifetime(first) {}
+    }
+
     @Test func theLastEntriesPaintAtOnceAfterARestart() async throws {
         let first = try DaemonUnderTest(config: Self.config)
         #expect(

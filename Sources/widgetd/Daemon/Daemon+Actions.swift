@@ -17,9 +17,20 @@ extension Daemon {
         var wroteBarFiles = false
         // The output directory is checked once for the whole second boundary, not once per file.
         outputs.inOneBatch {
+            var shows: [(name: String, content: EntryContent)] = []
             for case .show(let name, let content) in actions {
                 log(.debug, "\(name): shows '\(content.text)'")
-                if write(name, content: content, now: now) { wroteBarFiles = true }
+                shows.append((name, content))
+            }
+            if shows.count >= Self.showsPaintedTogether {
+                // A start-up's paint: new files are made on two threads (`OutputWriter.writeAll`), a chunk at a
+                // time so that the rendered bytes of 10,000 widgets are never all held at once.
+                for start in stride(from: 0, to: shows.count, by: Self.showsPaintedTogether) {
+                    let chunk = shows[start..<min(start + Self.showsPaintedTogether, shows.count)]
+                    if writeTogether(chunk, now: now) { wroteBarFiles = true }
+                }
+            } else {
+                for (name, content) in shows where write(name, content: content, now: now) { wroteBarFiles = true }
             }
         }
         if wroteBarFiles { letReadersRun() }
@@ -109,6 +120,42 @@ extension Daemon {
             outputRetry.failed(name, .entry, reason: "\(name): cannot write its entry: \(error)", now: now)
         }
         return wrote
+    }
+
+    /// How many widgets' bar files are written together (`writeTogether`) when at least that many show at once.
+    static let showsPaintedTogether = 512
+
+    /// Writes the bar files of many instances as `write(_:content:now:)` does each, in one `OutputWriter.writeAll`.
+    func writeTogether(_ shows: ArraySlice<(name: String, content: EntryContent)>, now: Date) -> Bool {
+        var files: [OutputWriter.FileWrite] = []
+        var owners: [String] = []
+        for (name, content) in shows {
+            guard let (family, formats) = engine.withInstance(named: name, { ($0.family, $0.outputs) }) else {
+                continue
+            }
+            for format in formats {
+                files.append(
+                    .init(
+                        instance: name, format: format,
+                        bytes: Renderer.renderedBytes(content, family: family, format: format, instance: name)))
+                owners.append(name)
+            }
+        }
+        let errors = outputs.writeAll(files)
+        var failures: [String: OutputError] = [:]
+        for (owner, error) in zip(owners, errors) {
+            if let error, failures[owner] == nil { failures[owner] = error }
+        }
+        let names = Set(owners)
+        for name in names {
+            if let error = failures[name] {
+                if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its entry: \(error)") }
+                outputRetry.failed(name, .entry, reason: "\(name): cannot write its entry: \(error)", now: now)
+            } else {
+                outputRetry.succeeded(name, .entry)
+            }
+        }
+        return failures.count < names.count
     }
 
     /// Bar files were just renamed into place, waking their readers (a bar watching them with inotify, a status
