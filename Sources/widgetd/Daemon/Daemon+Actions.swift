@@ -11,8 +11,9 @@ extension Daemon {
 
     /// Writes changed entries in every configured format, starts reloads, writes changed records, and reports the calls
     /// the engine gave up on, in that order: at start-up every placeholder is painted before 10,000 provider calls
-    /// compete with the loop for the CPU.
-    func perform(_ actions: [EngineAction]) {
+    /// compete with the loop for the CPU. `painting`: the actions put up widgets new to this run (the start-up's, a
+    /// config's new widgets), whose bar files are mostly first writes.
+    func perform(_ actions: [EngineAction], painting: Bool = false) {
         let now = Date()
         var wroteBarFiles = false
         // The output directory is checked once for the whole second boundary, not once per file.
@@ -22,9 +23,10 @@ extension Daemon {
                 log(.debug, "\(name): shows '\(content.text)'")
                 shows.append((name, content))
             }
-            if shows.count >= Self.showsPaintedTogether {
+            if painting, shows.count >= Self.showsPaintedTogether {
                 // A start-up's paint: new files are made on two threads (`OutputWriter.writeAll`), a chunk at a
-                // time so that the rendered bytes of 10,000 widgets are never all held at once.
+                // time so that the rendered bytes of 10,000 widgets are never all held at once. Not for a second
+                // boundary of 1,000 clocks, whose files are all rewrites: writing them one by one costs less.
                 for start in stride(from: 0, to: shows.count, by: Self.showsPaintedTogether) {
                     let chunk = shows[start..<min(start + Self.showsPaintedTogether, shows.count)]
                     if writeTogether(chunk, now: now) { wroteBarFiles = true }
@@ -122,7 +124,7 @@ extension Daemon {
         return wrote
     }
 
-    /// How many widgets' bar files are written together (`writeTogether`) when at least that many show at once.
+    /// How many widgets' bar files are written together (`writeTogether`) when a paint shows at least that many.
     static let showsPaintedTogether = 512
 
     /// Writes the bar files of many instances as `write(_:content:now:)` does each, in one `OutputWriter.writeAll`.

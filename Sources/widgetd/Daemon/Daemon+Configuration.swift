@@ -51,7 +51,7 @@ extension Daemon {
             }
         }
         log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
-        perform(actions)
+        perform(actions, painting: true)
         announceReloaded(errors: 0)
     }
 }

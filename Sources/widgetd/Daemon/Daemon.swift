@@ -173,7 +173,7 @@ final class Daemon {
             .info,
             "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
-        perform(engine.advance(now: loop.now))
+        perform(engine.advance(now: loop.now), painting: true)
         announceStarted()
         while !stopping {
             do {
