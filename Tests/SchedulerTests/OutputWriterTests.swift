@@ -5,6 +5,21 @@ import Timelines
 
 @Suite("output writer")
 struct OutputWriterTests {
+    /// A temporary root with the writer's directory `out` (made by the writer) and `elsewhere`, where a symbolic link
+    /// put in place of `out` points.
+    static func outAndElsewhere() throws -> (TestDirectory, directory: String, elsewhere: String, OutputWriter) {
+        let root = try TestDirectory()
+        let directory = root.appending("out")
+        let elsewhere = root.appending("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        do {
+            return (root, directory, elsewhere, try OutputWriter(directory: directory))
+        } catch {
+            root.remove()
+            throw error
+        }
+    }
+
     @Test func createsTheDirectoryAndItsParentsWithMode0700() throws {
         let root = try TestDirectory()
         defer { root.remove() }
@@ -65,12 +80,8 @@ struct OutputWriterTests {
     }
 
     @Test func aDirectorySwappedForALinkIsNeverWrittenThroughUntilAProperOneIsBack() throws {
-        let root = try TestDirectory()
+        let (root, directory, elsewhere, writer) = try Self.outAndElsewhere()
         defer { root.remove() }
-        let directory = root.appending("out")
-        let elsewhere = root.appending("elsewhere")
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
-        let writer = try OutputWriter(directory: directory)
         #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
         #expect(writer.isCurrent)
 
@@ -102,12 +113,8 @@ struct OutputWriterTests {
     }
 
     @Test func aBatchChecksTheDirectoryOnceAndTheNextBatchFindsItReplaced() throws {
-        let root = try TestDirectory()
+        let (root, directory, elsewhere, writer) = try Self.outAndElsewhere()
         defer { root.remove() }
-        let directory = root.appending("out")
-        let elsewhere = root.appending("elsewhere")
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
-        let writer = try OutputWriter(directory: directory)
         try writer.inOneBatch { () throws in
             for second in 0..<3 {
                 #expect(try writer.write(instance: "c\(second)", format: .plain, contents: "12:00:0\(second)\n"))
@@ -132,12 +139,8 @@ struct OutputWriterTests {
     }
 
     @Test func aWatchedDirectoryIsCheckedAgainOnlyWhenItsWatcherSaysSo() throws {
-        let root = try TestDirectory()
+        let (root, directory, elsewhere, writer) = try Self.outAndElsewhere()
         defer { root.remove() }
-        let directory = root.appending("out")
-        let elsewhere = root.appending("elsewhere")
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
-        let writer = try OutputWriter(directory: directory)
         writer.isWatched = true
         #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
         // Moved away: the watcher has not said so yet, so the write goes to the directory checked before (where it
