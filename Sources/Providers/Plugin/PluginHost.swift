@@ -5,16 +5,6 @@ import Output
 import Synchronization
 import System
 
-/// What a plugin tells the daemon on its own, outside any request.
-public enum PluginEvent: Sendable {
-    /// `reload`: every widget of `kind` (nil instances), or the named ones (WidgetKit's `reloadTimelines(ofKind:)`).
-    case reload(kind: String, instances: [String]?)
-    /// `log`, and the host's own notes about the plugin (late replies, garbage, restarts).
-    case log(kind: String, level: String, message: String)
-    /// The plugin's process ended and will be started again: every widget of the kind shows its last entry, stale.
-    case stopped(kind: String, reason: String)
-}
-
 /// One long-lived plugin process serving every widget of its kind (docs/PLUGINS.md).
 ///
 /// Requests are written to its standard input with ids and answered in any order, so several instances' reloads are
@@ -38,26 +28,6 @@ public final class PluginHost: @unchecked Sendable {
 
     public let name: String
     public let argv: [String]
-
-    private struct Pending {
-        var deadline: Date
-        var finish: @Sendable (Result<Data, PluginProtocolError>) -> Void
-    }
-
-    private struct State {
-        var pid: pid_t = -1
-        var input: Int32 = -1
-        var wake: Wakeup?
-        var outbox: [UInt8] = []
-        var pending: [Int: Pending] = [:]
-        var nextID = 1
-        var hello: PluginDeclaration?
-        var retryAt: Date?
-        var backoff = PluginHost.firstBackoff
-        var lastError: String?
-        var restarts = 0
-        var stopped = false
-    }
 
     private let state = Mutex(State())
     private let listener = Mutex<(@Sendable (PluginEvent) -> Void)?>(nil)
@@ -408,14 +378,5 @@ public final class PluginHost: @unchecked Sendable {
     private func writeStatus() {
         guard let directory = statusDirectory.withLock({ $0 }) else { return }
         try? status.write(in: directory)
-    }
-}
-
-/// A short, printable excerpt of a bad line, for the log.
-enum LogExcerpt {
-    static func of(_ bytes: [UInt8]) -> String {
-        let text = String(decoding: bytes.prefix(80), as: UTF8.self)
-        let printable = String(text.unicodeScalars.map { $0.value < 0x20 ? "?" : Character($0) })
-        return bytes.count > 80 ? "'\(printable)…'" : "'\(printable)'"
     }
 }

@@ -1,0 +1,27 @@
+import FoundationEssentials
+import Glibc
+import System
+
+/// What a plugin host keeps under its lock: the process, its queued input, the requests awaiting replies, and how it
+/// fared (for `widgetd plugins`).
+extension PluginHost {
+    struct Pending {
+        var deadline: Date
+        var finish: @Sendable (Result<Data, PluginProtocolError>) -> Void
+    }
+
+    struct State {
+        var pid: pid_t = -1
+        var input: Int32 = -1
+        var wake: Wakeup?
+        var outbox: [UInt8] = []
+        var pending: [Int: Pending] = [:]
+        var nextID = 1
+        var hello: PluginDeclaration?
+        var retryAt: Date?
+        var backoff = PluginHost.firstBackoff
+        var lastError: String?
+        var restarts = 0
+        var stopped = false
+    }
+}
