@@ -63,18 +63,17 @@ struct HeldSpares {
     }
 
     /// The spare was exchanged with the file: the two inodes trade places.
-    mutating func exchanged(slot: Int32) {
+    mutating func exchanged(slot: Int32, now: Int32) {
         guard var pair = pairs[Int(slot)] else { return }
         swap(&pair.spare, &pair.live)
-        pair.lastWrite = Self.now()
+        pair.lastWrite = now
         pairs[Int(slot)] = pair
     }
 
     /// Opens `name` and its spare in `directory` and holds them; the slot, or nil when there is no room or either
     /// cannot be opened (the caller just goes on writing by name).
-    mutating func hold(_ names: AtomicFile.SpareNames, in directory: Int32) -> Int32? {
+    mutating func hold(_ names: AtomicFile.SpareNames, in directory: Int32, now: Int32) -> Int32? {
         guard capacity > 0 else { return nil }
-        let now = Self.now()
         if freeSlots.isEmpty, pairs.count >= capacity {
             guard now >= nextIdleCheck else { return nil }
             nextIdleCheck = now + Self.idleCheckInterval

@@ -6,9 +6,10 @@ extension OutputWriter {
     /// Replaces a file this process wrote before through its spare: through the descriptors held open for it when
     /// there are (`HeldSpares`), else by name; a file rewritten `often` (its spare rewritten soon after the last
     /// write) is held open after, when there is room. A file written once or twice, or rarely, is not held: the
-    /// descriptors are for the files that change every second or minute.
+    /// descriptors are for the files that change every second or minute. `now`: `HeldSpares.now()`, read once per write.
     func replace(
-        _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, written: inout Written, often: Bool
+        _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, written: inout Written, often: Bool,
+        now: Int32
     ) throws(OutputError) {
         if written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: names.name) {
             let outcome: AtomicFile.SpareRewrite
@@ -20,7 +21,7 @@ extension OutputWriter {
                 throw error
             }
             if outcome == .exchanged {
-                heldSpares.exchanged(slot: written.slot)
+                heldSpares.exchanged(slot: written.slot, now: now)
                 return
             }
             // A reader holds the spare, someone deleted a name, or leases stopped working: the pair is dropped and the
@@ -28,7 +29,7 @@ extension OutputWriter {
             heldSpares.release(slot: written.slot)
         }
         written.hasSpare = try replaceByName(names, with: bytes, in: directory, hasSpare: written.hasSpare)
-        if often, written.hasSpare, let slot = heldSpares.hold(names, in: directory) { written.slot = slot }
+        if often, written.hasSpare, let slot = heldSpares.hold(names, in: directory, now: now) { written.slot = slot }
     }
 
     /// Replaces a file this process wrote before through its spare (`AtomicFile+Spare`), by name: rewrites the spare

@@ -288,7 +288,7 @@ public final class OutputWriter {
             let now = HeldSpares.now()
             let often = written.hasSpare && now - written.at <= HeldSpares.rewrittenWithin
             try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
-                try replace(names, with: bytes, in: directory, written: &written, often: often)
+                try replace(names, with: bytes, in: directory, written: &written, often: often, now: now)
             }
             written.bytes = bytes
             written.at = now

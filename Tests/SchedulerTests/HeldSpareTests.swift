@@ -153,7 +153,7 @@ struct HeldSpareTests {
             let name = "w\(index).plain"
             slots.append(
                 try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
-                    spares.hold(names, in: descriptor)
+                    spares.hold(names, in: descriptor, now: HeldSpares.now())
                 }
             )
         }

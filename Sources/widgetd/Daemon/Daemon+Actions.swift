@@ -116,12 +116,21 @@ extension Daemon {
                     bytes: Renderer.renderedBytes(content, family: family, format: format, instance: name))
                 wrote = wrote || written
             }
-            outputRetry.succeeded(name, .entry)
+            noteEntryWrite(of: name, failure: nil, now: now)
         } catch {
-            if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its entry: \(error)") }
-            outputRetry.failed(name, .entry, reason: "\(name): cannot write its entry: \(error)", now: now)
+            noteEntryWrite(of: name, failure: error, now: now)
         }
         return wrote
+    }
+
+    /// Tells `outputRetry` how an instance's bar files fared; a failure is logged once until they are written again.
+    private func noteEntryWrite(of name: String, failure: OutputError?, now: Date) {
+        guard let failure else {
+            outputRetry.succeeded(name, .entry)
+            return
+        }
+        if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its entry: \(failure)") }
+        outputRetry.failed(name, .entry, reason: "\(name): cannot write its entry: \(failure)", now: now)
     }
 
     /// How many widgets' bar files are written together (`writeTogether`) when a paint shows at least that many.
@@ -131,10 +140,12 @@ extension Daemon {
     func writeTogether(_ shows: ArraySlice<(name: String, content: EntryContent)>, now: Date) -> Bool {
         var files: [OutputWriter.FileWrite] = []
         var owners: [String] = []
+        var names: [String] = []
         for (name, content) in shows {
             guard let (family, formats) = engine.withInstance(named: name, { ($0.family, $0.outputs) }) else {
                 continue
             }
+            names.append(name)
             for format in formats {
                 files.append(
                     .init(
@@ -148,15 +159,7 @@ extension Daemon {
         for (owner, error) in zip(owners, errors) {
             if let error, failures[owner] == nil { failures[owner] = error }
         }
-        let names = Set(owners)
-        for name in names {
-            if let error = failures[name] {
-                if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its entry: \(error)") }
-                outputRetry.failed(name, .entry, reason: "\(name): cannot write its entry: \(error)", now: now)
-            } else {
-                outputRetry.succeeded(name, .entry)
-            }
-        }
+        for name in names { noteEntryWrite(of: name, failure: failures[name], now: now) }
         return failures.count < names.count
     }
 
