@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import System
 
@@ -60,22 +61,23 @@ extension AtomicFile {
         let capacity = nameLength + 1 + 1 + nameLength + processSuffix.utf8.count + 1
         let outcome = withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) {
             buffer -> Swift.Result<Result, OutputError> in
-            var count = 0
-            func append(_ bytes: String.UTF8View) {
-                for byte in bytes {
-                    buffer[count] = CChar(bitPattern: byte)
-                    count += 1
+            // `count` is passed in and returned, not captured: a closure that changed a captured `var` would make
+            // every access to it a checked one (`swift_beginAccess`).
+            func append(_ text: String, at start: Int) -> Int {
+                text.withUTF8Bytes { bytes in
+                    if let source = bytes.baseAddress {
+                        UnsafeMutableRawPointer(buffer.baseAddress! + start).copyMemory(
+                            from: source, byteCount: bytes.count)
+                    }
+                    return start + bytes.count
                 }
             }
-            append(name.utf8)
-            buffer[count] = 0
-            count += 1
-            let spareStart = count
-            buffer[count] = CChar(bitPattern: UInt8(ascii: "."))
-            count += 1
-            append(name.utf8)
-            append(processSuffix.utf8)
-            buffer[count] = 0
+            let nameEnd = append(name, at: 0)
+            buffer[nameEnd] = 0
+            let spareStart = nameEnd + 1
+            buffer[spareStart] = CChar(bitPattern: UInt8(ascii: "."))
+            let spareEnd = append(processSuffix, at: append(name, at: spareStart + 1))
+            buffer[spareEnd] = 0
             let base = UnsafePointer(buffer.baseAddress!)
             do throws(OutputError) {
                 return .success(try body(SpareNames(name: name, cName: base, cSpare: base + spareStart)))

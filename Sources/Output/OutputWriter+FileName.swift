@@ -1,3 +1,5 @@
+import Basics
+
 /// The file names the writer makes from instance names: one place checks that none can leave the output directory or
 /// hide a file there.
 extension OutputWriter {
@@ -9,22 +11,26 @@ extension OutputWriter {
         // One pass over the name's bytes, checking and copying them together into a buffer on the stack: two `+`, two
         // `contains` and a `hasPrefix` were nearly a tenth of a swap's instructions (docs/PERFORMANCE.md, "Swap cost",
         // fourth pass). A name of up to 15 bytes is then a small string, made with no allocation.
+        // The bytes are read through `withUTF8Bytes`, not `utf8`'s iterator (sixth pass).
         let length = instance.utf8.count + 1 + suffix.utf8.count
+        // Each closure keeps its own count: one that changed a captured `var` would make every access to it a checked
+        // one (`swift_beginAccess`).
         let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer -> String? in
-            var count = 0
-            for byte in instance.utf8 {
-                guard byte != UInt8(ascii: "/"), byte != 0, count > 0 || byte != UInt8(ascii: ".") else { return nil }
-                buffer[count] = byte
-                count += 1
+            let instanceLength = instance.withUTF8Bytes { bytes -> Int? in
+                for (index, byte) in bytes.enumerated() {
+                    guard byte != UInt8(ascii: "/"), byte != 0, index > 0 || byte != UInt8(ascii: ".") else {
+                        return nil
+                    }
+                    buffer[index] = byte
+                }
+                return bytes.isEmpty ? nil : bytes.count
             }
-            guard count > 0 else { return nil }
-            buffer[count] = UInt8(ascii: ".")
-            count += 1
-            for byte in suffix.utf8 {
-                buffer[count] = byte
-                count += 1
+            guard let instanceLength else { return nil }
+            buffer[instanceLength] = UInt8(ascii: ".")
+            suffix.withUTF8Bytes { bytes in
+                for (index, byte) in bytes.enumerated() { buffer[instanceLength + 1 + index] = byte }
             }
-            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<length]), as: UTF8.self)
         }
         guard let name else {
             throw OutputError(refusing: path(of: instance), because: "is not a valid instance name for a file")

@@ -1,3 +1,5 @@
+import Basics
+
 /// Makes text from providers and scripts safe to put on a bar.
 ///
 /// A Swift `String` is always valid Unicode, so the dangers left are control characters: a newline ends a line in the
@@ -31,20 +33,24 @@ public enum TextSanitizer {
     }
 
     /// Whether `text` has anything `clean` would change; most entries do not, so they are returned without a copy.
+    /// Runs at every swap: the bytes are read through `withUTF8Bytes`, not `utf8`'s iterator (docs/PERFORMANCE.md,
+    /// "Swap cost", sixth pass).
     private static func needsCleaning(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        var beforePrevious: UInt8 = 0
-        for byte in text.utf8 {
-            if byte < 0x20 || byte == 0x7F
-                || (previous == 0xC2 && byte < 0xA0 && byte >= 0x80)
-                || (beforePrevious == 0xE2 && previous == 0x80 && (byte == 0xA8 || byte == 0xA9))
-            {
-                return true
+        text.withUTF8Bytes { bytes in
+            var previous: UInt8 = 0
+            var beforePrevious: UInt8 = 0
+            for byte in bytes {
+                if byte < 0x20 || byte == 0x7F
+                    || (previous == 0xC2 && byte < 0xA0 && byte >= 0x80)
+                    || (beforePrevious == 0xE2 && previous == 0x80 && (byte == 0xA8 || byte == 0xA9))
+                {
+                    return true
+                }
+                beforePrevious = previous
+                previous = byte
             }
-            beforePrevious = previous
-            previous = byte
+            return false
         }
-        return false
     }
 
     /// Works on UTF-8 bytes: every character it removes or replaces is ASCII, a C1 control (`C2 80`…`C2 9F`) or

@@ -65,6 +65,26 @@ struct SystemTests {
         #expect(timer.consume() == .fired)
     }
 
+    @Test func aRepeatingTimerFiresEveryPeriodAndCountsThePeriodsLeftUnread() throws {
+        let timer = try WallClockTimer()
+        let first = Date().addingTimeInterval(0.02)
+        try timer.arm(at: first, every: 0.05)
+        #expect(try Poller.waitUntilReadable(timer.fileDescriptor, timeout: .seconds(5)), "timer never fired")
+        #expect(timer.consumeCounting() == (.fired, 1))
+        // Fires again one period on, with nothing armed in between.
+        #expect(try Poller.waitUntilReadable(timer.fileDescriptor, timeout: .seconds(5)), "timer did not repeat")
+        #expect(Date() >= first.addingTimeInterval(0.05 - 0.001), "the repeat came before its period")
+        #expect(timer.consumeCounting().event == .fired)
+        // Periods passed unread are counted: at least the three of 0.15 s, waited for on a second timer.
+        let later = try WallClockTimer()
+        try later.arm(at: Date().addingTimeInterval(0.16))
+        #expect(try Poller.waitUntilReadable(later.fileDescriptor, timeout: .seconds(5)))
+        let (event, expirations) = timer.consumeCounting()
+        #expect(event == .fired && expirations >= 3, "\(expirations)")
+        try timer.arm(at: nil)
+        #expect(timer.consumeCounting() == (.nothing, 0))
+    }
+
     // The clock-change path (read failing with ECANCELED) needs the realtime clock to be set, which takes
     // CAP_SYS_TIME and would disturb everything else on the machine; it is not tested here.
 

@@ -35,7 +35,7 @@ extension Daemon {
                 for (name, content) in shows where write(name, content: content, now: now) { wroteBarFiles = true }
             }
         }
-        if wroteBarFiles { letReadersRun() }
+        if wroteBarFiles { readersWaiting = true }
         for case .reload(let name, let token) in actions {
             // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no lane.
             switch engine.withInstance(named: name, { $0.runMode.isPersistent ? nil : runner.lane(of: $0) }) {
@@ -66,6 +66,7 @@ extension Daemon {
     /// again later (`OutputRetry`).
     func writeRecord(of name: String) {
         guard let record = engine.record(of: name) else { return }
+        letReadersRun()
         do {
             try outputs.writeRecord(record)
             outputRetry.succeeded(name, .record)
@@ -80,6 +81,7 @@ extension Daemon {
     func startWaitingReloads() {
         holdStoreWhileReloadsWait()
         while let (reload, lane) = reloads.next() {
+            letReadersRun()
             let now = Date()
             // One lookup by name for all three questions. The instance is borrowed: a kind that answers at once never
             // needs a copy of it. Nil: the engine no longer waits for this reload (it timed out in the queue, or a
@@ -163,13 +165,16 @@ extension Daemon {
         return failures.count < names.count
     }
 
-    /// Bar files were just renamed into place, waking their readers (a bar watching them with inotify, a status
-    /// line's `cat`), often on this CPU. The records, status files and kept entries that follow would make them wait:
-    /// measured on two cores, a reader woken on the daemon's CPU read its file 150–180 µs after the rename (p50),
-    /// one woken on the other CPU within 20 µs. Once per turn of the loop, the daemon gives the CPU up for them
-    /// (`sched_yield`; at once when nothing else is waiting) and writes its own files after.
+    /// Bar files were renamed into place (`readersWaiting`), waking their readers (a bar watching them with inotify,
+    /// a status line's `cat`), often on this CPU. The records, status files and kept entries that follow would make
+    /// them wait: measured on two cores, a reader woken on the daemon's CPU read its file 150–180 µs after the rename
+    /// (p50), one woken on the other CPU within 20 µs. So before its own work (a record, a status file, a kept entry,
+    /// an acknowledgement, a provider call), once per turn of the loop, the daemon gives the CPU up for them
+    /// (`sched_yield`; at once when nothing else is waiting). A turn that only swapped entries goes back to sleep,
+    /// which lets them run without the call (docs/PERFORMANCE.md, "Swap cost", sixth pass).
     func letReadersRun() {
-        guard !readersHadTheirTurn else { return }
+        guard readersWaiting, !readersHadTheirTurn else { return }
+        readersWaiting = false
         readersHadTheirTurn = true
         sched_yield()
     }
@@ -196,17 +201,20 @@ extension Daemon {
     /// holds the same (at a stop).
     func remember(_ name: String, unlessKept: Bool = false) {
         guard let record = engine.record(of: name) else { return }
+        letReadersRun()
         stateFiles.keep(record, now: Date(), unlessKept: unlessKept)
     }
 
     /// Writes the instance's status file for `list` (`StateFiles`).
     func writeStatus(of name: String, now: Date) {
         guard let status = engine.status(of: name, now: now) else { return }
+        letReadersRun()
         stateFiles.write(status, of: name, now: now)
     }
 
     /// Tells a waiting CLI its request is done; with `failure`, why it did not work (the CLI then exits 1).
     func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
+        letReadersRun()
         stateFiles.acknowledge(token, failure: failure, now: Date())
     }
 }

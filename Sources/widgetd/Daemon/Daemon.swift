@@ -78,6 +78,8 @@ final class Daemon {
     /// has answered (`Daemon+WorkingSet`).
     var workingSetTrimPending = true
     var workingSetTrimDue: Date?
+    /// Bar files were renamed and their readers have not been let run since (`Daemon.letReadersRun`).
+    var readersWaiting = false
     /// Whether this turn of the loop has already let the bar files' readers run (`Daemon.letReadersRun`).
     var readersHadTheirTurn = false
     /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).

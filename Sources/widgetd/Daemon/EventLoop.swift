@@ -36,6 +36,11 @@ final class EventLoop {
     /// when unknown. A wake-up that is not the timer's (a FIFO line, a provider's result) leaves the deadline as it was,
     /// and arming the timer again for it would be a system call for nothing.
     private var armed: Date??
+    /// The period the timer repeats at after `armed`, if it was armed to repeat.
+    private var period: TimeInterval?
+    /// The deadline the timer last fired for, when it fired on time; the next deadline's distance from it is the
+    /// period the timer is armed to repeat at.
+    private var lastFired: Date?
     let watcher: Inotify
     let signals: SignalFile
     let wakeup: Wakeup
@@ -57,8 +62,10 @@ final class EventLoop {
     func wait(until deadline: Date?, control: Int32?, timeout: Duration? = nil) throws(SystemError) -> Wake {
         if armed != .some(deadline) {
             armed = nil
-            try timer.arm(at: deadline)
+            let period = Self.period(from: lastFired, to: deadline)
+            try timer.arm(at: deadline, every: period)
             armed = .some(deadline)
+            self.period = period
         }
         let passed = deadline.map { $0 <= clock.now } ?? false
         let fifoDescriptor = control ?? -1  // -1: poll skips it
@@ -70,13 +77,23 @@ final class EventLoop {
             timeout: passed ? .zero : timeout)
         var wake = Wake(now: clock.now, deadline: passed)
         if ready.contains(timer.fileDescriptor) {
-            switch timer.consume() {
+            let (event, expirations) = timer.consumeCounting()
+            switch event {
             case .fired:
                 wake.deadline = true
-                armed = nil
+                // Fired once: a repeating timer is already armed one period on. Late by a period or more, it is
+                // armed again.
+                if expirations == 1, let period, case .some(.some(let fired)) = armed {
+                    armed = .some(fired.addingTimeInterval(period))
+                    lastFired = fired
+                } else {
+                    lastFired = expirations == 1 ? armed ?? nil : nil
+                    armed = nil
+                }
             case .clockChanged:
                 wake.clockChanged = true
                 armed = nil
+                lastFired = nil
             case .nothing: break
             }
         }
@@ -88,5 +105,15 @@ final class EventLoop {
         if ready.contains(watcher.fileDescriptor) { wake.fileEvents = watcher.readEvents() }
         if ready.contains(signals.fileDescriptor) { wake.signals = signals.readSignals() }
         return wake
+    }
+
+    /// The period to arm the timer to repeat at for `deadline`: its distance from the deadline it last fired for (one
+    /// second for per-second clocks, a minute for per-minute ones), when that is up to an hour. Every wait compares
+    /// the deadline it is given with the one the timer is armed for and arms it anew when they differ, so a repeat
+    /// never wakes the loop for a deadline it no longer has.
+    static func period(from lastFired: Date?, to deadline: Date?) -> TimeInterval? {
+        guard let lastFired, let deadline else { return nil }
+        let distance = deadline.timeIntervalSince(lastFired)
+        return distance > 0 && distance <= 3600 ? distance : nil
     }
 }
