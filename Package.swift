@@ -114,21 +114,24 @@ let package = Package(
             name: "widgetd",
             dependencies: [
                 "Basics",
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
+                "YAML",
                 "Providers", "Store",
             ],
             swiftSettings: sizeOptimizedInRelease,
             linkerSettings: [.unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release))]
                 + strippedInRelease
         ),
-        // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on nothing.
-        .executableTarget(name: "widgetd-bench"),
+        // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on none of its
+        // modules; CLinux's calls are for the swap floor's bare process (`SwapFloorBench`).
+        .executableTarget(name: "widgetd-bench", dependencies: ["CLinux"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
         // The core's tests, one target for all its layers.
         .testTarget(
             name: "SchedulerTests",
             dependencies: [
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
+                "YAML",
             ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),

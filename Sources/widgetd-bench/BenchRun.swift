@@ -12,6 +12,7 @@ final class BenchRun {
 
     private var swapRounds: [Int: [SwapResult]] = [:]
     private var floorRounds: [FloorResult]?
+    private var swapFloorRounds: [Double]?
     private var startupRounds: [Int: [StartupResult]] = [:]
     /// i3blocks runs shared between rows, by a key naming the variant and N.
     private var i3blocksRuns: [String: Result<I3blocksResult, Error>] = [:]
@@ -45,6 +46,23 @@ final class BenchRun {
     }
 
     /// The kernel's floor for a burst of `options.large` atomic replacements, one figure per round.
+    /// The swap floor at N = 10 (`SwapFloorBench`), one window per round: CPU per 1000 swaps, in seconds.
+    func swapFloors() throws -> [Double] {
+        if let swapFloorRounds { return swapFloorRounds }
+        var results: [Double] = []
+        for round in rounds {
+            let result = try SwapFloorBench.run(
+                count: 10, seconds: options.windowSeconds, settle: options.settle, root: root,
+                name: "swap-floor-r\(round)")
+            report.figure(
+                "swap floor N=10 round \(round + 1)", "\(Format.ms(result)) CPU/1000 swaps",
+                "(a bare process: the daemon's five calls per file, one wake a second)")
+            results.append(result)
+        }
+        swapFloorRounds = results
+        return results
+    }
+
     func floors() throws -> [FloorResult] {
         if let floorRounds { return floorRounds }
         var results: [FloorResult] = []

@@ -70,7 +70,7 @@ enum ReloadFloorBench {
         return true
     }
 
-    private static func ownPath() -> String {
+    static func ownPath() -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         return length > 0

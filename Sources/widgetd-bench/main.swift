@@ -5,9 +5,15 @@ import Glibc
 // row of issue 15's table (Rows.swift), with its goal and i3blocks doing the same job in the same run. It asserts
 // nothing: it measures. Each row's measurement is in a file of its own; BenchRun shares the runs several rows use.
 
-// The bare process under the reload row (`ReloadFloorBench`), started by this benchmark itself.
+// The bare processes under the reload and swap rows (`ReloadFloorBench`, `SwapFloorBench`), started by this benchmark
+// itself.
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == ReloadFloorBench.echoFlag {
     ReloadFloorBench.echo(fifo: CommandLine.arguments[2], directory: CommandLine.arguments[3])
+}
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == SwapFloorBench.tickerFlag,
+    let count = Int(CommandLine.arguments[3])
+{
+    SwapFloorBench.tick(directory: CommandLine.arguments[2], count: count)
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
