@@ -10,6 +10,11 @@
 //   cc -O2 -o /tmp/swap-floor scripts/swap-floor.c
 //   /tmp/swap-floor /dev/shm/floor 10 &      # then read its CPU from /proc/PID/task/*/schedstat over a window
 //
+// Since then the daemon holds the files it rewrites often open with their spares (five calls per file, fifth pass) and
+// neither re-arms the timer each second nor yields after its bar files (sixth pass): `widgetd-bench`'s swap-10 row now
+// measures that floor itself, beside the daemon (`SwapFloorBench`). This program keeps the older pattern and its
+// variants, which the page's earlier passes quote.
+//
 // A third argument picks a variant, to measure a change of the per-file calls before making it in the daemon:
 //   1 (default) the daemon's calls; 0 without the F_UNLCK (the close gives the lease up);
 //   2 the visible file rewritten in place under a write lease, no spare and no rename (openat, F_SETLEASE, ftruncate,

@@ -66,20 +66,20 @@ struct EventLoopTests {
     /// the loop on time, and a deadline off the period after a repeat is armed anew, not missed or fired early.
     @Test func evenlySpacedDeadlinesFireOnTimeAndADeadlineOffThePeriodStillWins() throws {
         let loop = try EventLoop(signals: [])
-        let first = Date().addingTimeInterval(0.05)
+        let first = Date().addingTimeInterval(0.02)
         for step in 0..<4 {
-            let deadline = first.addingTimeInterval(Double(step) * 0.1)
+            let deadline = first.addingTimeInterval(Double(step) * 0.05)
             let wake = try loop.wait(until: deadline, control: nil, timeout: .seconds(10))
             #expect(wake.deadline, "step \(step)")
             #expect(wake.now >= deadline, "step \(step) woke before its deadline")
         }
-        // The timer now repeats at 0.1 s; a deadline 0.25 s on must not fire at the repeat 0.1 s on.
-        let off = first.addingTimeInterval(0.3 + 0.25)
+        // The timer now repeats at 0.05 s; a deadline 0.12 s on must not fire at the repeat 0.05 s on.
+        let off = first.addingTimeInterval(0.15 + 0.12)
         let wake = try loop.wait(until: off, control: nil, timeout: .seconds(10))
         #expect(wake.deadline)
         #expect(wake.now >= off, "woke at the old period, not the deadline")
-        // Dropped after a repeat: nothing wakes the loop.
-        #expect(try loop.wait(until: nil, control: nil, timeout: .milliseconds(300)).isEmpty, "the timer was disarmed")
+        // Dropped after a repeat: nothing wakes the loop before the old period's next tick has long passed.
+        #expect(try loop.wait(until: nil, control: nil, timeout: .milliseconds(150)).isEmpty, "the timer was disarmed")
     }
 
     @Test func aProviderResultWakesItOnceHoweverManyArrived() throws {
