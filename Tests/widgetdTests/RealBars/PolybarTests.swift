@@ -37,7 +37,7 @@ struct PolybarTests {
             box = shot.bounds(of: I3barTests.grey, within: strip)
             return box.map { $0.width > 40 } == true
         }
-        let shot = try #require(first, "polybar log:\n\(bar.log)")
+        let shot = try #require(first, "polybar log:\n\(bar.log)\n\(display.diagnostics)")
         let area = try #require(box)
         // Black text on the motivation's grey.
         #expect(shot.count(differingFrom: I3barTests.grey, by: 150, in: area) > 40, "motivation at \(area)")
@@ -45,7 +45,7 @@ struct PolybarTests {
         try display.click(x: area.midX, y: area.midY)
         #expect(
             await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
-            "polybar log:\n\(bar.log)")
+            "polybar log:\n\(bar.log)\n\(display.diagnostics)")
         #expect(
             try await waitForScreen("the starred motivation on screen", on: display) { now in
                 now.bounds(of: I3barTests.grey, within: strip) != box

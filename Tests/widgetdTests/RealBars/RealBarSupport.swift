@@ -136,6 +136,13 @@ final class VirtualDisplay {
         directory.remove()
     }
 
+    /// Whether the X server still runs, and what it logged: for a failure's message, so that a bar that lost its X
+    /// connection tells a server that died from one that never let it in.
+    var diagnostics: String {
+        let state = server.poll().map { "exited with status \($0)" } ?? "running"
+        return "Xvfb on \(display): \(state); its log:\n\(server.log)"
+    }
+
     /// The root window now (`import -window root`, ImageMagick).
     func screenshot() throws -> Screenshot {
         let data = try runCapturing(
