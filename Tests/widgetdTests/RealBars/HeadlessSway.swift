@@ -80,7 +80,10 @@ final class HeadlessSway {
 
     /// Starts sway on an 800×200 output with `swayConfig` after the output line, and waits for its socket.
     func start(_ swayConfig: String) async throws {
-        let path = try directory.write("sway.conf", "output HEADLESS-1 resolution 800x200\n" + swayConfig)
+        // No Xwayland: the bars here are Wayland clients, and an X display of sway's own would take a display number
+        // beside the X bars' Xvfb servers, which run at the same time.
+        let path = try directory.write(
+            "sway.conf", "xwayland disable\noutput HEADLESS-1 resolution 800x200\n" + swayConfig)
         chown(path, try Self.testUser().uid, try Self.testUser().gid)
         let sway = try requireExecutable("sway", package: "sway")
         let compositor = try SpawnedProcess(
