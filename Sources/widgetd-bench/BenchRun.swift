@@ -27,10 +27,13 @@ final class BenchRun {
 
     var rounds: Range<Int> { 0..<options.roundCount }
 
-    /// N per-second clocks, one window per round.
+    /// N per-second clocks, one window per round. At N = 10, when the swap-10 row runs, each round is followed by a
+    /// round of its floor (`swapFloors`), so that each daemon figure has a floor taken under the same conditions.
     func swaps(_ count: Int) throws -> [SwapResult] {
         if let cached = swapRounds[count] { return cached }
+        let pairedWithFloor = count == 10 && options.rows.contains(.swap10) && swapFloorRounds == nil
         var results: [SwapResult] = []
+        var floors: [Double] = []
         for round in rounds {
             let result = try SwapBench.run(
                 count: count, seconds: options.windowSeconds, settle: options.settle, root: root,
@@ -40,31 +43,35 @@ final class BenchRun {
                 "(\(result.swaps) swaps; first file p50 \(Format.ms(result.first.median)); burst p50 "
                     + "\(Format.ms(result.burst.median)); peak RSS \(Format.kB(Double(result.peakKilobytes))))")
             results.append(result)
+            if pairedWithFloor { floors.append(try swapFloor(round: round)) }
         }
         swapRounds[count] = results
+        if pairedWithFloor { swapFloorRounds = floors }
         return results
     }
 
-    /// The kernel's floor for a burst of `options.large` atomic replacements, one figure per round.
-    /// The swap floor at N = 10 (`SwapFloorBench`), one window per round: CPU per 1000 swaps, in seconds.
+    /// The swap floor at N = 10 (`SwapFloorBench`), one window per round: CPU per 1000 swaps, in seconds. Taken
+    /// between the daemon's rounds when `swaps(10)` ran for the swap-10 row.
     func swapFloors() throws -> [Double] {
         if let swapFloorRounds { return swapFloorRounds }
-        var results: [Double] = []
-        for round in rounds {
-            // A smoke run's floor starts its window soon after the next second: the bare process has no start-up
-            // writes to let pass, and the test suite waits for it.
-            let result = try SwapFloorBench.run(
-                count: 10, seconds: options.windowSeconds, settle: options.quick ? 0.3 : options.settle, root: root,
-                name: "swap-floor-r\(round)")
-            report.figure(
-                "swap floor N=10 round \(round + 1)", "\(Format.ms(result)) CPU/1000 swaps",
-                "(a bare process: the daemon's five calls per file, one wake a second)")
-            results.append(result)
-        }
+        let results = try rounds.map { try swapFloor(round: $0) }
         swapFloorRounds = results
         return results
     }
 
+    private func swapFloor(round: Int) throws -> Double {
+        // A smoke run's floor starts its window soon after the next second: the bare process has no start-up writes
+        // to let pass, and the test suite waits for it.
+        let result = try SwapFloorBench.run(
+            count: 10, seconds: options.windowSeconds, settle: options.quick ? 0.3 : options.settle, root: root,
+            name: "swap-floor-r\(round)")
+        report.figure(
+            "swap floor N=10 round \(round + 1)", "\(Format.ms(result)) CPU/1000 swaps",
+            "(a bare process: the daemon's five calls per file, one wake a second)")
+        return result
+    }
+
+    /// The kernel's floor for a burst of `options.large` atomic replacements, one figure per round.
     func floors() throws -> [FloorResult] {
         if let floorRounds { return floorRounds }
         var results: [FloorResult] = []
