@@ -15,6 +15,23 @@ struct PluginEndToEndTests {
         """
     }
 
+    /// A daemon running the shipped pomodoro plugin with one two-minute timer labelled T, once it shows idle.
+    private static func idlePomodoro() async throws -> DaemonUnderTest {
+        let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  pomodoro: [/usr/bin/python3, \(pomodoro)]
+                widgets:
+                  tomato:
+                    kind: pomodoro
+                    intent: {work: 2m, label: T}
+                    output: [plain]
+                """)
+        #expect(await waitFor("the idle timer") { shown(daemon, "tomato") == "T 02:00" })
+        return daemon
+    }
+
     /// The plain text a widget shows, without its newline.
     private static func shown(_ daemon: DaemonUnderTest, _ name: String) -> String? {
         daemon.read(name + ".plain").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
@@ -129,20 +146,7 @@ struct PluginEndToEndTests {
     }
 
     @Test func thePomodoroPluginStartsItsTimerOnAClick() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
-        let daemon = try DaemonUnderTest(
-            config: """
-                plugins:
-                  pomodoro: [/usr/bin/python3, \(pomodoro)]
-                widgets:
-                  tomato:
-                    kind: pomodoro
-                    intent: {work: 2m, label: T}
-                    output: [plain]
-                """)
-        #expect(await waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        let daemon = try await Self.idlePomodoro()
         #expect(try daemon.cli(["click", "tomato", "--button", "1", "--wait"]).status == 0)
         // A running timer is "T " and the daemon's own countdown (mm:ss), ticking with no further call.
         #expect(
@@ -326,20 +330,7 @@ struct PluginEndToEndTests {
     }
 
     @Test func anIntentWithParametersReachesThePomodoroPlugin() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
-        let daemon = try DaemonUnderTest(
-            config: """
-                plugins:
-                  pomodoro: [/usr/bin/python3, \(pomodoro)]
-                widgets:
-                  tomato:
-                    kind: pomodoro
-                    intent: {work: 2m, label: T}
-                    output: [plain]
-                """)
-        #expect(await waitFor("the idle timer") { Self.shown(daemon, "tomato") == "T 02:00" })
+        let daemon = try await Self.idlePomodoro()
         let bad = try daemon.cli(["intent", "tomato", "start", "minutes=0", "--wait"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
