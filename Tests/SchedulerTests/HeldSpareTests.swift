@@ -51,12 +51,9 @@ struct HeldSpareTests {
     }
 
     @Test func aDeletedFileOrSpareIsWrittenByNameAndHeldAgain() throws {
-        let directory = try TestDirectory()
-        defer { directory.remove() }
-        let writer = try OutputWriter(directory: directory.path)
-        let target = directory.appending("clock.plain")
-        let spare = directory.appending(".clock.plain.\(getpid())")
-        for second in 0..<3 { try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n") }
+        let clock = try HeldClockFile()
+        defer { clock.directory.remove() }
+        let (directory, writer, target, spare) = (clock.directory, clock.writer, clock.target, clock.spare)
         #expect(writer.heldFileCount == 1)
 
         // The spare deleted: the held inode has no name any more, so the write goes by name and makes a new spare.

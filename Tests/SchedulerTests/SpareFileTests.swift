@@ -42,12 +42,9 @@ struct SpareFileTests {
     }
 
     @Test func aFileHeldOpenKeepsItsContentsAndItsInodeIsNotRewritten() throws {
-        let directory = try TestDirectory()
-        defer { directory.remove() }
-        let writer = try OutputWriter(directory: directory.path)
-        let target = directory.appending("clock.plain")
-        let spare = directory.appending(".clock.plain.\(getpid())")
-        for second in 0..<3 { try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n") }
+        let clock = try HeldClockFile()
+        defer { clock.directory.remove() }
+        let (directory, writer, target, spare) = (clock.directory, clock.writer, clock.target, clock.spare)
 
         // With nobody reading, the file and its spare take turns: two inodes, rewritten.
         var inodes: [ino_t] = []
