@@ -20,7 +20,7 @@ enum ReloadFloorBench {
         let watcher = try RenameWatcher([output])
         defer { watcher.stop() }
         let echo = try Child(
-            [Self.ownPath(), echoFlag, fifo, output], environment: ProcessInfo.processInfo.environment)
+            [benchmarkPath(), echoFlag, fifo, output], environment: ProcessInfo.processInfo.environment)
         defer { echo.stop() }
         // Ready once its read end is open: a writer's open would fail with ENXIO before that.
         guard waitUntil(timeout: 10, interval: 0.01, { Self.hasReader(fifo) }) else {
@@ -68,13 +68,5 @@ enum ReloadFloorBench {
         guard writer >= 0 else { return false }
         close(writer)
         return true
-    }
-
-    static func ownPath() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return length > 0
-            ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            : CommandLine.arguments[0]
     }
 }

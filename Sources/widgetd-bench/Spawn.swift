@@ -273,3 +273,13 @@ func makePipe(_ ends: inout [Int32]) -> Bool {
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
     return true
 }
+
+/// This benchmark's own executable, for the bare processes it starts again under a hidden flag (the reload and swap
+/// floors).
+func benchmarkPath() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    return length > 0
+        ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        : CommandLine.arguments[0]
+}

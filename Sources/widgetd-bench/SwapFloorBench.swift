@@ -21,7 +21,7 @@ enum SwapFloorBench {
         let watcher = try RenameWatcher([directory])
         defer { watcher.stop() }
         let ticker = try Child(
-            [ReloadFloorBench.ownPath(), tickerFlag, directory, String(count)],
+            [benchmarkPath(), tickerFlag, directory, String(count)],
             environment: ProcessInfo.processInfo.environment)
         defer { ticker.stop() }
         guard waitUntil(timeout: 10, interval: 0.01, { Scenario.fileCount(directory) >= count }) else {
