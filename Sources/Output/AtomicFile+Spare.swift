@@ -133,15 +133,12 @@ extension AtomicFile {
         return try exchange(names, in: directory, at: directoryPath)
     }
 
-    /// `rewriteSpare` through a descriptor this process holds open on the spare (`HeldSpares`), with no open or close:
-    /// `.exchanged`, or `.busy` and `.noLease` as there, or `.missing` when either name is gone (someone deleted the
-    /// spare or the file; nothing was exchanged, and the caller writes by name).
-    static func rewriteHeldSpare(
-        _ bytes: [UInt8], descriptor: Int32, names: SpareNames, in directory: Int32, at directoryPath: String
+    /// A spare this process holds open (`HeldSpares`), rewritten by `rewriteLeased`, exchanged with the file: as
+    /// `rewriteSpare` does with no open or close. `.exchanged`, or `.missing` when either name is gone (someone deleted
+    /// the spare or the file; nothing was exchanged, and the caller writes by name).
+    static func exchangeHeldSpare(
+        _ names: SpareNames, in directory: Int32, at directoryPath: String
     ) throws(OutputError) -> SpareRewrite {
-        if let refused = try rewriteLeased(descriptor, with: bytes, shownAs: directoryPath + names.spare) {
-            return refused
-        }
         if retryingInterrupted({ SpareFileCalls.exchange(in: directory, names.cSpare, names.cName) }) == 0 {
             return .exchanged
         }
@@ -156,7 +153,7 @@ extension AtomicFile {
     /// Replaces the contents of the spare open as `descriptor` under a write lease: truncates it, writes `bytes` from
     /// its start and gives the lease up. nil once written; `.busy` or `.noLease` when the lease is refused (nothing
     /// written). Written from offset 0 (`pwrite`): a held descriptor's offset is where its last write ended.
-    private static func rewriteLeased(
+    static func rewriteLeased(
         _ descriptor: Int32, with bytes: [UInt8], shownAs shown: @autoclosure () -> String
     ) throws(OutputError) -> SpareRewrite? {
         if SpareFileCalls.takeWriteLease(descriptor) == -1 {

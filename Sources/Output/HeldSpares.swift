@@ -25,6 +25,9 @@ struct HeldSpares {
         var live: Int32
         /// When it was last written (`CLOCK_MONOTONIC_COARSE`, seconds).
         var lastWrite: Int32
+        /// The spare holds the file's next contents and waits for the end of the batch to be exchanged
+        /// (`OutputWriter+DeferredExchanges`).
+        var exchangePending = false
     }
 
     /// At most this many files are held; 0 holds none.
@@ -67,7 +70,19 @@ struct HeldSpares {
         guard var pair = pairs[Int(slot)] else { return }
         swap(&pair.spare, &pair.live)
         pair.lastWrite = now
+        pair.exchangePending = false
         pairs[Int(slot)] = pair
+    }
+
+    /// The spare in `slot` was rewritten at `now` and waits to be exchanged (`exchanged`).
+    mutating func exchangeWaits(slot: Int32, now: Int32) {
+        pairs[Int(slot)]?.exchangePending = true
+        pairs[Int(slot)]?.lastWrite = now
+    }
+
+    /// Whether `slot` holds `name` with a spare waiting to be exchanged.
+    func isExchangePending(slot: Int32, for name: String) -> Bool {
+        pair(in: slot, for: name)?.exchangePending == true
     }
 
     /// Opens `name` and its spare in `directory` and holds them; the slot, or nil when there is no room or either
@@ -77,7 +92,9 @@ struct HeldSpares {
         if freeSlots.isEmpty, pairs.count >= capacity {
             guard now >= nextIdleCheck else { return nil }
             nextIdleCheck = now + Self.idleCheckInterval
-            for slot in pairs.indices where pairs[slot].map({ now - $0.lastWrite >= idleAfter }) == true {
+            // A pair waiting for its exchange was written just now, whatever `idleAfter` says.
+            for slot in pairs.indices
+            where pairs[slot].map({ !$0.exchangePending && now - $0.lastWrite >= idleAfter }) == true {
                 release(slot: Int32(slot))
             }
             if freeSlots.isEmpty { return nil }

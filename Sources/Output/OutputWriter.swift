@@ -39,6 +39,13 @@ public final class OutputWriter {
     /// How many files are held open with their spares, for tests.
     var heldFileCount: Int { heldSpares.count }
 
+    /// Held spares rewritten in this batch whose exchange waits for its end (`OutputWriter+DeferredExchanges`), in
+    /// the order written.
+    var pendingExchanges: [(slot: Int32, name: String)] = []
+
+    /// Files whose deferred exchange failed, and why, until the caller takes them (`takeFailedWrites`).
+    var failedWrites: [(name: String, error: OutputError)] = []
+
     /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
     /// over the old one.
     var sparesWork = true
@@ -99,6 +106,7 @@ public final class OutputWriter {
 
     /// Forgets what was last written to the file `name` (someone else deleted it), so its next write is not skipped.
     public func forget(fileNamed name: String) {
+        settleExchanges()
         if let written = lastWritten.removeValue(forKey: name) { heldSpares.release(slot: written.slot, for: name) }
     }
 
@@ -107,6 +115,7 @@ public final class OutputWriter {
     /// Until it succeeds every write fails with the reason: the daemon does not write through a link put where its
     /// directory was, nor into a directory of someone else's.
     public func recreate() throws(OutputError) {
+        settleExchanges()
         heldSpares.releaseAll()
         lastWritten = [:]
         namesFound = []
@@ -123,14 +132,21 @@ public final class OutputWriter {
     /// Runs `body` with the output directory checked once for all its writes instead of before each one: a second
     /// boundary with 1,000 clocks due then costs one `lstat`, not 1,000. A directory replaced during the batch is found
     /// by the next batch; that window is the one every write already has between its check and its rename.
+    ///
+    /// The held files rewritten in the batch change names together at its end (`OutputWriter+DeferredExchanges`); a
+    /// failure there is kept for `takeFailedWrites`.
     public func inOneBatch<Result>(_ body: () throws -> Result) rethrows -> Result {
         batchDepth += 1
         defer {
+            if batchDepth == 1 { settleExchanges() }
             batchDepth -= 1
             if batchDepth == 0 { batchCheck = nil }
         }
         return try body()
     }
+
+    /// Inside `inOneBatch`.
+    var isBatching: Bool { batchDepth > 0 }
 
     /// The path without trailing slashes, which would make `lstat` and `O_NOFOLLOW` follow a symbolic link. Made once:
     /// it is checked before every write, and trimming it each time (`count` walks the whole path) cost a tenth of a
@@ -257,6 +273,7 @@ public final class OutputWriter {
     ///
     /// Tries every file before throwing the first failure, so one stuck file does not keep the others around.
     public func remove(instance: String) throws(OutputError) {
+        settleExchanges()
         var firstFailure: OutputError?
         let directory = try checkedDescriptor()
         for suffix in OutputFormat.allCases.map(\.rawValue) + ["json"] {
@@ -278,9 +295,15 @@ public final class OutputWriter {
 
     func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
         // One hash of the name per write: found, the bytes are compared and replaced through the index.
-        let known = lastWritten.index(forKey: name)
-        if let known, lastWritten.values[known].bytes == bytes {
-            return false
+        var known = lastWritten.index(forKey: name)
+        if let index = known {
+            if lastWritten.values[index].bytes == bytes { return false }
+            // Written already in this batch: that version takes its name first, and this one goes to the spare after.
+            if !pendingExchanges.isEmpty, heldSpares.isExchangePending(slot: lastWritten.values[index].slot, for: name)
+            {
+                settleExchanges()
+                known = lastWritten.index(forKey: name)
+            }
         }
         let directory = try checkedDescriptor()
         if let known, sparesWork {
@@ -333,6 +356,7 @@ public final class OutputWriter {
 
     /// Deletes every spare (at the daemon's stop): the files bars read stay, the hidden spares beside them go.
     public func removeSpares() {
+        settleExchanges()
         heldSpares.releaseAll()
         guard let directory = try? checkedDescriptor() else { return }
         for index in lastWritten.indices where lastWritten.values[index].hasSpare {

@@ -35,6 +35,8 @@ extension Daemon {
                 for (name, content) in shows where write(name, content: content, now: now) { wroteBarFiles = true }
             }
         }
+        // Held files take their new names at the batch's end, where a failure is found.
+        for (name, failure) in outputs.takeFailedWrites() { noteEntryWrite(of: name, failure: failure, now: now) }
         if wroteBarFiles { readersWaiting = true }
         for case .reload(let name, let token) in actions {
             // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no lane.
