@@ -6,7 +6,7 @@ import Glibc
 /// with nothing else around them. A bare process (this benchmark started again with `tickerFlag`) holds `count` files
 /// and their spares open, as the daemon holds a per-second clock's, sleeps in `poll()` on a wall-clock timerfd that
 /// repeats every second, and at each second reads the timer and, per file, takes the spare's write lease, truncates
-/// it, writes the time, gives the lease up and exchanges it with the file: the daemon's five calls per swap
+/// it, writes the time and gives the lease up, then exchanges every spare with its file: the daemon's five calls per swap
 /// (docs/PERFORMANCE.md, "Swap cost"). It is measured as the daemon is (`SwapBench`: CPU from schedstat over the same
 /// window, swaps counted by the same inotify watcher), so the daemon's figure minus this one is the daemon's own work:
 /// its engine, renderer and bookkeeping, and the cache misses they take after a second asleep.
@@ -60,6 +60,8 @@ enum SwapFloorBench {
             guard live[index] >= 0, spare[index] >= 0 else { exit(1) }
         }
         let text = UnsafeMutablePointer<CChar>.allocate(capacity: 16)
+        var written: [Int] = []
+        written.reserveCapacity(count)
         var entry = pollfd(fd: timer, events: Int16(POLLIN), revents: 0)
         // Armed once, repeating every second from the next whole one: no call to arm it per wake.
         var now = timespec()
@@ -77,14 +79,17 @@ enum SwapFloorBench {
             var fields = tm()
             localtime_r(&now.tv_sec, &fields)
             let length = strftime(text, 16, "%T\n", &fields)
+            // As the daemon does in one batch: every spare written first, then the names exchanged in one run.
+            written.removeAll(keepingCapacity: true)
             for index in 0..<count {
                 guard widgetd_take_write_lease(spare[index]) == 0 else { continue }
                 _ = ftruncate(spare[index], 0)
                 _ = pwrite(spare[index], text, length, 0)
                 _ = widgetd_release_lease(spare[index])
-                if widgetd_rename_exchange(held, spares[index], names[index]) == 0 {
-                    swap(&live[index], &spare[index])
-                }
+                written.append(index)
+            }
+            for index in written where widgetd_rename_exchange(held, spares[index], names[index]) == 0 {
+                swap(&live[index], &spare[index])
             }
         }
     }
