@@ -133,12 +133,15 @@ extension AtomicFile {
         return try exchange(names, in: directory, at: directoryPath)
     }
 
-    /// A spare this process holds open (`HeldSpares`), rewritten by `rewriteLeased`, exchanged with the file: as
-    /// `rewriteSpare` does with no open or close. `.exchanged`, or `.missing` when either name is gone (someone deleted
-    /// the spare or the file; nothing was exchanged, and the caller writes by name).
-    static func exchangeHeldSpare(
-        _ names: SpareNames, in directory: Int32, at directoryPath: String
+    /// `rewriteSpare` through a descriptor this process holds open on the spare (`HeldSpares`), with no open or close:
+    /// `.exchanged`, or `.busy` and `.noLease` as there, or `.missing` when either name is gone (someone deleted the
+    /// spare or the file; nothing was exchanged, and the caller writes by name).
+    static func rewriteHeldSpare(
+        _ bytes: [UInt8], descriptor: Int32, names: SpareNames, in directory: Int32, at directoryPath: String
     ) throws(OutputError) -> SpareRewrite {
+        if let refused = try rewriteLeased(descriptor, with: bytes, shownAs: directoryPath + names.spare) {
+            return refused
+        }
         if retryingInterrupted({ SpareFileCalls.exchange(in: directory, names.cSpare, names.cName) }) == 0 {
             return .exchanged
         }

@@ -19,6 +19,9 @@ import System
 struct HeldSpares {
     struct Pair {
         let name: String
+        /// `name` and the spare's name as C strings, one after the other, for an exchange made after the write
+        /// (`exchangePending(in:now:)`), when the names made for the write are gone.
+        let cNames: [CChar]
         /// The spare's inode (`.<name>.<pid>`), rewritten by the next write.
         var spare: Int32
         /// The inode under the file's name, which becomes the spare after the next exchange.
@@ -33,6 +36,10 @@ struct HeldSpares {
     /// At most this many files are held; 0 holds none.
     let capacity: Int
     private var pairs: [Pair?] = []
+    /// The slots whose spare waits for its exchange, in the order written (`deferExchange`).
+    private var pending: [Int32] = []
+    /// The files whose pair was given up while its exchange waited: their new contents took no name.
+    private var releasedWhilePending: [String] = []
     private var freeSlots: [Int32] = []
     /// Before this time (monotonic seconds) a full table is not searched again for idle pairs.
     private var nextIdleCheck: Int32 = 0
@@ -74,15 +81,53 @@ struct HeldSpares {
         pairs[Int(slot)] = pair
     }
 
-    /// The spare in `slot` was rewritten at `now` and waits to be exchanged (`exchanged`).
-    mutating func exchangeWaits(slot: Int32, now: Int32) {
+    /// The spare in `slot` was rewritten at `now`; its exchange waits for `exchangePending(in:now:)`. Returns how many
+    /// wait.
+    mutating func deferExchange(slot: Int32, now: Int32) -> Int {
         pairs[Int(slot)]?.exchangePending = true
         pairs[Int(slot)]?.lastWrite = now
+        pending.append(slot)
+        return pending.count
     }
 
-    /// Whether `slot` holds `name` with a spare waiting to be exchanged.
-    func isExchangePending(slot: Int32, for name: String) -> Bool {
-        pair(in: slot, for: name)?.exchangePending == true
+    /// Some exchange waits, or a file lost its pair while one did.
+    var hasPendingExchanges: Bool { !pending.isEmpty || !releasedWhilePending.isEmpty }
+
+    /// Whether the pair in `slot` waits for its exchange (whichever file it holds: a slot given to another file since
+    /// only makes the caller settle early).
+    func isExchangePending(slot: Int32) -> Bool {
+        slot >= 0 && Int(slot) < pairs.count && pairs[Int(slot)]?.exchangePending == true
+    }
+
+    /// Makes the waiting exchanges in `directory`, in the order written. Returns the names of the files whose new
+    /// contents took no name: an exchange refused (a name deleted by someone; the pair is given up), or a pair given
+    /// up while it waited.
+    mutating func exchangePending(in directory: Int32, now: Int32) -> [String] {
+        for slot in pending {
+            guard Int(slot) < pairs.count, let pair = pairs[Int(slot)], pair.exchangePending else { continue }
+            let done = pair.cNames.withUnsafeBufferPointer { names in
+                let file = names.baseAddress!
+                let spare = file + pair.name.utf8.count + 1
+                return retryingInterrupted { SpareFileCalls.exchange(in: directory, spare, file) } == 0
+            }
+            if done {
+                exchanged(slot: slot, now: now)
+            } else {
+                release(slot: slot)
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+        defer { releasedWhilePending = [] }
+        return releasedWhilePending
+    }
+
+    /// Gives up every pair whose exchange waits, without exchanging it; returns the names of the files whose new
+    /// contents took no name.
+    mutating func dropPending() -> [String] {
+        for slot in pending where isExchangePending(slot: slot) { release(slot: slot) }
+        pending.removeAll(keepingCapacity: true)
+        defer { releasedWhilePending = [] }
+        return releasedWhilePending
     }
 
     /// Opens `name` and its spare in `directory` and holds them; the slot, or nil when there is no room or either
@@ -109,7 +154,11 @@ struct HeldSpares {
             if spare >= 0 { close(spare) }
             return nil
         }
-        let pair = Pair(name: names.name, spare: spare, live: live, lastWrite: now)
+        let nameLength = strlen(names.cName) + 1
+        let cNames =
+            Array(UnsafeBufferPointer(start: names.cName, count: nameLength))
+            + Array(UnsafeBufferPointer(start: names.cSpare, count: strlen(names.cSpare) + 1))
+        let pair = Pair(name: names.name, cNames: cNames, spare: spare, live: live, lastWrite: now)
         if let slot = freeSlots.popLast() {
             pairs[Int(slot)] = pair
             return slot
@@ -121,6 +170,7 @@ struct HeldSpares {
     /// Closes the pair in `slot`, if any.
     mutating func release(slot: Int32) {
         guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)] else { return }
+        if pair.exchangePending { releasedWhilePending.append(pair.name) }
         close(pair.spare)
         close(pair.live)
         pairs[Int(slot)] = nil
@@ -137,6 +187,7 @@ struct HeldSpares {
         for slot in pairs.indices { release(slot: Int32(slot)) }
         pairs = []
         freeSlots = []
+        pending = []
     }
 
     private static func isFile(_ descriptor: Int32) -> Bool {

@@ -22,41 +22,40 @@ extension OutputWriter {
         return failedWrites.map { (String($0.name[..<($0.name.lastIndex(of: ".") ?? $0.name.endIndex)]), $0.error) }
     }
 
-    /// The held spare in `slot` holds `name`'s next contents: its exchange waits for the end of the batch.
-    func deferExchange(slot: Int32, name: String, now: Int32) {
-        heldSpares.exchangeWaits(slot: slot, now: now)
-        pendingExchanges.append((slot, name))
-        if pendingExchanges.count >= Self.exchangesDeferredAtMost { settleExchanges() }
+    /// In a batch, rewrites the spare of a held file (`HeldSpares`) under its lease and leaves the exchange for the
+    /// batch's end; false when the file is not held or the lease is refused (a reader has the spare open, or leases
+    /// stopped working): the caller then writes as outside a batch, which sorts either out.
+    func rewriteHeldLater(_ bytes: [UInt8], written: Written, name: String, now: Int32) throws(OutputError) -> Bool {
+        guard isBatching, written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: name) else {
+            return false
+        }
+        do throws(OutputError) {
+            let refused = try AtomicFile.rewriteLeased(
+                pair.spare, with: bytes, shownAs: directoryPrefix + AtomicFile.spareName(for: name))
+            if refused != nil { return false }
+        } catch {
+            heldSpares.release(slot: written.slot)
+            throw error
+        }
+        if heldSpares.deferExchange(slot: written.slot, now: now) >= Self.exchangesDeferredAtMost { settleExchanges() }
+        return true
     }
 
-    /// Makes the waiting exchanges, in the order written. A file whose exchange fails (a name deleted by someone, a
-    /// pair given up meanwhile) is written again by name, as a first write would be.
+    /// Makes the waiting exchanges, in the order written. A file whose new contents took no name (a name deleted by
+    /// someone, a pair given up meanwhile) is written again by name, as a first write would be.
     func settleExchanges() {
-        guard !pendingExchanges.isEmpty else { return }
-        let waiting = pendingExchanges
-        pendingExchanges.removeAll(keepingCapacity: true)
-        let now = HeldSpares.now()
+        guard heldSpares.hasPendingExchanges else { return }
         let directory: Int32
         do throws(OutputError) {
             directory = try checkedDescriptor()
         } catch {
-            for (slot, name) in waiting {
-                heldSpares.release(slot: slot, for: name)
-                if lastWritten.removeValue(forKey: name) != nil { failedWrites.append((name, error)) }
+            // Not written: each file's next write is not skipped, and the caller hears why.
+            for name in heldSpares.dropPending() where lastWritten.removeValue(forKey: name) != nil {
+                failedWrites.append((name, error))
             }
             return
         }
-        for (slot, name) in waiting {
-            if heldSpares.isExchangePending(slot: slot, for: name) {
-                let outcome = try? AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
-                    try AtomicFile.exchangeHeldSpare(names, in: directory, at: directoryPrefix)
-                }
-                if outcome == .exchanged {
-                    heldSpares.exchanged(slot: slot, now: now)
-                    continue
-                }
-                heldSpares.release(slot: slot)
-            }
+        for name in heldSpares.exchangePending(in: directory, now: HeldSpares.now()) {
             writeAgainByName(name, in: directory)
         }
     }

@@ -14,16 +14,8 @@ extension OutputWriter {
         if written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: names.name) {
             let outcome: AtomicFile.SpareRewrite
             do throws(OutputError) {
-                if let refused = try AtomicFile.rewriteLeased(
-                    pair.spare, with: bytes, shownAs: directoryPrefix + names.spare)
-                {
-                    outcome = refused
-                } else if isBatching {
-                    deferExchange(slot: written.slot, name: names.name, now: now)
-                    return
-                } else {
-                    outcome = try AtomicFile.exchangeHeldSpare(names, in: directory, at: directoryPrefix)
-                }
+                outcome = try AtomicFile.rewriteHeldSpare(
+                    bytes, descriptor: pair.spare, names: names, in: directory, at: directoryPrefix)
             } catch {
                 heldSpares.release(slot: written.slot)
                 throw error

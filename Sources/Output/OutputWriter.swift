@@ -39,10 +39,6 @@ public final class OutputWriter {
     /// How many files are held open with their spares, for tests.
     var heldFileCount: Int { heldSpares.count }
 
-    /// Held spares rewritten in this batch whose exchange waits for its end (`OutputWriter+DeferredExchanges`), in
-    /// the order written.
-    var pendingExchanges: [(slot: Int32, name: String)] = []
-
     /// Files whose deferred exchange failed, and why, until the caller takes them (`takeFailedWrites`).
     var failedWrites: [(name: String, error: OutputError)] = []
 
@@ -299,8 +295,7 @@ public final class OutputWriter {
         if let index = known {
             if lastWritten.values[index].bytes == bytes { return false }
             // Written already in this batch: that version takes its name first, and this one goes to the spare after.
-            if !pendingExchanges.isEmpty, heldSpares.isExchangePending(slot: lastWritten.values[index].slot, for: name)
-            {
+            if heldSpares.isExchangePending(slot: lastWritten.values[index].slot) {
                 settleExchanges()
                 known = lastWritten.index(forKey: name)
             }
@@ -309,9 +304,11 @@ public final class OutputWriter {
         if let known, sparesWork {
             var written = lastWritten.values[known]
             let now = HeldSpares.now()
-            let often = written.hasSpare && now - written.at <= HeldSpares.rewrittenWithin
-            try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
-                try replace(names, with: bytes, in: directory, written: &written, often: often, now: now)
+            if try !rewriteHeldLater(bytes, written: written, name: name, now: now) {
+                let often = written.hasSpare && now - written.at <= HeldSpares.rewrittenWithin
+                try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
+                    try replace(names, with: bytes, in: directory, written: &written, often: often, now: now)
+                }
             }
             written.bytes = bytes
             written.at = now
