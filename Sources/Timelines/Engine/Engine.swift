@@ -36,6 +36,9 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     private var generations: [UInt64] = []
     @usableFromInline private(set) var indexByName: [String: Int] = [:]
     private var heap = DeadlineHeap()
+    /// `advance`'s list of the instances due, kept between calls with its storage: made anew, it grew four times a
+    /// second at ten per-second clocks (docs/PERFORMANCE.md, "Swap cost", seventh pass).
+    private var dueBuffer: [Int] = []
     private var nextToken: UInt64 = 1
     /// How many instances have had no answer yet: neither a timeline nor a failure since they started. The daemon
     /// waits for none to be left before it trims its start-up's working set (`WorkingSet`). An instance once answered
@@ -221,7 +224,8 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     /// Everything due at `now`: content that changed, and reloads to start.
     public mutating func advance(now: Date) -> [EngineAction] {
         var actions: [EngineAction] = []
-        var due: [Int] = []
+        var due = dueBuffer
+        dueBuffer = []
         while let top = heap.first, top.date <= now {
             _ = heap.popFirst()
             if generations[top.index] == top.generation { due.append(top.index) }
@@ -230,6 +234,8 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         for index in due {
             step(index, now: now, into: &actions)
         }
+        due.removeAll(keepingCapacity: true)
+        dueBuffer = due
         return actions
     }
 

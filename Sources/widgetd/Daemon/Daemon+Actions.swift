@@ -19,6 +19,7 @@ extension Daemon {
         // The output directory is checked once for the whole second boundary, not once per file.
         outputs.inOneBatch {
             var shows: [(name: String, content: EntryContent)] = []
+            shows.reserveCapacity(actions.count)
             for case .show(let name, let content) in actions {
                 log(.debug, "\(name): shows '\(content.text)'")
                 shows.append((name, content))
