@@ -383,22 +383,3 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         heap.removeAll { generations[$0.index] != $0.generation }
     }
 }
-
-/// Why a provider call failed, as the widget's tooltip and `widgetd list` show it.
-public struct ProviderFailure: Error, Sendable, Hashable {
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-}
-
-/// One instance as `widgetd list` shows it.
-public struct InstanceStatus<Instance: ScheduledInstance>: Sendable {
-    public var instance: Instance
-    public var content: EntryContent
-    public var policy: ReloadPolicy?
-    public var nextReload: Date?
-    public var isReloading: Bool
-    public var lastError: String?
-}
