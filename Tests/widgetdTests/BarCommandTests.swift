@@ -167,14 +167,14 @@ struct BarCommandTests {
         var ticks: Set<String> = []
         #expect(
             await waitFor("two ticks") {
-                daemon.read("seconds.plain").map { ticks.insert($0) }
+                if let tick = daemon.read("seconds.plain") { ticks.insert(tick) }
                 return ticks.count >= 3
             })
         let paused = bar.lines.count
         ticks = []
         #expect(
             await waitFor("two more ticks") {
-                daemon.read("seconds.plain").map { ticks.insert($0) }
+                if let tick = daemon.read("seconds.plain") { ticks.insert(tick) }
                 return ticks.count >= 3
             })
         #expect(bar.lines.count == paused)
@@ -197,7 +197,7 @@ struct BarCommandTests {
         var ticks: Set<String> = []
         #expect(
             await waitFor("three ticks of the clock") {
-                daemon.read("seconds.plain").map { ticks.insert($0) }
+                if let tick = daemon.read("seconds.plain") { ticks.insert(tick) }
                 return ticks.count >= 4
             })
         #expect(try contextSwitches(of: pid) - before <= 1)

@@ -111,7 +111,7 @@ struct FollowerLifetimeTests {
         var ticks: Set<String> = []
         #expect(
             await waitFor("three ticks of the clock") {
-                daemon.read("seconds.plain").map { ticks.insert($0) }
+                if let tick = daemon.read("seconds.plain") { ticks.insert(tick) }
                 return ticks.count >= 4
             })
         let after = try contextSwitches(of: follower.processIdentifier)

@@ -68,7 +68,7 @@ struct SQLiteOnDemandTests {
         #expect(try await waitFor("libsqlite3 to be unmapped after start-up") { try !Self.mapsSQLite(pid) })
         // The loader logs an unload after unmapping the library: waited for, as below.
         #expect(
-            try await waitFor("the loader to report the first unload") {
+            await waitFor("the loader to report the first unload") {
                 Self.sqliteLoads(prefix: loaderLog, pid: pid) == (1, 1)
             })
         #expect(daemon.log.contains("missing: no motivation with id 'ffff'"), "\(daemon.log)")
@@ -81,7 +81,7 @@ struct SQLiteOnDemandTests {
             })
         #expect(try await waitFor("libsqlite3 to be unmapped after the reloads") { try !Self.mapsSQLite(pid) })
         #expect(
-            try await waitFor("the loader to report the second unload") {
+            await waitFor("the loader to report the second unload") {
                 Self.sqliteLoads(prefix: loaderLog, pid: pid) == (2, 2)
             })
     }
