@@ -116,7 +116,11 @@ final class VirtualDisplay {
         let log = directory.url.path + "/xvfb.out"
         let server = try SpawnedProcess(
             try requireExecutable("Xvfb", package: "xvfb"),
-            ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"], environment: [:],
+            // -noreset: an X server resets when its last client disconnects, closing a connection being made at
+            // that moment; a test's first screenshot could be that client while a slow bar was still connecting
+            // (polybar's "X connection error" in loaded runs).
+            ["-displayfd", "1", "-noreset", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
+            environment: [:],
             log: log, newSession: false)
         self.server = server
         var number: Int?
