@@ -33,6 +33,40 @@ struct SQLiteOnDemandTests {
         #expect(!daemon.log.contains("cannot load SQLite"))
     }
 
+    /// A click on a store widget writes the store and then reads it again for the reload it causes: one load of
+    /// SQLite for both, since the reload starts while the click's hold still keeps the store open.
+    @Test func aClickAndTheReloadItCausesLoadItOnce() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let loaderLog = directory.url.path + "/loader"
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  motivation:\n    kind: motivations\n    output: [plain]\n", reusing: directory,
+            extraEnvironment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": loaderLog])
+        let pid = daemon.process.processIdentifier
+        // The start-up read first, so that the write's reload is the only one: one overlapping it would be followed
+        // by another read, which could land after the count below is taken.
+        #expect(await daemon.waitFor("the start-up read") { daemon.hasTimeline("motivation") })
+        #expect(try runWidgetd(["motivations", "add", "First."], environment: daemon.environment).status == 0)
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "First.\n" })
+        #expect(try await waitFor("libsqlite3 to be unmapped after the read") { try !Self.mapsSQLite(pid) })
+        let before = Self.sqliteLoads(prefix: loaderLog, pid: pid)
+        #expect(
+            await waitFor("the loader to report the unload") {
+                Self.sqliteLoads(prefix: loaderLog, pid: pid).unloads == before.loads
+            })
+        let loads = Self.sqliteLoads(prefix: loaderLog, pid: pid).loads
+
+        let click = try daemon.cli(["click", "motivation", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(daemon.read("motivation.plain") == "⭐ First.\n")
+        #expect(try await waitFor("libsqlite3 to be unmapped after the click") { try !Self.mapsSQLite(pid) })
+        #expect(
+            await waitFor("the loader to report the click's unload") {
+                Self.sqliteLoads(prefix: loaderLog, pid: pid) == (loads + 1, loads + 1)
+            })
+        #expect(Self.sqliteLoads(prefix: loaderLog, pid: pid).loads == loads + 1, "\(daemon.log)")
+    }
+
     /// How often the dynamic loader loaded and unloaded libsqlite3 in process `pid`, from its `LD_DEBUG=files` log
     /// (`LD_DEBUG_OUTPUT=PREFIX` writes it to `PREFIX.PID`): glibc's loader makes a link map for each load and
     /// destroys it at each unload.

@@ -57,6 +57,9 @@ extension Daemon {
     /// An intent ran: reload what it changed, acknowledging once those reloads are written.
     private func handle(_ completion: IntentCompletion) {
         let now = Date()
+        // Given back once the reloads below have started (each takes a hold of its own as it is queued): a click
+        // on a store widget then opens the store, and loads SQLite, once for its write and the reads it causes.
+        defer { completion.storeHold.map { runner.release($0) } }
         switch completion.outcome {
         case .success(let outcome):
             log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
@@ -71,6 +74,8 @@ extension Daemon {
             let target: ReloadTarget =
                 outcome.reloadsKind ? .kind(completion.kind) : .instance(completion.instance)
             request(target, acknowledgement: completion.acknowledgement, now: now)
+            // Started now, not at the end of the turn, so that they find the store still held.
+            perform(engine.advance(now: now))
         case .failure(let error):
             let reason = "\(completion.instance): \(completion.intent) failed: \(error)"
             log(.warning, reason)

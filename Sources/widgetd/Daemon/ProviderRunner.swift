@@ -35,6 +35,9 @@ struct IntentCompletion: Sendable {
     var intent: String
     var outcome: Result<IntentOutcome, IntentError>
     var acknowledgement: ControlCommand.AckToken?
+    /// The intent's hold on the store, for the loop to give back (`ProviderRunner.release`) once the reloads the
+    /// intent caused have started: the store then stays open, and SQLite loaded, from the intent to those reads.
+    var storeHold: StoreHold?
 }
 
 /// What provider and intent tasks hand back to the loop thread.
@@ -261,8 +264,7 @@ extension ProviderRunner {
                 .intent(
                     IntentCompletion(
                         instance: instance.name, kind: instance.kind, intent: invocation.intent, outcome: outcome,
-                        acknowledgement: acknowledgement)))
-            withExtendedLifetime(hold) {}
+                        acknowledgement: acknowledgement, storeHold: hold)))
         }
     }
 }
