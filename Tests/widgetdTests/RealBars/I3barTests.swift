@@ -113,6 +113,11 @@ struct I3barTests {
             "\(daemon.read("todos.plain") ?? "")")
     }
 
+    /// The last few kB of the file at `path`, for a failure's message.
+    static func tail(of path: String) -> Substring {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").suffix(4000)
+    }
+
     @Test func i3blocksShowsTheMotivationReadableOnTheBlackBar() async throws {
         let i3blocks = try requireExecutable("i3blocks", package: "i3blocks")
         let daemon = try await Self.daemonWithData()
@@ -132,7 +137,10 @@ struct I3barTests {
 
             """)
         let display = try await VirtualDisplay()
-        let i3 = try Self.startI3("exec '\(i3blocks)' -c '\(blocks)'", on: display, daemon: daemon)
+        // i3blocks' debug log (`-vv`: each click it parses and each child it forks) goes to a file the failures print.
+        let i3blocksLog = daemon.directory.url.path + "/i3blocks.log"
+        let i3 = try Self.startI3(
+            "exec '\(i3blocks)' -vv -c '\(blocks)' 2>'\(i3blocksLog)'", on: display, daemon: daemon)
         defer { i3.stop() }
         // i3blocks 1.4 drops the background: the text is on i3bar's black, in the motivation's grey.
         var text: Screenshot.Region?
@@ -146,7 +154,10 @@ struct I3barTests {
         #expect(shot.count(differingFrom: Self.black, by: 150, in: area) > 40, "text at \(area)")
         try display.saveScreenshot(named: "i3bar-i3blocks")
         try display.click(x: area.midX, y: area.midY)
-        #expect(await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" })
+        #expect(
+            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
+            "clicked \(area.midX),\(area.midY); i3:\n\(i3.log)\ni3blocks:\n\(Self.tail(of: i3blocksLog))\ndaemon:\n\(daemon.log.suffix(3000))"
+        )
         #expect(
             try await waitForScreen("the starred motivation on screen", on: display) { now in
                 now.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea) != text
