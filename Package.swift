@@ -125,24 +125,30 @@ let package = Package(
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on none of its
         // modules; CLinux's calls are for the swap floor's bare process (`SwapFloorBench`).
         .executableTarget(name: "widgetd-bench", dependencies: ["CLinux"]),
-        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        // The tests' scratch directories: on a tmpfs where the machine has one (Tests/TestSupport/ScratchRoot.swift).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
         // The core's tests, one target for all its layers.
         .testTarget(
             name: "SchedulerTests",
             dependencies: [
                 "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
-                "YAML",
+                "YAML", "TestSupport",
             ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
-        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store"]),
+        .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(
             name: "ProvidersTests",
-            dependencies: ["Providers", "Config", "Kind", "Output", "Timelines", "TimeZones", "YAML", "Store"]),
+            dependencies: [
+                "Providers", "Config", "Kind", "Output", "Timelines", "TimeZones", "YAML", "Store", "TestSupport",
+            ]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
             name: "widgetdTests",
-            dependencies: ["widgetd", "Config", "Control", "Kind", "Output", "Providers", "System", "Timelines"],
+            dependencies: [
+                "widgetd", "Config", "Control", "Kind", "Output", "Providers", "System", "Timelines", "TestSupport",
+            ],
             exclude: ["RealBars/Tools"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import TestSupport
 import Testing
 
 /// `PrivateDirectory.make`: every directory it makes is 0700, parents included, whatever the umask.
@@ -12,7 +13,7 @@ struct PrivateDirectoryTests {
     }
 
     @Test func everyDirectoryItMakesIsClosedToOthers() throws {
-        let root = NSTemporaryDirectory() + "private-\(UUID().uuidString)"
+        let root = scratchRoot + "/private-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         try PrivateDirectory.make(root + "/run/widgetd/out")
         for path in [root, root + "/run", root + "/run/widgetd", root + "/run/widgetd/out"] {
@@ -25,7 +26,7 @@ struct PrivateDirectoryTests {
     }
 
     @Test func aFileInTheWayIsNamed() throws {
-        let root = NSTemporaryDirectory() + "private-\(UUID().uuidString)"
+        let root = scratchRoot + "/private-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         try PrivateDirectory.make(root)
         #expect(FileManager.default.createFile(atPath: root + "/file", contents: Data()))

@@ -1,6 +1,7 @@
 import Foundation
 import Kind
 import Store
+import TestSupport
 import Testing
 
 @testable import Providers
@@ -22,8 +23,7 @@ struct StoreHoldTests {
         let access: StoreAccess
 
         init() throws {
-            directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "widgetd-hold-\(UUID().uuidString)")
+            directory = scratchRootURL.appendingPathComponent("widgetd-hold-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             access = StoreAccess(path: directory.appendingPathComponent("store.sqlite").path)
         }

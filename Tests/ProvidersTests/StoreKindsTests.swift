@@ -2,6 +2,7 @@ import Foundation
 import Kind
 import Output
 import Store
+import TestSupport
 import Testing
 import TimeZones
 import Timelines
@@ -15,7 +16,7 @@ struct StoreFixture {
     let store: SharedStore
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("widgetd-kinds-\(UUID().uuidString)")
+        directory = scratchRootURL.appendingPathComponent("widgetd-kinds-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         access = StoreAccess(path: directory.appendingPathComponent("store.sqlite").path)
         store = try access.open()

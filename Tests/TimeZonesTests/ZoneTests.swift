@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TimeZones
@@ -42,7 +43,7 @@ import Testing
 
     /// `/etc/localtime` is named by the zone it links to, as Foundation and `timedatectl` name it (plugins get the name).
     @Test func theLocalZoneIsNamedByItsLink() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("zone-link-\(UUID())").path
+        let directory = scratchRootURL.appendingPathComponent("zone-link-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let links = [

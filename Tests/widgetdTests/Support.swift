@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a run of the built `widgetd` binary printed and how it exited.
@@ -80,7 +81,7 @@ struct TemporaryDirectory {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("widgetd-test-\(UUID().uuidString)")
+        url = scratchRootURL.appendingPathComponent("widgetd-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Providers
 import System
+import TestSupport
 import Testing
 
 /// zsh's completion system needs a line editor, so the zsh completion is tried in a real interactive zsh on a tmux
@@ -60,7 +61,7 @@ struct ZshCompletionTests {
 /// test runner's threads block signals; a tmux server that inherited that would never see its children end).
 enum TerminalProcess {
     static func run(_ argv: [String], environment: [String: String]) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("widgetd-out-\(UUID().uuidString)")
+        let output = scratchRootURL.appendingPathComponent("widgetd-out-\(UUID().uuidString)")
             .path
         defer { unlink(output) }
         var actions = posix_spawn_file_actions_t()

@@ -14,9 +14,11 @@ struct PackageGraph {
         var dependencies: Set<String>
         /// The list as written, when it holds anything but plain target names.
         var unreadable: String?
+        /// Its `path:`, when the manifest gives one.
+        var path: String?
 
-        /// The folder holding its sources: Sources/NAME, or Tests/NAME for a test target.
-        var directory: String { (type == "testTarget" ? "Tests/" : "Sources/") + name }
+        /// The folder holding its sources: its `path:`, else Sources/NAME, or Tests/NAME for a test target.
+        var directory: String { path ?? (type == "testTarget" ? "Tests/" : "Sources/") + name }
     }
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -30,6 +32,7 @@ struct PackageGraph {
         for call in Self.calls(in: manifest, named: ["target", "executableTarget", "testTarget", "systemLibrary"]) {
             guard let name = Self.firstMatch(#"name:\s*"([^"]+)""#, in: call.arguments) else { continue }
             var target = Target(name: name, type: call.name, dependencies: [])
+            target.path = Self.firstMatch(#"path:\s*"([^"]+)""#, in: call.arguments)
             if let list = Self.firstMatch(#"dependencies:\s*\[([^\]]*)\]"#, in: call.arguments) {
                 let names = Self.allMatches(#""([^"]+)""#, in: list)
                 target.dependencies = Set(names)

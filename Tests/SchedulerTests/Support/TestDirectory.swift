@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A fresh directory under the system's temporary directory for one test; tests run in parallel, so none share one.
 struct TestDirectory {
@@ -6,7 +7,7 @@ struct TestDirectory {
 
     init() throws {
         var template = Array(
-            (NSTemporaryDirectory() as NSString).appendingPathComponent("widgetd-test-XXXXXX").utf8CString)
+            (scratchRoot + "/widgetd-test-XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else {
             throw CocoaError(.fileWriteUnknown)
         }
