@@ -24,7 +24,7 @@ final class HeadlessSway {
         _ = try requireExecutable("grim", package: "grim")
         _ = try requireExecutable("python3", package: "python3")
         setpriv = try requireExecutable("setpriv", package: "util-linux")
-        let (uid, gid) = try Self.testUser()
+        let (uid, gid) = try Self.unprivilegedUser()
         directory = try TemporaryDirectory()
         root = directory.url.path
         chmod(root, 0o755)
@@ -53,8 +53,8 @@ final class HeadlessSway {
         directory.remove()
     }
 
-    /// The test user's uid and gid, made first if need be.
-    static func testUser() throws -> (uid: uid_t, gid: gid_t) {
+    /// The unprivileged user sway runs as (it refuses root): its uid and gid, made first if need be.
+    static func unprivilegedUser() throws -> (uid: uid_t, gid: gid_t) {
         if getpwnam(user) == nil {
             guard geteuid() == 0 else {
                 throw MissingTool(
@@ -84,7 +84,7 @@ final class HeadlessSway {
         // beside the X bars' Xvfb servers, which run at the same time.
         let path = try directory.write(
             "sway.conf", "xwayland disable\noutput HEADLESS-1 resolution 800x200\n" + swayConfig)
-        chown(path, try Self.testUser().uid, try Self.testUser().gid)
+        chown(path, try Self.unprivilegedUser().uid, try Self.unprivilegedUser().gid)
         let sway = try requireExecutable("sway", package: "sway")
         let compositor = try SpawnedProcess(
             setpriv, asUser + [sway, "-c", path],
@@ -126,7 +126,7 @@ final class HeadlessSway {
     /// The live processes of the test user whose command line contains all of `words`.
     func processes(with words: [String]) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        let uid = (try? Self.testUser().uid) ?? 0
+        let uid = (try? Self.unprivilegedUser().uid) ?? 0
         return entries.compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry),
                 let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
