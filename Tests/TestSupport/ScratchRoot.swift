@@ -5,9 +5,9 @@ import Foundation
 ///
 /// The suite creates and deletes tens of thousands of files (every daemon's outputs, spares, records and store). On an
 /// ext4 file system without a journal, such as this project's CI guest's root, ext4 does not hand out an inode freed
-/// in the last half minute or so, and looks each candidate up to skip it (`recently_deleted`): every new file then
-/// scans past every file the suite deleted recently. Measured on that guest, whole runs back to back: 26–37 s of wall
-/// time and 15 s of system CPU in /tmp, 21–23 s and 8 s in /dev/shm (docs/development.md, "Testing: where the time
+/// recently, and reads each candidate's inode to skip it (`recently_deleted`): every new file then scans past the
+/// files the suite deleted recently. Measured on that guest, whole runs back to back: 24.7–37.3 s of wall time and
+/// 14–16 s of system CPU in /tmp, 21–23 s and 8–10.5 s in /dev/shm (docs/development.md, "Testing: where the time
 /// goes", third pass). A tmpfs is also where the daemon's outputs live in use (`$XDG_RUNTIME_DIR`). The free-space
 /// floor keeps the suite off a container's small /dev/shm (Docker's is 64 MB).
 public let scratchRoot: String = {
@@ -22,7 +22,8 @@ public let scratchRoot: String = {
     return system
 }()
 
-/// The free space `/dev/shm` needs for the tests to use it: about ten times what a whole run holds at once.
+/// The free space `/dev/shm` needs for the tests to use it: a whole run held about 30 MB there at its peak (`df` every
+/// 50 ms), so this leaves room for slower machines and larger tests.
 public let scratchSpaceNeeded: UInt64 = 1 << 30
 
 /// `scratchRoot` as a directory URL.

@@ -1,7 +1,8 @@
 import Foundation
 import TestSupport
 
-/// A fresh directory under the system's temporary directory for one test; tests run in parallel, so none share one.
+/// A fresh directory under `scratchRoot` (/dev/shm, or the system's temporary directory) for one test; tests run in
+/// parallel, so none share one.
 struct TestDirectory {
     let path: String
 
