@@ -12,8 +12,13 @@ import System
 ///   away and is still reading keeps it as it was, and the spare is then dropped (`busy`) and a new one made. An
 ///   open() that comes while the lease is held (a reader that looked the name up just before the exchange) waits
 ///   until the file is written whole and the lease given up.
-/// - The old contents are truncated away before the new ones are written, never overwritten in place: a page that
-///   a reader spliced into a pipe (`splice`, `sendfile`) and still holds after closing the file keeps the old bytes.
+/// - New contents as long as the spare's old ones are written over them in place; any other length truncates the
+///   old contents away first. Freeing the spare's page and taking a new one was a sixth of the daemon's CPU per swap
+///   of ten per-second clocks, whose text never changes length (docs/PERFORMANCE.md, "Swap cost", ninth pass). Only
+///   a reader that spliced the file into a pipe (`splice`, `sendfile`: tmpfs lends the page itself), closed it and
+///   left the pipe unread for the two swaps until that inode is rewritten sees a difference: the pipe then holds a
+///   later version of the same length, which is whole unless it is read during the write's few-byte copy. A version
+///   of another length never shows through such a pipe cut or padded, because the truncation gives the old page up.
 /// - The spare is `.<name>.<pid>`, the temporary name `AtomicFile.write` uses, hidden from globs and this process's
 ///   own: no other process rewrites it.
 extension AtomicFile {
@@ -117,7 +122,7 @@ extension AtomicFile {
         }
         let refused: SpareRewrite?
         do throws(OutputError) {
-            refused = try rewriteLeased(descriptor, with: bytes, shownAs: shown())
+            refused = try rewriteLeased(descriptor, size: nil, with: bytes, shownAs: shown())
         } catch {
             close(descriptor)
             throw error
@@ -137,9 +142,10 @@ extension AtomicFile {
     /// `.exchanged`, or `.busy` and `.noLease` as there, or `.missing` when either name is gone (someone deleted the
     /// spare or the file; nothing was exchanged, and the caller writes by name).
     static func rewriteHeldSpare(
-        _ bytes: [UInt8], descriptor: Int32, names: SpareNames, in directory: Int32, at directoryPath: String
+        _ bytes: [UInt8], descriptor: Int32, size: Int, names: SpareNames, in directory: Int32,
+        at directoryPath: String
     ) throws(OutputError) -> SpareRewrite {
-        if let refused = try rewriteLeased(descriptor, with: bytes, shownAs: directoryPath + names.spare) {
+        if let refused = try rewriteLeased(descriptor, size: size, with: bytes, shownAs: directoryPath + names.spare) {
             return refused
         }
         if retryingInterrupted({ SpareFileCalls.exchange(in: directory, names.cSpare, names.cName) }) == 0 {
@@ -153,19 +159,22 @@ extension AtomicFile {
         return .missing
     }
 
-    /// Replaces the contents of the spare open as `descriptor` under a write lease: truncates it, writes `bytes` from
-    /// its start and gives the lease up. nil once written; `.busy` or `.noLease` when the lease is refused (nothing
-    /// written). Written from offset 0 (`pwrite`): a held descriptor's offset is where its last write ended.
+    /// Replaces the contents of the spare open as `descriptor` under a write lease: writes `bytes` from its start, over
+    /// the old ones when the spare holds `size` bytes and that is as many (a held spare's size is known), else after
+    /// truncating it, and gives the lease up. nil once written; `.busy` or `.noLease` when the lease is refused
+    /// (nothing written). Written from offset 0 (`pwrite`): a held descriptor's offset is where its last write ended.
     static func rewriteLeased(
-        _ descriptor: Int32, with bytes: [UInt8], shownAs shown: @autoclosure () -> String
+        _ descriptor: Int32, size: Int?, with bytes: [UInt8], shownAs shown: @autoclosure () -> String
     ) throws(OutputError) -> SpareRewrite? {
         if SpareFileCalls.takeWriteLease(descriptor) == -1 {
             let code = errno
             return code == EAGAIN || code == EWOULDBLOCK ? .busy : .noLease
         }
         do throws(OutputError) {
-            // Drops the old pages rather than overwriting them: see the type's comment on spliced pages.
-            try Syscall.retrying("ftruncate", path: shown()) { ftruncate(descriptor, 0) }
+            // Another length gives the old page up rather than overwriting it: see the type's comment on spliced pages.
+            if size != bytes.count {
+                try Syscall.retrying("ftruncate", path: shown()) { ftruncate(descriptor, 0) }
+            }
             try writeAllFromStart(bytes, to: descriptor, path: shown())
         } catch {
             SpareFileCalls.releaseLease(descriptor)

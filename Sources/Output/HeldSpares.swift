@@ -2,8 +2,9 @@ import Glibc
 import System
 
 /// The open descriptors of the files rewritten most often, kept between writes: a file and its spare (`AtomicFile+Spare`)
-/// held open on both inodes, so that a swap leases, truncates, writes and exchanges the spare it already has open
-/// instead of opening it by name and closing it again, five system calls instead of seven. On tmpfs the open and close
+/// held open on both inodes, so that a swap leases, writes and exchanges the spare it already has open instead of
+/// opening it by name and closing it again, five system calls instead of seven (four when the length does not change:
+/// no truncation, `AtomicFile.rewriteLeased`). On tmpfs the open and close
 /// were a fifth of the kernel's time per swap of ten per-second clocks, which wake the kernel cold every second
 /// (docs/PERFORMANCE.md, "Swap cost", fifth pass).
 ///
@@ -26,6 +27,10 @@ struct HeldSpares {
         var spare: Int32
         /// The inode under the file's name, which becomes the spare after the next exchange.
         var live: Int32
+        /// How many bytes the spare and the file hold, as this process last wrote or found them: a rewrite of the
+        /// spare with as many bytes overwrites them in place, with no truncation (`AtomicFile.rewriteLeased`).
+        var spareSize: Int
+        var liveSize: Int
         /// When it was last written (`CLOCK_MONOTONIC_COARSE`, seconds).
         var lastWrite: Int32
         /// The spare holds the file's next contents and waits for the end of the batch to be exchanged
@@ -76,14 +81,21 @@ struct HeldSpares {
     mutating func exchanged(slot: Int32, now: Int32) {
         guard var pair = pairs[Int(slot)] else { return }
         swap(&pair.spare, &pair.live)
+        swap(&pair.spareSize, &pair.liveSize)
         pair.lastWrite = now
         pair.exchangePending = false
         pairs[Int(slot)] = pair
     }
 
-    /// The spare in `slot` was rewritten at `now`; its exchange waits for `exchangePending(in:now:)`. Returns how many
-    /// wait.
-    mutating func deferExchange(slot: Int32, now: Int32) -> Int {
+    /// The spare in `slot` now holds `size` bytes.
+    mutating func spareRewritten(slot: Int32, size: Int) {
+        pairs[Int(slot)]?.spareSize = size
+    }
+
+    /// The spare in `slot` was rewritten with `size` bytes at `now`; its exchange waits for `exchangePending(in:now:)`.
+    /// Returns how many wait.
+    mutating func deferExchange(slot: Int32, size: Int, now: Int32) -> Int {
+        pairs[Int(slot)]?.spareSize = size
         pairs[Int(slot)]?.exchangePending = true
         pairs[Int(slot)]?.lastWrite = now
         pending.append(slot)
@@ -149,7 +161,7 @@ struct HeldSpares {
         let live = retryingInterrupted { openat(directory, names.cName, flags) }
         guard live >= 0 else { return nil }
         let spare = retryingInterrupted { openat(directory, names.cSpare, flags) }
-        guard spare >= 0, Self.isFile(spare), Self.isFile(live) else {
+        guard spare >= 0, let spareSize = Self.fileSize(spare), let liveSize = Self.fileSize(live) else {
             close(live)
             if spare >= 0 { close(spare) }
             return nil
@@ -158,7 +170,9 @@ struct HeldSpares {
         let cNames =
             Array(UnsafeBufferPointer(start: names.cName, count: nameLength))
             + Array(UnsafeBufferPointer(start: names.cSpare, count: strlen(names.cSpare) + 1))
-        let pair = Pair(name: names.name, cNames: cNames, spare: spare, live: live, lastWrite: now)
+        let pair = Pair(
+            name: names.name, cNames: cNames, spare: spare, live: live, spareSize: spareSize, liveSize: liveSize,
+            lastWrite: now)
         if let slot = freeSlots.popLast() {
             pairs[Int(slot)] = pair
             return slot
@@ -190,9 +204,11 @@ struct HeldSpares {
         pending = []
     }
 
-    private static func isFile(_ descriptor: Int32) -> Bool {
+    /// The size of the file open as `descriptor`; nil when it is not a regular file.
+    private static func fileSize(_ descriptor: Int32) -> Int? {
         var status = stat()
-        return fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(status.st_size)
     }
 
     /// Seconds on the coarse monotonic clock (a vDSO read, no system call); since boot, so they fit 32 bits for

@@ -31,13 +31,16 @@ extension OutputWriter {
         }
         do throws(OutputError) {
             let refused = try AtomicFile.rewriteLeased(
-                pair.spare, with: bytes, shownAs: directoryPrefix + AtomicFile.spareName(for: name))
+                pair.spare, size: pair.spareSize, with: bytes,
+                shownAs: directoryPrefix + AtomicFile.spareName(for: name))
             if refused != nil { return false }
         } catch {
             heldSpares.release(slot: written.slot)
             throw error
         }
-        if heldSpares.deferExchange(slot: written.slot, now: now) >= Self.exchangesDeferredAtMost { settleExchanges() }
+        if heldSpares.deferExchange(slot: written.slot, size: bytes.count, now: now) >= Self.exchangesDeferredAtMost {
+            settleExchanges()
+        }
         return true
     }
 

@@ -15,12 +15,14 @@ extension OutputWriter {
             let outcome: AtomicFile.SpareRewrite
             do throws(OutputError) {
                 outcome = try AtomicFile.rewriteHeldSpare(
-                    bytes, descriptor: pair.spare, names: names, in: directory, at: directoryPrefix)
+                    bytes, descriptor: pair.spare, size: pair.spareSize, names: names, in: directory,
+                    at: directoryPrefix)
             } catch {
                 heldSpares.release(slot: written.slot)
                 throw error
             }
             if outcome == .exchanged {
+                heldSpares.spareRewritten(slot: written.slot, size: bytes.count)
                 heldSpares.exchanged(slot: written.slot, now: now)
                 return
             }

@@ -67,7 +67,7 @@ final class BenchRun {
             name: "swap-floor-r\(round)")
         report.figure(
             "swap floor N=10 round \(round + 1)", "\(Format.ms(result)) CPU/1000 swaps",
-            "(a bare process: the daemon's five calls per file, one wake a second)")
+            "(a bare process: the daemon's four calls per file, one wake a second)")
         return result
     }
 

@@ -5,9 +5,9 @@ import Glibc
 /// The floor under "swap cost": what the kernel charges for the daemon's own system calls at a second boundary,
 /// with nothing else around them. A bare process (this benchmark started again with `tickerFlag`) holds `count` files
 /// and their spares open, as the daemon holds a per-second clock's, sleeps in `poll()` on a wall-clock timerfd that
-/// repeats every second, and at each second reads the timer and, per file, takes the spare's write lease, truncates
-/// it, writes the time and gives the lease up, then exchanges every spare with its file: the daemon's five calls per swap
-/// (docs/PERFORMANCE.md, "Swap cost"). It is measured as the daemon is (`SwapBench`: CPU from schedstat over the same
+/// repeats every second, and at each second reads the timer and, per file, takes the spare's write lease, writes the
+/// time over the one there (as long: no truncation) and gives the lease up, then exchanges every spare with its file:
+/// the daemon's four calls per swap (docs/PERFORMANCE.md, "Swap cost"). It is measured as the daemon is (`SwapBench`: CPU from schedstat over the same
 /// window, swaps counted by the same inotify watcher), so the daemon's figure minus this one is the daemon's own work:
 /// its engine, renderer and bookkeeping, and the cache misses they take after a second asleep.
 enum SwapFloorBench {
@@ -43,7 +43,7 @@ enum SwapFloorBench {
     }
 
     /// The bare process: never returns. Everything is made before the first second; each second costs `poll`, `read`
-    /// and five calls per file.
+    /// and four calls per file.
     static func tick(directory: String, count: Int) -> Never {
         // A reader's open() breaks a lease with SIGIO, whose default ends the process.
         signal(SIGIO, SIG_IGN)
@@ -83,7 +83,6 @@ enum SwapFloorBench {
             written.removeAll(keepingCapacity: true)
             for index in 0..<count {
                 guard widgetd_take_write_lease(spare[index]) == 0 else { continue }
-                _ = ftruncate(spare[index], 0)
                 _ = pwrite(spare[index], text, length, 0)
                 _ = widgetd_release_lease(spare[index])
                 written.append(index)

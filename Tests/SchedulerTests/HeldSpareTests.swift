@@ -50,6 +50,71 @@ struct HeldSpareTests {
         #expect(writer.heldFileCount == 1)
     }
 
+    @Test func aHeldSpareIsRewrittenWholeWhateverLengthItHeld() throws {
+        let clock = try HeldClockFile()
+        defer { clock.directory.remove() }
+        #expect(clock.writer.heldFileCount == 1)
+        // Three lengths in turn, so the spare (two versions back) never holds as many bytes as the new text: every
+        // rewrite must drop the old tail. A long text and then two short ones: the second short one goes to the
+        // spare that holds the long one, not the file written just before. Then one length only, so every rewrite
+        // goes over bytes of its own length.
+        let lengths: [String] = ["a\n", "bbbbbbbbbbbb\n", "ccccc\n"]
+        var texts: [String] = (0..<9).map { (index: Int) -> String in lengths[index % 3] + String(index) }
+        texts += ["a long line, then two short ones\n", "s\n", "t\n"]
+        texts += (0..<6).map { (index: Int) -> String in "12:00:1\(index)\n" }
+        texts.append("x")
+        for text in texts {
+            try clock.writer.write(instance: "clock", format: .plain, contents: text)
+            #expect(try String(contentsOfFile: clock.target, encoding: .utf8) == text)
+        }
+        #expect(clock.writer.heldFileCount == 1)
+    }
+
+    /// The one reader a same-length rewrite in place shows a difference to: one that spliced the file into a pipe (here
+    /// `sendfile`, which tmpfs serves by lending its page), closed it, and reads the pipe after the inode came back as
+    /// the spare and was rewritten. It reads a later version of the same length, whole; after a rewrite of another
+    /// length it still reads its own version (`AtomicFile+Spare`).
+    @Test func aPipeHoldingASplicedPageSeesOnlyWholeVersions() throws {
+        let clock = try HeldClockFile()
+        defer { clock.directory.remove() }
+        let (writer, target) = (clock.writer, clock.target)
+        #expect(writer.heldFileCount == 1)
+        /// The file as it is now, spliced into a new pipe whose reading end is returned; the file is closed again.
+        func splicedIntoPipe() throws -> Int32 {
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            let file = open(target, O_RDONLY)
+            try #require(file >= 0)
+            var offset: off_t = 0
+            let sent = sendfile(ends[1], file, &offset, 64)
+            close(file)
+            close(ends[1])
+            try #require(sent > 0)
+            return ends[0]
+        }
+        func drained(_ pipe: Int32) -> String {
+            defer { close(pipe) }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(pipe, &buffer, buffer.count)
+            return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:02\n")
+
+        // Another length: the rewrite truncates first, so the pipe keeps the page it was lent.
+        let kept = try splicedIntoPipe()
+        try writer.write(instance: "clock", format: .plain, contents: "12:00:03\n")
+        try writer.write(instance: "clock", format: .plain, contents: "12:00:04 late\n")
+        #expect(drained(kept) == "12:00:02\n")
+
+        // The same length: the rewrite goes over the lent page, and the pipe has the later version whole.
+        let lent = try splicedIntoPipe()
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:04 late\n")
+        try writer.write(instance: "clock", format: .plain, contents: "12:00:05\n")
+        try writer.write(instance: "clock", format: .plain, contents: "12:00:06 next\n")
+        #expect(drained(lent) == "12:00:06 next\n")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:06 next\n")
+    }
+
     @Test func aDeletedFileOrSpareIsWrittenByNameAndHeldAgain() throws {
         let clock = try HeldClockFile()
         defer { clock.directory.remove() }

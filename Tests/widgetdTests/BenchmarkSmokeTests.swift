@@ -76,7 +76,7 @@ struct BenchmarkSmokeTests {
             }
         }
         #expect(table.contains { $0.hasPrefix("| `swift test` wall time") && $0.contains("42.0 s") })
-        // The swap cost beside its floor: the bare process's five calls per file, measured in the same run.
+        // The swap cost beside its floor: the bare process's four calls per file, measured in the same run.
         #expect(
             table.contains {
                 $0.hasPrefix("| swap cost, N = 10") && $0.contains("; the kernel floor ") && $0.contains(" ms / 1000")
