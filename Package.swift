@@ -14,6 +14,11 @@ let staticRuntimeInRelease: [SwiftSetting] = [
         ["-static-stdlib", "-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release))
 ]
 
+/// TimeZones and Timelines are optimized in debug builds too: the test suite runs their pure code millions of times
+/// (cron against a minute-by-minute reference, every zone against Foundation and Python), and unoptimized it copied
+/// zone tables and retained their arrays at every call. The daemon's release build compiles them with `-O` as well.
+let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 /// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
 /// (`-Osize`, issue 15, docs/PERFORMANCE.md "Idle RSS", third pass): less of their code is resident in an idle daemon.
 /// The swap and reload paths (Basics, Timelines, Output, System, TimeZones) keep `-O`.
@@ -73,7 +78,7 @@ let package = Package(
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
-        .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease),
+        .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease + optimizedInDebug),
         // Paths, trimming, threads and a recursive lock: what Foundation gave that FoundationEssentials lacks (issue 15).
         .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
@@ -87,7 +92,7 @@ let package = Package(
         // states through value witnesses at every swap. Measured: 2–5 % less CPU per swap at N = 10.
         .target(
             name: "Timelines", dependencies: ["Basics", "Text", "TimeZones"],
-            swiftSettings: staticRuntimeInRelease + [
+            swiftSettings: staticRuntimeInRelease + optimizedInDebug + [
                 .unsafeFlags(["-cross-module-optimization"], .when(platforms: [.linux], configuration: .release))
             ]),
         .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: sizeOptimizedInRelease),
