@@ -70,6 +70,10 @@ extension Daemon {
                 return
             }
         }
+        // The output directory in the runtime directory (the default) went with it: it is made again before the FIFO,
+        // so a client that finds the FIFO back finds a daemon that can write. Its own repair waits for deletions
+        // there to stop; those in the runtime directory have stopped, or this repair would not be running.
+        if repairDue != nil, paths.output.hasPrefix(control.directory + "/") { repairOutputs() }
         if fifo?.isInPlace != true || fifo?.isOpen != true {
             do {
                 fifo = try ControlFIFO(path: control.fifo)
