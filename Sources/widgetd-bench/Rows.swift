@@ -21,10 +21,9 @@ func issue15Rows(_ options: Options) -> [Row] {
                 [figure], i3blocks: i3blocks, beside: "the kernel floor \(floor.text), \(above.text) above it",
                 note: "daemon CPU (schedstat) per 1000 entry swaps over \(window) s windows; kernel floor: a bare "
                     + "process making the daemon's four calls per file (lease, write over the old text, lease off, "
-                    + "exchange), "
-                    + "one wake a second, measured the same way after each of the daemon's rounds: \(floor.text); the "
-                    + "daemon above it, round by round: \(above.text); i3blocks: 10 `interval=1` `date +%T` command "
-                    + "blocks, own + children CPU per 1000 updates delivered")
+                    + "exchange), one wake a second, measured the same way after each of the daemon's rounds: "
+                    + "\(floor.text); the daemon above it, round by round: \(above.text); i3blocks: 10 `interval=1` "
+                    + "`date +%T` command blocks, own + children CPU per 1000 updates delivered")
         },
         Row(id: .swap1000, title: "swap cost, N = \(large)", goal: "≤ 20 ms CPU / 1000 swaps") { run in
             let figure = Figure(try run.swaps(large).map { $0.cpuPerThousand * 1000 }, "ms / 1000", limit: 20)

@@ -7,9 +7,10 @@ import Glibc
 /// and their spares open, as the daemon holds a per-second clock's, sleeps in `poll()` on a wall-clock timerfd that
 /// repeats every second, and at each second reads the timer and, per file, takes the spare's write lease, writes the
 /// time over the one there (as long: no truncation) and gives the lease up, then exchanges every spare with its file:
-/// the daemon's four calls per swap (docs/PERFORMANCE.md, "Swap cost"). It is measured as the daemon is (`SwapBench`: CPU from schedstat over the same
-/// window, swaps counted by the same inotify watcher), so the daemon's figure minus this one is the daemon's own work:
-/// its engine, renderer and bookkeeping, and the cache misses they take after a second asleep.
+/// the daemon's four calls per swap (docs/PERFORMANCE.md, "Swap cost"). It is measured as the daemon is (`SwapBench`:
+/// CPU from schedstat over the same window, swaps counted by the same inotify watcher), so the daemon's figure minus
+/// this one is the daemon's own work: its engine, renderer and bookkeeping, and the cache misses they take after a
+/// second asleep.
 enum SwapFloorBench {
     /// The hidden first argument that makes `widgetd-bench` the bare process: `--swap-floor-ticker DIRECTORY COUNT`.
     static let tickerFlag = "--swap-floor-ticker"
