@@ -156,7 +156,8 @@ def shared_text_symbols():
 def main():
     directory = tempfile.mkdtemp(prefix="widgetd-order-")
     given = "--binary" in sys.argv
-    binary = os.path.abspath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
+    # The real path: callgrind names the object by it, and `.build/release` is a symbolic link.
+    binary = os.path.realpath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
     example = open(os.path.join(root, "config", "widgets.yaml")).read()
     requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
     # A FIFO reload of a quotes widget alone, first: its latency is its code's cold cache misses (issue 15, reload).
