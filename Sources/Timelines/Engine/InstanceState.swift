@@ -55,7 +55,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         // A computed timeline (a clock) is read in place, not copied out of its box (`Timeline.withSequence`); it has
         // no stored entries.
         if let content = timeline?.withSequence({
-            ShownContent.at(now, entries: [], sequence: $0, fallback: fallback, failure: failure)
+            ShownContent.at(now, sequence: $0, failure: failure)
         }) {
             return content
         }

@@ -238,7 +238,7 @@ public struct Timeline: Sendable, Hashable {
 
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.
     public func entry(at now: Date) -> TimelineEntry? {
-        ShownContent.entry(at: now, in: entries, sequence: sequence)
+        withSequence { $0.entry(at: now) } ?? ShownContent.entry(at: now, in: entries)
     }
 
     /// The date of the first entry after `now`: when the shown entry next changes.

@@ -10,10 +10,29 @@ public enum ShownContent {
     /// marked stale and greyed, with the reason in its tooltip, while the provider fails; dynamic dates written out for
     /// `now`.
     public static func at(
-        _ now: Date, entries: [TimelineEntry], sequence: TimelineSequence? = nil, fallback: EntryContent,
-        failure: String?
+        _ now: Date, entries: [TimelineEntry], sequence: TimelineSequence?, fallback: EntryContent, failure: String?
     ) -> EntryContent {
-        var content = entry(at: now, in: entries, sequence: sequence)?.content ?? fallback
+        if let sequence { return at(now, sequence: sequence, failure: failure) }
+        return at(now, entries: entries, fallback: fallback, failure: failure)
+    }
+
+    /// `at(_:entries:sequence:…)` for stored entries. Each case has its own function: with an optional sequence
+    /// defaulted to nil, every call made and destroyed a nil of the sequence's 280 bytes (7 of them in a reload, about
+    /// 2,000 instructions; docs/PERFORMANCE.md, "Reload latency, seventh pass").
+    public static func at(
+        _ now: Date, entries: [TimelineEntry], fallback: EntryContent, failure: String?
+    ) -> EntryContent {
+        marked(entry(at: now, in: entries)?.content ?? fallback, failure: failure, now: now)
+    }
+
+    /// `at(_:entries:sequence:…)` for a computed timeline, which always has an entry.
+    public static func at(_ now: Date, sequence: TimelineSequence, failure: String?) -> EntryContent {
+        marked(sequence.entry(at: now).content, failure: failure, now: now)
+    }
+
+    /// `content` marked stale while the provider fails, with its dynamic dates written out for `now`.
+    private static func marked(_ content: EntryContent, failure: String?, now: Date) -> EntryContent {
+        var content = content
         if let failure {
             content.state = .stale
             content.tooltip = "\(content.tooltip.map { $0 + "\n" } ?? "")\(failure)"
@@ -27,22 +46,32 @@ public enum ShownContent {
     /// The first instant after `now` at which `at(_:…)` may give something else without any new record: the next
     /// entry's date, or the next tick of the current entry's dynamic date. Nil when neither comes.
     public static func nextChange(
-        after now: Date, entries: [TimelineEntry], sequence: TimelineSequence? = nil, fallback: EntryContent
+        after now: Date, entries: [TimelineEntry], sequence: TimelineSequence?, fallback: EntryContent
     ) -> Date? {
         // A sequence's entries carry no dynamic date: its next change is its next entry, found without writing any out.
         if let sequence { return sequence.nextEntryDate(after: now) }
+        return nextChange(after: now, entries: entries, fallback: fallback)
+    }
+
+    /// `nextChange(after:entries:sequence:fallback:)` for stored entries.
+    public static func nextChange(after now: Date, entries: [TimelineEntry], fallback: EntryContent) -> Date? {
         let index = indexOfFirstEntry(after: now, in: entries)
         let next = index < entries.count ? entries[index].date : nil
-        let current = entry(at: now, in: entries)?.content ?? fallback
-        let tick = current.dynamicDate?.nextChange(after: now)
-        return [next, tick].compactMap { $0 }.min()
+        let current = (index == 0 ? entries.first : entries[index - 1])?.content ?? fallback
+        guard let tick = current.dynamicDate?.nextChange(after: now) else { return next }
+        return next.map { min($0, tick) } ?? tick
     }
 
     /// The latest entry not after `now`, or the first when the timeline starts later; nil when there is none.
-    public static func entry(at now: Date, in entries: [TimelineEntry], sequence: TimelineSequence? = nil)
+    public static func entry(at now: Date, in entries: [TimelineEntry], sequence: TimelineSequence?)
         -> TimelineEntry?
     {
         if let sequence { return sequence.entry(at: now) }
+        return entry(at: now, in: entries)
+    }
+
+    /// `entry(at:in:sequence:)` for stored entries.
+    public static func entry(at now: Date, in entries: [TimelineEntry]) -> TimelineEntry? {
         guard let first = entries.first else { return nil }
         let after = indexOfFirstEntry(after: now, in: entries)
         return after == 0 ? first : entries[after - 1]
