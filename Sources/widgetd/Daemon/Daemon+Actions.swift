@@ -92,7 +92,9 @@ extension Daemon {
             let answeredAtOnce = engine.withAwaitedInstance(named: reload.instance, token: reload.token, at: now) {
                 instance, current in
                 log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
-                return runner.start(instance, token: reload.token, now: now, current: current)
+                return runner.start(
+                    instance, token: reload.token, now: now, current: current,
+                    answered: earlyAnswers.isEmpty ? nil : earlyAnswers.removeValue(forKey: reload.instance))
             }
             // A kind that answered at once needs no timeout: its answer is taken in before the loop sleeps. The others'
             // timeouts count from now (their answers are taken in on this thread, so none is taken in before this).
@@ -129,7 +131,7 @@ extension Daemon {
     }
 
     /// Tells `outputRetry` how an instance's bar files fared; a failure is logged once until they are written again.
-    private func noteEntryWrite(of name: String, failure: OutputError?, now: Date) {
+    func noteEntryWrite(of name: String, failure: OutputError?, now: Date) {
         guard let failure else {
             outputRetry.succeeded(name, .entry)
             return

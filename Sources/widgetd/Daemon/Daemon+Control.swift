@@ -39,6 +39,7 @@ extension Daemon {
         let now = Date()
         switch request {
         case .reload(let target, let acknowledgement, let line):
+            if case .instance(let name) = target { writeEarlyAnswer(of: name, now: now) }
             if !self.request(target, acknowledgement: acknowledgement, now: now) {
                 log(.warning, from: Self.fifoSource, "'\(LogText.excerpt(line))' names no widget")
             }

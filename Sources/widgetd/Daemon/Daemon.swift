@@ -64,6 +64,9 @@ final class Daemon {
 
     /// Reloads waiting for a provider thread, by lane.
     var reloads = ReloadLanes()
+    /// Timelines already written for a `reload NAME` line of this turn, waiting for the reload the engine starts for
+    /// it (`Daemon+EarlyAnswer`).
+    var earlyAnswers: [String: Timeline] = [:]
     /// Keeps the store open while store reloads wait for its thread (`Daemon+StoreHold`).
     var storeHold: StoreHold?
     /// Acknowledgements waiting for reloads to finish.
@@ -196,6 +199,7 @@ final class Daemon {
                 if let due = repairDue, due <= loop.now { repairOutputs() }
                 doHousekeeping(now: loop.now)
                 perform(engine.advance(now: loop.now))
+                forgetEarlyAnswers()
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
                 log(.error, "\(error)")
