@@ -8,6 +8,9 @@ import YAML
 extension Daemon {
     /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
     func reloadConfiguration() {
+        // A `reload NAME` earlier in this turn answered for the widget as it was configured: a changed widget must not
+        // be handed that answer (`Daemon+EarlyAnswer`).
+        forgetEarlyAnswers()
         announceReloading()
         // The parse maps code the loop does not run: trimmed again once the widgets it starts have answered.
         workingSetTrimPending = true

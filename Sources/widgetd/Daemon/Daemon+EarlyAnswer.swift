@@ -30,8 +30,9 @@ extension Daemon {
         if wrote { readersWaiting = true }
     }
 
-    /// Drops the early answers no reload took this turn (the reload queue was full): the engine asks the kind itself
-    /// when the reload starts, and rewrites the files only if the answer differs.
+    /// Drops the early answers no reload took this turn (the reload queue was full), and those a config reload made
+    /// stale: the engine asks the kind itself when the reload starts, and rewrites the files only if the answer
+    /// differs.
     func forgetEarlyAnswers() {
         if !earlyAnswers.isEmpty { earlyAnswers.removeAll() }
     }
