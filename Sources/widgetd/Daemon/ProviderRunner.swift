@@ -161,10 +161,7 @@ struct ProviderRunner: Sendable {
                     lane: lane(of: instance)))
             return true
         }
-        let context = ProviderContext(
-            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
-            timeZone: instance.timeZone ?? .current,
-            current: current, settings: instance.settings)
+        let context = Self.context(of: instance, now: now, current: current)
         let queue = self.queue
         let lane = lane(of: instance, kind: kind)
         // A kind that computes in memory answers here, on the loop's thread: a thread hop (task creation, a futex
@@ -202,10 +199,7 @@ struct ProviderRunner: Sendable {
         guard !instance.runMode.isPersistent, let kind = registry.kind(named: instance.kind),
             lane(of: instance, kind: kind) == .shared
         else { return nil }
-        let context = ProviderContext(
-            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
-            timeZone: instance.timeZone ?? .current,
-            current: current, settings: instance.settings)
+        let context = Self.context(of: instance, now: now, current: current)
         guard case .success(let timeline)? = Self.immediateResult(kind, instance, context) else { return nil }
         return timeline
     }
@@ -224,6 +218,13 @@ struct ProviderRunner: Sendable {
 }
 
 extension ProviderRunner {
+    /// What a kind is told about `instance` for a call, a session or an intent at `now`.
+    private static func context(of instance: WidgetInstance, now: Date, current: EntryContent?) -> ProviderContext {
+        ProviderContext(
+            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
+            timeZone: instance.timeZone ?? .current, current: current, settings: instance.settings)
+    }
+
     /// `kind`'s timeline computed at once, as a completion's result; nil when the kind has no such path.
     private static func immediateResult(
         _ kind: any WidgetKind, _ instance: WidgetInstance, _ context: ProviderContext
@@ -240,9 +241,7 @@ extension ProviderRunner {
         guard let kind = registry.kind(named: instance.kind) else {
             throw ProviderFailure("unknown kind '\(instance.kind)'")
         }
-        let context = ProviderContext(
-            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
-            timeZone: instance.timeZone ?? .current, settings: instance.settings)
+        let context = Self.context(of: instance, now: now, current: nil)
         let queue = self.queue
         let name = instance.name
         return try kind.startSession(for: instance.intent, in: context) { update in
@@ -257,10 +256,7 @@ extension ProviderRunner {
     ) {
         let queue = self.queue
         guard let kind = registry.kind(named: instance.kind) else { return }
-        let context = ProviderContext(
-            instance: instance.name, family: instance.family, familyIsChosen: instance.familyIsChosen, now: now,
-            timeZone: instance.timeZone ?? .current,
-            current: current, settings: instance.settings)
+        let context = Self.context(of: instance, now: now, current: current)
         let lane = lane(of: instance)
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
         // An intent reads the store more than once (the motivation, then its toggle): one open for all of them.
