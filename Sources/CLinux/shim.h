@@ -61,6 +61,12 @@ static inline int widgetd_take_write_lease(int descriptor) {
 static inline int widgetd_release_lease(int descriptor) {
     return fcntl(descriptor, 1024 /* F_SETLEASE */, F_UNLCK);
 }
+// fallocate(2) is declared only for _GNU_SOURCE builds: a spare emptied after its exchange is given the pages of its
+// next contents beyond its end (FALLOC_FL_KEEP_SIZE: its size stays 0), so that the write on a reload's way to the
+// bar finds them there instead of allocating them (Output/HeldSpares.swift).
+static inline int widgetd_reserve_space(int descriptor, long long length) {
+    return (int)syscall(SYS_fallocate, descriptor, 0x01 /* FALLOC_FL_KEEP_SIZE */, (off_t)0, (off_t)length);
+}
 
 // O_TMPFILE (Linux 3.11) and AT_EMPTY_PATH are declared only for _GNU_SOURCE builds: wrapped here for an output
 // file's first write (System/UnnamedFileCalls.swift), which makes the file unnamed in its directory, writes it, and

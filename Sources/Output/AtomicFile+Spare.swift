@@ -12,8 +12,9 @@ import System
 ///   away and is still reading keeps it as it was, and the spare is then dropped (`busy`) and a new one made. An
 ///   open() that comes while the lease is held (a reader that looked the name up just before the exchange) waits
 ///   until the file is written whole and the lease given up.
-/// - New contents as long as the spare's old ones are written over them in place; any other length truncates the
-///   old contents away first. Freeing the spare's page and taking a new one was a sixth of the daemon's CPU per swap
+/// - New contents as long as the spare's old ones are written over them in place; any other length truncates the old
+///   contents away first, at the write or, for a held spare, already after its last exchange
+///   (`HeldSpares.emptyRetiredSpares`). Freeing the spare's page and taking a new one was a sixth of the daemon's CPU per swap
 ///   of ten per-second clocks, whose text never changes length (docs/PERFORMANCE.md, "Swap cost", ninth pass). Only
 ///   a reader that spliced the file into a pipe (`splice`, `sendfile`: tmpfs lends the page itself), closed it and
 ///   left the pipe unread for the two swaps until that inode is rewritten sees a difference: the pipe then holds a
@@ -160,8 +161,8 @@ extension AtomicFile {
     }
 
     /// Replaces the contents of the spare open as `descriptor` under a write lease: writes `bytes` from its start, over
-    /// the old ones when the spare holds `size` bytes and that is as many (a held spare's size is known), else after
-    /// truncating it, and gives the lease up. nil once written; `.busy` or `.noLease` when the lease is refused
+    /// the old ones when the spare holds `size` bytes and that is as many or none (a held spare's size is known), else
+    /// after truncating it, and gives the lease up. nil once written; `.busy` or `.noLease` when the lease is refused
     /// (nothing written). Written from offset 0 (`pwrite`): a held descriptor's offset is where its last write ended.
     static func rewriteLeased(
         _ descriptor: Int32, size: Int?, with bytes: [UInt8], shownAs shown: @autoclosure () -> String
@@ -172,7 +173,8 @@ extension AtomicFile {
         }
         do throws(OutputError) {
             // Another length gives the old page up rather than overwriting it: see the type's comment on spliced pages.
-            if size != bytes.count {
+            // An empty spare has no bytes to give up (`HeldSpares.emptyRetiredSpares`).
+            if size != bytes.count, size != 0 {
                 try Syscall.retrying("ftruncate", path: shown()) { ftruncate(descriptor, 0) }
             }
             try writeAllFromStart(bytes, to: descriptor, path: shown())

@@ -48,6 +48,8 @@ struct HeldSpares {
     private var freeSlots: [Int32] = []
     /// Before this time (monotonic seconds) a full table is not searched again for idle pairs.
     private var nextIdleCheck: Int32 = 0
+    /// The slots whose spare, the file just replaced, is to be emptied before its next write (`emptyRetiredSpares`).
+    private var toEmpty: [Int32] = []
 
     /// A file is held once its spare is rewritten within this many seconds of its last write (a per-minute clock's,
     /// with room for a late minute), not a widget that changes hourly or once.
@@ -77,7 +79,8 @@ struct HeldSpares {
         return pair
     }
 
-    /// The spare was exchanged with the file: the two inodes trade places.
+    /// The spare was exchanged with the file: the two inodes trade places. A file whose new contents are not as long
+    /// as the ones they replaced will likely change length again: its new spare is listed for `emptyRetiredSpares`.
     mutating func exchanged(slot: Int32, now: Int32) {
         guard var pair = pairs[Int(slot)] else { return }
         swap(&pair.spare, &pair.live)
@@ -85,6 +88,36 @@ struct HeldSpares {
         pair.lastWrite = now
         pair.exchangePending = false
         pairs[Int(slot)] = pair
+        if pair.spareSize != pair.liveSize, pair.spareSize != 0, toEmpty.count < capacity { toEmpty.append(slot) }
+    }
+
+    /// Some spare waits to be emptied (`emptyRetiredSpares`).
+    var hasSparesToEmpty: Bool { !toEmpty.isEmpty }
+
+    /// Empties the spares of the files whose last rewrite changed their length, and gives each the pages of its next
+    /// contents beyond its end, for as many bytes as the file holds now: work for after the exchanges, when nobody
+    /// waits for a file.
+    ///
+    /// A rewrite of another length truncates the spare first, so that a page a reader spliced into a pipe keeps its
+    /// bytes (`AtomicFile+Spare`), and then writes into a new page: with caches cold, after 10 ms asleep, freeing the
+    /// old page and allocating the new one were 20–25 µs of a reload's way from the FIFO to the renamed file (a C
+    /// copy of the calls, docs/PERFORMANCE.md, "Reload latency", ninth pass). Done here instead, the next rewrite
+    /// finds an empty file (`spareSize` 0: written with no truncation, as nobody can have read a byte of it) whose
+    /// pages are already there. A spare that another process still has open (a reader of the file just replaced) is
+    /// left as it is: the lease is refused, and its next rewrite truncates it then, as before.
+    mutating func emptyRetiredSpares() {
+        for slot in toEmpty {
+            guard Int(slot) < pairs.count, let pair = pairs[Int(slot)], !pair.exchangePending, pair.spareSize != 0,
+                SpareFileCalls.takeWriteLease(pair.spare) == 0
+            else { continue }
+            if retryingInterrupted({ ftruncate(pair.spare, 0) }) == 0 {
+                pairs[Int(slot)]?.spareSize = 0
+                // Nothing lost where it fails (a filesystem without it): the write allocates the pages then.
+                _ = SpareFileCalls.reserveSpace(pair.spare, length: max(pair.liveSize, 1))
+            }
+            SpareFileCalls.releaseLease(pair.spare)
+        }
+        toEmpty.removeAll(keepingCapacity: true)
     }
 
     /// The spare in `slot` now holds `size` bytes.
@@ -202,6 +235,7 @@ struct HeldSpares {
         pairs = []
         freeSlots = []
         pending = []
+        toEmpty = []
     }
 
     /// The size of the file open as `descriptor`; nil when it is not a regular file.

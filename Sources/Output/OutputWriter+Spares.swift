@@ -62,6 +62,16 @@ extension OutputWriter {
             after: try AtomicFile.writeThroughNewSpare(bytes, named: name, in: directory, at: directoryPrefix))
     }
 
+    /// Some held file changed length at its last write and its spare waits to be emptied (`emptyRetiredSpares`).
+    public var hasSparesToEmpty: Bool { heldSpares.hasSparesToEmpty }
+
+    /// Empties the spares of the held files that changed length at their last write, so that their next rewrite
+    /// neither truncates nor allocates (`HeldSpares.emptyRetiredSpares`). For a caller with nothing else to do: the
+    /// daemon, before it sleeps. Without it, the next rewrite truncates as it always did.
+    public func emptyRetiredSpares() {
+        heldSpares.emptyRetiredSpares()
+    }
+
     /// Whether the file has a spare after a write that went through; an exchange that did not work here turns spares
     /// off.
     func keepsSpare(after outcome: AtomicFile.SpareRewrite) -> Bool {

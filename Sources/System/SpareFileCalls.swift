@@ -33,6 +33,13 @@ public enum SpareFileCalls {
         _ = widgetd_release_lease(descriptor)
     }
 
+    /// Gives the open file the pages for `length` bytes from its start without changing its size
+    /// (`fallocate(FALLOC_FL_KEEP_SIZE)`): a write there later finds them allocated. -1 and `errno` on failure
+    /// (`EOPNOTSUPP` where the filesystem cannot).
+    public static func reserveSpace(_ descriptor: Int32, length: Int) -> Int32 {
+        widgetd_reserve_space(descriptor, Int64(length))
+    }
+
     /// Ignores SIGIO in this process unless something already handles it. A lease's holder is sent SIGIO when
     /// another process opens the file; the holder here gives its lease up within microseconds, once the file is written,
     /// so the signal says nothing it needs. Children get SIGIO's default back (`ChildAttributes`).

@@ -185,6 +185,10 @@ final class Daemon {
                 readersHadTheirTurn = false
                 takeInImmediateAnswers()
                 trimWorkingSetWhenDue(now: loop.now)
+                if outputs.hasSparesToEmpty {
+                    letReadersRun()
+                    outputs.emptyRetiredSpares()
+                }
                 let wake = try loop.wait(
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
                 if wake.clockChanged {
