@@ -14,12 +14,13 @@ import System
 ///   until the file is written whole and the lease given up.
 /// - New contents as long as the spare's old ones are written over them in place; any other length truncates the old
 ///   contents away first, at the write or, for a held spare, already after its last exchange
-///   (`HeldSpares.emptyRetiredSpares`). Freeing the spare's page and taking a new one was a sixth of the daemon's CPU per swap
-///   of ten per-second clocks, whose text never changes length (docs/PERFORMANCE.md, "Swap cost", ninth pass). Only
-///   a reader that spliced the file into a pipe (`splice`, `sendfile`: tmpfs lends the page itself), closed it and
-///   left the pipe unread for the two swaps until that inode is rewritten sees a difference: the pipe then holds a
-///   later version of the same length, which is whole unless it is read during the write's few-byte copy. A version
-///   of another length never shows through such a pipe cut or padded, because the truncation gives the old page up.
+///   (`HeldSpares.emptyRetiredSpares`). Freeing the spare's page and taking a new one was a sixth of the daemon's CPU
+///   per swap of ten per-second clocks, whose text never changes length (docs/PERFORMANCE.md, "Swap cost", ninth
+///   pass). Only a reader that spliced the file into a pipe (`splice`, `sendfile`: tmpfs lends the page itself),
+///   closed it and left the pipe unread for the two swaps until that inode is rewritten sees a difference: the pipe
+///   then holds a later version of the same length, which is whole unless it is read during the write's few-byte
+///   copy. A version of another length never shows through such a pipe cut or padded, because the truncation gives
+///   the old page up.
 /// - The spare is `.<name>.<pid>`, the temporary name `AtomicFile.write` uses, hidden from globs and this process's
 ///   own: no other process rewrites it.
 extension AtomicFile {
