@@ -15,9 +15,9 @@ extension Daemon {
     /// config's new widgets), whose bar files are mostly first writes.
     func perform(_ actions: [EngineAction], painting: Bool = false) {
         let now = Date()
-        var wroteBarFiles = false
         // The output directory is checked once for the whole second boundary, not once per file.
-        outputs.inOneBatch {
+        writingBarFiles(now: now) {
+            var wroteBarFiles = false
             var shows: [(name: String, content: EntryContent)] = []
             shows.reserveCapacity(actions.count)
             for case .show(let name, let content) in actions {
@@ -35,10 +35,8 @@ extension Daemon {
             } else {
                 for (name, content) in shows where write(name, content: content, now: now) { wroteBarFiles = true }
             }
+            return wroteBarFiles
         }
-        // Held files take their new names at the batch's end, where a failure is found.
-        for (name, failure) in outputs.takeFailedWrites() { noteEntryWrite(of: name, failure: failure, now: now) }
-        if wroteBarFiles { readersWaiting = true }
         for case .reload(let name, let token) in actions {
             // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no lane.
             switch engine.withInstance(named: name, { $0.runMode.isPersistent ? nil : runner.lane(of: $0) }) {
@@ -63,6 +61,16 @@ extension Daemon {
                 acknowledge(ack, failure: failure)
             }
         }
+    }
+
+    /// Runs `body`'s writes of bar files as one batch of the output writer (`inOneBatch`: the directory checked once,
+    /// the held files exchanged together at its end), then notes the files whose exchange failed there, and, when
+    /// `body` says it wrote a file, lets those files' readers run before the daemon's own work (`letReadersRun`).
+    func writingBarFiles(now: Date, _ body: () -> Bool) {
+        var wrote = false
+        outputs.inOneBatch { wrote = body() }
+        for (name, failure) in outputs.takeFailedWrites() { noteEntryWrite(of: name, failure: failure, now: now) }
+        if wrote { readersWaiting = true }
     }
 
     /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure. A failed write is tried

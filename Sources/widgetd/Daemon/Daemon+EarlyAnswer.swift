@@ -23,11 +23,8 @@ extension Daemon {
             let content = engine.content(of: name, answering: timeline, at: now)
         else { return }
         earlyAnswers[name] = timeline
-        var wrote = false
-        outputs.inOneBatch { wrote = write(name, content: content, now: now) }
-        for (name, failure) in outputs.takeFailedWrites() { noteEntryWrite(of: name, failure: failure, now: now) }
-        // The readers of the new files get the CPU before the bookkeeping (`letReadersRun`).
-        if wrote { readersWaiting = true }
+        // The readers of the new files get the CPU before the bookkeeping.
+        writingBarFiles(now: now) { write(name, content: content, now: now) }
     }
 
     /// Drops the early answers no reload took this turn (the reload queue was full), and those a config reload made
