@@ -259,8 +259,21 @@ struct SystemTests {
         #expect(error == .alreadyRunning(pid: getpid()))
         #expect(error.description == "already running (pid \(getpid()))")
 
-        first = nil  // released with the descriptor
-        let second = try LockFile(path: path)
+        // Released with the descriptor, once no other process holds a copy of it: a child that another test is
+        // spawning holds every descriptor of this process until its exec closes the close-on-exec ones (CI saw the
+        // lock still held once), so the second lock is taken with a deadline.
+        first = nil
+        let deadline = ContinuousClock.now + .seconds(5)
+        var taken: LockFile?
+        while taken == nil {
+            do {
+                taken = try LockFile(path: path)
+            } catch {
+                guard case .alreadyRunning = error, ContinuousClock.now < deadline else { throw error }
+                usleep(1_000)
+            }
+        }
+        let second = try #require(taken)
         second.remove()
         #expect(access(path, F_OK) != 0)
         _ = first
