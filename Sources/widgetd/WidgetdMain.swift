@@ -10,12 +10,12 @@ import Store
 import Synchronization
 import System
 
-/// The `widgetd` executable: parse the command line, run one command, exit with its code.
-@main
-struct WidgetdMain {
+/// The `widgetd` executable: parse the command line, run one command, exit with its code. Its entry point is in
+/// Sources/Main, an executable target of its own (Package.swift says why).
+public struct WidgetdMain {
     /// Synchronous on purpose: `run` must block its signals before any other thread exists, so every
     /// thread inherits the mask and only the daemon's signalfd sees SIGHUP, SIGTERM and SIGINT.
-    static func main() {
+    public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let handled: [Int32] = [SIGHUP, SIGTERM, SIGINT]
         // A reader that goes away (a closed pipe on stdout or stderr) makes writes fail with EPIPE, which the daemon's
