@@ -154,11 +154,37 @@ struct PackagingTests {
         #expect(depends.contains("libc6"), "\(depends)")
         #expect(try !field("Description").isEmpty)
 
+        // Every check that can give an error runs (`--tags-from-file`, lintian's own selection of checks by the tags
+        // asked for), and no other: 2.6 s of CPU against 3.7 for all of them, for the same verdict.
+        let errorTags = try Self.lintianErrorTags()
+        try #require(errorTags.count > 100, "lintian's error tags: \(errorTags.count)")
+        let tagList = output.url.path + "/error-tags"
+        try (errorTags.joined(separator: "\n") + "\n").write(toFile: tagList, atomically: false, encoding: .utf8)
         let lintian = try await awaitingPrograms {
-            try runProgram("/usr/bin/lintian", ["--tag-display-limit", "0", deb])
+            try runProgram("/usr/bin/lintian", ["--tag-display-limit", "0", "--tags-from-file", tagList, deb])
         }
+        #expect(lintian.status == 0, "lintian: \(lintian.stderr)")
         let errors = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") }
         #expect(errors.isEmpty, "lintian errors:\n\(errors.joined(separator: "\n"))")
         #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"))
+    }
+
+    /// The names of lintian's tags of severity `error`, from its tag files: `Tag:`, prefixed with `Check:` and a slash
+    /// when the tag is `Name-Spaced` (lintian's full name for the team checks' tags).
+    static func lintianErrorTags(in directory: String = "/usr/share/lintian/tags") throws -> [String] {
+        var names: [String] = []
+        let files = FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []
+        for file in files where file.hasSuffix(".tag") {
+            var fields: [Substring: Substring] = [:]
+            for line in try String(contentsOfFile: directory + "/" + file, encoding: .utf8).split(separator: "\n")
+            where !line.hasPrefix(" ") {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                let key = line[..<colon]
+                if fields[key] == nil { fields[key] = line[line.index(after: colon)...].drop { $0 == " " } }
+            }
+            guard fields["Severity"] == "error", let tag = fields["Tag"] else { continue }
+            names.append(fields["Name-Spaced"] == "yes" ? "\(fields["Check"] ?? "")/\(tag)" : String(tag))
+        }
+        return names.sorted()
     }
 }
