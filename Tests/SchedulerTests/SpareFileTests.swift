@@ -21,12 +21,17 @@ struct SpareFileTests {
         defer { directory.remove() }
         let writer = try OutputWriter(directory: directory.path)
         let target = directory.appending("clock.plain")
-        let readers = (0..<2).map { _ in Reader(target) }
+        let readsDone = DispatchSemaphore(value: 0)
+        let readers = (0..<2).map { _ in Reader(target, signalling: readsDone) }
         for reader in readers { reader.start() }
         var writes = 0
         // Until both readers have read often enough to have overlapped many writes (a bound, not a deadline: a
         // loaded machine only makes it slower).
         while writes < 4000 || readers.contains(where: { $0.reads < 200 }), writes < 2_000_000 {
+            // Past the first 4000, at most one write per read (either reader's): on a busy machine the readers wait
+            // for a core while the writer would run on alone, up to hundreds of thousands of writes ahead of them.
+            // (A second without a read, and it writes on: the expectations below say why.)
+            if writes >= 4000 { _ = readsDone.wait(timeout: .now() + 1) }
             let text = String(decoding: writes % 2 == 0 ? Self.long : Self.short, as: UTF8.self)
             try writer.write(instance: "clock", format: .plain, contents: text)
             writes += 1
@@ -135,8 +140,12 @@ struct SpareFileTests {
             var partial: [Int] = []
         }
 
-        init(_ path: String) {
+        /// Signalled after each read, whole or not.
+        let readsDone: DispatchSemaphore?
+
+        init(_ path: String, signalling readsDone: DispatchSemaphore? = nil) {
             self.path = path
+            self.readsDone = readsDone
         }
 
         var reads: Int { state.withLock { $0.reads } }
@@ -180,6 +189,7 @@ struct SpareFileTests {
                 $0.reads += 1
                 if !whole { $0.partial.append(bytes.count) }
             }
+            readsDone?.signal()
         }
     }
 }
