@@ -30,7 +30,8 @@ struct SpareFileTests {
         while writes < 4000 || readers.contains(where: { $0.reads < 200 }), writes < 2_000_000 {
             // Past the first 4000, at most one write per read (either reader's): on a busy machine the readers wait
             // for a core while the writer would run on alone, up to hundreds of thousands of writes ahead of them.
-            // (A second without a read, and it writes on: the expectations below say why.)
+            // After a second without a read it writes on, so readers that stopped reading fail the expectations
+            // below instead of hanging the test.
             if writes >= 4000 { _ = readsDone.wait(timeout: .now() + 1) }
             let text = String(decoding: writes % 2 == 0 ? Self.long : Self.short, as: UTF8.self)
             try writer.write(instance: "clock", format: .plain, contents: text)
