@@ -61,16 +61,19 @@ let strippedInRelease: [LinkerSetting] =
 /// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): 260 kB of dynamic
 ///   symbols nothing looks up; a stripped binary's crash report names addresses either way.
 let linkerDirectory = Context.packageDirectory + "/Linker"
-let releaseLinkFlags = [
-    "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-    "-Xlinker", "--symbol-ordering-file=" + linkerDirectory + "/release-symbol-order.txt",
-    "-Xlinker", "--no-warn-symbol-ordering", "-L", linkerDirectory, "-Xlinker", "--no-export-dynamic",
-]
+/// The runtime linked in statically, by lld with packed relative relocations: how the executable is linked in both
+/// configurations (`executableLinkSettings`).
+let staticLinkFlags = ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"]
+let releaseLinkFlags =
+    staticLinkFlags + [
+        "-Xlinker", "--symbol-ordering-file=" + linkerDirectory + "/release-symbol-order.txt",
+        "-Xlinker", "--no-warn-symbol-ordering", "-L", linkerDirectory, "-Xlinker", "--no-export-dynamic",
+    ]
 
 /// How the executable is linked. In release, `releaseLinkFlags` and `strippedInRelease`, above. In debug builds, the
 /// ones the tests run 700 times, with the Swift runtime and FoundationEssentials linked in statically as well: each
-/// start then binds no symbols across shared libraries, and `widgetd --version` took 3.3 ms of CPU instead of 6.4
-/// (`motivations list` 4.4 instead of 9.3), about 3 s of `swift test`'s CPU in all. `_FoundationCShims` and
+/// start then binds no symbols across shared libraries, and `widgetd --version` took 4.5 ms of CPU instead of 7.5, side
+/// by side (docs/development.md, "Testing: where the time goes", fifth pass). `_FoundationCShims` and
 /// `_FoundationCollections` are FoundationEssentials' own static libraries, which a module compiled with
 /// `-static-stdlib` names for the linker itself (the release build's are) and a debug module does not. Linker
 /// settings reach every binary a target is linked into, so these sit on an executable target nothing else depends on:
@@ -79,10 +82,7 @@ let executableLinkSettings: [LinkerSetting] =
     [
         .unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release)),
         .unsafeFlags(
-            [
-                "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                "-l_FoundationCShims", "-l_FoundationCollections",
-            ],
+            staticLinkFlags + ["-l_FoundationCShims", "-l_FoundationCollections"],
             .when(platforms: [.linux], configuration: .debug)),
     ] + strippedInRelease
 
