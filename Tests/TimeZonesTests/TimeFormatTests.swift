@@ -148,24 +148,10 @@ import Testing
                 out.append(datetime.datetime.fromtimestamp(instant, zone).strftime(form))
             json.dump(out, sys.stdout)
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.environment = ["PYTHONTZPATH": ZoneinfoCatalog.directory, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
         let request = try JSONSerialization.data(withJSONObject: queries.map { [$0.zone, $0.instant, $0.format] })
-        // Written from another thread while this one reads: both directions outgrow a pipe's buffer.
-        let writer = Thread {
-            input.fileHandleForWriting.write(request)
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try runPython(
+            script, input: request,
+            environment: ["PYTHONTZPATH": ZoneinfoCatalog.directory, "PATH": "/usr/bin:/bin", "LC_ALL": "C"])
         return try JSONSerialization.jsonObject(with: data) as? [String] ?? []
     }
 }

@@ -253,24 +253,10 @@ import TimeZones
                     out.append(f"{int(local.utcoffset().total_seconds())} {local.tzname()}")
             sys.stdout.write("\\n".join(out) + "\\n")
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        process.environment = ["PYTHONTZPATH": ZoneinfoCatalog.directory, "PATH": "/usr/bin:/bin"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
         let text = queries.map { $0.zone + " " + $0.instants.map(String.init).joined(separator: " ") + "\n" }.joined()
-        // Written from another thread while this one reads: both directions outgrow a pipe's buffer.
-        let writer = Thread {
-            input.fileHandleForWriting.write(Data(text.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try runPython(
+            script, input: Data(text.utf8),
+            environment: ["PYTHONTZPATH": ZoneinfoCatalog.directory, "PATH": "/usr/bin:/bin"])
         return String(decoding: data, as: UTF8.self)
     }
 }
