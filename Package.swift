@@ -108,8 +108,8 @@ let package = Package(
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
-        .target(name: "TimeZones", swiftSettings: staticRuntimeInRelease + optimizedInDebug),
-        // Paths, trimming, threads and a recursive lock: what Foundation gave that FoundationEssentials lacks (issue 15).
+        .target(name: "TimeZones", dependencies: ["Basics"], swiftSettings: staticRuntimeInRelease + optimizedInDebug),
+        // Paths, trimming, threads, a condition and the one EINTR retry: what FoundationEssentials lacks (issue 15).
         .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
         // docs/development.md, checked against every target's imports by PackageGraphTests).

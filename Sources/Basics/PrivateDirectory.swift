@@ -18,8 +18,7 @@ public enum PrivateDirectory {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             prefix += component
-            var result: Int32
-            repeat { result = mkdir(prefix, 0o700) } while result != 0 && errno == EINTR
+            let result = retryingInterrupted { mkdir(prefix, 0o700) }
             if result != 0 && errno != EEXIST { throw Failure(path: prefix, errno: errno) }
             prefix += "/"
         }

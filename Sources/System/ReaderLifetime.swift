@@ -1,3 +1,4 @@
+import Basics
 internal import CLinux
 import Glibc
 

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// A system call that failed, with the call's name, what it was applied to and `errno`.
@@ -44,7 +45,7 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   - subject: what it was applied to (usually a path), for the error.
 /// - Returns: the call's non-negative result.
 ///
-/// Inlinable, as `retryingInterrupted` is: called from other modules unspecialized, every result was compared with -1
+/// Inlinable, as `retryingInterrupted` (Basics) is: called from other modules unspecialized, every result was compared with -1
 /// through `FixedWidthInteger`'s witnesses, about 1.5 % of a per-second wake-up's time at N = 10 (docs/PERFORMANCE.md,
 /// "Swap cost", fourth pass).
 @inlinable
@@ -57,18 +58,4 @@ public func systemCall<Result: FixedWidthInteger>(
     let code = errno
     precondition(code != EBADF && code != EFAULT, "\(call) failed with errno \(code): a bug in widgetd")
     throw SystemError(call: call, subject: subject, errno: code)
-}
-
-/// Runs `body`, a C call that returns -1 and sets `errno` on failure, again for as long as it fails with `EINTR`;
-/// returns its last result, with `errno` as the call left it.
-///
-/// The one place that retries `EINTR`: `systemCall` is built on it, and code that handles failures itself (`EAGAIN`
-/// on a non-blocking pipe, `EPIPE` from a reader that left, a child already reaped) calls it directly.
-@inlinable
-@discardableResult
-public func retryingInterrupted<Result: FixedWidthInteger>(_ body: () -> Result) -> Result {
-    while true {
-        let result = body()
-        if result != -1 || errno != EINTR { return result }
-    }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Reads a whole (small) file with plain system calls.
@@ -13,11 +14,10 @@ enum FileBytes {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(Failure(code: errno))
+            let count = buffer.withUnsafeMutableBytes { bytes in
+                retryingInterrupted { Glibc.read(descriptor, bytes.baseAddress, bytes.count) }
             }
+            if count < 0 { return .failure(Failure(code: errno)) }
             if count == 0 { return .success(bytes) }
             bytes.append(contentsOf: buffer[0..<count])
             if bytes.count > 1 << 20 { return .failure(Failure(code: EFBIG)) }

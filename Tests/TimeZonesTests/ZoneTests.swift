@@ -204,17 +204,23 @@ import Testing
     }
 
     /// The point of the target: the daemon can use it without Foundation (and so without ICU). Synchronization is
-    /// the standard library's (`Zone.current`'s lock).
-    @Test func sourcesImportOnlyGlibcAndSynchronization() throws {
+    /// the standard library's (`Zone.current`'s lock); Basics, for its one file read's `EINTR` retry, imports no
+    /// Foundation either, which is checked here too.
+    @Test(arguments: [
+        ("TimeZones", ["import Glibc", "import Synchronization", "import Basics"], 7),
+        ("Basics", ["import Glibc", "internal import CLinux"], 5),
+    ])
+    func sourcesImportNoFoundation(target: String, allowed: [String], least: Int) throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/TimeZones").standardizedFileURL
+            .appendingPathComponent("../../Sources/\(target)").standardizedFileURL
         let files = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0.hasSuffix(".swift") }
-        #expect(files.count >= 7)
+        #expect(files.count >= least)
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
-            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
-            #expect(
-                imports.allSatisfy { $0 == "import Glibc" || $0 == "import Synchronization" }, "\(file): \(imports)")
+            let imports = text.split(separator: "\n").filter { line in
+                ["", "internal ", "public ", "package ", "@_exported "].contains { line.hasPrefix($0 + "import ") }
+            }
+            #expect(imports.allSatisfy { allowed.contains(String($0)) }, "\(target)/\(file): \(imports)")
         }
     }
 

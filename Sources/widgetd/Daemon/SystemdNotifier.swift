@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Glibc
 
@@ -48,13 +49,11 @@ final class SystemdNotifier {
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 message.withUnsafeBytes { bytes in
-                    var result: Int
-                    repeat {
-                        result = sendto(
+                    retryingInterrupted {
+                        sendto(
                             descriptor, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL),
                             socketAddress, addressLength)
-                    } while result == -1 && errno == EINTR
-                    return result
+                    }
                 }
             }
         }
