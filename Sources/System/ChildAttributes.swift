@@ -26,7 +26,10 @@ public enum ChildAttributes {
         posix_spawnattr_setsigmask(&attributes, &empty)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGIO] { sigaddset(&defaults, signal) }
+        // The widget signals and SIGHUP too: a `widgetd` that is not the daemon ignores them (`DaemonSignals`).
+        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGIO, SIGUSR1, SIGUSR2] + SignalFile.widgetSignals {
+            sigaddset(&defaults, signal)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
         switch detachment {

@@ -17,7 +17,7 @@ public struct WidgetdMain {
     /// thread inherits the mask and only the daemon's signalfd sees SIGHUP, SIGTERM and SIGINT.
     public static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let handled: [Int32] = [SIGHUP, SIGTERM, SIGINT]
+        let stopping: [Int32] = [SIGHUP, SIGTERM, SIGINT]
         // A reader that goes away (a closed pipe on stdout or stderr) makes writes fail with EPIPE, which the daemon's
         // log counts and a command's console ends on quietly, instead of SIGPIPE killing the process (and the daemon
         // leaving its FIFO and lock behind).
@@ -26,15 +26,14 @@ public struct WidgetdMain {
             let command = try? CommandLineParser.parse(arguments)
             if case .run? = command {
                 MallocSettings.returnLargeBlocksWhenFreed()
-                // SIGCHLD too: the daemon reaps the commands clicks start when its signalfd reports one. And the
-                // real-time signals widgets' `signal: N` names, which would otherwise kill the daemon.
-                try SignalFile.blockInThisThread(handled + [SIGCHLD] + SignalFile.widgetSignals)
+                try SignalFile.blockInThisThread(DaemonSignals.handled)
             } else {
                 // `bar` takes i3bar's stop and continue signals on a signalfd.
                 if case .bar? = command { try SignalFile.blockInThisThread(BarCommand.signals) }
+                DaemonSignals.ignore(in: command)
                 // A parent may start us with these blocked (Foundation's Process does): a `show --follow`
                 // that cannot be stopped by SIGTERM would outlive its bar.
-                try SignalFile.unblockInThisThread(handled + [SIGPIPE])
+                try SignalFile.unblockInThisThread(stopping + [SIGPIPE])
             }
         } catch {
             Console.standard.err("widgetd: error: \(error)")

@@ -64,9 +64,11 @@ enum Help {
             their dates, and write them to <output_dir>/<name>.<format>. Sleeps until the next deadline;
             takes reloads on the control FIFO; re-reads widgets.yaml when it changes or on SIGHUP.
             A deleted FIFO, lock or runtime directory is made again (SIGHUP also checks them).
-            SIGRTMIN+N reloads the widgets with signal: N (pkill -RTMIN+N widgetd, as with i3blocks).
-            SIGTERM or SIGINT stop it cleanly, with every interval: persist command. One daemon runs
-            per user. A log that cannot be written loses lines, never the daemon.
+            SIGRTMIN+N reloads the widgets with signal: N (pkill -RTMIN+N widgetd, as with i3blocks;
+            the show --follow and bar processes that pkill also reaches ignore it). SIGUSR1 and SIGUSR2
+            are logged and ignored. SIGTERM or SIGINT stop it cleanly, with every interval: persist
+            command. One daemon runs per user. A log that cannot be written loses lines, never the
+            daemon.
             """
         case .list:
             """
@@ -89,7 +91,8 @@ enum Help {
             modifiers), as i3blocks 1.5 writes with format=json. A terminal, and i3blocks 1.4's click stream (which 1.4 hands to
             every block and reads itself), are left unread. contrib/i3blocks.conf shows the setup.
             --follow wakes only when this widget changes, and exits quietly (status 0) when its
-            reader closes or its parent bar exits.
+            reader closes or its parent bar exits. It ignores SIGRTMIN+N, and SIGHUP unless its output
+            is a terminal: a pkill -RTMIN+N or pkill -HUP widgetd meant for the daemon leaves it be.
             """
         case .bar:
             """
@@ -102,7 +105,8 @@ enum Help {
             click ticks the item under the pointer. SIGUSR1 (the header's stop_signal) pauses the
             output while the bar is hidden, SIGUSR2 resumes it. It follows saves of widgets.yaml (a
             widget added to the bar shows without a restart; a save with errors keeps the blocks) and
-            exits quietly when the bar goes.
+            exits quietly when the bar goes. Like show --follow, it ignores SIGRTMIN+N and (unless its
+            output is a terminal) SIGHUP, which are the daemon's.
             """
         case .reload:
             """

@@ -134,7 +134,7 @@ final class Daemon {
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
-            loop = try EventLoop(signals: [SIGHUP, SIGTERM, SIGINT, SIGCHLD] + SignalFile.widgetSignals)
+            loop = try EventLoop(signals: DaemonSignals.handled)
             try PrivateDirectory.make(paths.status)
         } catch {
             lock.remove()
@@ -227,6 +227,9 @@ final class Daemon {
                 reapChildren()
             case _ where SignalFile.widgetSignals.contains(signal):
                 reloadSignalled(Int(signal - SignalFile.realTimeSignal(0)))
+            case SIGUSR1, SIGUSR2:
+                // Taken only so that a stray one (`pkill -USR1 widgetd` meant for a bar) does not end the daemon.
+                log(.info, "SIGUSR\(signal == SIGUSR1 ? 1 : 2): widgetd uses neither SIGUSR1 nor SIGUSR2; ignored")
             default:
                 log(.info, "signal \(signal): stopping")
                 stopping = true
