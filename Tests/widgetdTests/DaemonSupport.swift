@@ -21,10 +21,11 @@ final class DaemonUnderTest {
     var output: String { runtime + "/out" }
 
     /// Starts a daemon on `config`, in fresh directories or in those of an earlier daemon (`reusing`); its log goes
-    /// to `standardError` when given (`/dev/full`, a pipe nobody reads), else to a file `log` reads.
+    /// to `standardError` when given (`/dev/full`, a pipe nobody reads), else to a file `log` reads. The config is
+    /// `widgets.yaml` in the scratch directory, or in its subdirectory `configIn` (made with its parents).
     init(
         config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil,
-        extraEnvironment: [String: String] = [:]
+        extraEnvironment: [String: String] = [:], configIn: String? = nil
     ) throws {
         end = ProcessEnd(of: process)
         directory = try reusing ?? TemporaryDirectory()
@@ -34,7 +35,11 @@ final class DaemonUnderTest {
                 atPath: directory.url.path + "/" + sub, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         }
-        configPath = try directory.write("widgets.yaml", config)
+        if let configIn {
+            try FileManager.default.createDirectory(
+                atPath: directory.url.path + "/" + configIn, withIntermediateDirectories: true)
+        }
+        configPath = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
         logPath = try directory.write("daemon-\(UUID().uuidString).log", "")
         process.executableURL = widgetdBinary
         process.currentDirectoryURL = directory.url

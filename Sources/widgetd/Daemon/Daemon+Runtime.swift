@@ -23,7 +23,9 @@ extension Daemon {
         let previous = runtimeWatch
         runtimeWatch = try? watcher.watch(directory: paths.control.directory, mask: Self.runtimeWatchMask, adding: true)
         // A directory moved away is still watched where it went; its events are not ours any more.
-        if let previous, previous != runtimeWatch, ![configWatch, zoneWatch, outputWatch].contains(previous) {
+        if let previous, previous != runtimeWatch,
+            ![configWatch, configParentWatch, zoneWatch, outputWatch].contains(previous)
+        {
             try? watcher.unwatch(previous)
         }
     }

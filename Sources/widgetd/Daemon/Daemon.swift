@@ -44,6 +44,8 @@ final class Daemon {
     let dispatcher: RequestDispatcher
     var watcher: Inotify { loop.watcher }
     var configWatch: Inotify.Watch?
+    /// The config directory's parent while the directory is missing, to see it made again (`Daemon+ConfigWatch`).
+    var configParentWatch: Inotify.Watch?
     var zoneWatch: Inotify.Watch?
     /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
     var outputWatch: Inotify.Watch?
@@ -140,9 +142,6 @@ final class Daemon {
             lock.remove()
             throw StartError(description: "widgetd: error: \(error)")
         }
-        // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
-        let configDirectory = Path.directory(of: configPath)
-        configWatch = try? loop.watcher.watch(directory: configDirectory.isEmpty ? "." : configDirectory)
         // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
         zoneWatch = try? loop.watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
 
@@ -164,6 +163,8 @@ final class Daemon {
         engine = Engine(
             instances: configuration.widgets,
             fallback: { restored[$0.name] ?? Self.placeholder(of: $0, registry, now) }, now: now)
+        // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
+        watchConfigDirectory()
         watchOutputDirectory()
         watchRuntimeDirectory()
         listenToPlugins()
@@ -222,6 +223,7 @@ final class Daemon {
                 log(.info, "SIGHUP: re-reading \(configPath)")
                 // Also the way to bring back a FIFO or lock whose loss inotify could not report.
                 repairRuntime()
+                watchConfigDirectory()
                 reloadConfiguration()
             case SIGCHLD:
                 reapChildren()
@@ -251,7 +253,8 @@ final class Daemon {
         if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
             zoneChanged()
         }
-        if overflow || events.contains(where: { $0.watch == configWatch && $0.name == configName }) {
+        let reread = handleConfigDirectoryEvents(events)
+        if !reread, overflow || events.contains(where: { $0.watch == configWatch && $0.name == configName }) {
             log(.info, "\(configPath) changed: re-reading it")
             reloadConfiguration()
         }
