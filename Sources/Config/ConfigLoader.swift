@@ -1,6 +1,7 @@
 import Diagnostics
 import FoundationEssentials
 import Kind
+import Text
 import YAML
 
 /// What reading a `widgets.yaml` gave: the configuration when it is valid, and every diagnostic.
@@ -18,7 +19,7 @@ public struct ConfigLoadResult: Sendable {
         var blocks = diagnostics.prefix(limit).map { $0.rendered(source: source) }
         if diagnostics.count > limit {
             let more = diagnostics.count - limit
-            blocks.append("and \(more) more error\(more == 1 ? "" : "s")")
+            blocks.append("and \(counted(more, "more error"))")
         }
         return blocks.joined(separator: "\n")
     }

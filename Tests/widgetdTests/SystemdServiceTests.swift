@@ -76,7 +76,7 @@ struct SystemdServiceTests {
         let ready = socket.receive(until: "READY=1")
         // The first paint is written before the service says it is ready.
         #expect(daemon.read("quote.plain") != nil)
-        #expect(ready.last?.contains("STATUS=1 widgets") == true)
+        #expect(ready.last?.split(separator: "\n").contains("STATUS=1 widget") == true, "\(ready)")
         #expect(ready.last?.contains("MAINPID=\(daemon.process.processIdentifier)") == true)
 
         kill(daemon.process.processIdentifier, SIGHUP)

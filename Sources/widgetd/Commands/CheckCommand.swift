@@ -1,5 +1,6 @@
 import Config
 import Kind
+import Text
 
 /// `widgetd check`: every mistake in widgets.yaml, or "N widgets OK".
 enum CheckCommand {
@@ -18,15 +19,15 @@ enum CheckCommand {
         guard let configuration = result.configuration else {
             console.err(result.renderedDiagnostics())
             let count = result.diagnostics.count - warnings
-            console.err("\(count) error\(count == 1 ? "" : "s") in \(configPath)")
+            console.err("\(counted(count, "error")) in \(configPath)")
             return ExitCode.failure
         }
         if warnings > 0 {
             console.err(result.renderedDiagnostics())
         }
         let count = configuration.widgets.count
-        let warned = warnings == 0 ? "" : " (\(warnings) warning\(warnings == 1 ? "" : "s"))"
-        console.out("\(count) widget\(count == 1 ? "" : "s") OK\(warned)")
+        let warned = warnings == 0 ? "" : " (\(counted(warnings, "warning")))"
+        console.out("\(counted(count, "widget")) OK\(warned)")
         return ExitCode.success
     }
 }

@@ -4,6 +4,7 @@ import Control
 import FoundationEssentials
 import Glibc
 import Kind
+import Text
 
 /// `widgetd doctor`: checks the setup a user cannot see at a glance, and says what to fix.
 ///
@@ -49,11 +50,12 @@ enum DoctorCommand {
                     fix: "systemctl --user enable --now widgetd (or run 'widgetd run' from your session's startup)"))
         }
         if let configuration = loaded.configuration {
-            findings.append(Finding(verdict: .ok, what: "\(path): \(configuration.widgets.count) widgets, no errors"))
+            findings.append(
+                Finding(verdict: .ok, what: "\(path): \(counted(configuration.widgets.count, "widget")), no errors"))
         } else {
             findings.append(
                 Finding(
-                    verdict: .error, what: "\(path): \(loaded.diagnostics.count) errors",
+                    verdict: .error, what: "\(path): \(counted(loaded.diagnostics.count, "error"))",
                     fix: "run 'widgetd check --config \(path)' and correct what it reports"
                         + (daemon != nil ? " (the daemon keeps running the previous config meanwhile)" : "")))
         }

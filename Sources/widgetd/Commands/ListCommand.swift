@@ -2,6 +2,7 @@ import Config
 import Control
 import FoundationEssentials
 import Kind
+import Text
 
 /// `widgetd list`: each instance of the running daemon with what it shows now and when it reloads next.
 ///
@@ -22,7 +23,7 @@ enum ListCommand {
             widgets = WidgetTable.rows(of: configuration)
         } else {
             console.err(
-                "widgetd: running an older config; \(daemon.config) has \(loaded.diagnostics.count) errors "
+                "widgetd: running an older config; \(daemon.config) has \(counted(loaded.diagnostics.count, "error")) "
                     + "('widgetd check' shows them)")
             widgets = WidgetTable.rows(inOutput: paths.output)
         }

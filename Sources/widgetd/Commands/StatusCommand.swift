@@ -3,6 +3,7 @@ import Control
 import FoundationEssentials
 import Glibc
 import Kind
+import Text
 
 /// `widgetd status`: the daemon in one screen, like `systemctl status`: running or not, its config and whether the
 /// file still checks, where it writes and listens, and each widget's state.
@@ -52,8 +53,8 @@ enum StatusCommand {
 
     static func summary(of loaded: ConfigLoadResult) -> String {
         if let configuration = loaded.configuration {
-            return "OK, \(configuration.widgets.count) widgets"
+            return "OK, \(counted(configuration.widgets.count, "widget"))"
         }
-        return "\(loaded.diagnostics.count) errors"
+        return counted(loaded.diagnostics.count, "error")
     }
 }

@@ -1,6 +1,7 @@
 import Config
 import FoundationEssentials
 import Providers
+import Text
 import YAML
 
 /// widgets.yaml read again (an edit, SIGHUP, a `config` line): unchanged widgets keep their timelines, changed ones
@@ -21,7 +22,9 @@ extension Daemon {
             for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
                 log(.error, diagnostic.place)
             }
-            log(.error, "keeping the running configuration (\(loaded.diagnostics.count) errors in \(configPath))")
+            log(
+                .error,
+                "keeping the running configuration (\(counted(loaded.diagnostics.count, "error")) in \(configPath))")
             announceReloaded(errors: loaded.diagnostics.count)
             return
         }
@@ -53,7 +56,10 @@ extension Daemon {
                 stateFiles.removeStatus(of: name)
             }
         }
-        log(.info, "configuration applied: \(configuration.widgets.count) widgets, \(gone.count) restarted or removed")
+        log(
+            .info,
+            "configuration applied: \(counted(configuration.widgets.count, "widget")), \(gone.count) restarted or removed"
+        )
         perform(actions, painting: true)
         announceReloaded(errors: 0)
     }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Text
 import TimeZones
 import Timelines
 
@@ -50,8 +51,8 @@ extension Daemon {
 
     /// What `systemctl status` shows beside the service.
     private var statusLine: String {
-        let widgets = "\(engine.instanceNames.count) widgets"
+        let widgets = counted(engine.instanceNames.count, "widget")
         guard configErrors > 0 else { return widgets }
-        return "\(widgets); \(configPath) has \(configErrors) errors, running the previous config"
+        return "\(widgets); \(configPath) has \(counted(configErrors, "error")), running the previous config"
     }
 }

@@ -7,6 +7,7 @@ import Kind
 import Output
 import Providers
 import System
+import Text
 import TimeZones
 import Timelines
 import YAML
@@ -177,7 +178,7 @@ final class Daemon {
         }
         log(
             .info,
-            "started: \(engine.instanceNames.count) widgets from \(configPath); outputs in \(paths.output); "
+            "started: \(counted(engine.instanceNames.count, "widget")) from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
         perform(engine.advance(now: loop.now), painting: true)
         announceStarted()
