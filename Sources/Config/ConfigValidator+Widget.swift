@@ -309,6 +309,8 @@ extension ConfigValidator {
                 if argv.isEmpty {
                     report("the command for '\(key)' is empty; write [program, arguments…]", at: pair.value.mark)
                 } else if words.count == argv.count {
+                    // Checked as `command:` is: an empty or missing program is found now, not at the click.
+                    checkProgram(words[0], at: argv[0].mark)
                     bindings[button] = .command(words)
                 }
                 continue

@@ -108,6 +108,14 @@ struct ConfigValidationTests {
             name: "unknown click intent", yaml: "widgets:\n  w:\n    kind: sample\n    on_click:\n      left: pokee\n",
             line: 5, column: 13, fragments: ["has no intent 'pokee'", "did you mean 'poke'?"]),
         ConfigMistake(
+            name: "empty click program", yaml: "widgets:\n  w:\n    kind: sample\n    on_click:\n      left: [\"\"]\n",
+            line: 5, column: 14, fragments: ["the command's program is empty"]),
+        ConfigMistake(
+            name: "missing click program",
+            yaml: "widgets:\n  w:\n    kind: sample\n    on_click:\n      middle: [/nonexistent/x]\n", line: 5,
+            column: 16,
+            fragments: ["command '/nonexistent/x' does not exist"]),
+        ConfigMistake(
             name: "bad instance name", yaml: "widgets:\n  my widget:\n    kind: sample\n", line: 2, column: 3,
             fragments: ["widget name 'my widget' may use only"]),
         ConfigMistake(
