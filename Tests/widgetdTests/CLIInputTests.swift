@@ -121,6 +121,25 @@ struct CLIInputTests {
         #expect(!FileManager.default.fileExists(atPath: setup.directory.url.path + "/run/widgetd/control"))
     }
 
+    /// `intent quote nxt` and `intent quote next bogus=1` exited 0 without `--wait`, the daemon dropping the line
+    /// into its log: the CLI checks the intent and its parameters as the daemon would.
+    @Test(arguments: [
+        (["intent", "quote", "nxt"], "kind 'quotes' of widget 'quote' has no intent 'nxt'; did you mean 'next'?"),
+        (["intent", "clock", "next"], "kind 'clock' of widget 'clock' has no intent 'next'; it has none"),
+        (
+            ["intent", "quote", "next", "bogus=1"],
+            "quote: next: intent 'next' has no parameter 'bogus'; it takes none"
+        ),
+    ])
+    func unknownIntentOrParameterIsAnError(arguments: [String], message: String) throws {
+        let setup = try Setup()
+        defer { setup.directory.remove() }
+        let result = try setup.widgetd(arguments)
+        #expect(result.status == 1)
+        #expect(result.stderr == "widgetd: error: \(message)\n")
+        #expect(!FileManager.default.fileExists(atPath: setup.directory.url.path + "/run/widgetd/control"))
+    }
+
     @Test func unknownWidgetNameWithoutACloseOneListsTheWidgets() throws {
         let setup = try Setup()
         defer { setup.directory.remove() }

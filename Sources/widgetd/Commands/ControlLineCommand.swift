@@ -1,6 +1,7 @@
 import Config
 import Control
 import Kind
+import Text
 
 /// `widgetd click` and `widgetd intent`: write the FIFO line for the daemon, optionally waiting for its result.
 enum ControlLineCommand {
@@ -17,7 +18,15 @@ enum ControlLineCommand {
         default:
             break
         }
-        let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
+        let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration
+        if case .intent(let instance, let intent, let parameters) = action,
+            let problem = intentProblem(
+                intent, on: instance, parameters: parameters, configuration: configuration, registry: registry)
+        {
+            console.err("widgetd: error: \(problem)")
+            return ExitCode.failure
+        }
+        let settings = configuration?.settings ?? Settings()
         let paths = RunningDaemon.paths(environment: environment, settings: settings)
         do {
             if wait {
@@ -29,6 +38,32 @@ enum ControlLineCommand {
         } catch {
             console.err("widgetd: error: \(error)")
             return ExitCode.failure
+        }
+    }
+
+    /// Why the daemon would drop this intent line, checked as it checks it (`RequestDispatcher`): an intent the
+    /// widget's kind lacks, a parameter the intent lacks, a value of the wrong type. Without `--wait` the daemon's
+    /// answer reaches only its log, so the command would exit 0 for nothing done. Nil when it is fine, or when the
+    /// config has errors or the kind is unknown here (a plugin this CLI does not see): the daemon decides then.
+    private static func intentProblem(
+        _ intent: String, on instance: String, parameters: [ControlCommand.Parameter],
+        configuration: Configuration?, registry: KindRegistry
+    ) -> String? {
+        guard let widget = configuration?.widgets.first(where: { $0.name == instance }),
+            let kind = registry.kind(named: widget.kind)
+        else { return nil }
+        guard let spec = kind.intent(named: intent) else {
+            let names = kind.intents.map(\.name)
+            let hint = Suggestion.didYouMean(intent, in: names)
+            let list = names.isEmpty ? "it has none" : "intents: \(names.joined(separator: ", "))"
+            return "kind '\(kind.name)' of widget '\(instance)' has no intent '\(intent)'"
+                + (hint.isEmpty ? "; " + list : hint)
+        }
+        do {
+            _ = try kind.intentParameters(parameters.map { ($0.name, $0.value) }, for: spec)
+            return nil
+        } catch {
+            return "\(instance): \(intent): \(error)"
         }
     }
 }
