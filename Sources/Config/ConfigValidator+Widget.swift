@@ -89,10 +89,14 @@ extension ConfigValidator {
     private mutating func widgetKeyValue(_ node: YAMLNode, for spec: WidgetKeySpec) -> WidgetKeyValue? {
         switch spec.type {
         case .command:
-            guard let words = node.sequence, !words.isEmpty else {
+            guard let words = node.sequence else {
                 report(
                     "'\(spec.name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
                     at: node.mark)
+                return nil
+            }
+            guard !words.isEmpty else {
+                report("'\(spec.name)' is empty; write [program, arguments…]", at: node.mark)
                 return nil
             }
             let argv = words.compactMap { text($0, for: spec.name, expected: "a command word") }
@@ -136,7 +140,12 @@ extension ConfigValidator {
         }
         let units: [(suffix: String, seconds: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("", 1)]
         for unit in units where text.hasSuffix(unit.suffix) {
-            guard let value = Double(text.dropLast(unit.suffix.count)), value.isFinite else { continue }
+            // Plain decimal only: `Double` also reads `0x10`, `1e3` and `inf`, which no one means by a duration.
+            let number = text.dropLast(unit.suffix.count)
+            let digits = number.utf8.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            guard digits > 0, digits + number.utf8.filter({ $0 == UInt8(ascii: ".") }).count == number.utf8.count,
+                number.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1, let value = Double(number)
+            else { continue }
             let seconds = value * unit.seconds
             guard range.contains(seconds) else {
                 report(

@@ -129,6 +129,17 @@ struct ConfigValidationTests {
             name: "exec command as a string", yaml: "widgets:\n  w:\n    kind: exec\n    command: date +%T\n",
             line: 4, column: 14, fragments: ["'command' must be a list"]),
         ConfigMistake(
+            name: "empty exec command", yaml: "widgets:\n  w:\n    kind: exec\n    command: []\n",
+            line: 4, column: 14, fragments: ["'command' is empty; write [program, arguments…]"]),
+        ConfigMistake(
+            name: "hexadecimal duration",
+            yaml: "widgets:\n  w:\n    kind: exec\n    command: [date]\n    interval: 0x10\n", line: 5, column: 15,
+            fragments: ["'0x10' is not a duration for 'interval'"]),
+        ConfigMistake(
+            name: "exponent duration",
+            yaml: "widgets:\n  w:\n    kind: exec\n    command: [date]\n    interval: 1e2s\n", line: 5, column: 15,
+            fragments: ["'1e2s' is not a duration for 'interval'"]),
+        ConfigMistake(
             name: "bad duration", yaml: "widgets:\n  w:\n    kind: exec\n    command: [date]\n    interval: soon\n",
             line: 5, column: 15, fragments: ["'soon' is not a duration for 'interval'"]),
         ConfigMistake(
