@@ -340,6 +340,25 @@ struct DaemonEndToEndTests {
         withExtendedLifetime(first) {}
     }
 
+    @Test func aWidgetRemovedWhileTheDaemonWasStoppedLosesItsFilesAtTheNextStart() async throws {
+        let both = "widgets:\n  kept:\n    kind: quotes\n  removed:\n    kind: quotes\n    output: [plain, waybar]\n"
+        let first = try DaemonUnderTest(config: both)
+        #expect(await first.waitFor("both timelines") { first.hasTimeline("kept") && first.hasTimeline("removed") })
+        first.stop()
+        #expect(first.read("removed.waybar") != nil)
+        // A file of the user's in the same directory, named like no widget of the last run, is left alone.
+        try "mine\n".write(toFile: first.output + "/notes.plain", atomically: true, encoding: .utf8)
+
+        let second = try DaemonUnderTest(config: "widgets:\n  kept:\n    kind: quotes\n", reusing: first.directory)
+        #expect(await second.waitFor("the removal") { second.log.contains("removed: not in ") }, "\(second.log)")
+        for file in ["removed.plain", "removed.waybar", "removed.json"] { #expect(second.read(file) == nil, "\(file)") }
+        #expect(!FileManager.default.fileExists(atPath: second.runtime + "/status/removed.json"))
+        #expect(second.read("kept.plain") != nil)
+        #expect(second.read("notes.plain") == "mine\n")
+        second.stop()
+        withExtendedLifetime(first) {}
+    }
+
     @Test func theLastEntriesPaintAtOnceAfterARestart() async throws {
         let first = try DaemonUnderTest(config: Self.config)
         #expect(

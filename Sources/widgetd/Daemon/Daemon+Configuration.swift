@@ -1,5 +1,6 @@
 import Config
 import FoundationEssentials
+import Kind
 import Providers
 import Text
 import YAML
@@ -62,5 +63,30 @@ extension Daemon {
         )
         perform(actions, painting: true)
         announceReloaded(errors: 0)
+    }
+}
+
+extension Daemon {
+    /// Removes the files of widgets an earlier run had and this one's config lacks: their status files name them
+    /// (the runtime directory keeps those across restarts), and their bar files, record and kept entry would
+    /// otherwise show a removed widget's last text in a bar for ever. A widget removed while the daemon runs loses its
+    /// files at once (`reloadConfiguration`); this is the same for one removed while it was stopped. Only names found
+    /// in the daemon's own status directory are touched, never other files of the output directory.
+    func removeFilesOfWidgetsGoneSinceLastRun() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.status)) ?? []
+        let current = Set(engine.instanceNames)
+        for file in names where file.hasSuffix(".json") && !file.hasPrefix(".") {
+            let name = String(file.dropLast(".json".count))
+            guard !current.contains(name), InstanceName.problem(name) == nil else { continue }
+            do {
+                try outputs.remove(instance: name)
+            } catch {
+                log(.warning, "\(name): cannot remove the files of this widget from the last run: \(error)")
+                continue
+            }
+            stateFiles.forgetKept(name)
+            stateFiles.removeStatus(of: name)
+            log(.info, "\(name): not in \(configPath) any more; removed its files from the last run")
+        }
     }
 }

@@ -181,6 +181,7 @@ final class Daemon {
             "started: \(counted(engine.instanceNames.count, "widget")) from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
         perform(engine.advance(now: loop.now), painting: true)
+        removeFilesOfWidgetsGoneSinceLastRun()
         announceStarted()
         while !stopping {
             do {
