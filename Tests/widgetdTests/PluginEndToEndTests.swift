@@ -382,6 +382,28 @@ struct PluginEndToEndTests {
         #expect(preview.stdout == "load 0.50\n", "\(preview.stderr)")
     }
 
+    /// The daemon knows the plugin kinds found when it started; `check` and `status` look afresh. A config that uses
+    /// a plugin installed since is refused by the daemon, which says a restart is needed, and `status` says the
+    /// daemon refused what checks here, instead of sending the user to `check`, which finds nothing.
+    @Test func aPluginInstalledAfterTheStartAsksForARestart() async throws {
+        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n")
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        let plugins = daemon.directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: packageRoot.appendingPathComponent("contrib/plugins/loadavg").path, toPath: plugins + "/loadavg")
+        try daemon.editConfig("widgets:\n  quote:\n    kind: quotes\n  load:\n    kind: loadavg\n")
+        #expect(
+            await daemon.waitFor("the refusal") {
+                daemon.log.contains("plugin kinds are found when widgetd starts: restart it to use one added since")
+            }, "\(daemon.log)")
+        let status = try daemon.cli(["status"])
+        #expect(
+            status.stdout.contains(
+                "(OK, 2 widgets here, but the daemon found 1 error and runs the previous config: its log names them; "
+                    + "a plugin added since it started needs a restart)"), "\(status.stdout)")
+    }
+
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
         let help = try runWidgetd(["plugins", "--help"])
         #expect(help.status == 0)

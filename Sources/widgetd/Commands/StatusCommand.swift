@@ -23,10 +23,17 @@ enum StatusCommand {
         let paths = RunningDaemon.paths(
             environment: environment, settings: loaded.configuration?.settings ?? Settings())
         console.out("widgetd: running (pid \(daemon.pid), since \(daemon.startedAt))")
-        if loaded.configuration == nil || daemon.configErrors > 0 {
+        if loaded.configuration == nil {
             console.out(
                 "config:   \(daemon.config) (\(summary(of: loaded)); running the previous config; "
                     + "'widgetd check' shows the errors)")
+        } else if daemon.configErrors > 0 {
+            // It checks here but not in the daemon: a plugin kind installed since the daemon started, or a save the
+            // daemon read before it was finished and nothing since.
+            console.out(
+                "config:   \(daemon.config) (\(summary(of: loaded)) here, but the daemon found "
+                    + "\(counted(daemon.configErrors, "error")) and runs the previous config: its log names them; "
+                    + "a plugin added since it started needs a restart)")
         } else {
             console.out("config:   \(daemon.config) (\(summary(of: loaded)))")
         }

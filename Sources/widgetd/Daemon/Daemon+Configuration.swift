@@ -23,9 +23,14 @@ extension Daemon {
             for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
                 log(.error, diagnostic.place)
             }
+            // The daemon's kinds are those found when it started; `check` looks for plugins afresh, and accepts a
+            // kind installed since.
+            let unknownKind = loaded.diagnostics.contains { $0.message.hasPrefix("unknown kind") }
             log(
                 .error,
-                "keeping the running configuration (\(counted(loaded.diagnostics.count, "error")) in \(configPath))")
+                "keeping the running configuration (\(counted(loaded.diagnostics.count, "error")) in \(configPath))"
+                    + (unknownKind
+                        ? "; plugin kinds are found when widgetd starts: restart it to use one added since" : ""))
             announceReloaded(errors: loaded.diagnostics.count)
             return
         }
