@@ -21,7 +21,17 @@ public enum ParameterDecoder {
             return .bool(value)
         case .int(let range):
             let text = try scalarText(node, expected: "an integer", spec: spec)
-            guard let value = Int(text.replacingAll("_", with: "")), !text.hasPrefix("_") else {
+            let digits = text.replacingAll("_", with: "")
+            guard let value = Int(digits), !text.hasPrefix("_") else {
+                // All digits, and still no `Int`: too many of them, which is a range problem, not a typo.
+                let unsigned = digits.hasPrefix("-") || digits.hasPrefix("+") ? digits.dropFirst() : Substring(digits)
+                if !text.hasPrefix("_"), !unsigned.isEmpty,
+                    unsigned.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+                {
+                    let expected =
+                        range.map { "expected \($0.lowerBound) to \($0.upperBound)" } ?? "it does not fit in 64 bits"
+                    throw LocatedError("\(text) is out of range for '\(spec.name)'; \(expected)", at: node.mark)
+                }
                 throw LocatedError("'\(text)' is not an integer for '\(spec.name)'", at: node.mark)
             }
             if let range, !range.contains(value) {

@@ -64,6 +64,10 @@ struct ConfigValidationTests {
             name: "int out of range", yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      count: 11\n",
             line: 5, column: 14, fragments: ["11 is out of range for 'count'; expected 1 to 10"]),
         ConfigMistake(
+            name: "int past 64 bits",
+            yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      count: 99999999999999999999\n", line: 5,
+            column: 14, fragments: ["99999999999999999999 is out of range for 'count'; expected 1 to 10"]),
+        ConfigMistake(
             name: "enum value outside its cases",
             yaml: "widgets:\n  w:\n    kind: sample\n    intent:\n      mode: quick\n", line: 5, column: 13,
             fragments: ["'quick' is not a mode", "cases: fast (Fast), slow (Slow)"]),

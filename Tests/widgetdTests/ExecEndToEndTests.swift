@@ -142,6 +142,18 @@ struct ExecEndToEndTests {
         #expect(await daemon.waitFor("the log line") { daemon.log.contains("big: output cut at 64 KiB") })
     }
 
+    /// JSON cut at the cap cannot parse; the failure says it was cut, and the widget keeps its last entry.
+    @Test func jsonCutAtTheCapSaysSo() async throws {
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  big:\n    kind: exec\n    format: json\n    command: [python3, -c, 'print(\"{\\\"full_text\\\": \\\"\" + \"a\" * 100000 + \"\\\"}\")']\n"
+        )
+        #expect(
+            await daemon.waitFor("the failure") {
+                daemon.log.contains("printed JSON that does not parse") && daemon.log.contains("(output cut at 64 KiB")
+            }, "\(daemon.log)")
+    }
+
     @Test func exitStatus33IsUrgent() async throws {
         let daemon = try DaemonUnderTest(
             config:

@@ -86,13 +86,16 @@ public struct ExecKind: WidgetKind {
             exec.command, environment: environment(for: configuration, context: context, click: click),
             timeout: exec.timeout, owner: context.instance)
         let policy: ReloadPolicy = exec.interval.map { .after(context.now.addingTimeInterval($0)) } ?? .never
-        var timeline = Self.styled(
-            try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy),
-            configuration: configuration,
-            context: context)
-        if result.truncated {
-            timeline.notes.append("output cut at \(CommandRunner.outputCap / 1024) KiB; the rest was dropped")
+        let cut = "output cut at \(CommandRunner.outputCap / 1024) KiB; the rest was dropped"
+        let parsed: Timeline
+        do {
+            parsed = try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy)
+        } catch let error as ExecError where result.truncated {
+            // JSON cut at the cap does not parse; say why it was cut, not only where it stopped.
+            throw ExecError("\(error.description) (\(cut))")
         }
+        var timeline = Self.styled(parsed, configuration: configuration, context: context)
+        if result.truncated { timeline.notes.append(cut) }
         return timeline
     }
 
