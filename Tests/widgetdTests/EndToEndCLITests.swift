@@ -119,6 +119,16 @@ struct EndToEndCLITests {
         #expect(text.count <= 24)
     }
 
+    /// A preview shows what a bar's plain file would: a line break or tab the provider's text holds is cleaned as
+    /// the daemon cleans it, so the preview is one line.
+    @Test func previewCleansTheTextAsTheDaemonsFilesDo() throws {
+        let result = try runWidgetd(["preview", "clock", "--set", "format=%H%n%M%t!"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).first)
+        #expect(result.stdout == line + "\n", "\(result.stdout.debugDescription)")
+        #expect(line.wholeMatch(of: /[0-9]{2} [0-9]{2} !/) != nil, "\(line.debugDescription)")
+    }
+
     @Test func previewNamesTheValidCasesOfABadEnumValue() throws {
         let result = try runWidgetd(["preview", "quotes", "--set", "category=happy"])
         #expect(result.status == 64)

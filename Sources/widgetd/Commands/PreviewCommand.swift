@@ -1,6 +1,7 @@
 import Config
 import FoundationEssentials
 import Kind
+import Output
 import Providers
 import Text
 import Timelines
@@ -19,7 +20,11 @@ enum PreviewCommand {
             let configuration = try resolveParameters(settings, for: kind)
             let context = ProviderContext(instance: "preview", family: family, isPreview: true, now: Date())
             let entry = try await kind.snapshot(for: configuration, in: context)
-            console.out(entry.content.fitted(to: family).full)
+            // Rendered as the daemon writes a plain file, so control characters, line breaks and tabs are cleaned
+            // the same way: what a bar would show, not the provider's raw text.
+            var shown = Renderer.render(entry.content, family: family, format: .plain, instance: "preview")
+            if shown.hasSuffix("\n") { shown.removeLast() }
+            console.out(shown)
             return ExitCode.success
         } catch let error as UsageError {
             console.report(error)
