@@ -69,6 +69,7 @@ struct CLIInputTests {
         Case(arguments: ["cron", "@hourly", "--count", "0"], status: 64),
         Case(arguments: ["click", "quote", "--button", "9"], status: 64),
         Case(arguments: ["click", "quote", "--x", "5"], status: 64),
+        Case(arguments: ["click", "quote", "--x", "500", "--width", "100"], status: 64),
         Case(arguments: ["intent", "quote"], status: 64),
         Case(arguments: ["intent", "quote", "next", "notkv"], status: 64),
         Case(arguments: ["motivations", "add", ""], status: 64),

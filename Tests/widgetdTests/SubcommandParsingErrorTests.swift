@@ -55,6 +55,7 @@ struct SubcommandParsingErrorTests {
         (["click", "cpu", "--button", "6"], "--button needs a number from 1 to 5, found '6'.", .click),
         (["click", "cpu", "--button", "left"], "--button needs a number from 1 to 5, found 'left'.", .click),
         (["click", "cpu", "--x", "5"], "Give both --x and --width, or neither.", .click),
+        (["click", "cpu", "--x", "500", "--width", "100"], "--x 500 is outside the block's --width 100.", .click),
         (["click", "cpu", "--width", "50"], "Give both --x and --width, or neither.", .click),
         (["click", "cpu", "--x", "-1", "--width", "5"], "--x needs a number from 0 to 100000, found '-1'.", .click),
         (["click", "cpu", "--x", "1", "--width", "0"], "--width needs a number from 1 to 100000, found '0'.", .click),

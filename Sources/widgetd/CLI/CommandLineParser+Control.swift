@@ -92,6 +92,10 @@ extension CommandLineParser {
         guard (relativeX == nil) == (width == nil) else {
             throw UsageError("Give both --x and --width, or neither.", command: .click)
         }
+        // As the control line's parser refuses it, but here, so it is the usage error it is (64), not a failure.
+        if let relativeX, let width, relativeX > width {
+            throw UsageError("--x \(relativeX) is outside the block's --width \(width).", command: .click)
+        }
         return .click(
             instance: instance, button: button, relativeX: relativeX, width: width, details: details, wait: wait,
             configPath: configPath)
