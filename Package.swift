@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "widgetdTests",
             dependencies: [
-                "widgetd", "Config", "Control", "Kind", "Output", "Providers", "System", "Timelines", "TestSupport",
+                "widgetd", "Config", "Control", "Kind", "Output", "Providers", "System", "Timelines", "TimeZones", "TestSupport",
             ],
             exclude: ["RealBars/Tools"]),
     ]

@@ -80,12 +80,20 @@ enum WidgetTable {
         )
     }
 
-    /// An ISO 8601 time as a person reads it at a glance: "23:33:48" today, "Dec  1 09:00" another day.
+    /// An ISO 8601 time as a person reads it at a glance, as `ls -l` does: "23:33:48" today, "Dec  1 09:00" another
+    /// day within half a year, "Jan  1  2099" further away (a reload policy may be years off).
     static func shortTime(_ iso: String, now: Date, zone: Zone) -> String {
         guard let date = ISO8601Text.parse(iso, defaultTimeZone: zone) else { return iso }
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let today = zone.civilTime(at: Int(now.timeIntervalSince1970.rounded(.down))).time.date
-        let format = zone.civilTime(at: seconds).time.date == today ? "%T" : "%b %e %R"
+        let format: String
+        if zone.civilTime(at: seconds).time.date == today {
+            format = "%T"
+        } else if abs(date.timeIntervalSince(now)) < 182 * 86_400 {
+            format = "%b %e %R"
+        } else {
+            format = "%b %e  %Y"
+        }
         return TimeFormat(format).string(at: seconds, in: zone)
     }
 
