@@ -107,6 +107,29 @@ struct EndToEndCLITests {
         #expect(missing.stderr.hasPrefix("\(directory.url.path)/none.yaml: error: no such file\n"))
     }
 
+    /// `--config <(envsubst < widgets.yaml)`: a pipe is read once, though a command reads its config twice (the
+    /// plugins first, then the whole); and an unreadable file names its reason.
+    @Test func aConfigFromAPipeIsCheckedAndAnUnreadableOneSaysWhy() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [
+            "-c", "\"$W\" check --config <(printf 'widgets:\\n  q:\\n    kind: quotes\\n') > \"$D/out\" 2>&1",
+        ]
+        process.environment = ["W": widgetdBinary.path, "D": directory.url.path, "PATH": "/usr/bin:/bin"]
+        try process.run()
+        process.waitUntilExit()
+        let output = try String(contentsOfFile: directory.url.path + "/out", encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output == "1 widget OK\n")
+
+        let device = try runWidgetd(["check", "--config", "/dev/null"])
+        #expect(device.stderr.hasPrefix("/dev/null:1:1: error: the file is empty"), "\(device.stderr)")
+        let folder = try runWidgetd(["check", "--config", directory.url.path])
+        #expect(folder.stderr.hasPrefix("\(directory.url.path): error: is a directory, not a file"))
+    }
+
     @Test func previewPrintsAFocusQuoteWithinTheSmallBudget() throws {
         let result = try runWidgetd(["preview", "quotes", "--set", "category=focus", "--family", "systemSmall"])
         #expect(result.status == 0, "\(result.stderr)")
