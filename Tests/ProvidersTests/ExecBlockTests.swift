@@ -34,6 +34,11 @@ struct ExecBlockTests {
         #expect(content.block?.keepsWholeText == true)
     }
 
+    /// `label=` with nothing after it is no label, as in i3blocks 1.4: no space before the text.
+    @Test func anEmptyLabelAddsNothing() {
+        #expect(styled("x\n", ["label": .string("")]).0.text == "x")
+    }
+
     @Test func theScriptsOwnColourWins() {
         let (content, _) = styled("x\n\n#00ff00\n", ["color": .color(Color(hex: "#ff0000")!)])
         #expect(content.foreground == Color(hex: "#00ff00"))

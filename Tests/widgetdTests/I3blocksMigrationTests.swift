@@ -131,6 +131,31 @@ struct I3blocksMigrationTests {
             })
     }
 
+    /// The classic layout: one global `command=scripts/$BLOCK_NAME` and a section per script, the same script twice
+    /// with two instances. The second `[volume]` becomes widget `volume_2`, and its command still sees
+    /// BLOCK_NAME=volume, so it finds its script.
+    @Test func aRenamedSectionKeepsItsBlockName() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(
+            atPath: directory.url.path + "/scripts", withIntermediateDirectories: true)
+        chmod(try directory.write("scripts/volume", "#!/bin/sh\necho \"$BLOCK_NAME $BLOCK_INSTANCE\"\n"), 0o755)
+        let configPath = try directory.write(
+            "i3blocks.config",
+            "command=scripts/$BLOCK_NAME\ninterval=once\n\n[volume]\ninstance=Master\n\n[volume]\ninstance=Capture\n")
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("  # section [volume] is widget 'volume_2'"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("      name: \"volume\""), "\(imported.stdout)")
+        let daemon = try DaemonUnderTest(config: imported.stdout, reusing: directory)
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("both volumes") {
+                daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"volume Master""#) == true
+                    && daemon.read("volume_2.i3bar")?.hasPrefix(#"{"full_text":"volume Capture""#) == true
+            }, "\(daemon.log)")
+    }
+
     @Test func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {
         let i3blocks = try #require(
             I3blocks.executable,

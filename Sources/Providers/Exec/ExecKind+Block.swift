@@ -32,6 +32,9 @@ extension ExecKind {
             summary: "i3bar separator_block_width, in pixels"),
         ParameterSpec(
             "instance", displayName: "Instance", type: .string, summary: "BLOCK_INSTANCE, as i3blocks' instance="),
+        ParameterSpec(
+            "name", displayName: "Name", type: .string,
+            summary: "BLOCK_NAME, as i3blocks' [section] name; the widget's name when not set"),
     ]
 
     /// The section's properties applied to what the script printed, as i3blocks applies a block's: the label goes
@@ -56,8 +59,8 @@ extension ExecKind {
     ) -> EntryContent {
         var content = content
         // As i3blocks 1.4 shows it (block.c: "%s %s"): the label, a space, the text; nothing when the text is empty.
-        // (1.5 joins them with no space; 1.4 is what Debian and Ubuntu ship.)
-        if let label = configuration.string("label"), !content.text.isEmpty {
+        // (1.5 joins them with no space; 1.4 is what Debian and Ubuntu ship.) An empty `label=` is no label, as there.
+        if let label = configuration.string("label"), !label.isEmpty, !content.text.isEmpty {
             content.text = label + " " + content.text
         }
         if content.foreground == nil { content.foreground = configuration.color("color") }

@@ -148,10 +148,13 @@ public struct ExecKind: WidgetKind {
         }
         environment["WIDGETD_INSTANCE"] = context.instance
         environment["WIDGETD_FAMILY"] = context.family.rawValue
-        environment["BLOCK_NAME"] = context.instance
+        // The i3blocks section's name when it differs from the widget's (an imported `[volume]` made `volume_2`),
+        // so a `command=scripts/$BLOCK_NAME` still finds its script.
+        let blockName = configuration.string("name") ?? context.instance
+        environment["BLOCK_NAME"] = blockName
         environment["BLOCK_INSTANCE"] = configuration.string("instance") ?? ""
         environment["BLOCK_INTERVAL"] = ExecSettings(context.settings).intervalText
-        environment["name"] = context.instance
+        environment["name"] = blockName
         environment["interval"] = environment["BLOCK_INTERVAL"]
         // The click's keys under i3bar's names, as i3blocks 1.5 exports them; the legacy BLOCK_X and BLOCK_Y are
         // i3bar's x and y, the pointer on the screen. A run that is no click has them empty, as i3blocks leaves them.

@@ -35,7 +35,7 @@ struct I3blocksImport {
         "border_top": "widgetd's i3bar output has no border", "border_bottom": "widgetd's i3bar output has no border",
         "border_left": "widgetd's i3bar output has no border", "border_right": "widgetd's i3bar output has no border",
         "urgent": "a script says urgent with exit status 33 or \"urgent\":true in its JSON",
-        "name": "the widget is named after the section",
+        "name": "the widget is named after the section, and BLOCK_NAME is the section's name",
     ]
 
     /// Sections and what is wrong with the file's lines (as i3blocks would refuse them).
@@ -90,12 +90,14 @@ struct I3blocksImport {
         for section in sections {
             let name = uniqueName(for: section.name, used: &used)
             var notes: [String] = []
+            var keys: [String] = []
+            var intent: [String] = []
             if name != section.name {
                 notes.append(
                     "section [\(section.name)] is widget '\(name)' (widget names are letters, digits, _ and -)")
+                // Its command still sees the section's name: `command=scripts/$BLOCK_NAME` is the common style.
+                intent.append("      name: \(yamlQuoted(section.name))")
             }
-            var keys: [String] = []
-            var intent: [String] = []
             if let command = section.value("command") {
                 let shell = "cd \(shellQuoted(directory)) && \(command)"
                 keys.append("    command: [sh, -c, \(yamlQuoted(shell))]")
