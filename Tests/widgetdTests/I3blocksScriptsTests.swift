@@ -306,6 +306,44 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
     }
 
+    /// i3blocks' `interval=repeat`: a script that prints a line and exits is started again at once (at most once a
+    /// second), and its entry is never marked stale in between; a failing exit still is.
+    @Test func aRepeatingScriptStartsAgainWithoutGoingStale() async throws {
+        let bench = try Bench(
+            scripts: [
+                "event": """
+                #!/bin/sh
+                count_file="$(dirname "$0")/events"
+                n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
+                echo $n > "$count_file"
+                echo "event $n"
+                [ "$n" -lt 4 ] || exit 5
+                """
+            ],
+            config: """
+                widgets:
+                  event:
+                    kind: exec
+                    command: [$DIR/event]
+                    interval: repeat
+                    output: [waybar, i3blocks]
+                """)
+        let daemon = bench.daemon!
+        var shown: [String] = []
+        #expect(
+            await daemon.waitFor("three runs in turn", timeout: .seconds(20)) {
+                if let text = daemon.read("event.waybar"), shown.last != text { shown.append(text) }
+                return daemon.read("event.i3blocks") == "event 3\n"
+            })
+        #expect(!shown.contains { $0.contains("stale") }, "\(shown)")
+        #expect(!daemon.log.contains("event: exited; starting it again"), "\(daemon.log)")
+        // The fourth run fails: that one is stale, as a persist command's exit is.
+        #expect(
+            await daemon.waitFor("the failure's stale mark") {
+                daemon.read("event.waybar")?.contains("exited with status 5; starting it again in 1 s") == true
+            })
+    }
+
     @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() async throws {
         let bench = try Bench(
             scripts: [

@@ -114,7 +114,7 @@ public struct ExecKind: WidgetKind {
             argv: exec.command,
             environment: ProcessHygiene.tagged(
                 environment(for: configuration, context: context, click: nil), owner: context.instance),
-            printsJSON: printsJSON,
+            printsJSON: printsJSON, repeats: exec.repeats,
             parse: { line, now in
                 var content = EntryContent(text: line)
                 if printsJSON {

@@ -10,8 +10,11 @@ struct ExecSettings: Sendable, Hashable {
     var timeout: TimeInterval
     /// How often to run it again; nil: only on reloads, clicks, signals and `schedule:`.
     var interval: TimeInterval?
-    /// `interval: persist`: started once and kept running; every line it prints is an update.
+    /// `interval: persist` (or `repeat`): started once and kept running; every line it prints is an update.
     var isPersistent: Bool
+    /// `interval: repeat`, i3blocks' own: persistent, and started again at once when it exits cleanly, without the
+    /// crash back-off or the stale mark.
+    var repeats: Bool
     /// `SIGRTMIN+signal` reloads the widget.
     var signal: Int?
     /// `format: json`: the command prints i3bar JSON objects (one per line when persistent).
@@ -25,8 +28,10 @@ struct ExecSettings: Sendable, Hashable {
             "command", type: .command, requiredHint: "command: [program, arguments…]",
             summary: "the argv to run; no shell unless you write [sh, -c, …]"),
         WidgetKeySpec(
-            "interval", type: .duration(1...31_536_000, words: ["persist", "once"]),
-            summary: "run again this often; persist: keep it running, each line it prints replaces the entry"),
+            "interval", type: .duration(1...31_536_000, words: ["persist", "repeat", "once"]),
+            summary:
+                "run again this often; persist: keep it running, each line it prints replaces the entry; repeat: "
+                + "persist, started again as soon as it exits"),
         WidgetKeySpec(
             "timeout", type: .duration(0.01...300, words: []),
             summary: "kill its process group after this long (default 5s; not for persist)"),
@@ -38,12 +43,13 @@ struct ExecSettings: Sendable, Hashable {
 
     init(
         command: [String], timeout: TimeInterval = ExecSettings.defaultTimeout, interval: TimeInterval? = nil,
-        isPersistent: Bool = false, signal: Int? = nil, printsJSON: Bool = false
+        isPersistent: Bool = false, repeats: Bool = false, signal: Int? = nil, printsJSON: Bool = false
     ) {
         self.command = command
         self.timeout = timeout
         self.interval = interval
-        self.isPersistent = isPersistent
+        self.isPersistent = isPersistent || repeats
+        self.repeats = repeats
         self.signal = signal
         self.printsJSON = printsJSON
     }
@@ -52,11 +58,13 @@ struct ExecSettings: Sendable, Hashable {
         self.init(
             command: settings.command("command") ?? [], timeout: settings.duration("timeout") ?? Self.defaultTimeout,
             interval: settings.duration("interval"), isPersistent: settings.word("interval") == "persist",
-            signal: settings.int("signal"), printsJSON: settings.word("format") == "json")
+            repeats: settings.word("interval") == "repeat", signal: settings.int("signal"),
+            printsJSON: settings.word("format") == "json")
     }
 
     /// `BLOCK_INTERVAL` as i3blocks sets it: the section's `interval=` as written.
     var intervalText: String {
+        if repeats { return "repeat" }
         if isPersistent { return "persist" }
         guard let interval else { return "once" }
         return interval == interval.rounded() ? String(Int(interval)) : String(interval)

@@ -16,11 +16,15 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     static let maximumUpdatesPerSecond = 20
     static let lineCap = CommandRunner.outputCap
     static let firstBackoff: TimeInterval = 1
+    /// `runOnce`'s answer for a command that exited with status 0.
+    static let cleanExit = "exited"
     static let maximumBackoff: TimeInterval = 60
 
     private let argv: [String]
     private let environment: [String: String]
     private let printsJSON: Bool
+    /// `interval: repeat`: a clean exit starts the next run at once (`run`).
+    private let repeats: Bool
     private let parse: @Sendable (String, Date) throws -> Timeline
     private let updates: @Sendable (SessionUpdate) -> Void
     private let stopWake: Wakeup
@@ -28,13 +32,14 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private let child = Mutex<(pid: pid_t, input: Int32, stopped: Bool)>((-1, -1, false))
 
     init(
-        argv: [String], environment: [String: String], printsJSON: Bool,
+        argv: [String], environment: [String: String], printsJSON: Bool, repeats: Bool = false,
         parse: @escaping @Sendable (String, Date) throws -> Timeline,
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws {
         self.argv = argv
         self.environment = environment
         self.printsJSON = printsJSON
+        self.repeats = repeats
         self.parse = parse
         self.updates = updates
         stopWake = try Wakeup()
@@ -78,6 +83,13 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
                 reason = "\(error)"
             }
             if isStopped { return }
+            if repeats, reason == Self.cleanExit {
+                // `interval: repeat` ends a run by exiting: the entry stays as it is, not stale, and the next run
+                // starts now, or a second after this one started, so a script that exits at once does not spin.
+                backoff = Self.firstBackoff
+                if waitForStop(seconds: Self.firstBackoff - Date().timeIntervalSince(started)) { return }
+                continue
+            }
             // A command that ran a good while is not crash-looping: start again soon.
             if Date().timeIntervalSince(started) > Self.maximumBackoff { backoff = Self.firstBackoff }
             updates(.stopped(reason: "\(reason); starting it again in \(CommandRunner.format(backoff))"))
@@ -168,7 +180,7 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         }
         let status = process.waitForExit(killingAfter: isStopped ? 1 : nil)
         if isStopped { return "stopped" }
-        return status == 0 ? "exited" : "exited with status \(status)"
+        return status == 0 ? Self.cleanExit : "exited with status \(status)"
     }
 
     private func show(_ line: String) {

@@ -112,9 +112,7 @@ struct I3blocksImport {
             switch section.value("interval") {
             case nil, "once", "0": break
             case "persist": keys.append("    interval: persist")
-            case "repeat":
-                keys.append("    interval: persist")
-                notes.append("interval=repeat is run as persist: started again when it exits")
+            case "repeat": keys.append("    interval: repeat")
             case let value?:
                 if let seconds = Double(value), seconds > 0 {
                     keys.append("    interval: \(max(1, Int(seconds.rounded())))s")
