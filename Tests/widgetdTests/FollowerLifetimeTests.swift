@@ -93,6 +93,21 @@ struct FollowerLifetimeTests {
         #expect((try? String(contentsOfFile: errPath, encoding: .utf8)) == "")
     }
 
+    /// A raw i3blocks persist block takes every line as a full text: `--format i3blocks --follow` prints one line per
+    /// update, not the file's full text, short text and colour lines.
+    @Test func theI3blocksFormatFollowsOneLinePerUpdate() async throws {
+        // Full text, short text and colour: the file has three lines.
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  tick:\n    kind: exec\n    command: [sh, -c, 'date +%s%N; echo s; echo \"#ff0000\"']\n    interval: 1s\n    output: [i3blocks]\n"
+        )
+        #expect(
+            await daemon.waitFor("the first run") { daemon.read("tick.i3blocks")?.hasSuffix("\ns\n#ff0000\n") == true })
+        let follower = try Follower(daemon, showing: "tick", arguments: ["--format", "i3blocks"])
+        #expect(await waitFor("two updates") { follower.lines.count >= 2 })
+        #expect(follower.lines.allSatisfy { $0.wholeMatch(of: /[0-9]+/) != nil }, "\(follower.lines)")
+    }
+
     @Test func sleepsWhileAnotherWidgetTicksEverySecond() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(

@@ -132,7 +132,14 @@ enum ShowCommand {
         while true {
             let now = Date()
             if let record {
-                let rendered = render(record, as: format, at: now)
+                var rendered = render(record, as: format, at: now)
+                // An i3blocks persist block (raw, as 1.4 reads it) takes every line as a new full text: its short
+                // text and colour lines would show as entries of their own. The full text alone, then.
+                if format == .i3blocks,
+                    let firstLine = rendered.split(separator: "\n", omittingEmptySubsequences: false).first
+                {
+                    rendered = String(firstLine)
+                }
                 if rendered != last {
                     guard lifetime.write(Array((rendered + "\n").utf8)) else { return ExitCode.success }
                     last = rendered
