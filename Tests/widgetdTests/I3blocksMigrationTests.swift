@@ -101,7 +101,8 @@ struct I3blocksMigrationTests {
                 ))
             #expect(
                 bar.contains(
-                    "command=case $BLOCK_BUTTON in [1-5]) exec widgetd click \(name) --button $BLOCK_BUTTON;; esac"))
+                    "command=case $BLOCK_BUTTON in [1-5]) exec widgetd click \(name) --button $BLOCK_BUTTON"
+                        + " ${BLOCK_X:+--screen-x $BLOCK_X} ${BLOCK_Y:+--screen-y $BLOCK_Y};; esac"))
         }
 
         // Checked, then run.
@@ -154,6 +155,40 @@ struct I3blocksMigrationTests {
                 daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"volume Master""#) == true
                     && daemon.read("volume_2.i3bar")?.hasPrefix(#"{"full_text":"volume Capture""#) == true
             }, "\(daemon.log)")
+    }
+
+    /// The new i3blocks config's click section, run as i3blocks runs it for a click: the script sees the button and
+    /// the pointer's place on the screen, as it did under i3blocks.
+    @Test func theClickSectionPassesThePointersPlace() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = try directory.write(
+            "i3blocks.config", "[popup]\ncommand=echo \"b=$BLOCK_BUTTON x=$BLOCK_X y=$BLOCK_Y\"\ninterval=once\n")
+        let barPath = directory.url.path + "/new-i3blocks.conf"
+        let imported = try runWidgetd(["import", "i3blocks", configPath, "--i3blocks-config", barPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let bar = try String(contentsOfFile: barPath, encoding: .utf8)
+        let click = try #require(
+            bar.split(separator: "\n").first { $0.hasPrefix("command=case $BLOCK_BUTTON") }?.dropFirst("command=".count)
+        )
+        let daemon = try DaemonUnderTest(config: imported.stdout, reusing: directory)
+        defer { daemon.stop() }
+        #expect(await daemon.waitFor("the first run") { daemon.read("popup.i3bar")?.contains("b= x= y=") == true })
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", String(click)]
+        process.environment = daemon.environment.merging([
+            "PATH": widgetdBinary.deletingLastPathComponent().path + ":/usr/bin:/bin", "BLOCK_BUTTON": "3",
+            "BLOCK_X": "1186", "BLOCK_Y": "13",
+        ]) { $1 }
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(
+            await daemon.waitFor("the click's run") {
+                daemon.read("popup.i3bar")?.contains("b=3 x=1186 y=13") == true
+            }, "\(daemon.read("popup.i3bar") ?? "")")
     }
 
     @Test func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {

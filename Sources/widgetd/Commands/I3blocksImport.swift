@@ -159,7 +159,9 @@ struct I3blocksImport {
             // The click section first, for i3blocks 1.4, which tells a persist block nothing (contrib/i3blocks.conf).
             bar += [
                 "", "[widgetd]", "instance=\(name)",
-                "command=case $BLOCK_BUTTON in [1-5]) exec \(widgetd) click \(name) --button $BLOCK_BUTTON;; esac",
+                // The pointer's place on the screen too, which a script that opens a popup there reads as BLOCK_X.
+                "command=case $BLOCK_BUTTON in [1-5]) exec \(widgetd) click \(name) --button $BLOCK_BUTTON"
+                    + " ${BLOCK_X:+--screen-x $BLOCK_X} ${BLOCK_Y:+--screen-y $BLOCK_Y};; esac",
                 "", "[widgetd]", "instance=\(name)", "interval=persist", "format=json",
                 "command=exec \(widgetd) show \(name) --format i3bar --follow",
             ]
