@@ -2,6 +2,7 @@ import Foundation
 import Kind
 import Output
 import Testing
+import Timelines
 
 @testable import Providers
 
@@ -91,5 +92,21 @@ struct PluginProtocolTests {
         ])
         let json = PluginMessages.json(values)
         #expect(json.jsonText == #"{"b":true,"d":90,"e":"big","i":3,"s":"x"}"#)
+    }
+
+    /// A plugin's pango markup is checked as an exec script's is: well-formed it stays markup, else it is shown as
+    /// text and noted.
+    @Test func aPluginsMarkupIsCheckedAsAnExecScriptsIs() throws {
+        func timeline(_ text: String) throws -> Timeline {
+            let reply = try JSONValue.parse(
+                Array(#"{"entries":[{"date":0,"text":"\#(text)","markup":"pango"}]}"#.utf8))
+            return try PluginMessages.timeline(try #require(reply.object), now: Date(timeIntervalSince1970: 0))
+        }
+        let good = try timeline("<b>b</b> &amp; x")
+        #expect(good.entries.first?.content.block?.isMarkup == true)
+        #expect(good.notes.isEmpty)
+        let bad = try timeline("<b>b</b> & <i>x")
+        #expect(bad.entries.first?.content.block?.isMarkup == false)
+        #expect(bad.notes == ["markup is not well-formed pango, shown as text: <b>b</b> & <i>x"])
     }
 }

@@ -37,6 +37,17 @@ extension ExecKind {
             summary: "BLOCK_NAME, as i3blocks' [section] name; the widget's name when not set"),
     ]
 
+    /// Markup that is not well-formed pango is shown as it stands, escaped, and noted: a half-open tag must not take
+    /// the rest of the bar with it. For an exec script's text and a plugin's alike.
+    static func checkMarkup(of content: EntryContent, in block: inout BlockProperties, notes: inout [String]) {
+        guard block.isMarkup else { return }
+        let texts = [content.text] + (content.shortText.map { [$0] } ?? [])
+        if let bad = texts.first(where: { !PangoMarkup.isWellFormed($0) }) {
+            block.isMarkup = false
+            notes.append("markup is not well-formed pango, shown as text: \(bad.prefix(80))")
+        }
+    }
+
     /// The section's properties applied to what the script printed, as i3blocks applies a block's: the label goes
     /// before the full text, colours and short text fill in what the script left out, and the i3bar layout comes
     /// from the config unless the script's JSON set it.
@@ -71,14 +82,7 @@ extension ExecKind {
         var block = content.block ?? BlockProperties()
         block.keepsWholeText = !context.familyIsChosen
         if configuration.enumCase("markup") == "pango" { block.isMarkup = true }
-        if block.isMarkup {
-            let texts = [content.text] + (content.shortText.map { [$0] } ?? [])
-            if let bad = texts.first(where: { !PangoMarkup.isWellFormed($0) }) {
-                // Shown as it stands, escaped: a half-open tag must not take the rest of the bar with it.
-                block.isMarkup = false
-                notes.append("markup is not well-formed pango, shown as text: \(bad.prefix(80))")
-            }
-        }
+        Self.checkMarkup(of: content, in: &block, notes: &notes)
         if block.minWidth == nil, let width = configuration.string("min_width") {
             block.minWidth = Int(width).map { .pixels($0) } ?? .text(width)
         }

@@ -101,11 +101,25 @@ public struct PluginKind: WidgetKind {
 /// Turns the daemon's values into the protocol's JSON and a reply into a timeline.
 enum PluginMessages {
     static func timeline(_ reply: [String: JSONValue], now: Date) throws -> Timeline {
+        let parsed: Timeline
         do {
-            return try ExecOutput.jsonTimeline(reply, now: now, defaultPolicy: .atEnd)
+            parsed = try ExecOutput.jsonTimeline(reply, now: now, defaultPolicy: .atEnd)
         } catch {
             throw PluginProtocolError("bad reply: \(error)")
         }
+        // Markup checked as an exec script's is.
+        guard parsed.entries.contains(where: { $0.content.block?.isMarkup == true }) else { return parsed }
+        var notes = parsed.notes
+        let entries = parsed.entries.map { entry in
+            guard var block = entry.content.block, block.isMarkup else { return entry }
+            var entry = entry
+            ExecKind.checkMarkup(of: entry.content, in: &block, notes: &notes)
+            entry.content.block = block
+            return entry
+        }
+        var timeline = Timeline(entries: entries, policy: parsed.policy)
+        timeline.notes = notes
+        return timeline
     }
 
     static func json(_ values: IntentValues) -> JSONValue {
