@@ -154,6 +154,33 @@ struct ExecEndToEndTests {
             }, "\(daemon.log)")
     }
 
+    /// A click that opens an application in the background (`pavucontrol &`) without redirecting its output: the run
+    /// ends when the script exits, as under i3blocks, with no timeout, and the application keeps running.
+    @Test func aProgramLeftInTheBackgroundWithTheOutputDoesNotHoldTheRun() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pidFile = directory.url.path + "/app.pid"
+        let daemon = try DaemonUnderTest(
+            config:
+                "widgets:\n  app:\n    kind: exec\n    command: [sh, -c, 'echo \"open $BLOCK_BUTTON\"; sleep 60 & echo $! > \(pidFile)']\n    timeout: 3s\n"
+        )
+        defer {
+            if let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap({
+                Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }) {
+                kill(pid, SIGKILL)
+            }
+        }
+        #expect(await daemon.waitFor("the first run") { daemon.read("app.plain") == "open \n" }, "\(daemon.log)")
+        let click = try daemon.cli(["click", "app", "--button", "1", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(daemon.read("app.plain") == "open 1\n")
+        #expect(!daemon.log.contains("timed out"), "\(daemon.log)")
+        let pid = try #require(
+            Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == 0, "the application was ended with its run")
+    }
+
     @Test func exitStatus33IsUrgent() async throws {
         let daemon = try DaemonUnderTest(
             config:

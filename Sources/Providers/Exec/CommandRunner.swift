@@ -54,6 +54,11 @@ enum CommandRunner {
 
     /// Runs `argv` to its end or its timeout. With an `owner` (the widget's name) its descendants are traced
     /// (`ProcessHygiene`): when the timeout kills the command, the processes it moved out of its group go too.
+    ///
+    /// The run ends when the command exits, as i3blocks' does: what it printed by then is its output. A program it
+    /// started in the background and that kept its standard output (a click's `pavucontrol &`) holds the pipe open
+    /// for as long as it runs; it is not waited for, and not killed. The exit is seen on a pidfd (Linux 5.3); a kernel
+    /// without one waits for the output's end instead.
     static func run(
         _ argv: [String], environment: [String: String], timeout: TimeInterval, owner: String? = nil
     ) throws -> CommandResult {
@@ -78,7 +83,20 @@ enum CommandRunner {
         var truncated = false
         var open: Set<Int32> = [outPipe[0], errPipe[0]]
         var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !open.isEmpty {
+        let exitFile = widgetd_pidfd_open(pid)
+        defer { if exitFile >= 0 { close(exitFile) } }
+        var status: Int32 = 0
+        var exited = false
+        func take(_ count: Int, from descriptor: Int32) {
+            if descriptor == outPipe[0] {
+                let room = outputCap - output.count
+                if count > room { truncated = true }
+                output.append(contentsOf: buffer[0..<min(count, max(room, 0))])
+            } else if errors.count < errorCap {
+                errors.append(contentsOf: buffer[0..<min(count, errorCap - errors.count)])
+            }
+        }
+        while !open.isEmpty || (exitFile >= 0 && !exited) {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
                 // The whole group: a shell script's children go too.
@@ -89,29 +107,40 @@ enum CommandRunner {
                 throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if exitFile >= 0, !exited { descriptors.append(pollfd(fd: exitFile, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), Int32(min(remaining * 1000, 60_000).rounded(.up)))
             if ready < 0 && errno != EINTR { break }
             for descriptor in descriptors where descriptor.revents != 0 {
+                if descriptor.fd == exitFile {
+                    // Readable once it has exited; -1 only if someone else reaped it (its status is then unknown).
+                    guard retryingInterrupted({ waitpid(pid, &status, WNOHANG) }) != 0 else { continue }
+                    exited = true
+                    // What it printed before it exited is in the pipes: read it without waiting, then stop reading
+                    // what a background child that kept the pipes may print.
+                    for remaining in open {
+                        _ = fcntl(remaining, F_SETFL, fcntl(remaining, F_GETFL) | O_NONBLOCK)
+                        while true {
+                            let count = retryingInterrupted { read(remaining, &buffer, buffer.count) }
+                            if count <= 0 { break }
+                            take(count, from: remaining)
+                        }
+                    }
+                    open.removeAll()
+                    break
+                }
                 let count = retryingInterrupted { read(descriptor.fd, &buffer, buffer.count) }
                 if count <= 0 {
                     if count < 0 && errno == EAGAIN { continue }
                     open.remove(descriptor.fd)
                     continue
                 }
-                if descriptor.fd == outPipe[0] {
-                    let room = outputCap - output.count
-                    if count > room { truncated = true }
-                    output.append(contentsOf: buffer[0..<min(count, max(room, 0))])
-                } else if errors.count < errorCap {
-                    errors.append(contentsOf: buffer[0..<min(count, errorCap - errors.count)])
-                }
+                take(count, from: descriptor.fd)
             }
         }
-        // Its output is closed, but it may linger (a script that backgrounds a child with its own stdout):
-        // wait for the exit only until the deadline. A short nap between checks, as there is no
+        // Without a pidfd: its output is closed, but it may linger (a script that backgrounds a child with its own
+        // stdout): wait for the exit only until the deadline, with a short nap between checks, as there is no other
         // descriptor to poll for one child's exit without SIGCHLD, which the daemon owns.
-        var status: Int32 = 0
-        while true {
+        while !exited {
             let reaped = retryingInterrupted { waitpid(pid, &status, WNOHANG) }
             if reaped == pid || reaped < 0 { break }
             if deadline.timeIntervalSinceNow <= 0 {
