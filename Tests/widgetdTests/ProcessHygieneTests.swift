@@ -53,6 +53,23 @@ struct ProcessHygieneTests {
         for pid in pids { #expect(await waitFor("process \(pid) to be gone") { !isRunning(pid) }) }
     }
 
+    /// A timeout ends what its own run started, not what an earlier run of the same widget left in the background.
+    @Test func aTimeoutLeavesEarlierRunsBackgroundProcessesAlone() async throws {
+        let script =
+            "if [ -z \\\"$BLOCK_BUTTON\\\" ]; then setsid sleep 300 >/dev/null 2>&1 & echo $! > earlier.pid; echo ready; "
+            + "else setsid sleep 300 >/dev/null 2>&1 & echo $! > later.pid; sleep 300; fi"
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  starter:\n    kind: exec\n    command: [sh, -c, \"\(script)\"]\n    timeout: 1s\n")
+        let directory = daemon.directory.url.path
+        #expect(await daemon.waitFor("the first run") { daemon.read("starter.plain") == "ready\n" }, "\(daemon.log)")
+        let earlier = try #require(readPID(directory + "/earlier.pid"))
+        #expect(try daemon.cli(["click", "starter", "--button", "1"]).status == 0)
+        #expect(await daemon.waitFor("the click's timeout") { daemon.log.contains("timed out after 1 s") })
+        let later = try #require(readPID(directory + "/later.pid"))
+        #expect(await waitFor("the click run's escaped process to be gone") { !isRunning(later) })
+        #expect(isRunning(earlier), "the first run's background process was ended by the second run's timeout")
+    }
+
     @Test func aRemovedWidgetTakesItsBackgroundProcessesWithIt() async throws {
         let command = "command: [sh, -c, 'setsid sleep 300 >/dev/null 2>&1 & echo $! > escaped.pid; echo ready']"
         let daemon = try DaemonUnderTest(

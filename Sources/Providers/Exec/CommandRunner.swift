@@ -63,7 +63,9 @@ enum CommandRunner {
         _ argv: [String], environment: [String: String], timeout: TimeInterval, owner: String? = nil
     ) throws -> CommandResult {
         guard let program = argv.first, !program.isEmpty else { throw CommandError(description: "empty command") }
-        let environment = owner.map { ProcessHygiene.tagged(environment, owner: $0) } ?? environment
+        // Tagged by run, so a timeout ends what this run started, not what an earlier click left running.
+        let run = ProcessHygiene.nextRun()
+        let environment = owner.map { ProcessHygiene.tagged(environment, owner: $0, run: run) } ?? environment
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         let pid = try SpawnGuard.withLock { () throws -> pid_t in
@@ -103,7 +105,7 @@ enum CommandRunner {
                 kill(-pid, SIGKILL)
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
-                owner.map { ProcessHygiene.endEscaped(owner: $0) }
+                owner.map { ProcessHygiene.endEscaped(owner: $0, run: run) }
                 throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -146,7 +148,7 @@ enum CommandRunner {
             if deadline.timeIntervalSinceNow <= 0 {
                 kill(-pid, SIGKILL)
                 retryingInterrupted { waitpid(pid, &status, 0) }
-                owner.map { ProcessHygiene.endEscaped(owner: $0) }
+                owner.map { ProcessHygiene.endEscaped(owner: $0, run: run) }
                 throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
             }
             usleep(2_000)

@@ -2,6 +2,7 @@ import Basics
 import CLinux
 import FoundationEssentials
 import Glibc
+import Synchronization
 import System
 
 /// Keeps the processes that a widget's commands start from outliving the widget or the daemon.
@@ -33,19 +34,32 @@ public enum ProcessHygiene {
         widgetd_become_subreaper() == 0
     }
 
-    /// `environment` with the owner tag for a spawn on behalf of `owner` (a widget's name).
-    public static func tagged(_ environment: [String: String], owner: String) -> [String: String] {
+    /// `environment` with the owner tag for a spawn on behalf of `owner` (a widget's name), and of one `run` of its
+    /// command when given: `<daemon pid>.<owner>.<run>` (a widget name has no dot).
+    public static func tagged(_ environment: [String: String], owner: String, run: UInt64? = nil) -> [String: String] {
         var environment = environment
-        environment[tagVariable] = tagPrefix + owner
+        environment[tagVariable] = tagPrefix + owner + (run.map { ".\($0)" } ?? "")
         return environment
     }
 
     /// Kills `owner`'s processes that escaped to the daemon, with their process groups, and reaps them; repeats
-    /// while killing them leaves deeper orphans, for at most `within` seconds.
-    public static func endEscaped(owner: String, within: TimeInterval = 2) {
+    /// while killing them leaves deeper orphans, for at most `within` seconds. With `run`, only what that run
+    /// started (its timeout): what earlier runs left in the background, as i3blocks leaves it, stays.
+    public static func endEscaped(owner: String, run: UInt64? = nil, within: TimeInterval = 2) {
         let tag = tagVariable + "=" + tagPrefix + owner
-        end(within: within, includingRunning: false) { $0 == tag }
+        if let run {
+            let runTag = tag + ".\(run)"
+            end(within: within, includingRunning: false) { $0 == runTag }
+        } else {
+            end(within: within, includingRunning: false) { $0 == tag || $0.hasPrefix(tag + ".") }
+        }
     }
+
+    /// A number for each run of a command, for `tagged(_:owner:run:)`.
+    static func nextRun() -> UInt64 {
+        runs.add(1, ordering: .relaxed).newValue
+    }
+    private static let runs = Atomic<UInt64>(0)
 
     /// Ends every process this daemon's spawns started, running commands included (the daemon is stopping): SIGTERM
     /// first, as i3blocks does, then SIGKILL for what is left after a moment.
