@@ -405,6 +405,13 @@ struct DynamicDateTests {
         #expect(DynamicDate(date, style: .timer).text(at: date.addingTimeInterval(offset)) == expected)
     }
 
+    /// Without a `{date}` token the date follows the text after one space; a text ending in a space gets no second.
+    @Test(arguments: [("tea", "tea 00:03"), ("🍅 ", "🍅 00:03"), ("", "00:03"), ("at {date}!", "at 00:03!")])
+    func theDateJoinsTheTextWithOneSpace(text: String, expected: String) {
+        let content = EntryContent(text: text, dynamicDate: DynamicDate(date, style: .timer))
+        #expect(content.resolved(at: date.addingTimeInterval(-3)).text == expected)
+    }
+
     @Test func nextChangeIsTheNextBoundaryOfTheUnitShown() {
         let relative = DynamicDate(date, style: .relative)
         #expect(relative.nextChange(after: date.addingTimeInterval(-299.5)) == date.addingTimeInterval(-240))

@@ -148,10 +148,13 @@ struct PluginEndToEndTests {
     @Test func thePomodoroPluginStartsItsTimerOnAClick() async throws {
         let daemon = try await Self.idlePomodoro()
         #expect(try daemon.cli(["click", "tomato", "--button", "1", "--wait"]).status == 0)
-        // A running timer is "T " and the daemon's own countdown (mm:ss), ticking with no further call.
+        // A running timer is "T " and the daemon's own countdown (mm:ss), ticking with no further call; one space
+        // between them, as a paused timer shows it ("T 02:00").
         #expect(
-            await waitFor("the running timer") { Self.shown(daemon, "tomato")?.hasPrefix("T  ") == true },
-            "\(daemon.log)")
+            await waitFor("the running timer") {
+                Self.shown(daemon, "tomato")?.wholeMatch(of: /T [0-9]{2}:[0-9]{2}/) != nil
+                    && Self.shown(daemon, "tomato") != "T 02:00"
+            }, "\(daemon.log)")
         #expect(try daemon.cli(["click", "tomato", "--button", "3", "--wait"]).status == 0)
         #expect(await waitFor("the reset timer") { Self.shown(daemon, "tomato") == "T 02:00" })
     }

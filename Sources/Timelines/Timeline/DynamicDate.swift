@@ -80,7 +80,9 @@ extension EntryContent {
             if text.contains(DynamicDate.token) {
                 return text.replacingAll(DynamicDate.token, with: rendered)
             }
-            return text.isEmpty ? rendered : text + " " + rendered
+            // One space between the text and the date: a text that ends in one already ("🍅 ") gets none more.
+            if text.isEmpty || text.last?.isWhitespace == true { return text + rendered }
+            return text + " " + rendered
         }
         var copy = self
         copy.text = fill(text)
