@@ -192,6 +192,11 @@ struct ExecEndToEndTests {
             })
         #expect(
             await daemon.waitFor("the urgent class") { daemon.read("battery.waybar")?.contains("\"urgent\"") == true })
+        // Passed on to an i3blocks `interval=` block as i3blocks takes it: exit status 33.
+        let i3blocks = try daemon.cli(["show", "battery", "--format", "i3blocks"])
+        #expect(i3blocks.status == 33, "\(i3blocks.stderr)")
+        #expect(i3blocks.stdout == "5%\n")
+        #expect(try daemon.cli(["show", "battery", "--format", "plain"]).status == 0)
     }
 
     @Test func aFailingScriptKeepsItsLastGoodEntry() async throws {

@@ -83,7 +83,8 @@ enum Help {
             With --follow, print it again on every change (waking at the timeline's next entry, or
             when a new timeline arrives), for i3blocks interval=persist, polybar tail = true and
             waybar exec. With --format i3blocks each update is the full text alone, one line, as a
-            raw persist block reads it (use --format i3bar with format=json for colours).
+            raw persist block reads it (use --format i3bar with format=json for colours); without
+            --follow, an urgent entry exits 33, as an i3blocks interval= block reads urgency.
             Clicks pass through to the daemon: when i3blocks runs the command for a click
             ($BLOCK_BUTTON set, BLOCK_X/BLOCK_Y on the screen, and from i3blocks 1.5 relative_x,
             relative_y, width, height and modifiers), the click is sent first and the entry printed

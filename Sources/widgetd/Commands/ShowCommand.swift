@@ -52,20 +52,26 @@ enum ShowCommand {
             if let click = ClickForwarder.click(environment: environment) {
                 forwardFirst(click, with: forwarder, console: console)
             }
-            guard let rendered = render(path, as: format) else {
+            let now = Date()
+            guard let record = readRecord(path) else {
                 let reason =
                     LockFile.holder(of: paths.control.lock) == nil
                     ? "the daemon is not running" : "the daemon has not written it yet"
                 console.err("widgetd: error: no entry for '\(instance)' in \(directory): \(reason)")
                 return ExitCode.failure
             }
-            console.out(rendered)
+            console.out(render(record, as: format, at: now))
+            // An i3blocks `interval=` block says urgent by its command's exit status, 33: its lines cannot.
+            if format == .i3blocks, record.content(at: now).state == .urgent { return Self.urgentExitStatus }
             return ExitCode.success
         }
         // Nothing else in this process reads standard input, so the follow loop may own (and at the end close) it.
         let clicks = ClickForwarder.readsClicks(from: STDIN_FILENO) ? FileDescriptor(owning: STDIN_FILENO) : nil
         return followEntry(path, in: directory, as: format, clicks: clicks, forwarder: forwarder, console: console)
     }
+
+    /// i3blocks' exit status for an urgent block.
+    static let urgentExitStatus: Int32 = 33
 
     /// How long a click from i3blocks' environment may take to show before the entry is printed anyway.
     static let clickTimeout: Duration = .seconds(2)
