@@ -157,6 +157,23 @@ struct I3blocksMigrationTests {
             }, "\(daemon.log)")
     }
 
+    /// What the import cannot take is said, and the file it writes still checks: a `format=` it does not know is a
+    /// comment, and control characters of the old file never reach a comment (a NUL there failed the whole file).
+    @Test func oddPropertiesAreNotedAndTheResultStillChecks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = directory.url.path + "/i3blocks.config"
+        try Data("[a]\ncommand=echo hi\nformat=xml\n\n[b\u{0}c\u{1}]\ncommand=echo\n".utf8).write(
+            to: URL(fileURLWithPath: configPath))
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("  # format=xml is not raw or json: left out"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("  # section [b?c?] is widget"), "\(imported.stdout)")
+        let yamlPath = try directory.write("widgets.yaml", imported.stdout)
+        let check = try runWidgetd(["check", "--config", yamlPath])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     /// The new i3blocks config's click section, run as i3blocks runs it for a click: the script sees the button and
     /// the pointer's place on the screen, as it did under i3blocks.
     @Test func theClickSectionPassesThePointersPlace() async throws {

@@ -80,7 +80,7 @@ struct I3blocksImport {
             "# widgets.yaml made by `widgetd import i3blocks \(path)`.",
             "# Commands run with sh in \(directory), as i3blocks runs them in its config's directory.",
         ]
-        yaml += problems.map { "# not read: \($0)" }
+        yaml += problems.map { "# not read: \(commentText($0))" }
         yaml.append("widgets:")
         var bar = [
             "# i3blocks config made by `widgetd import i3blocks \(path)`: every block shows a widgetd widget.",
@@ -106,7 +106,7 @@ struct I3blocksImport {
                 notes.append("no command: the section's full_text is printed instead")
             } else {
                 notes.append("section [\(section.name)] has no command: left out")
-                yaml += notes.map { "  # \($0)" }
+                yaml += notes.map { "  # \(commentText($0))" }
                 continue
             }
             switch section.value("interval") {
@@ -127,7 +127,11 @@ struct I3blocksImport {
                     notes.append("signal=\(signal) is outside 1-30: left out")
                 }
             }
-            if section.value("format") == "json" { keys.append("    format: json") }
+            switch section.value("format") {
+            case "json": keys.append("    format: json")
+            case nil, "raw": break
+            case let other?: notes.append("format=\(other) is not raw or json: left out")
+            }
             var seen: Set<String> = []
             for (key, value) in section.properties.reversed() where seen.insert(key).inserted {
                 if widgetKeys.contains(key) || key == "full_text" { continue }
@@ -149,7 +153,7 @@ struct I3blocksImport {
                     intent.insert("      \(key): \(yamlQuoted(value))", at: 0)
                 }
             }
-            yaml += notes.map { "  # \($0)" }
+            yaml += notes.map { "  # \(commentText($0))" }
             yaml.append("  \(name):")
             yaml.append("    kind: exec")
             yaml += keys
@@ -168,6 +172,16 @@ struct I3blocksImport {
         }
         return Result(
             yaml: yaml.joined(separator: "\n") + "\n", i3blocksConfig: bar.joined(separator: "\n") + "\n")
+    }
+
+    /// A note as a YAML comment can hold it: the file's text is quoted in notes, and a control character (a NUL, a
+    /// tab, a carriage return) in a comment makes the whole generated file fail to load.
+    private static func commentText(_ note: String) -> String {
+        String(
+            String.UnicodeScalarView(
+                note.unicodeScalars.map {
+                    $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) ? "?" : $0
+                }))
     }
 
     /// The section's name made a widget name, unique in the file.
