@@ -87,7 +87,7 @@ public struct WidgetdMain {
         case .importI3blocks(let file, let output):
             return ImportCommand.run(
                 file: file, i3blocksOutput: output, environment: environment, console: console)
-        case .preview(let kind, let family, let settings):
+        case .preview(let kind, let family, let settings, _):
             return blocking {
                 await PreviewCommand.run(
                     kind: kind, family: family, settings: settings, registry: registry, console: console)

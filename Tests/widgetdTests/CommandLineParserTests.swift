@@ -8,7 +8,8 @@ struct CommandLineParserTests {
         (["check"], Command.check(configPath: nil)),
         (["check", "--config", "a.yaml"], .check(configPath: "a.yaml")),
         (["check", "--config=a.yaml"], .check(configPath: "a.yaml")),
-        (["kinds"], .kinds),
+        (["kinds"], .kinds(configPath: nil)),
+        (["kinds", "--config", "w.yaml"], .kinds(configPath: "w.yaml")),
         (["help"], .help(topic: nil)),
         (["--help"], .help(topic: nil)),
         (["-h"], .help(topic: nil)),
@@ -34,7 +35,10 @@ struct CommandLineParserTests {
             ["preview", "quotes", "--family", "systemSmall", "--set", "category=focus", "--set=x=a=b"],
             .preview(
                 kind: "quotes", family: "systemSmall",
-                settings: [ParameterSetting(key: "category", value: "focus"), ParameterSetting(key: "x", value: "a=b")])
+                settings: [
+                    ParameterSetting(key: "category", value: "focus"), ParameterSetting(key: "x", value: "a=b"),
+                ],
+                configPath: nil)
         ),
     ])
     func parses(_ arguments: [String], _ expected: Command) throws {

@@ -407,6 +407,27 @@ struct PluginEndToEndTests {
                     + "a plugin added since it started needs a restart)"), "\(status.stdout)")
     }
 
+    /// `kinds --config` and `preview --config` see the plugins a config's `plugins:` names, as `plugins --config`
+    /// does; without it they read the default config, which names none here.
+    @Test func kindsAndPreviewSeeAConfigsPlugins() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let loadavg = packageRoot.appendingPathComponent("contrib/plugins/loadavg").path
+        let config = try directory.write(
+            "widgets.yaml", "plugins:\n  loadavg: [\(loadavg)]\nwidgets:\n  q:\n    kind: quotes\n")
+        try "0.50 0.40 0.30 1/100 1\n".write(toFile: directory.url.path + "/loadavg", atomically: true, encoding: .utf8)
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_RUNTIME_DIR": directory.url.path,
+            "LOADAVG_FILE": directory.url.path + "/loadavg",
+        ]
+        #expect(!(try runWidgetd(["kinds"], environment: environment)).stdout.contains("loadavg"))
+        #expect(try runWidgetd(["kinds", "--config", config], environment: environment).stdout.contains("loadavg — "))
+        let preview = try runWidgetd(
+            ["preview", "loadavg", "--set", "above=0", "--config", config], environment: environment)
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(preview.stdout == "load 0.50\n")
+    }
+
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
         let help = try runWidgetd(["plugins", "--help"])
         #expect(help.status == 0)

@@ -12,8 +12,15 @@ struct SubcommandParsingTests {
         (["help", "-h"], .help(topic: .help)),
         (["help", "import"], .help(topic: .importConfig)),
         (["cron", "-h", "--count", "0"], .help(topic: .cron)),
-        (["preview", "clock"], .preview(kind: "clock", family: nil, settings: [])),
-        (["preview", "--family=systemLarge", "clock"], .preview(kind: "clock", family: "systemLarge", settings: [])),
+        (["preview", "clock"], .preview(kind: "clock", family: nil, settings: [], configPath: nil)),
+        (
+            ["preview", "--family=systemLarge", "clock"],
+            .preview(kind: "clock", family: "systemLarge", settings: [], configPath: nil)
+        ),
+        (
+            ["preview", "myplug", "--config", "w.yaml"],
+            .preview(kind: "myplug", family: nil, settings: [], configPath: "w.yaml")
+        ),
         (["run"], .run(configPath: nil, logLevel: nil)),
         // Given twice, the last counts: a wrapper's default can be overridden.
         (["run", "--log-level", "debug", "--log-level", "info"], .run(configPath: nil, logLevel: "info")),

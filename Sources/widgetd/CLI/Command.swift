@@ -6,8 +6,8 @@ enum Command: Equatable {
     case help(topic: CommandName?)
     case version
     case check(configPath: String?)
-    case kinds
-    case preview(kind: String, family: String?, settings: [ParameterSetting])
+    case kinds(configPath: String?)
+    case preview(kind: String, family: String?, settings: [ParameterSetting], configPath: String?)
     case run(configPath: String?, logLevel: String?)
     case list(configPath: String?)
     case show(instance: String, format: String?, follow: Bool, configPath: String?)
@@ -55,7 +55,8 @@ extension Command {
         case .bar(_, _, let path): path
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
         case .status(let path), .doctor(let path), .generate(.names(let path)): path
-        case .help, .version, .kinds, .preview, .cron, .importI3blocks, .generate: nil
+        case .kinds(let path), .preview(_, _, _, let path): path
+        case .help, .version, .cron, .importI3blocks, .generate: nil
         }
     }
 }

@@ -93,13 +93,15 @@ enum CommandLineParser {
 
     private static func parseKinds(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(arguments, command: .kinds)
-        if let token = try scanner.next() {
+        var configPath: String?
+        while let token = try scanner.next() {
             switch token {
+            case .option("--config", let inline): configPath = try scanner.value(of: "--config", inline: inline)
             case .option(let option, _): throw scanner.unknown(option)
             case .positional(let argument): throw scanner.unexpected(argument)
             }
         }
-        return .kinds
+        return .kinds(configPath: configPath)
     }
 
     private static func parsePreview(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
@@ -107,8 +109,11 @@ enum CommandLineParser {
         var kind: String?
         var family: String?
         var settings: [ParameterSetting] = []
+        var configPath: String?
         while let token = try scanner.next() {
             switch token {
+            case .option("--config", let inline):
+                configPath = try scanner.value(of: "--config", inline: inline)
             case .option("--family", let inline):
                 family = try scanner.value(of: "--family", inline: inline)
             case .option("--set", let inline):
@@ -130,7 +135,7 @@ enum CommandLineParser {
         guard let kind else {
             throw UsageError("Missing KIND; 'widgetd kinds' lists them.", command: .preview)
         }
-        return .preview(kind: kind, family: family, settings: settings)
+        return .preview(kind: kind, family: family, settings: settings, configPath: configPath)
     }
 
     private static func parseRun(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {

@@ -8,7 +8,7 @@ extension CommandSyntax {
         case .check, .list, .status, .doctor:
             CommandSyntax(command: command, options: [config()])
         case .kinds:
-            CommandSyntax(command: .kinds)
+            CommandSyntax(command: .kinds, options: [config("The widgets.yaml whose 'plugins:' to include.")])
         case .importConfig:
             CommandSyntax(
                 command: .importConfig, usageArguments: "i3blocks [FILE]",
@@ -31,6 +31,7 @@ extension CommandSyntax {
                     CommandOption(
                         name: "--set", value: "KEY=VALUE", repeatable: true,
                         summary: "Set an intent parameter; repeat for several."),
+                    config("The widgets.yaml whose 'plugins:' to include."),
                 ])
         case .run:
             CommandSyntax(
