@@ -53,7 +53,7 @@ public enum ConfigLoader {
         let text = String(decoding: bytes, as: UTF8.self)
         let source = SourceLines(text)
         func failure(_ errors: [LocatedError]) -> ConfigLoadResult {
-            let diagnostics = errors.map { Diagnostic($0.message, file: file, at: $0.mark) }
+            let diagnostics = errors.map { Diagnostic($0.message, file: file, at: $0.mark, code: $0.code) }
             return ConfigLoadResult(diagnostics: diagnostics.sortedByPlace(), source: source)
         }
         if text.allSatisfy(\.isWhitespace) {

@@ -177,7 +177,7 @@ extension ConfigValidator {
             report(
                 "unknown kind '\(kindName)'"
                     + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)"),
-                at: field.value.mark)
+                at: field.value.mark, code: .unknownKind)
             return nil
         }
         return kind

@@ -39,8 +39,8 @@ struct ConfigValidator {
         return YAMLMark(line: node.mark.line, column: node.mark.column + quote + offset)
     }
 
-    mutating func report(_ message: String, at mark: YAMLMark) {
-        errors.append(LocatedError(message, at: mark))
+    mutating func report(_ message: String, at mark: YAMLMark, code: Diagnostic.Code? = nil) {
+        errors.append(LocatedError(message, at: mark, code: code))
     }
 
     mutating func report(_ error: LocatedError) {
@@ -54,7 +54,7 @@ struct ConfigValidator {
     /// An error from decoding `node`, placed inside the value when it names an offset there.
     mutating func report(_ error: LocatedError, in node: YAMLNode) {
         guard let offset = error.valueOffset else { return report(error) }
-        report(error.message, at: mark(ofOffset: offset, in: node))
+        report(error.message, at: mark(ofOffset: offset, in: node), code: error.code)
     }
 
     /// Reads the document's root: a mapping with `settings` and `widgets`.

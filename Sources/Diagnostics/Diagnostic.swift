@@ -7,8 +7,16 @@ public struct Diagnostic: Error, Sendable, Hashable {
         case warning
     }
 
+    /// What a program may act on, besides the message a person reads; most problems have none.
+    public enum Code: Sendable, Hashable {
+        /// A widget names a kind the registry lacks: a typo, or a plugin installed after the daemon started.
+        case unknownKind
+    }
+
     public var severity: Severity
     public var message: String
+    /// The problem, for callers that act on it (`Daemon.reloadConfiguration`'s restart hint), not on its wording.
+    public var code: Code?
     /// The file as the user named it.
     public var file: String
     /// Where in the file; nil when the problem is the file as a whole (missing, unreadable).
@@ -18,8 +26,11 @@ public struct Diagnostic: Error, Sendable, Hashable {
     /// long; a longer message keeps its start and its end (where "did you mean" goes) around a "…".
     public static let maxMessageLength = 300
 
-    public init(_ message: String, file: String, at mark: YAMLMark?, severity: Severity = .error) {
+    public init(
+        _ message: String, file: String, at mark: YAMLMark?, severity: Severity = .error, code: Code? = nil
+    ) {
         self.severity = severity
+        self.code = code
         self.message = Self.shortened(message)
         self.file = file
         self.mark = mark

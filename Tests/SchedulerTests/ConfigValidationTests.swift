@@ -212,6 +212,11 @@ struct ConfigValidationTests {
             ])
     }
 
+    /// The daemon's restart hint for a plugin added since it started goes by the code, not by the wording.
+    @Test func anUnknownKindCarriesItsCodeAndOtherMistakesNone() {
+        let result = loadConfig("widgets:\n  a:\n    kind: sampel\n  b:\n    kind: sample\n    output: tmuxx\n")
+        #expect(result.diagnostics.map(\.code) == [.unknownKind, nil])
+    }
     @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
         let result = loadConfig("widgets:\n  w:\n    kind: sampel\n")
         let rendered = result.renderedDiagnostics()

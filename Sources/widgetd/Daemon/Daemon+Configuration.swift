@@ -1,4 +1,5 @@
 import Config
+import Diagnostics
 import FoundationEssentials
 import Kind
 import Providers
@@ -25,7 +26,7 @@ extension Daemon {
             }
             // The daemon's kinds are those found when it started; `check` looks for plugins afresh, and accepts a
             // kind installed since.
-            let unknownKind = loaded.diagnostics.contains { $0.message.hasPrefix("unknown kind") }
+            let unknownKind = loaded.diagnostics.contains { $0.code == .unknownKind }
             log(
                 .error,
                 "keeping the running configuration (\(counted(loaded.diagnostics.count, "error")) in \(configPath))"
