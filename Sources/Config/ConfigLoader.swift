@@ -100,6 +100,38 @@ public enum ConfigLoader {
         return validator.errors.isEmpty ? settings : Settings()
     }
 
+    /// `settings(path:)` for a caller that must not guess: the store's commands edit the store these settings name, and
+    /// defaults in place of a file they cannot read would edit another one with nothing said.
+    ///
+    /// - Throws: the first problem that keeps the settings from being known: the file unreadable, not UTF-8 or not
+    ///   YAML, or an error in `settings:` itself. Mistakes elsewhere in the file do not count.
+    public static func checkedSettings(path: String) throws(Diagnostic) -> Settings {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
+        } catch {
+            throw Diagnostic(error.description, file: path, at: nil)
+        }
+        if let mark = firstInvalidUTF8(in: bytes) {
+            throw Diagnostic("the file is not valid UTF-8", file: path, at: mark)
+        }
+        let root: YAMLNode?
+        do {
+            root = try LastParse.document(of: bytes).root
+        } catch {
+            throw Diagnostic(error.message, file: path, at: error.mark)
+        }
+        guard let section = root?.mapping?.first(where: { $0.key.scalar?.text == "settings" }) else {
+            return Settings()
+        }
+        var validator = ConfigValidator(registry: KindRegistry([]))
+        let settings = validator.settingsSection(from: section.value)
+        if let error = validator.errors.first {
+            throw Diagnostic(error.message, file: path, at: error.mark)
+        }
+        return settings
+    }
+
     /// The names under `widgets:` in the file at `path`, read even when other parts are invalid: the daemon keeps
     /// running its last good configuration while the file is being edited, and its widgets keep their names.
     ///

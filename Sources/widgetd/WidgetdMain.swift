@@ -135,9 +135,17 @@ public struct WidgetdMain {
                     parameters: parameters.map { ControlCommand.Parameter($0.key, $0.value) }),
                 wait: wait, configPath: RunningDaemon.configPath(explicit: path, environment: environment),
                 registry: registry, environment: environment, console: console)
-        case .app(let app, _):
+        case .app(let app, let path):
+            let location: String
+            do {
+                location = try StoreLocation.resolve(explicit: path, environment: environment)
+            } catch {
+                console.err("widgetd: error: \(error)")
+                return ExitCode.failure
+            }
             return AppCommands.run(
-                app, store: store, configPath: configPath, environment: environment, console: console)
+                app, store: StoreAccess(path: location), configPath: configPath, environment: environment,
+                console: console)
         case .reload(let target, let wait, let timeout, let path):
             return ReloadCommand.run(
                 target: target, wait: wait, timeout: timeout,

@@ -151,3 +151,63 @@ struct InteractiveEndToEndTests {
         #expect(await daemon.waitFor("the widget to show no star") { daemon.read("motivation.plain") == "Shared\n" })
     }
 }
+
+/// Which store `motivations`, `todos` and `entities` edit (`StoreLocation`): the running daemon's, else the one the
+/// config names; never a default put in place of a config that could not be read.
+@Suite("the store the CLI edits", .spawnsDaemons)
+struct StoreLocationTests {
+    @Test func theRunningDaemonsStoreWhateverConfigTheCLIIsGiven() async throws {
+        let daemon = try DaemonUnderTest(
+            config:
+                "settings:\n  store: ~/mystore/store.sqlite\nwidgets:\n  todo:\n    kind: todos\n    output: [plain]\n",
+            configIn: "elsewhere")
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("daemon.json") {
+                FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json")
+            })
+        // No --config, and no config at the default path: the daemon's store, not the default one.
+        let added = try runWidgetd(["todos", "add", "Buy milk"], environment: daemon.environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(await daemon.waitFor("the first to-do") { daemon.read("todo.plain")?.contains("Buy milk") == true })
+        // Another config, which names no store: still the daemon's, as `reload` talks to that daemon.
+        let other = try daemon.directory.write("other.yaml", "widgets:\n  t:\n    kind: todos\n")
+        let second = try runWidgetd(["todos", "add", "Call mom", "--config", other], environment: daemon.environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(await daemon.waitFor("the second to-do") { daemon.read("todo.plain")?.contains("Call mom") == true })
+        #expect(FileManager.default.fileExists(atPath: daemon.directory.url.path + "/home/mystore/store.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: daemon.directory.url.path + "/data/widgetd/store.sqlite"))
+    }
+
+    @Test func aConfigWhoseSettingsCannotBeReadIsNamedAndNothingIsEdited() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_RUNTIME_DIR": directory.url.path + "/run",
+            "HOME": directory.url.path,
+        ]
+        let broken = try directory.write(
+            "broken.yaml", "settings:\n  store: /tmp/x.sqlite\nwidgets:\n  t: {kind: todos\n")
+        let relative = try directory.write("relative.yaml", "settings:\n  store: relative/store.sqlite\nwidgets: {}\n")
+        let missing = directory.url.path + "/widget.yaml"
+        for (config, place) in [
+            (broken, "broken.yaml:4:6: "), (relative, "relative.yaml:2:10:"), (missing, "widget.yaml: no such file"),
+        ] {
+            let result = try runWidgetd(["todos", "add", "Pay rent", "--config", config], environment: environment)
+            #expect(result.status == 1, "\(config): \(result.stdout)")
+            #expect(result.stderr.hasPrefix("widgetd: error: cannot tell which store to use: "), "\(result.stderr)")
+            #expect(result.stderr.contains(place), "\(result.stderr)")
+        }
+        let viaEnvironment = try runWidgetd(
+            ["todos", "list"], environment: environment.merging(["WIDGETD_CONFIG": missing]) { $1 })
+        #expect(viaEnvironment.status == 1)
+        // Nothing went to the default store meanwhile; with no config anywhere, that store is the one used.
+        #expect(!FileManager.default.fileExists(atPath: directory.url.path + "/data/widgetd/store.sqlite"))
+        #expect(try runWidgetd(["todos", "list"], environment: environment).stdout == "No todos yet\n")
+        // Mistakes outside `settings:` leave the store known.
+        let elsewhere = try directory.write(
+            "elsewhere.yaml", "settings:\n  store: \(directory.url.path)/own.sqlite\nwidgets:\n  t: {kind: todoz}\n")
+        #expect(try runWidgetd(["todos", "add", "Ok", "--config", elsewhere], environment: environment).status == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.url.path + "/own.sqlite"))
+    }
+}

@@ -45,7 +45,7 @@ extension Daemon {
         let config = configPath.hasPrefix("/") ? configPath : directory + "/" + configPath
         let state = DaemonState(
             pid: getpid(), config: config, output: paths.output,
-            startedAt: ISO8601Text.format(startedAt, in: .current), configErrors: configErrors)
+            startedAt: ISO8601Text.format(startedAt, in: .current), configErrors: configErrors, store: storePath)
         stateFiles.write(state, now: Date())
     }
 

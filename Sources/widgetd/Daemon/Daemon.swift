@@ -33,6 +33,8 @@ final class Daemon {
     /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
     var stateFiles: StateFiles
     let runner: ProviderRunner
+    /// The store the widgets read, absolute, as `daemon.json` gives it to the CLI.
+    let storePath: String
     let completions: CompletionQueue
 
     /// Replaced when its file was deleted (`Daemon+Runtime`).
@@ -108,6 +110,8 @@ final class Daemon {
         self.registry = registry
         self.environment = environment
         self.log = log
+        storePath =
+            store.path.hasPrefix("/") ? store.path : FileManager.default.currentDirectoryPath + "/" + store.path
         notifier = SystemdNotifier(environment: environment)
         watchdog = Watchdog(environment: environment)
 

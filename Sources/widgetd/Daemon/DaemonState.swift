@@ -8,7 +8,8 @@ import Output
 ///
 /// The CLI cannot work out the daemon's outputs from a config path alone: it may be given another `--config`, or
 /// `settings.output_dir` may have been edited since the daemon started (settings take effect at restart). So the
-/// daemon writes where it is, and `show`, `list`, `click`, `reload`, `status` and `doctor` read it. Written
+/// daemon writes where it is, and `show`, `list`, `click`, `reload`, `status`, `doctor` and the store's commands read
+/// it. Written
 /// atomically at start-up (after the lock is taken) and after each config reload; removed at a clean stop only when
 /// it still names this process, so a daemon that took over never loses its file.
 struct DaemonState: Codable, Sendable, Equatable {
@@ -21,6 +22,9 @@ struct DaemonState: Codable, Sendable, Equatable {
     var startedAt: String
     /// Errors in the config file the last time the daemon read it; when non-zero it runs an older config.
     var configErrors: Int
+    /// The store its widgets read (`settings.store` when it started), for the CLI's edits (`StoreLocation`); nil in
+    /// the file of a daemon from before it was written.
+    var store: String?
 
     static func path(in control: ControlPaths) -> String { control.directory + "/daemon.json" }
 
