@@ -187,7 +187,9 @@ let package = Package(
         .testTarget(
             name: "widgetdTests",
             dependencies: [
-                "widgetd", "Config", "Control", "Kind", "Output", "Providers", "System", "Timelines", "TimeZones", "TestSupport",
+                "widgetd", "Config", "Control", "Kind", "Output", "Providers", "Store", "System", "Timelines",
+                "TimeZones",
+                "TestSupport",
             ],
             exclude: ["RealBars/Tools"]),
     ]

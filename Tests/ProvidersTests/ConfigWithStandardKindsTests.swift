@@ -50,12 +50,13 @@ struct ConfigWithStandardKindsTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
     }
 
-    /// A mistyped id used to fall back to the default text without a word.
+    /// A mistyped id used to fall back to the default text without a word. The suggestion quotes the stored message,
+    /// which reaches `check`'s output and `list`'s table: its controls are escaped.
     @Test func wrongMotivationIdIsAnErrorNamingItWithASuggestion() async throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let kind = MotivationsKind(store: fixture.access)
-        let stored = try fixture.store.motivations.add(message: "Push beyond limits.")
+        let stored = try fixture.store.motivations.add(message: "Push\u{1B}[2J\nbeyond limits.")
         var typo = Array(stored.id.prefix(8))
         typo[5] = typo[5] == "a" ? "b" : "a"
         let reference = String(typo)
@@ -64,7 +65,8 @@ struct ConfigWithStandardKindsTests {
             _ = try await kind.timeline(for: configuration, in: fixture.context)
         } throws: { error in
             "\(error)"
-                == "no motivation with id '\(reference)'; did you mean '\(stored.id.prefix(8))' (Push beyond limits.)?"
+                == "no motivation with id '\(reference)'; did you mean '\(stored.id.prefix(8))' "
+                + #"(Push\u{1B}[2J\nbeyond limits.)?"#
         }
     }
 }

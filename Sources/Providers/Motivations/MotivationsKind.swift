@@ -149,7 +149,9 @@ struct MissingMotivation: Error, CustomStringConvertible {
         if let closest = Suggestion.closest(to: reference, in: prefixes),
             let match = stored.first(where: { $0.id.hasPrefix(closest) })
         {
-            return text + "; did you mean '\(closest)' (\(ConfigLimits.quoted(match.message ?? "")))?"
+            // The message is the store's, whatever a script put there: it reaches `check`'s output and `list`'s table.
+            let message = ConfigLimits.quoted(TerminalText.escaped(match.message ?? ""))
+            return text + "; did you mean '\(closest)' (\(message))?"
         }
         return text + "; 'widgetd entities motivations' lists them"
     }

@@ -3,6 +3,7 @@ import Control
 import FoundationEssentials
 import Providers
 import Store
+import Text
 import TimeZones
 
 /// The CLI as the app: edits the shared store in one transaction per command, then tells a running daemon
@@ -91,9 +92,17 @@ enum AppCommands {
             }
             return ExitCode.success
         } catch {
-            console.err("widgetd: error: \(error)")
+            console.err("widgetd: error: \(shown(error))")
             return ExitCode.failure
         }
+    }
+
+    /// `error` as printed: an ambiguous reference lists its candidates one per line, so their labels, which are the
+    /// store's text, are escaped as every other record the app prints.
+    static func shown(_ error: any Error) -> any Error {
+        guard case .ambiguous(let reference, let candidates) = error as? StoreError else { return error }
+        return StoreError.ambiguous(
+            reference, candidates.map { StoreError.Candidate(id: $0.id, label: TerminalText.escaped($0.label)) })
     }
 
     /// The id prefix lists show: long enough to be unique in any realistic store, short enough to type.

@@ -33,17 +33,19 @@ enum WidgetTable {
         for widget in widgets {
             let (text, status) = current(widget, paths: paths)
             rows.append([
-                widget.name, widget.kind, widget.family, text, status?.policy ?? "-",
+                widget.name, widget.kind, widget.family, TerminalText.escaped(text), status?.policy ?? "-",
                 status.map { $0.reloading ? "now (reloading)" : $0.nextReload ?? "on request" } ?? "-",
-                status?.lastError ?? "-",
+                status.map { TerminalText.escaped($0.lastError ?? "-") } ?? "-",
             ])
         }
         return aligned(rows)
     }
 
     /// `status`'s table, kept to one terminal's width as `systemctl status` is: the family and policy are left out
-    /// (`list` has them), the text is cut at `textWidth` cells, the next reload is a time of day when it falls
-    /// today in `zone` (else a date and a minute), and the last error takes what remains of `width`.
+    /// (`list` has them), the next reload is a time of day when it falls today in `zone` (else a date and a minute),
+    /// the text is cut at `textWidth` cells, the kind at 12, the name at 24, and the last error takes what remains of
+    /// `width`, at least its heading's 10. When long names leave the error less, the text gives up cells first, then
+    /// the name, each down to 10.
     static func compactLines(
         _ widgets: [Row], paths: DaemonPaths, now: Date, zone: Zone, width: Int = 80, textWidth: Int = 24
     ) -> [String] {
@@ -58,16 +60,29 @@ enum WidgetTable {
                 next = status.nextReload.map { shortTime($0, now: now, zone: zone) } ?? "on request"
             }
             rows.append([
-                widget.name, widget.kind, DisplayWidth.truncate(text, toWidth: textWidth), next,
-                status?.lastError ?? "-",
+                widget.name, widget.kind, TerminalText.escaped(text), next,
+                status.map { TerminalText.escaped($0.lastError ?? "-") } ?? "-",
             ])
         }
-        let leading = rows[0].indices.dropLast().map { column in
-            (rows.map { DisplayWidth.of($0[column]) }.max() ?? 0) + 2
+        let errorRoom = 10
+        // Name, kind, text and next reload: the most cells each may take, and the fewest the squeeze leaves them.
+        var caps = [24, 12, textWidth, 12]
+        func shown(_ column: Int) -> Int { min(caps[column], rows.map { DisplayWidth.of($0[column]) }.max() ?? 0) }
+        while caps.indices.map({ shown($0) + 2 }).reduce(0, +) + errorRoom > width {
+            if caps[2] > 10 {
+                caps[2] -= 1
+            } else if caps[0] > 10 {
+                caps[0] -= 1
+            } else {
+                break
+            }
         }
-        let room = max(width - leading.reduce(0, +), 10)
+        let room = max(width - caps.indices.map { shown($0) + 2 }.reduce(0, +), errorRoom)
         for index in rows.indices.dropFirst() {
-            rows[index][rows[index].count - 1] = DisplayWidth.truncate(rows[index].last ?? "", toWidth: room)
+            for column in caps.indices {
+                rows[index][column] = DisplayWidth.truncate(rows[index][column], toWidth: caps[column])
+            }
+            rows[index][4] = DisplayWidth.truncate(rows[index][4], toWidth: room)
         }
         return aligned(rows)
     }

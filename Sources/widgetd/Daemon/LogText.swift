@@ -1,3 +1,5 @@
+import Text
+
 /// Text from outside the daemon (FIFO lines, widget names from requests, a provider's messages) made safe for the
 /// log: one line, no control characters, a bounded length.
 ///
@@ -36,11 +38,9 @@ enum LogText {
         return result
     }
 
+    /// The characters `TerminalText` escapes for the CLI, so a log line and a command's output hide the same ones.
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        TerminalText.isUnsafe(scalar)
     }
 
     private static func append(_ scalar: Unicode.Scalar, to result: inout String) {
