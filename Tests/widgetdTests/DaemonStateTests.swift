@@ -143,6 +143,10 @@ struct DaemonStateTests {
         }
         #expect(list.stdout.contains("\\u{202E}reversed"), "\(list.stdout)")
         #expect(list.stdout.contains("\\u{1B}]0;pwned\\u{7}\\u{1B}[2Jboom"), "\(list.stdout)")
+        // The daemon's answer to a waiting reload quotes the script's message too.
+        let reload = try daemon.cli(["reload", "secondary_monitor_focus_quote", "--wait"])
+        #expect(reload.status == 1)
+        #expect(!reload.stderr.contains("\u{1B}") && reload.stderr.contains("\\u{1B}]0;pwned"), "\(reload.stderr)")
         let table = status.stdout.components(separatedBy: "\n\n").dropFirst().joined()
         #expect(table.split(separator: "\n").count == 3, "\(status.stdout)")
         for line in table.split(separator: "\n") {

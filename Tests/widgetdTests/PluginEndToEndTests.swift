@@ -428,6 +428,23 @@ struct PluginEndToEndTests {
         #expect(preview.stdout == "load 0.50\n")
     }
 
+    /// A relative date (the countdown plugin's "in N d") is written out as it reads now, as the daemon's files and
+    /// `show` write it: preview printed the label alone.
+    @Test func previewWritesOutARelativeDate() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let countdown = packageRoot.appendingPathComponent("contrib/plugins/countdown").path
+        let config = try directory.write(
+            "widgets.yaml",
+            "plugins:\n  countdown: [/usr/bin/python3, \(countdown)]\nwidgets:\n  q:\n    kind: quotes\n")
+        let environment = ["XDG_DATA_HOME": directory.url.path + "/data", "XDG_RUNTIME_DIR": directory.url.path]
+        let preview = try runWidgetd(
+            ["preview", "countdown", "--set", "label=NY", "--set", "to=2099-01-01T00:00:00Z", "--config", config],
+            environment: environment)
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(preview.stdout.contains(try Regex("^NY in [0-9]+ d\n$")), "\(preview.stdout)")
+    }
+
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
         let help = try runWidgetd(["plugins", "--help"])
         #expect(help.status == 0)

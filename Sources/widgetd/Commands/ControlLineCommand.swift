@@ -36,7 +36,8 @@ enum ControlLineCommand {
             }
             return ExitCode.success
         } catch {
-            console.err("widgetd: error: \(error)")
+            // With --wait, the daemon's answer may quote a script's or plugin's message.
+            console.err("widgetd: error: \(TerminalText.escaped("\(error)"))")
             return ExitCode.failure
         }
     }

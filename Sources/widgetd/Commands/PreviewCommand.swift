@@ -21,8 +21,10 @@ enum PreviewCommand {
             let context = ProviderContext(instance: "preview", family: family, isPreview: true, now: Date())
             let entry = try await kind.snapshot(for: configuration, in: context)
             // Rendered as the daemon writes a plain file, so control characters, line breaks and tabs are cleaned
-            // the same way: what a bar would show, not the provider's raw text.
-            var shown = Renderer.render(entry.content, family: family, format: .plain, instance: "preview")
+            // the same way: what a bar would show, not the provider's raw text; a relative date or timer as it reads
+            // now.
+            var shown = Renderer.render(
+                entry.content.resolved(at: Date()), family: family, format: .plain, instance: "preview")
             if shown.hasSuffix("\n") { shown.removeLast() }
             console.out(shown)
             return ExitCode.success
@@ -30,7 +32,8 @@ enum PreviewCommand {
             console.report(error)
             return ExitCode.usage
         } catch {
-            console.err("widgetd: error: the \(kindName) snapshot failed: \(error)")
+            // A provider's message, whatever a plugin or script put in it.
+            console.err("widgetd: error: the \(kindName) snapshot failed: \(TerminalText.escaped("\(error)"))")
             return ExitCode.failure
         }
     }
