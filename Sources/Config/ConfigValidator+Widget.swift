@@ -174,6 +174,12 @@ extension ConfigValidator {
         }
         guard let kindName = text(field.value, for: "kind", expected: "a kind name") else { return nil }
         guard let kind = registry.kind(named: kindName) else {
+            if let reason = registry.unavailable[kindName] {
+                report(
+                    "kind '\(kindName)' is a plugin that failed to load: \(reason); 'widgetd plugins' says more",
+                    at: field.value.mark, code: .unknownKind)
+                return nil
+            }
             report(
                 "unknown kind '\(kindName)'"
                     + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)"),

@@ -179,9 +179,13 @@ extension WidgetKind {
 /// The kinds the daemon and the CLI know, by name.
 public struct KindRegistry: Sendable {
     public let kinds: [any WidgetKind]
+    /// Plugins that were found and failed (no hello, a bad declaration), by name, with the reason: a widget naming one
+    /// as its kind is told why the kind is missing, not only that it is.
+    public let unavailable: [String: String]
 
-    public init(_ kinds: [any WidgetKind]) {
+    public init(_ kinds: [any WidgetKind], unavailable: [String: String] = [:]) {
         self.kinds = kinds
+        self.unavailable = unavailable
     }
 
     public var names: [String] { kinds.map(\.name) }

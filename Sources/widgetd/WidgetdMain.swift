@@ -67,8 +67,12 @@ public struct WidgetdMain {
         }
         let configPath = ConfigPath.resolve(explicit: command.configPath, environment: environment)
         let store = StoreAccess(path: storePath(configPath: configPath, environment: environment))
-        let registry = PluginSetup.registry(
-            standard: KindRegistry.standard(store: store), configPath: configPath, environment: environment)
+        // Made only by the commands that need kinds, once each: finding the plugins may run one until its hello, which
+        // `todos add`, `cron` or `--version` never wait for.
+        var registry: KindRegistry {
+            PluginSetup.registry(
+                standard: KindRegistry.standard(store: store), configPath: configPath, environment: environment)
+        }
         switch command {
         case .help(let topic):
             console.out(Help.text(for: topic))
@@ -96,9 +100,13 @@ public struct WidgetdMain {
             return CronCommand.run(
                 expression: expression, count: count, from: from, timeZoneName: timeZone, console: console)
         case .run(let path, let level):
+            // The daemon waits longer for a plugin's hello, once, and tries again one a command found silent.
+            let daemonRegistry = PluginSetup.registry(
+                standard: KindRegistry.standard(store: store), configPath: configPath, environment: environment,
+                deadline: PluginCatalog.daemonHelloDeadline, retryingTimeouts: true)
             return RunCommand.run(
                 configPath: ConfigPath.resolve(explicit: path, environment: environment),
-                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: registry, store: store,
+                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: daemonRegistry, store: store,
                 environment: environment, console: console)
         case .list:
             return ListCommand.run(registry: registry, environment: environment, console: console)

@@ -33,6 +33,20 @@ struct PluginProtocolTests {
         ])
     }
 
+    /// docs/PLUGINS.md's example hello is a declaration a plugin author can copy: its right button named an intent it
+    /// did not declare, and the plugin was left out.
+    @Test func theDocumentedHelloIsAccepted() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/PLUGINS.md"), encoding: .utf8)
+        let start = try #require(text.range(of: "```json\n{\"type\": \"hello\""))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        let json = text[text.index(start.lowerBound, offsetBy: "```json\n".count)..<end.lowerBound]
+        let hello = try #require(try JSONValue.parse(Array(json.utf8)).object)
+        let declaration = try PluginDeclaration.parse(hello)
+        #expect(declaration.name == "pomodoro")
+    }
+
     @Test func aHelloBecomesTypedParametersIntentsAndButtons() throws {
         let declaration = try hello([
             "name": "pomodoro", "families": ["accessoryInline"],

@@ -445,6 +445,69 @@ struct PluginEndToEndTests {
         #expect(preview.stdout.contains(try Regex("^NY in [0-9]+ d\n$")), "\(preview.stdout)")
     }
 
+    /// A plugin that never says hello costs a command its 3 s wait once, not every bar click: the silence is remembered
+    /// until the plugin's files change, `widgetd plugins` tries it again, commands that need no kinds never run it,
+    /// and a widget of its kind is told why the kind is missing.
+    @Test func aSilentPluginIsRememberedAndNamedAsTheReason() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugins = directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let runs = directory.url.path + "/runs"
+        try writeFile("#!/bin/sh\necho run >> \(runs)\nexec sleep 30\n", to: plugins + "/silent")
+        chmod(plugins + "/silent", 0o755)
+        let config = try directory.write("widgets.yaml", "widgets:\n  s:\n    kind: silent\n")
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
+            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": config,
+        ]
+        func timesRun() -> Int {
+            ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count
+        }
+        _ = try runWidgetd(["kinds"], environment: environment)
+        #expect(timesRun() == 1)
+        let check = try runWidgetd(["check"], environment: environment)
+        #expect(check.status == 1)
+        #expect(
+            check.stderr.contains(
+                "kind 'silent' is a plugin that failed to load: said no hello within 3 s; 'widgetd plugins' says more"),
+            "\(check.stderr)")
+        _ = try runWidgetd(["todos", "list"], environment: environment)
+        _ = try runWidgetd(["cron", "0 9 * * *", "--count", "1"], environment: environment)
+        #expect(timesRun() == 1, "remembered, and not run by commands that need no kinds")
+        let listed = try runWidgetd(["plugins"], environment: environment)
+        #expect(listed.stdout.contains("said no hello within 3 s"), "\(listed.stdout)")
+        #expect(timesRun() == 2, "`widgetd plugins` tries it again")
+    }
+
+    /// The daemon waits longer than a command for a plugin's hello (`PluginCatalog.daemonHelloDeadline`): one slow to
+    /// start at login has its widgets shown, and the answer it gave is remembered for the commands after.
+    @Test func theDaemonWaitsForAPluginSlowToSayHello() async throws {
+        let slow = """
+            #!/bin/sh
+            sleep 3.3
+            echo '{"type":"hello","protocol":1,"kind":{"name":"slowhello"}}'
+            while IFS= read -r request; do
+              id=$(printf '%s\\n' "$request" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')
+              echo "{\\"id\\":$id,\\"entries\\":[{\\"text\\":\\"finally\\"}],\\"policy\\":\\"never\\"}"
+            done
+
+            """
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugin = try directory.write("slowhello", slow)
+        chmod(plugin, 0o755)
+        let daemon = try DaemonUnderTest(
+            config: "plugins:\n  slowhello: [\(plugin)]\nwidgets:\n  q:\n    kind: quotes\n  s:\n    kind: slowhello\n"
+                + "    output: [plain]\n",
+            reusing: directory)
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("the slow plugin's answer", timeout: .seconds(20)) {
+                Self.shown(daemon, "s") == "finally"
+            })
+    }
+
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
         let help = try runWidgetd(["plugins", "--help"])
         #expect(help.status == 0)

@@ -27,8 +27,11 @@ public struct FoundPlugin: Sendable {
 /// keyed by the path, size and mtime of every file the command names: a plugin runs once, with a short deadline,
 /// only when it changed, so `check`, `kinds` and `preview` know its kind without a daemon.
 public enum PluginCatalog {
-    /// How long a plugin may take to say hello when its declaration is read.
+    /// How long a plugin may take to say hello when a command reads its declaration.
     public static let helloDeadline: TimeInterval = 3
+    /// How long the daemon waits for it at start: once per run, and a plugin slow to start at login (a cold cache,
+    /// heavy imports) would otherwise leave its widgets out of the whole run.
+    public static let daemonHelloDeadline: TimeInterval = 10
     public static let systemDirectory = "/usr/lib/widgetd/plugins"
 
     public static func directories(environment: [String: String]) -> [String] {
@@ -68,13 +71,20 @@ public enum PluginCatalog {
     }
 
     /// Every plugin with its declaration; kinds that clash with a built-in or an earlier plugin get an error.
+    ///
+    /// A plugin is run, with `deadline` to say hello, only when its files changed since the cache's entry. A plugin
+    /// that said nothing in time is remembered as such too, so that one that never answers costs a command its wait
+    /// once, not every bar click; `retryingTimeouts` runs it again anyway, as the daemon's start and `widgetd plugins`
+    /// do (a slow start may have been the machine's).
     public static func load(
-        environment: [String: String], configured: [PluginCommand], builtIn: [String]
+        environment: [String: String], configured: [PluginCommand], builtIn: [String],
+        deadline: TimeInterval = helloDeadline, retryingTimeouts: Bool = false
     ) -> [FoundPlugin] {
         let cache = cacheDirectory(environment: environment)
         var taken = Set(builtIn)
         return sources(environment: environment, configured: configured).map { source in
-            var found = declaration(of: source, cacheDirectory: cache)
+            var found = declaration(
+                of: source, cacheDirectory: cache, deadline: deadline, retryingTimeouts: retryingTimeouts)
             if let kind = found.declaration?.name {
                 if taken.contains(kind) {
                     found.error = "declares kind '\(kind)', which another kind already has"
@@ -88,12 +98,15 @@ public enum PluginCatalog {
     }
 
     /// From the cache when it matches the files, else by running the plugin until its hello.
-    static func declaration(of source: PluginSource, cacheDirectory: String) -> FoundPlugin {
+    static func declaration(
+        of source: PluginSource, cacheDirectory: String, deadline: TimeInterval = helloDeadline,
+        retryingTimeouts: Bool = false
+    ) -> FoundPlugin {
         let key = cacheKey(source.argv)
         let cacheFile = "\(cacheDirectory)/\(source.name).json"
         if let data = FileManager.default.contents(atPath: cacheFile),
             let cached = (try? JSONValue.parse(data))?.object,
-            cached["key"]?.string == key
+            cached["key"]?.string == key, !(retryingTimeouts && cached["timeout"] == .bool(true))
         {
             if let hello = cached["hello"]?.object {
                 do {
@@ -106,7 +119,7 @@ public enum PluginCatalog {
         }
         var record: [String: JSONValue] = ["key": JSONValue(key), "argv": JSONValue(source.argv)]
         let found: FoundPlugin
-        switch PluginProbe.hello(source.argv, deadline: helloDeadline) {
+        switch PluginProbe.hello(source.argv, deadline: deadline) {
         case .success(let hello):
             record["hello"] = .object(hello)
             do {
@@ -115,9 +128,8 @@ public enum PluginCatalog {
                 found = FoundPlugin(source: source, error: "\(error)")
             }
         case .failure(let error):
-            // A slow start may be the machine's fault, not the plugin's: not cached, tried again next time.
-            if error.isTimeout { return FoundPlugin(source: source, error: error.description) }
             record["error"] = JSONValue(error.description)
+            if error.isTimeout { record["timeout"] = .bool(true) }
             found = FoundPlugin(source: source, error: error.description)
         }
         try? PrivateDirectory.make(cacheDirectory)
@@ -202,6 +214,11 @@ extension KindRegistry {
                 declaration: declaration,
                 host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
         }
-        return KindRegistry(self.kinds + kinds)
+        // A plugin that failed keeps its name, so that a widget of its kind is told why the kind is missing.
+        var unavailable = self.unavailable
+        for plugin in plugins where plugin.declaration == nil {
+            unavailable[plugin.source.name] = unavailable[plugin.source.name] ?? plugin.error ?? "unknown error"
+        }
+        return KindRegistry(self.kinds + kinds, unavailable: unavailable)
     }
 }

@@ -55,17 +55,22 @@ enum PluginsCommand {
 /// How the CLI and the daemon learn the plugin kinds: the plugin directories and `plugins:`, through the declaration
 /// cache.
 enum PluginSetup {
+    /// Every plugin, each one a command found silent before tried again: `widgetd plugins` is where a user looks.
     static func found(configPath: String, environment: [String: String]) -> [FoundPlugin] {
         PluginCatalog.load(
             environment: environment, configured: ConfigLoader.plugins(path: configPath),
-            builtIn: KindRegistry.standard(store: StoreAccess(path: "/dev/null")).names)
+            builtIn: KindRegistry.standard(store: StoreAccess(path: "/dev/null")).names, retryingTimeouts: true)
     }
 
     /// The built-in kinds, then the plugins' kinds.
-    static func registry(standard: KindRegistry, configPath: String, environment: [String: String]) -> KindRegistry {
+    static func registry(
+        standard: KindRegistry, configPath: String, environment: [String: String],
+        deadline: TimeInterval = PluginCatalog.helloDeadline, retryingTimeouts: Bool = false
+    ) -> KindRegistry {
         standard.adding(
             PluginCatalog.load(
-                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names))
+                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names,
+                deadline: deadline, retryingTimeouts: retryingTimeouts))
     }
 
     /// Where the daemon writes one status file per plugin (`DaemonPaths.plugins`).
