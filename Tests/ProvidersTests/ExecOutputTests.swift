@@ -94,9 +94,41 @@ struct ExecOutputTests {
     ])
     func badJSONSaysWhatIsWrong(_ json: String, _ fragment: String) {
         #expect {
-            try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never)
+            try ExecOutput.timeline(from: result(json), now: now, defaultPolicy: .never, format: .json)
         } throws: { error in
             "\(error)".contains(fragment)
+        }
+    }
+
+    /// i3blocks scripts print text that starts with a brace (`{VPN} up`, a JSON-looking status): without `format:`,
+    /// only a JSON timeline or i3bar block is read as JSON; with `format: raw`, nothing is.
+    @Test func textStartingWithABraceIsALineUnlessItIsATimeline() throws {
+        func shown(_ output: String, _ format: ExecSettings.Format) throws -> String? {
+            try ExecOutput.timeline(from: result(output), now: now, defaultPolicy: .never, format: format).entries
+                .first?.content.text
+        }
+        #expect(try shown("{VPN} up\n", .detected) == "{VPN} up")
+        #expect(try shown(#"{"a":1}"# + "\n", .detected) == #"{"a":1}"#)
+        #expect(try shown(#"{"full_text":"block"}"#, .detected) == "block")
+        #expect(try shown(#"{"entries":[{"text":"t"}]}"#, .detected) == "t")
+        #expect(try shown(#"{"full_text":"block"}"#, .raw) == #"{"full_text":"block"}"#)
+        #expect(throws: (any Error).self) { try shown("{VPN} up\n", .json) }
+    }
+
+    /// A script relaying text written on Windows (or an HTTP API) ends its lines in CR LF: still four lines.
+    @Test func linesEndingInCRLFAreTheirOwnLines() throws {
+        let content = try #require(
+            try ExecOutput.timeline(from: result("12%\r\n12\r\n#FF0000\r\n"), now: now, defaultPolicy: .never).entries
+                .first?.content)
+        #expect(content.text == "12%")
+        #expect(content.shortText == "12")
+        #expect(content.foreground == Color(hex: "#FF0000"))
+        #expect {
+            try ExecOutput.timeline(
+                from: CommandResult(output: [], truncated: false, exitStatus: 1, errorOutput: "no battery\r\nmore"),
+                now: now, defaultPolicy: .never)
+        } throws: { error in
+            "\(error)" == "exited with status 1: no battery"
         }
     }
 

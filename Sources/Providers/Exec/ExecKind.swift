@@ -89,7 +89,8 @@ public struct ExecKind: WidgetKind {
         let cut = "output cut at \(CommandRunner.outputCap / 1024) KiB; the rest was dropped"
         let parsed: Timeline
         do {
-            parsed = try ExecOutput.timeline(from: result, now: context.now, defaultPolicy: policy)
+            parsed = try ExecOutput.timeline(
+                from: result, now: context.now, defaultPolicy: policy, format: exec.format)
         } catch let error as ExecError where result.truncated {
             // JSON cut at the cap does not parse; say why it was cut, not only where it stopped.
             throw ExecError("\(error.description) (\(cut))")

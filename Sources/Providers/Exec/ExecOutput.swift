@@ -7,10 +7,11 @@ enum ExecOutput {
     /// i3blocks' exit code for "urgent".
     static let urgentExitStatus: Int32 = 33
 
-    /// The timeline the output describes.
+    /// The timeline the output describes, read as `format` says (`ExecSettings.Format`).
     /// - Parameter defaultPolicy: when the output names none (i3blocks lines always; JSON may).
     static func timeline(
-        from result: CommandResult, now: Date, defaultPolicy: ReloadPolicy
+        from result: CommandResult, now: Date, defaultPolicy: ReloadPolicy,
+        format: ExecSettings.Format = .detected
     ) throws -> Timeline {
         let text = TextSanitizer.repair(bytes: result.output)
         guard result.exitStatus == 0 || result.exitStatus == urgentExitStatus else {
@@ -18,7 +19,9 @@ enum ExecOutput {
             throw ExecError("exited with status \(result.exitStatus): \(reason)")
         }
         let trimmed = text.drop { $0.isWhitespace }
-        if trimmed.hasPrefix("{") {
+        if format != .raw, trimmed.hasPrefix("{"),
+            format == .json || result.truncated || isTimelineObject(Array(trimmed.utf8))
+        {
             var timeline = try jsonTimeline(Array(trimmed.utf8), now: now, defaultPolicy: defaultPolicy)
             if result.exitStatus == urgentExitStatus { timeline = timeline.markedUrgent() }
             return timeline
@@ -28,9 +31,17 @@ enum ExecOutput {
             policy: defaultPolicy)
     }
 
-    /// i3blocks' format: full_text, short_text, color, background, one per line.
+    /// Whether `bytes` are a JSON object that a timeline is read from: with `entries`, or an i3bar block's
+    /// `full_text`. (Output cut at the cap is taken as JSON too, to say so rather than show it as text.)
+    private static func isTimelineObject(_ bytes: [UInt8]) -> Bool {
+        guard let object = (try? JSONValue.parse(bytes))?.object else { return false }
+        return object["entries"] != nil || object["full_text"] != nil
+    }
+
+    /// i3blocks' format: full_text, short_text, color, background, one per line. A line may end in CR LF, which is
+    /// one Character in Swift, so lines are split on either.
     static func lines(_ text: String, urgent: Bool) -> EntryContent {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map {
             String($0.hasSuffix("\r") ? $0.dropLast() : $0)
         }
         func line(_ index: Int) -> String? {
@@ -144,7 +155,7 @@ enum ExecOutput {
     }
 
     private static func firstLine(_ text: String) -> String? {
-        text.split(separator: "\n").first.map { String($0.prefix(200)) }
+        text.split { $0 == "\n" || $0 == "\r\n" }.first.map { String($0.prefix(200)) }
     }
 }
 

@@ -17,8 +17,21 @@ struct ExecSettings: Sendable, Hashable {
     var repeats: Bool
     /// `SIGRTMIN+signal` reloads the widget.
     var signal: Int?
+    /// How the command's output is read.
+    var format: Format
     /// `format: json`: the command prints i3bar JSON objects (one per line when persistent).
-    var printsJSON: Bool
+    var printsJSON: Bool { format == .json }
+
+    /// `format:`, or its absence.
+    enum Format: Sendable, Equatable {
+        /// Not given: i3blocks lines, unless a run's whole output is a JSON timeline or i3bar block (an object with
+        /// `entries` or `full_text`), widgetd's own extension. Other text starting with `{` (`{VPN} up`) is a line.
+        case detected
+        /// `format: raw`: i3blocks lines, whatever they hold, as i3blocks reads them.
+        case raw
+        /// `format: json`: JSON, whose mistakes are the widget's errors.
+        case json
+    }
 
     static let defaultTimeout: TimeInterval = 5
 
@@ -43,7 +56,7 @@ struct ExecSettings: Sendable, Hashable {
 
     init(
         command: [String], timeout: TimeInterval = ExecSettings.defaultTimeout, interval: TimeInterval? = nil,
-        isPersistent: Bool = false, repeats: Bool = false, signal: Int? = nil, printsJSON: Bool = false
+        isPersistent: Bool = false, repeats: Bool = false, signal: Int? = nil, format: Format = .detected
     ) {
         self.command = command
         self.timeout = timeout
@@ -51,7 +64,7 @@ struct ExecSettings: Sendable, Hashable {
         self.isPersistent = isPersistent || repeats
         self.repeats = repeats
         self.signal = signal
-        self.printsJSON = printsJSON
+        self.format = format
     }
 
     init(_ settings: WidgetSettings) {
@@ -59,7 +72,7 @@ struct ExecSettings: Sendable, Hashable {
             command: settings.command("command") ?? [], timeout: settings.duration("timeout") ?? Self.defaultTimeout,
             interval: settings.duration("interval"), isPersistent: settings.word("interval") == "persist",
             repeats: settings.word("interval") == "repeat", signal: settings.int("signal"),
-            printsJSON: settings.word("format") == "json")
+            format: settings.word("format") == "json" ? .json : settings.word("format") == "raw" ? .raw : .detected)
     }
 
     /// `BLOCK_INTERVAL` as i3blocks sets it: the section's `interval=` as written.
