@@ -174,6 +174,19 @@ struct I3blocksMigrationTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    /// A config saved with CR LF line ends is read line by line (CR LF is one Swift Character, and the whole file was
+    /// one line that made no section).
+    @Test func aConfigWithCRLFLineEndsIsReadLineByLine() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = try directory.write("i3blocks.config", "[volume]\r\ncommand=echo 50%\r\ninterval=5\r\n")
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("  volume:\n"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("interval: 5"), "\(imported.stdout)")
+        #expect(!imported.stdout.contains("\r"), "\(imported.stdout)")
+    }
+
     /// The new i3blocks config's click section, run as i3blocks runs it for a click: the script sees the button and
     /// the pointer's place on the screen, as it did under i3blocks.
     @Test func theClickSectionPassesThePointersPlace() async throws {

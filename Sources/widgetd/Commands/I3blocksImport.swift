@@ -43,7 +43,9 @@ struct I3blocksImport {
         var global: [(key: String, value: String)] = []
         var sections: [Section] = []
         var problems: [String] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // CR LF is one Character in Swift: split on it too, or a file saved on Windows is one long line.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (index, raw) in lines.enumerated() {
             // Trailing spaces are kept, as i3blocks keeps them (`label=CPU ` puts a space before the text).
             var line = String(raw.drop { $0 == " " || $0 == "\t" })
             if line.hasSuffix("\r") { line.removeLast() }
