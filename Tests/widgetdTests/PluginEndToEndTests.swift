@@ -508,6 +508,41 @@ struct PluginEndToEndTests {
             })
     }
 
+    /// A plugin's `log` lines are limited as other outsiders' are (daemon.md, "Limits"): ten per 5 s, then one line
+    /// with the count of the rest. A chatty plugin wrote every line to the journal.
+    @Test func aPluginsLogLinesAreLimited() async throws {
+        let chatty = """
+            #!/bin/sh
+            echo '{"type":"hello","protocol":1,"kind":{"name":"chatty"}}'
+            i=0
+            while [ $i -lt 50 ]; do
+              echo "{\\"type\\":\\"log\\",\\"level\\":\\"warning\\",\\"message\\":\\"feed down $i\\"}"
+              i=$((i+1))
+            done
+            while IFS= read -r request; do
+              id=$(printf '%s\\n' "$request" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')
+              echo "{\\"id\\":$id,\\"entries\\":[{\\"text\\":\\"c\\"}]}"
+            done
+
+            """
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugin = try directory.write("chatty", chatty)
+        chmod(plugin, 0o755)
+        let daemon = try DaemonUnderTest(
+            config: "plugins:\n  chatty: [\(plugin)]\nwidgets:\n  c:\n    kind: chatty\n    output: [plain]\n",
+            reusing: directory)
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("the count of the lines held back", timeout: .seconds(15)) {
+                daemon.log.contains(
+                    "more lines not logged (at most 10 every 5 s); the last: plugin chatty: feed down 49")
+            }, "\(daemon.log)")
+        // Ten lines of the plugin's in the window, its host's notes among them; the rest counted.
+        let logged = daemon.log.split(separator: "\n").filter { $0.contains("feed down") && !$0.contains("not logged") }
+        #expect((1...10).contains(logged.count), "\(daemon.log)")
+    }
+
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
         let help = try runWidgetd(["plugins", "--help"])
         #expect(help.status == 0)
