@@ -93,6 +93,43 @@ struct AppEndToEndTests {
     }
 }
 
+/// A store locked by another process: the command gives up within its deadline (`AppCommands.lockWait`), names the
+/// file and says nothing was changed; it used to wait SQLite's busy timeout once per retry, 46 s, without a word.
+@Suite("the app on a locked store", .spawnsDaemons)
+struct LockedStoreTests {
+    @Test func aLockedStoreIsNamedAndNothingIsChanged() throws {
+        let home = try AppEndToEndTests.Home()
+        defer { home.directory.remove() }
+        #expect(try home.widgetd("todos", "add", "first").status == 0)
+        let path = home.directory.url.path + "/data/widgetd/store.sqlite"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        holder.arguments = [
+            "-c",
+            "import sqlite3,sys,time\nc=sqlite3.connect(sys.argv[1],isolation_level=None)\nc.execute('BEGIN EXCLUSIVE')\n"
+                + "print('locked',flush=True)\ntime.sleep(60)",
+            path,
+        ]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        // SIGKILL: a test thread's blocked signals are the child's too, and SIGTERM would wait for the sleep to end.
+        func release() {
+            if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }
+            holder.waitUntilExit()
+        }
+        defer { release() }
+        #expect(output.fileHandleForReading.availableData.starts(with: Array("locked".utf8)))
+        let added = try home.widgetd("todos", "add", "second")
+        #expect(added.status == 1)
+        #expect(
+            added.stderr.hasPrefix("widgetd: error: \(path): SQLite error 5: database is locked"), "\(added.stderr)")
+        #expect(added.stderr.contains("another process holds it, and nothing was changed"), "\(added.stderr)")
+        release()
+        #expect(try home.widgetd("todos", "list").stdout.contains("second") == false)
+    }
+}
+
 @Suite("clicks and the store with the daemon running", .spawnsDaemons)
 struct InteractiveEndToEndTests {
     @Test func aClickTogglesTheFavouriteStarInTheWidget() async throws {

@@ -9,7 +9,21 @@ import TimeZones
 /// The CLI as the app: edits the shared store in one transaction per command, then tells a running daemon
 /// to reload the kind (the seed's `WidgetCenter.shared.reloadTimelines(ofKind:)`).
 enum AppCommands {
+    /// How long a command waits for another process's lock on the store (a `sqlite3` shell in `BEGIN EXCLUSIVE`)
+    /// before it gives up with nothing changed: without a deadline each retry waited SQLite's busy timeout again, and a
+    /// click handler sat silent for 46 s.
+    static let lockWait: TimeInterval = 10
+
     static func run(
+        _ command: AppCommand, store access: StoreAccess, configPath: String, environment: [String: String],
+        console: Console
+    ) -> Int32 {
+        StoreDeadline.$current.withValue(Date().addingTimeInterval(lockWait)) {
+            runUntilDeadline(command, store: access, configPath: configPath, environment: environment, console: console)
+        }
+    }
+
+    private static func runUntilDeadline(
         _ command: AppCommand, store access: StoreAccess, configPath: String, environment: [String: String],
         console: Console
     ) -> Int32 {
@@ -91,6 +105,11 @@ enum AppCommands {
                 console.out("In widgets.yaml:  intent: {motivation: \(short(found[0].id))}")
             }
             return ExitCode.success
+        } catch let error as StoreError where error.sqliteCode != nil {
+            // SQLite's own messages do not say which file; a lock says what was left undone.
+            let locked = error.isBusy ? "; another process holds it, and nothing was changed" : ""
+            console.err("widgetd: error: \(access.path): \(error)\(locked)")
+            return ExitCode.failure
         } catch {
             console.err("widgetd: error: \(shown(error))")
             return ExitCode.failure
