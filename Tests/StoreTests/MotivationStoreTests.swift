@@ -105,6 +105,12 @@ struct MotivationStoreTests {
         #expect(ambiguous?.description.contains("'abcd' is ambiguous: 2 ids start with it") == true)
         #expect(ambiguous?.description.contains("\(a) A") == true)
 
+        // An id this widgetd did not write (a hand-made or foreign version-1 file) is found however it is typed.
+        let foreign = "A1B2C3D4-0000-4000-8000-000000000001"
+        try fixture.insertMotivation(id: foreign, message: "F")
+        #expect(try fixture.motivations.resolve(reference: foreign).id == foreign)
+        #expect(try fixture.motivations.resolve(reference: "a1b2c3d4").id == foreign)
+
         let short = #expect(throws: StoreError.self) { try fixture.motivations.resolve(reference: "ef0") }
         #expect(short == .referenceTooShort("ef0"))
         #expect(short?.description == "'ef0' is too short: give the whole id or at least 4 characters of it")

@@ -42,10 +42,21 @@ public enum RecordID {
         guard key.count >= minimumPrefixLength else { throw .referenceTooShort(reference) }
         // A range over the primary key's index: ids between the prefix and the prefix followed by 'g' (the character
         // after 'f') are exactly the ids that start with it.
-        let candidates = try database.fetch(
+        var candidates = try database.fetch(
             "SELECT id, \(label) FROM \(table) WHERE id >= ? AND id < ? ORDER BY id", [key, key + "g"]
         ) { row in
             StoreError.Candidate(id: row.string(at: 0) ?? "", label: row.string(at: 1) ?? "")
+        }
+        if candidates.isEmpty {
+            // Ids this widgetd did not write (a hand-made or foreign version-1 file: `A1B2C3D4-…`) are compared as
+            // `normalized` makes the reference, which costs a scan of the table, only when nothing matched as written.
+            let folded = "replace(lower(id), '-', '')"
+            candidates = try database.fetch(
+                "SELECT id, \(label) FROM \(table) WHERE \(folded) >= ? AND \(folded) < ? ORDER BY id",
+                [key, key + "g"]
+            ) { row in
+                StoreError.Candidate(id: row.string(at: 0) ?? "", label: row.string(at: 1) ?? "")
+            }
         }
         switch candidates.count {
         case 0: throw .notFound(reference)
