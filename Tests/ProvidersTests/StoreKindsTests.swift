@@ -67,6 +67,12 @@ struct MotivationsKindTests {
         #expect(
             try await content(kind, ["motivation": .entity(.match("LIMITS"))], fixture).text == "Push beyond limits.")
         #expect(try await content(kind, ["motivation": .entity(.match("cafe"))], fixture).text == "Café time")
+        // A search that finds nothing is the widget's error (it showed the empty store's text, as if all were well).
+        await #expect {
+            _ = try await content(kind, ["motivation": .entity(.match("nothing like it"))], fixture)
+        } throws: { error in
+            "\(error)" == "no motivation matches 'nothing like it'; 'widgetd motivations search TEXT' tries a search"
+        }
         // A record deleted since the config was written: an error naming the id (issue 10, item 12), not a silent
         // fallback; the daemon keeps the widget's last entry and shows the error.
         _ = try fixture.store.motivations.remove(ids: [old.id])

@@ -108,7 +108,13 @@ public struct MotivationsKind: WidgetKind {
                 throw MissingMotivation(reference: reference, stored: try motivations.suggested())
             }
         case .match(let text)?:
-            return try motivations.matching(text).first
+            // As an id that names nothing: a search that finds nothing in a store that has motivations is the
+            // widget's error, not the empty store's "Stay motivated!".
+            if let found = try motivations.matching(text).first { return found }
+            guard try motivations.defaultResult() == nil else {
+                throw UnmatchedSearch(text: text)
+            }
+            return nil
         case nil:
             return try motivations.defaultResult()
         }
@@ -134,6 +140,15 @@ public struct MotivationsKind: WidgetKind {
     public static func timestampText(_ date: Date, in zone: Zone) -> String {
         // `%e` pads a one-digit day with a space, which the seed's text does not have.
         String(TimeFormat("%e %b %Y, %H:%M").string(at: date.wholeSecondsSince1970, in: zone).drop { $0 == " " })
+    }
+}
+
+/// A configured `{match: TEXT}` that finds nothing in a store that has motivations.
+struct UnmatchedSearch: Error, CustomStringConvertible {
+    var text: String
+
+    var description: String {
+        "no motivation matches '\(TerminalText.escaped(text))'; 'widgetd motivations search TEXT' tries a search"
     }
 }
 
