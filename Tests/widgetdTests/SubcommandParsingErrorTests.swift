@@ -111,6 +111,12 @@ struct SubcommandParsingErrorTests {
         (["todos"], "Missing ACTION: list, add, toggle, rm.", .todos),
         (["todos", "list", "all"], "'todos list' takes no arguments.", .todos),
         (["todos", "add"], "'todos add' takes a TITLE.", .todos),
+        // Nothing a bar would show is as blank as white space: a zero-width space, control characters.
+        (["todos", "add", "\u{200B}"], "'todos add' takes a TITLE.", .todos),
+        (
+            ["motivations", "add", "\u{01}\u{02}\u{200D}"],
+            "The MESSAGE is empty; write some text, or leave MESSAGE out to add a sample.", .motivations
+        ),
         (["todos", "toggle", " "], "'todos toggle' takes a TITLE or ID.", .todos),
         (["todos", "rm"], "'todos rm' takes a TITLE or ID.", .todos),
         (["todos", "tick", "x"], "Unknown action 'tick'; actions: list, add, toggle, rm.", .todos),

@@ -113,7 +113,13 @@ extension CommandLineParser {
     }
 
     /// Empty, or only spaces, tabs and line breaks: nothing a widget could show.
+    /// Nothing a bar would show: white space, zero-width spaces and joiners, control characters (which the renderer
+    /// removes). A usage error, as white space alone was, so that `todos add` of a zero-width space exits 64 too (the
+    /// store refused it with 1) and a motivation of two control characters is not stored to show as a blank widget.
     static func isBlank(_ text: String) -> Bool {
-        text.allSatisfy(\.isWhitespace)
+        text.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
+                || scalar.properties.generalCategory == .format
+        }
     }
 }
