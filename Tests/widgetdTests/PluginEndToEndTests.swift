@@ -202,6 +202,9 @@ struct PluginEndToEndTests {
         let plugins = try daemon.cli(["plugins"])
         #expect(plugins.stdout.contains("running (1 restarts)"), "\(plugins.stdout)")
         #expect(plugins.stdout.contains("exited with status 3"), "\(plugins.stdout)")
+        // The daemon's own reload after the pause is not put down to the plugin.
+        #expect(daemon.log.contains("plugin kind fake: reloading its widgets, which starts it again"), "\(daemon.log)")
+        #expect(!daemon.log.contains("plugin kind fake asked to reload its widgets"), "\(daemon.log)")
     }
 
     @Test func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() async throws {

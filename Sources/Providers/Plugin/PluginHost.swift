@@ -283,7 +283,7 @@ public final class PluginHost: @unchecked Sendable {
             state.retryAt = nil
             state.backoff = min(state.backoff * 2, Self.maximumBackoff)
         }
-        emit(.reload(kind: kindName, instances: nil))
+        emit(.restarting(kind: kindName))
     }
 
     /// Sleeps until `seconds` pass or `stop()` is called; true when stopped.

@@ -24,6 +24,9 @@ extension Daemon {
         case .reload(let kind, nil):
             log(.info, "plugin kind \(kind) asked to reload its widgets")
             request(.kind(kind), acknowledgement: nil, now: now)
+        case .restarting(let kind):
+            log(.info, "plugin kind \(kind): reloading its widgets, which starts it again")
+            request(.kind(kind), acknowledgement: nil, now: now)
         case .reload(let kind, let names?):
             // A plugin reloads only widgets of its own kind; other names are ignored, and said so.
             for name in names.prefix(1000) {
