@@ -163,6 +163,11 @@ extension ConfigValidator {
     private mutating func checkInstanceName(_ name: String, at mark: YAMLMark) {
         if let problem = InstanceName.problem(name) {
             report("widget name '\(name)' \(problem)", at: mark)
+        } else if name == "all" {
+            // Allowed (the FIFO tells them apart by quotes), but the CLI's `reload all` means every widget.
+            warn(
+                "widget name 'all' is also 'widgetd reload all', which reloads every widget: this one can be reloaded "
+                    + "alone only through the FIFO (reload \"all\"); another name avoids that", at: mark)
         }
     }
 

@@ -212,6 +212,14 @@ struct ConfigValidationTests {
             ])
     }
 
+    /// A widget called `all` runs, but `widgetd reload all` means every widget: `check` says so.
+    @Test func aWidgetCalledAllIsWarnedAbout() {
+        let result = loadConfig("widgets:\n  all:\n    kind: sample\n")
+        #expect(result.configuration?.widgets.map(\.name) == ["all"])
+        #expect(result.diagnostics.map(\.severity) == [.warning])
+        #expect(result.diagnostics.first?.message.hasPrefix("widget name 'all' is also 'widgetd reload all'") == true)
+    }
+
     /// The daemon's restart hint for a plugin added since it started goes by the code, not by the wording.
     @Test func anUnknownKindCarriesItsCodeAndOtherMistakesNone() {
         let result = loadConfig("widgets:\n  a:\n    kind: sampel\n  b:\n    kind: sample\n    output: tmuxx\n")
