@@ -13,7 +13,8 @@ import System
 /// kernel grants while no other process has it open (this process's own descriptor does not count). The descriptors
 /// follow inodes, not names, so they are only right while nobody else renames or deletes this process's files: a
 /// spare deleted by someone makes the exchange fail (`.missing`), and the writer then drops the pair and writes by name;
-/// a bar file deleted is forgotten (`OutputWriter.forget`), which drops the pair too.
+/// a bar file deleted is forgotten (`OutputWriter.forget`), which drops the pair too, and one replaced by another file
+/// is found at the next write (`pairToWrite`), which then goes by name.
 ///
 /// Bounded: at most `capacity` files (two descriptors each), far below the descriptor limit. A held pair not written for
 /// `idleAfter` (a minute) is closed when another file needs its place, so a 10,000-widget config fills the table with the
@@ -77,6 +78,20 @@ struct HeldSpares {
     /// The pair held for `name` in `slot`, if that slot still holds it.
     func pair(in slot: Int32, for name: String) -> Pair? {
         guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)], pair.name == name else { return nil }
+        return pair
+    }
+
+    /// `pair(in:for:)` for a write: nil, with the pair released, when the file's inode has lost its name. Someone
+    /// put another file there by name (`mv other sec.plain`) or deleted it: the exchange would hand the name back and
+    /// forth between that file and this process's every second, and the write goes by name instead, which puts this
+    /// process's contents there for good. One `fstat` of a descriptor already open, per write.
+    mutating func pairToWrite(in slot: Int32, for name: String) -> Pair? {
+        guard let pair = pair(in: slot, for: name) else { return nil }
+        var status = stat()
+        guard fstat(pair.live, &status) == 0, status.st_nlink > 0 else {
+            release(slot: slot)
+            return nil
+        }
         return pair
     }
 

@@ -26,7 +26,7 @@ extension OutputWriter {
     /// batch's end; false when the file is not held or the lease is refused (a reader has the spare open, or leases
     /// stopped working): the caller then writes as outside a batch, which sorts either out.
     func rewriteHeldLater(_ bytes: [UInt8], written: Written, name: String, now: Int32) throws(OutputError) -> Bool {
-        guard isBatching, written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: name) else {
+        guard isBatching, written.hasSpare, let pair = heldSpares.pairToWrite(in: written.slot, for: name) else {
             return false
         }
         do throws(OutputError) {

@@ -11,7 +11,7 @@ extension OutputWriter {
         _ names: AtomicFile.SpareNames, with bytes: [UInt8], in directory: Int32, written: inout Written, often: Bool,
         now: Int32
     ) throws(OutputError) {
-        if written.hasSpare, let pair = heldSpares.pair(in: written.slot, for: names.name) {
+        if written.hasSpare, let pair = heldSpares.pairToWrite(in: written.slot, for: names.name) {
             let outcome: AtomicFile.SpareRewrite
             do throws(OutputError) {
                 outcome = try AtomicFile.rewriteHeldSpare(

@@ -113,6 +113,27 @@ struct DeferredExchangeTests {
         #expect(files.writer.heldFileCount == 2)
     }
 
+    /// Someone puts another file at a held file's name (`mv junk w0.plain`): the next write goes by name and every
+    /// write after it shows, where the exchanges handed the name back and forth between the two files every second.
+    @Test func aFileReplacedByNameIsWrittenByNameAndStaysTheWritersFile() throws {
+        let files = try HeldFiles(count: 1)
+        defer { files.directory.remove() }
+        #expect(files.writer.heldFileCount == 1)
+        let junk = files.directory.appending("junk")
+        try "junk\n".write(toFile: junk, atomically: false, encoding: .utf8)
+        #expect(rename(junk, files.path(0)) == 0)
+        for index in 0..<6 {
+            try files.writer.inOneBatch { try files.write(0, "t\(index)\n") }
+            #expect(try files.contents(0) == "t\(index)\n")
+        }
+        for index in 6..<9 {
+            try files.write(0, "t\(index)\n")
+            #expect(try files.contents(0) == "t\(index)\n")
+        }
+        #expect(files.writer.heldFileCount == 1, "held again, on its own inodes")
+        #expect(files.writer.takeFailedWrites().isEmpty)
+    }
+
     @Test func anExchangeThatCannotBeMadeIsReportedAndNotSkippedNextTime() throws {
         let files = try HeldFiles(count: 1)
         defer { files.directory.remove() }
