@@ -43,4 +43,22 @@ struct ConfigDirectoryTests {
         try daemon.editConfig(Self.config(["a", "d", "e"]))
         #expect(await daemon.waitFor("e, saved in the directory moved in") { daemon.hasTimeline("e") }, "\(daemon.log)")
     }
+
+    /// A FIFO moved to where widgets.yaml was (`mkfifo new; mv new widgets.yaml`): the daemon read it blocking, and hung
+    /// past SIGTERM; then it kept what it had read for that path and never read the file again. Now it reads it as
+    /// empty, keeps running the config it has, answers, and takes the next regular file.
+    @Test func aFIFOPutWhereTheConfigWasNeitherHangsNorBlindsTheDaemon() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config(["a"]))
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
+        let fifo = daemon.directory.url.path + "/new.yaml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(rename(fifo, daemon.configPath) == 0)
+        #expect(
+            await daemon.waitFor("the empty read refused") { daemon.log.contains("keeping the running configuration") },
+            "\(daemon.log)")
+        let reload = try daemon.cli(["reload", "all", "--wait"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+        try daemon.editConfig(Self.config(["a", "b"]))
+        #expect(await daemon.waitFor("b, from the regular file after it") { daemon.hasTimeline("b") }, "\(daemon.log)")
+    }
 }

@@ -130,6 +130,30 @@ struct EndToEndCLITests {
         #expect(folder.stderr.hasPrefix("\(directory.url.path): error: is a directory, not a file"))
     }
 
+    /// A FIFO for a config never hangs a command: with no writer it opens at once and reads as empty; a writer that
+    /// keeps it open and never finishes is given `FileReading.pipeWait`.
+    @Test func aConfigThatIsAFIFONeverHangsTheCommand() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let fifo = directory.url.path + "/widgets.yaml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let empty = try runWidgetd(["check", "--config", fifo])
+        #expect(empty.status == 1)
+        #expect(empty.stderr.hasPrefix("\(fifo):1:1: error: the file is empty"), "\(empty.stderr)")
+        // A writer that holds it open and writes half a file.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "exec 3>\"$1\"; printf 'widgets:\\n' >&3; exec sleep 30", "sh", fifo]
+        try writer.run()
+        defer {
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+        let stalled = try runWidgetd(["check", "--config", fifo])
+        #expect(stalled.status == 1)
+        #expect(stalled.stderr.contains("gave no end of file within 5 s"), "\(stalled.stderr)")
+    }
+
     @Test func previewPrintsAFocusQuoteWithinTheSmallBudget() throws {
         let result = try runWidgetd(["preview", "quotes", "--set", "category=focus", "--family", "systemSmall"])
         #expect(result.status == 0, "\(result.stderr)")
