@@ -27,7 +27,9 @@ public enum ChildAttributes {
         var defaults = sigset_t()
         sigemptyset(&defaults)
         // The widget signals and SIGHUP too: a `widgetd` that is not the daemon ignores them (`DaemonSignals`).
-        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGIO, SIGUSR1, SIGUSR2] + SignalFile.widgetSignals {
+        for signal in [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGPIPE, SIGXFSZ, SIGIO, SIGUSR1, SIGUSR2]
+            + SignalFile.widgetSignals
+        {
             sigaddset(&defaults, signal)
         }
         posix_spawnattr_setsigdefault(&attributes, &defaults)

@@ -21,7 +21,7 @@ public struct WidgetdMain {
         // A reader that goes away (a closed pipe on stdout or stderr) makes writes fail with EPIPE, which the daemon's
         // log counts and a command's console ends on quietly, instead of SIGPIPE killing the process (and the daemon
         // leaving its FIFO and lock behind).
-        StandardStreams.ignoreBrokenPipes()
+        StandardStreams.ignoreSignalsThatEndWrites()
         do {
             let command = try? CommandLineParser.parse(arguments)
             if case .run? = command {

@@ -68,6 +68,63 @@ struct DaemonRuntimeHardeningTests {
 
     // MARK: 6. A line without its newline
 
+    /// Under a file-size limit (`ulimit -f`, a unit's `LimitFSIZE=`), a write past it raised SIGXFSZ, which ended the
+    /// daemon without a word. Now the write fails with `EFBIG` as any write can, the widget says so, the others go on.
+    @Test func aWritePastTheFileSizeLimitFailsAndTheDaemonGoesOn() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = try directory.write(
+            "widgets.yaml",
+            """
+            widgets:
+              big:
+                kind: exec
+                command: [sh, -c, "head -c 30000 /dev/zero | tr '\\\\0' x"]
+                output: [plain]
+              quote:
+                kind: quotes
+                output: [plain]
+
+            """)
+        try FileManager.default.createDirectory(
+            atPath: directory.url.path + "/run", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        // 20,480 bytes: the quote's files fit, the 30,000-byte one does not. Started as a shell starts it: no signal
+        // blocked (the tests' process blocks most, and a blocked SIGXFSZ never ends anyone) and SIGXFSZ at its default
+        // (Python ignores it, and an ignored signal stays ignored across exec).
+        daemon.arguments = [
+            "-c",
+            "import os, resource, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                + "signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
+                + "resource.setrlimit(resource.RLIMIT_FSIZE, (20480, 20480)); os.execv(sys.argv[1], sys.argv[1:])",
+            widgetdBinary.path, "run", "--config", config,
+        ]
+        daemon.environment = [
+            "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
+            "XDG_DATA_HOME": directory.url.path + "/data", "HOME": directory.url.path, "PATH": "/usr/bin:/bin",
+        ]
+        let log = try directory.write("daemon.log", "")
+        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        try daemon.run()
+        defer {
+            if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
+            daemon.waitUntilExit()
+        }
+        #expect(
+            await waitFor("the failed write in the log", watching: directory.url.path) {
+                (try? String(contentsOfFile: log, encoding: .utf8))?.contains(
+                    "big: cannot write its entry: write(") == true
+            })
+        #expect((try? String(contentsOfFile: log, encoding: .utf8))?.contains("File too large") == true)
+        #expect(daemon.isRunning)
+        #expect(FileManager.default.fileExists(atPath: directory.url.path + "/run/widgetd/out/quote.plain"))
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
+    }
+
     @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })

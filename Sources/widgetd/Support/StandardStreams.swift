@@ -36,11 +36,13 @@ enum StandardStreams {
         return nil
     }
 
-    /// Ignores SIGPIPE in the whole process (`signal(SIGPIPE, SIG_IGN)`), so a reader going away makes a write fail
-    /// with `EPIPE` instead of killing the process.
+    /// Ignores SIGPIPE and SIGXFSZ in the whole process, so that a reader going away makes a write fail with `EPIPE`,
+    /// and a write past a file-size limit (`ulimit -f`, a unit's `LimitFSIZE=`) with `EFBIG`, instead of killing the
+    /// process: a failed write is handled where it happens (a bar file tried again, a log line lost).
     ///
-    /// Safe for children: every process widgetd starts gets SIGPIPE back to its default (`ChildAttributes`).
-    static func ignoreBrokenPipes() {
+    /// Safe for children: every process widgetd starts gets both back to their defaults (`ChildAttributes`).
+    static func ignoreSignalsThatEndWrites() {
         _ = signal(SIGPIPE, SIG_IGN)
+        _ = signal(SIGXFSZ, SIG_IGN)
     }
 }
