@@ -125,6 +125,26 @@ struct DaemonRuntimeHardeningTests {
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
     }
 
+    /// `config` lines in a row are one re-read of widgets.yaml (a flood of them held the loop for seconds, a full
+    /// parse and apply each), and the line after them is decided against the config they brought.
+    @Test func configLinesInARowAreOneRereadAndTheNextLineSeesItsResult() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
+        // Written and held open: no IN_CLOSE_WRITE, so only the `config` lines make the daemon read it.
+        let edit = try #require(FileHandle(forWritingAtPath: daemon.configPath))
+        try edit.truncate(atOffset: 0)
+        try edit.write(contentsOf: Data((Self.config + "  second:\n    kind: quotes\n    output: [plain]\n").utf8))
+        defer { try? edit.close() }
+        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
+        // One write under PIPE_BUF, so the daemon reads it in one go.
+        fifo.write(Data((String(repeating: "config\n", count: 500) + "reload second\n").utf8))
+        try fifo.close()
+        #expect(await daemon.waitFor("the second widget") { daemon.hasTimeline("second") }, "\(daemon.log)")
+        let applied = daemon.log.components(separatedBy: "configuration applied").count - 1
+        #expect(applied == 1, "\(daemon.log)")
+        #expect(!daemon.log.contains("names no widget"), "\(daemon.log)")
+    }
+
     @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })

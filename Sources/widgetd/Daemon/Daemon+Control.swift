@@ -21,12 +21,41 @@ extension Daemon {
     /// The log source of everything a FIFO line causes: whoever can write the FIFO cannot flood the log.
     static let fifoSource = "control FIFO"
 
-    /// Reads what the FIFO holds and carries out the requests each line makes (`RequestDispatcher`).
+    /// Reads what the FIFO holds and carries out the requests each line makes (`RequestDispatcher`), in order.
+    ///
+    /// `config` lines in a row are one re-read of widgets.yaml, whose answer acknowledges them all: each re-read is a
+    /// whole parse and apply, and a flood of 100,000 (`yes config > control`) kept the loop from the clocks for
+    /// seconds. Any other line first has the waiting re-read made, and is then decided against the config it brought.
     func handleControlLines() {
         guard let fifo else { return }
-        for result in fifo.readLines() {
-            for request in dispatcher.requests(for: result, in: engine) { carryOut(request) }
+        var configWaiting = false
+        var configAcknowledgements: [ControlCommand.AckToken] = []
+        func reloadWaitingConfiguration() {
+            guard configWaiting else { return }
+            reloadConfiguration()
+            for acknowledgement in configAcknowledgements { acknowledge(acknowledgement) }
+            configWaiting = false
+            configAcknowledgements = []
         }
+        for result in fifo.readLines() {
+            var requests = dispatcher.requests(for: result, in: engine)
+            let configOnly = requests.allSatisfy {
+                if case .reloadConfiguration = $0 { return true } else { return false }
+            }
+            if configOnly {
+                configWaiting = true
+                for case .reloadConfiguration(let acknowledgement?) in requests {
+                    configAcknowledgements.append(acknowledgement)
+                }
+                continue
+            }
+            if configWaiting {
+                reloadWaitingConfiguration()
+                requests = dispatcher.requests(for: result, in: engine)
+            }
+            for request in requests { carryOut(request) }
+        }
+        reloadWaitingConfiguration()
         if !fifo.isOpen {
             log(.error, "the control FIFO could not be opened again after its writers left: making it again")
             repairRuntime()
