@@ -145,6 +145,50 @@ struct DaemonRuntimeHardeningTests {
         #expect(!daemon.log.contains("names no widget"), "\(daemon.log)")
     }
 
+    /// Started with a low soft limit on descriptors (systemd's 1,024 for services, 64 here), the daemon raises it to
+    /// the hard limit: forty persist widgets then all run and show, where a few hundred ran it out at 1,024 and every
+    /// write failed from then on.
+    @Test func theDaemonRaisesItsDescriptorLimitAndManyPersistWidgetsRun() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let widgets = (0..<40).map {
+            "  p\($0):\n    kind: exec\n    interval: persist\n    command: [sh, -c, \"echo up; exec sleep 60\"]\n"
+                + "    output: [plain]\n"
+        }
+        let config = try directory.write("widgets.yaml", "widgets:\n" + widgets.joined())
+        try FileManager.default.createDirectory(
+            atPath: directory.url.path + "/run", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        daemon.arguments = [
+            "-c",
+            "import os, resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 4096)); "
+                + "os.execv(sys.argv[1], sys.argv[1:])",
+            widgetdBinary.path, "run", "--config", config,
+        ]
+        daemon.environment = [
+            "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
+            "XDG_DATA_HOME": directory.url.path + "/data", "HOME": directory.url.path, "PATH": "/usr/bin:/bin",
+        ]
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        let output = directory.url.path + "/run/widgetd/out/"
+        #expect(
+            await waitFor("every persist widget's line", timeout: .seconds(20), watching: directory.url.path) {
+                (0..<40).allSatisfy {
+                    (try? String(contentsOfFile: output + "p\($0).plain", encoding: .utf8)) == "up\n"
+                }
+            })
+        let limits = try String(contentsOfFile: "/proc/\(daemon.processIdentifier)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["4096", "4096"])
+    }
+
     @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })

@@ -1,5 +1,6 @@
 import Kind
 import Providers
+import System
 
 /// `widgetd run`: start the daemon and serve until SIGTERM or SIGINT.
 enum RunCommand {
@@ -9,6 +10,8 @@ enum RunCommand {
     ) -> Int32 {
         let journal = JournalStream.isStandardError(environment: environment)
         let log = Log.standardError(level: logLevel, journal: journal)
+        let descriptors = DescriptorLimit.raiseToHard()
+        log(.debug, "open descriptors: at most \(descriptors)")
         let daemon: Daemon
         do {
             daemon = try Daemon(
