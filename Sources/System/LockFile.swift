@@ -82,7 +82,9 @@ public final class LockFile: Sendable {
                 locked = try descriptor.status()
             } catch {
                 guard error.errno == EWOULDBLOCK else { throw .system(error) }
-                throw .alreadyRunning(pid: readPID(from: descriptor))
+                // The holder as the kernel knows it; what the file says only if that cannot be read (the file's text
+                // is anyone's to change: `echo 1 > lock` made a running daemon "pid 1").
+                throw .alreadyRunning(pid: Self.holder(of: path) ?? readPID(from: descriptor))
             }
             var named = stat()
             do {

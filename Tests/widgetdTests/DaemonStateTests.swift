@@ -223,4 +223,17 @@ struct DaemonStateTests {
         #expect(FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json"))
         #expect(try daemon.cli(["list"]).status == 3)
     }
+
+    /// The daemon is found through its `flock`, not through what the lock file says: the text is anyone's to change.
+    @Test("A lock file whose text was changed still finds the daemon that holds it")
+    func lockTextChanged() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        try "1\n".write(toFile: daemon.runtime + "/lock", atomically: false, encoding: .utf8)
+        let list = try daemon.cli(["list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let second = try runWidgetd(["run", "--config", daemon.configPath], environment: daemon.environment)
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("already running (pid \(daemon.process.processIdentifier))"), "\(second.stderr)")
+    }
 }

@@ -3,6 +3,7 @@ import Control
 import FoundationEssentials
 import Glibc
 import Output
+import System
 
 /// What the running daemon tells the CLI about itself: `<runtime dir>/daemon.json`.
 ///
@@ -43,13 +44,13 @@ struct DaemonState: Codable, Sendable, Equatable {
     }
 
     /// The state of the daemon that runs now, or nil: the file names a live process that is a widgetd and holds
-    /// the lock (its pid is the one the lock file holds). A file left by a daemon that was killed with SIGKILL is
+    /// the lock. A file left by a daemon that was killed with SIGKILL is
     /// not believed.
     static func running(in control: ControlPaths) -> DaemonState? {
         guard let state = read(from: control), isWidgetd(state.pid) else { return nil }
-        guard let text = try? String(contentsOfFile: control.lock, encoding: .utf8),
-            Int32(text.trimmingWhitespace()) == state.pid
-        else { return nil }
+        // The `flock`'s holder, from /proc/locks: the lock file's text is anyone's to change (`echo 1 > lock` made a
+        // running daemon "not running").
+        guard LockFile.holder(of: control.lock) == state.pid else { return nil }
         return state
     }
 
