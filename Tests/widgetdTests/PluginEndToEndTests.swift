@@ -546,6 +546,26 @@ struct PluginEndToEndTests {
         #expect((1...10).contains(logged.count), "\(daemon.log)")
     }
 
+    /// A plugin that says hello and never answers, with more widgets than the shared lane has slots: its calls wait
+    /// in a lane of their own (`ProviderLane.plugins`), so a quote's reload is not queued behind them until their
+    /// timeouts (30 s here, past the CLI's 10 s wait).
+    @Test func aDeafPluginHoldsUpNoBuiltInWidget() async throws {
+        let deaf =
+            "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"deaf\"}}'\nexec sleep 120\n"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugin = try directory.write("deaf", deaf)
+        chmod(plugin, 0o755)
+        let widgets = (0..<40).map { "  d\($0):\n    kind: deaf\n    timeout: 30s\n" }.joined()
+        let daemon = try DaemonUnderTest(
+            config: "plugins:\n  deaf: [\(plugin)]\nwidgets:\n  quote:\n    kind: quotes\n" + widgets,
+            reusing: directory)
+        defer { daemon.stop() }
+        #expect(await daemon.waitFor("the quote") { daemon.hasTimeline("quote") })
+        let reload = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+    }
+
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
         let help = try runWidgetd(["plugins", "--help"])
         #expect(help.status == 0)

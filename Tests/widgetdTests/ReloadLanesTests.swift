@@ -21,4 +21,15 @@ struct ReloadLanesTests {
         let next = try #require(taken)
         #expect(next.reload == ReloadQueue.Reload(instance: "motivation", token: 3) && next.lane == .store)
     }
+
+    /// Calls to a plugin that never answers fill only the plugins' lane: a quote's reload still starts.
+    @Test func aFullPluginLaneHoldsUpNoOtherLane() {
+        var lanes = ReloadLanes()
+        for token in 1...100 { lanes.add("deaf\(token)", token: UInt64(token), lane: .plugins) }
+        var started = 0
+        while lanes.next() != nil { started += 1 }
+        #expect(started == 64)
+        lanes.add("quote", token: 101, lane: .shared)
+        #expect(lanes.next()?.reload.instance == "quote")
+    }
 }

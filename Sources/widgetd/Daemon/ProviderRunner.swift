@@ -18,9 +18,13 @@ struct ProviderCompletion: Sendable {
 
 /// Where a kind's calls run, so that one kind's waiting cannot hold up another's.
 enum ProviderLane: Sendable {
-    /// Kinds that do not run commands or use the store: the pool of four threads (plugins), or the loop's own thread
-    /// for a kind that answers at once (`quotes`, `clock`: `WidgetKind.immediateTimeline`).
+    /// Kinds that do not run commands, use the store or talk to a plugin: the pool of four threads, or the loop's own
+    /// thread for a kind that answers at once (`quotes`, `clock`: `WidgetKind.immediateTimeline`).
     case shared
+    /// Plugin kinds: their calls wait for another process's answer, up to the widget's timeout, without holding a
+    /// thread (the pool of four runs them), but they hold a slot of their lane meanwhile. In the shared lane, 32 calls
+    /// to a plugin that never answers held up every quote and clock reload behind them.
+    case plugins
     /// A thread per call, for kinds that run commands (`exec`), which may take until their timeout.
     case commands
     /// One thread of its own, for kinds that use the shared store (`motivations`, `todos`): another process holding
@@ -128,12 +132,13 @@ struct ProviderRunner: Sendable {
     /// `lane(of:)` for an instance whose kind was already looked up (nil: unknown).
     private func lane(of instance: WidgetInstance, kind: (any WidgetKind)?) -> ProviderLane {
         if instance.runMode.blocksThread { return .commands }
+        if kind is PluginKind { return .plugins }
         return kind?.usesStore == true ? .store : .shared
     }
 
     private func executor(for lane: ProviderLane) -> any TaskExecutor {
         switch lane {
-        case .shared: executor
+        case .shared, .plugins: executor
         case .commands: commandExecutor
         case .store: storeExecutor
         }

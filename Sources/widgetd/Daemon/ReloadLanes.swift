@@ -7,21 +7,25 @@ struct ReloadLanes {
     private(set) var commands = ReloadQueue(limit: 64)
     /// Reloads of store-backed kinds, one at a time on the store's own thread: its timeout starts when it runs.
     private(set) var store = ReloadQueue(limit: 1)
+    /// Reloads of plugin kinds, waiting for their plugins' answers; 64 at once.
+    private(set) var plugins = ReloadQueue(limit: 64)
 
     mutating func add(_ instance: String, token: UInt64, lane: ProviderLane) {
         switch lane {
         case .shared: shared.add(instance, token: token)
         case .commands: commands.add(instance, token: token)
         case .store: store.add(instance, token: token)
+        case .plugins: plugins.add(instance, token: token)
         }
     }
 
     /// The oldest reload a lane has a free slot for, counted as running there: the shared lane's first, then the
-    /// commands', then the store's; nil when no lane can start one.
+    /// commands', the store's and the plugins'; nil when no lane can start one.
     mutating func next() -> (reload: ReloadQueue.Reload, lane: ProviderLane)? {
         if let reload = shared.next() { return (reload, .shared) }
         if let reload = commands.next() { return (reload, .commands) }
         if let reload = store.next() { return (reload, .store) }
+        if let reload = plugins.next() { return (reload, .plugins) }
         return nil
     }
 
@@ -31,6 +35,7 @@ struct ReloadLanes {
         case .shared: shared.finished()
         case .commands: commands.finished()
         case .store: store.finished()
+        case .plugins: plugins.finished()
         }
     }
 }
