@@ -295,6 +295,7 @@ struct PluginEndToEndTests {
             "\(daemon.log)")
         let log = daemon.log
         #expect(log.contains("sent a line that is not a JSON object: 'not json at all'"))
+        #expect(log.contains("sent a line that is not UTF-8 (JSON must be)"), "\(log)")
         #expect(log.contains("sent a line longer than 1024 KiB; skipped"))
         #expect(log.contains("answered request 999999 late or twice"))
         #expect(!log.contains("restarted"), "a few bad lines do not restart it")
@@ -564,6 +565,25 @@ struct PluginEndToEndTests {
         #expect(await daemon.waitFor("the quote") { daemon.hasTimeline("quote") })
         let reload = try daemon.cli(["reload", "quote", "--wait"])
         #expect(reload.status == 0, "\(reload.stderr)")
+    }
+
+    /// A plugin that closes its output and lives on is stopped, and said so: "exited with status 143" hid that the
+    /// daemon had ended it.
+    @Test func aPluginThatClosesItsOutputIsSaidToBeStopped() async throws {
+        let mute =
+            "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"mute\"}}'\nexec >&-\nexec sleep 120\n"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugin = try directory.write("mute", mute)
+        chmod(plugin, 0o755)
+        let daemon = try DaemonUnderTest(
+            config: "plugins:\n  mute: [\(plugin)]\nwidgets:\n  m:\n    kind: mute\n", reusing: directory)
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("the stop in the log") {
+                daemon.log.contains("plugin mute: closed its output; stopped it")
+            }, "\(daemon.log)")
+        #expect(!daemon.log.contains("exited with status 143"))
     }
 
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {

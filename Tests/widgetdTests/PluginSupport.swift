@@ -84,6 +84,8 @@ let fakePluginSource = #"""
                 sys.stdout.flush()
         if mode == "garbage":
             sys.stdout.write("not json at all\n{\"unterminated\": \n[1, 2, 3]\n")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(b"\xff\xfe latin\n")
             chunk = "x" * (1 << 20)
             for _ in range(10):
                 sys.stdout.write(chunk)

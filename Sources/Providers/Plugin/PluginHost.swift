@@ -257,7 +257,15 @@ public final class PluginHost: @unchecked Sendable {
         process.closeAll()
         kill(-process.pid, SIGKILL)
         RunningCommands.ended(process.pid)
-        if reason == "exited" { reason = status == 0 ? "exited" : "exited with status \(status)" }
+        if reason == "exited" {
+            // Its output ended: it exited, or it closed its output and lived on until the SIGTERM above (128 + 15).
+            reason =
+                switch status {
+                case 0: "exited"
+                case 128 + SIGTERM: "closed its output; stopped it"
+                default: "exited with status \(status)"
+                }
+        }
         let failed = state.withLock { state in
             defer { state.pending = [:] }
             state.pid = -1
@@ -303,6 +311,9 @@ public final class PluginHost: @unchecked Sendable {
     private func handle(_ bytes: [UInt8]) -> String? {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
         guard let object = (try? JSONValue.parse(bytes))?.object else {
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                return "sent a line that is not UTF-8 (JSON must be): \(LogExcerpt.of(bytes))"
+            }
             return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
         }
         if let id = object["id"]?.int, object["type"] == nil {
