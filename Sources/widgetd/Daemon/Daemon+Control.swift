@@ -21,6 +21,9 @@ extension Daemon {
     /// The log source of everything a FIFO line causes: whoever can write the FIFO cannot flood the log.
     static let fifoSource = "control FIFO"
 
+    /// How many `on_click` commands may run at once; a click past that is refused, and said so.
+    static let clickCommandsAtOnce = 64
+
     /// Reads what the FIFO holds and carries out the requests each line makes (`RequestDispatcher`), in order.
     ///
     /// `config` lines in a row are one re-read of widgets.yaml, whose answer acknowledges them all: each re-read is a
@@ -77,6 +80,16 @@ extension Daemon {
             acknowledgement.map { acknowledge($0) }
         case .startCommand(let argv, let name, let button, let token):
             defer { reapChildren() }
+            reapChildren()
+            // A flood of click lines (a FIFO read holds up to 1 MiB of them) must not start a process each at once.
+            guard children.count < Self.clickCommandsAtOnce else {
+                let failure =
+                    "\(name): \(button.rawValue) click not started: \(Self.clickCommandsAtOnce) click commands are "
+                    + "still running"
+                log(.warning, from: Self.fifoSource, failure)
+                token.map { acknowledge($0, failure: failure) }
+                return
+            }
             do {
                 children.insert(
                     try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment)))
