@@ -133,8 +133,11 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             // While a line waits for the next second, wake then to show it.
             let timeout =
                 throttle.nextRelease.map { max(0, Int32(($0.timeIntervalSinceNow * 1000).rounded(.up))) } ?? -1
+            // While a line is held, the output is not read: a script printing as fast as it can (`yes`) then blocks on
+            // its full pipe until the second is over, instead of costing the daemon most of a core to read lines it
+            // skips. (`poll` ignores a negative descriptor.)
             var descriptors = [
-                pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: throttle.nextRelease == nil ? process.output : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopWake.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 2, timeout)
