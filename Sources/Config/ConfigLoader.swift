@@ -106,22 +106,8 @@ public enum ConfigLoader {
     /// - Throws: the first problem that keeps the settings from being known: the file unreadable, not UTF-8 or not
     ///   YAML, or an error in `settings:` itself. Mistakes elsewhere in the file do not count.
     public static func checkedSettings(path: String) throws(Diagnostic) -> Settings {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
-        } catch {
-            throw Diagnostic(error.description, file: path, at: nil)
-        }
-        if let mark = firstInvalidUTF8(in: bytes) {
-            throw Diagnostic("the file is not valid UTF-8", file: path, at: mark)
-        }
-        let root: YAMLNode?
-        do {
-            root = try LastParse.document(of: bytes).root
-        } catch {
-            throw Diagnostic(error.message, file: path, at: error.mark)
-        }
-        guard let section = root?.mapping?.first(where: { $0.key.scalar?.text == "settings" }) else {
+        guard let section = try document(at: path).root?.mapping?.first(where: { $0.key.scalar?.text == "settings" })
+        else {
             return Settings()
         }
         var validator = ConfigValidator(registry: KindRegistry([]))
@@ -137,6 +123,15 @@ public enum ConfigLoader {
     ///
     /// - Throws: a diagnostic when the file cannot be read or is not YAML, so no name can be checked.
     public static func widgetNames(path: String) throws(Diagnostic) -> [String] {
+        guard let widgets = try document(at: path).root?["widgets"]?.value.mapping else { return [] }
+        return widgets.compactMap { $0.key.scalar?.text }
+    }
+
+    /// The YAML document in the file at `path` (through `LastParse`, so the next read of the same bytes parses
+    /// nothing), whatever its contents mean.
+    ///
+    /// - Throws: a diagnostic when the file cannot be read, is not UTF-8 or is not YAML.
+    private static func document(at path: String) throws(Diagnostic) -> YAMLDocument {
         let bytes: [UInt8]
         do {
             bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
@@ -146,14 +141,11 @@ public enum ConfigLoader {
         if let mark = firstInvalidUTF8(in: bytes) {
             throw Diagnostic("the file is not valid UTF-8", file: path, at: mark)
         }
-        let document: YAMLDocument
         do {
-            document = try YAMLLoader.load(bytes: bytes)
+            return try LastParse.document(of: bytes)
         } catch {
             throw Diagnostic(error.message, file: path, at: error.mark)
         }
-        guard let widgets = document.root?["widgets"]?.value.mapping else { return [] }
-        return widgets.compactMap { $0.key.scalar?.text }
     }
 
     /// Only the valid entries of `plugins:` in the file at `path`, whatever else is wrong with it: the CLI needs them

@@ -86,28 +86,13 @@ struct DaemonRuntimeHardeningTests {
                 output: [plain]
 
             """)
-        try FileManager.default.createDirectory(
-            atPath: directory.url.path + "/run", withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        // 20,480 bytes: the quote's files fit, the 30,000-byte one does not. Started as a shell starts it: no signal
-        // blocked (the tests' process blocks most, and a blocked SIGXFSZ never ends anyone) and SIGXFSZ at its default
-        // (Python ignores it, and an ignored signal stays ignored across exec).
-        daemon.arguments = [
-            "-c",
-            "import os, resource, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
-                + "signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
-                + "resource.setrlimit(resource.RLIMIT_FSIZE, (20480, 20480)); os.execv(sys.argv[1], sys.argv[1:])",
-            widgetdBinary.path, "run", "--config", config,
-        ]
-        daemon.environment = [
-            "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
-            "XDG_DATA_HOME": directory.url.path + "/data", "HOME": directory.url.path, "PATH": "/usr/bin:/bin",
-        ]
         let log = try directory.write("daemon.log", "")
-        daemon.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        try daemon.run()
+        // 20,480 bytes: the quote's files fit, the 30,000-byte one does not. SIGXFSZ at its default: Python ignores
+        // it, and an ignored signal stays ignored across exec.
+        let daemon = try Self.daemon(
+            config: config, in: directory, log: try FileHandle(forWritingTo: URL(fileURLWithPath: log)),
+            settingUp: "signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
+                + "resource.setrlimit(resource.RLIMIT_FSIZE, (20480, 20480))")
         defer {
             if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
             daemon.waitUntilExit()
@@ -156,23 +141,9 @@ struct DaemonRuntimeHardeningTests {
                 + "    output: [plain]\n"
         }
         let config = try directory.write("widgets.yaml", "widgets:\n" + widgets.joined())
-        try FileManager.default.createDirectory(
-            atPath: directory.url.path + "/run", withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        daemon.arguments = [
-            "-c",
-            "import os, resource, sys; resource.setrlimit(resource.RLIMIT_NOFILE, (64, 4096)); "
-                + "os.execv(sys.argv[1], sys.argv[1:])",
-            widgetdBinary.path, "run", "--config", config,
-        ]
-        daemon.environment = [
-            "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
-            "XDG_DATA_HOME": directory.url.path + "/data", "HOME": directory.url.path, "PATH": "/usr/bin:/bin",
-        ]
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try Self.daemon(
+            config: config, in: directory, log: FileHandle.nullDevice,
+            settingUp: "resource.setrlimit(resource.RLIMIT_NOFILE, (64, 4096))")
         defer {
             kill(daemon.processIdentifier, SIGTERM)
             daemon.waitUntilExit()
@@ -211,6 +182,32 @@ struct DaemonRuntimeHardeningTests {
         // They outlive the daemon by design (their own session): the test ends them.
         defer { for child in children { kill(child, SIGKILL) } }
         #expect(children.count == 64, "\(children.count) children")
+    }
+
+    /// `widgetd run --config config` in `directory`'s XDG directories, started by Python after `setUp` (Python code:
+    /// a limit to set), as a shell starts it: no signal blocked (the tests' process blocks most, and a child inherits
+    /// that).
+    static func daemon(config: String, in directory: TemporaryDirectory, log: FileHandle, settingUp setUp: String)
+        throws -> Process
+    {
+        try FileManager.default.createDirectory(
+            atPath: directory.url.path + "/run", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        daemon.arguments = [
+            "-c",
+            "import os, resource, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); " + setUp
+                + "; os.execv(sys.argv[1], sys.argv[1:])",
+            widgetdBinary.path, "run", "--config", config,
+        ]
+        daemon.environment = [
+            "XDG_RUNTIME_DIR": directory.url.path + "/run", "XDG_STATE_HOME": directory.url.path + "/state",
+            "XDG_DATA_HOME": directory.url.path + "/data", "HOME": directory.url.path, "PATH": "/usr/bin:/bin",
+        ]
+        daemon.standardError = log
+        try daemon.run()
+        return daemon
     }
 
     @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() async throws {
