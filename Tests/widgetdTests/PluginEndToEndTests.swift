@@ -484,6 +484,33 @@ struct PluginEndToEndTests {
         #expect(timesRun() == 2, "`widgetd plugins` tries it again")
     }
 
+    /// Plugins whose declarations are read are run all at once (`PluginCatalog.declarations`): two that each say hello
+    /// only once the other has started both load, where one after the other the first waited out its deadline.
+    @Test func pluginsAreProbedAtOnce() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugins = directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        for (name, other) in [("alpha", "beta"), ("beta", "alpha")] {
+            let script = """
+                #!/bin/sh
+                touch \(directory.url.path)/\(name).started
+                while [ ! -e \(directory.url.path)/\(other).started ]; do sleep 0.05; done
+                echo '{"type":"hello","protocol":1,"kind":{"name":"\(name)"}}'
+                exec sleep 30
+
+                """
+            try writeFile(script, to: plugins + "/" + name)
+            chmod(plugins + "/" + name, 0o755)
+        }
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
+            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
+        ]
+        let kinds = try runWidgetd(["kinds"], environment: environment)
+        #expect(kinds.stdout.contains("alpha") && kinds.stdout.contains("beta"), "\(kinds.stdout)\(kinds.stderr)")
+    }
+
     /// The daemon waits longer than a command for a plugin's hello (`PluginCatalog.daemonHelloDeadline`): one slow to
     /// start at login has its widgets shown, and the answer it gave is remembered for the commands after.
     @Test func theDaemonWaitsForAPluginSlowToSayHello() async throws {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import Kind
 import Output
+import Synchronization
 import System
 
 /// Where a plugin was found and how it starts.
@@ -82,9 +83,11 @@ public enum PluginCatalog {
     ) -> [FoundPlugin] {
         let cache = cacheDirectory(environment: environment)
         var taken = Set(builtIn)
-        return sources(environment: environment, configured: configured).map { source in
-            var found = declaration(
-                of: source, cacheDirectory: cache, deadline: deadline, retryingTimeouts: retryingTimeouts)
+        let declared = declarations(
+            of: sources(environment: environment, configured: configured), cacheDirectory: cache, deadline: deadline,
+            retryingTimeouts: retryingTimeouts)
+        return declared.map { declared in
+            var found = declared
             if let kind = found.declaration?.name {
                 if taken.contains(kind) {
                     found.error = "declares kind '\(kind)', which another kind already has"
@@ -95,6 +98,40 @@ public enum PluginCatalog {
             }
             return found
         }
+    }
+
+    /// `declaration(of:…)` of every source, in their order, the plugins that must be run all at once: three silent ones
+    /// cost one deadline, not three.
+    static func declarations(
+        of sources: [PluginSource], cacheDirectory: String, deadline: TimeInterval, retryingTimeouts: Bool
+    ) -> [FoundPlugin] {
+        guard sources.count > 1 else {
+            return sources.map {
+                declaration(
+                    of: $0, cacheDirectory: cacheDirectory, deadline: deadline, retryingTimeouts: retryingTimeouts)
+            }
+        }
+        let done = Condition()
+        let results = Mutex<[FoundPlugin?]>(Array(repeating: nil, count: sources.count))
+        for (index, source) in sources.enumerated() {
+            let work: @Sendable () -> Void = {
+                let found = declaration(
+                    of: source, cacheDirectory: cacheDirectory, deadline: deadline, retryingTimeouts: retryingTimeouts)
+                results.withLock { $0[index] = found }
+                done.lock()
+                done.broadcast()
+                done.unlock()
+            }
+            do {
+                try DetachedThread.start(name: "plugin probe", work)
+            } catch {
+                work()
+            }
+        }
+        done.lock()
+        while results.withLock({ $0.contains { $0 == nil } }) { done.wait() }
+        done.unlock()
+        return results.withLock { $0.map { $0! } }
     }
 
     /// From the cache when it matches the files, else by running the plugin until its hello.
