@@ -100,24 +100,29 @@ public enum PluginCatalog {
         }
     }
 
-    /// `declaration(of:…)` of every source, in their order, the plugins that must be run all at once: three silent ones
-    /// cost one deadline, not three.
+    /// Every source's declaration, in their order: from the cache when it matches the files (on this thread), else by
+    /// running the plugin until its hello, the plugins that must be run all at once, so three silent ones cost one
+    /// deadline, not three.
     static func declarations(
         of sources: [PluginSource], cacheDirectory: String, deadline: TimeInterval, retryingTimeouts: Bool
     ) -> [FoundPlugin] {
-        guard sources.count > 1 else {
-            return sources.map {
-                declaration(
-                    of: $0, cacheDirectory: cacheDirectory, deadline: deadline, retryingTimeouts: retryingTimeouts)
+        var found = sources.map {
+            cachedDeclaration(of: $0, cacheDirectory: cacheDirectory, retryingTimeouts: retryingTimeouts)
+        }
+        let toRun = found.indices.filter { found[$0] == nil }
+        guard toRun.count > 1 else {
+            for index in toRun {
+                found[index] = probedDeclaration(of: sources[index], cacheDirectory: cacheDirectory, deadline: deadline)
             }
+            return found.map { $0! }
         }
         let done = Condition()
-        let results = Mutex<[FoundPlugin?]>(Array(repeating: nil, count: sources.count))
-        for (index, source) in sources.enumerated() {
+        let probed = Mutex<[Int: FoundPlugin]>([:])
+        for index in toRun {
+            let source = sources[index]
             let work: @Sendable () -> Void = {
-                let found = declaration(
-                    of: source, cacheDirectory: cacheDirectory, deadline: deadline, retryingTimeouts: retryingTimeouts)
-                results.withLock { $0[index] = found }
+                let declared = probedDeclaration(of: source, cacheDirectory: cacheDirectory, deadline: deadline)
+                probed.withLock { $0[index] = declared }
                 done.lock()
                 done.broadcast()
                 done.unlock()
@@ -129,32 +134,35 @@ public enum PluginCatalog {
             }
         }
         done.lock()
-        while results.withLock({ $0.contains { $0 == nil } }) { done.wait() }
+        while probed.withLock({ $0.count }) < toRun.count { done.wait() }
         done.unlock()
-        return results.withLock { $0.map { $0! } }
+        probed.withLock { for (index, declared) in $0 { found[index] = declared } }
+        return found.map { $0! }
     }
 
-    /// From the cache when it matches the files, else by running the plugin until its hello.
-    static func declaration(
-        of source: PluginSource, cacheDirectory: String, deadline: TimeInterval = helloDeadline,
-        retryingTimeouts: Bool = false
-    ) -> FoundPlugin {
-        let key = cacheKey(source.argv)
-        let cacheFile = "\(cacheDirectory)/\(source.name).json"
-        if let data = FileManager.default.contents(atPath: cacheFile),
+    /// The cache's entry when it matches the files (and, with `retryingTimeouts`, is not a silence); nil otherwise.
+    private static func cachedDeclaration(
+        of source: PluginSource, cacheDirectory: String, retryingTimeouts: Bool
+    ) -> FoundPlugin? {
+        guard let data = FileManager.default.contents(atPath: "\(cacheDirectory)/\(source.name).json"),
             let cached = (try? JSONValue.parse(data))?.object,
-            cached["key"]?.string == key, !(retryingTimeouts && cached["timeout"] == .bool(true))
-        {
-            if let hello = cached["hello"]?.object {
-                do {
-                    return FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
-                } catch {
-                    return FoundPlugin(source: source, error: "\(error)")
-                }
+            cached["key"]?.string == cacheKey(source.argv), !(retryingTimeouts && cached["timeout"] == .bool(true))
+        else { return nil }
+        if let hello = cached["hello"]?.object {
+            do {
+                return FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
+            } catch {
+                return FoundPlugin(source: source, error: "\(error)")
             }
-            return FoundPlugin(source: source, error: cached["error"]?.string ?? "unknown error")
         }
-        var record: [String: JSONValue] = ["key": JSONValue(key), "argv": JSONValue(source.argv)]
+        return FoundPlugin(source: source, error: cached["error"]?.string ?? "unknown error")
+    }
+
+    /// Runs the plugin until its hello, and keeps what it said (or that it said nothing) in the cache.
+    private static func probedDeclaration(
+        of source: PluginSource, cacheDirectory: String, deadline: TimeInterval
+    ) -> FoundPlugin {
+        var record: [String: JSONValue] = ["key": JSONValue(cacheKey(source.argv)), "argv": JSONValue(source.argv)]
         let found: FoundPlugin
         switch PluginProbe.hello(source.argv, deadline: deadline) {
         case .success(let hello):
@@ -170,7 +178,8 @@ public enum PluginCatalog {
             found = FoundPlugin(source: source, error: error.description)
         }
         try? PrivateDirectory.make(cacheDirectory)
-        try? Data(JSONValue.object(record).serialized()).write(to: URL(fileURLWithPath: cacheFile), options: .atomic)
+        try? Data(JSONValue.object(record).serialized()).write(
+            to: URL(fileURLWithPath: "\(cacheDirectory)/\(source.name).json"), options: .atomic)
         return found
     }
 
