@@ -97,7 +97,7 @@ struct AppEndToEndTests {
 /// file and says nothing was changed; it used to wait SQLite's busy timeout once per retry, 46 s, without a word.
 @Suite("the app on a locked store", .spawnsDaemons)
 struct LockedStoreTests {
-    @Test func aLockedStoreIsNamedAndNothingIsChanged() throws {
+    @Test(.aheadInLine) func aLockedStoreIsNamedAndNothingIsChanged() async throws {
         let home = try AppEndToEndTests.Home()
         defer { home.directory.remove() }
         #expect(try home.widgetd("todos", "add", "first").status == 0)
@@ -120,6 +120,8 @@ struct LockedStoreTests {
         }
         defer { release() }
         #expect(output.fileHandleForReading.availableData.starts(with: Array("locked".utf8)))
+        // The command now waits out its 10 s, asleep: the turn goes to the next test.
+        await DaemonGate.giveBackTurn()
         let added = try home.widgetd("todos", "add", "second")
         #expect(added.status == 1)
         #expect(

@@ -452,7 +452,7 @@ struct PluginEndToEndTests {
     /// A plugin that never says hello costs a command its 3 s wait once, not every bar click: the silence is remembered
     /// until the plugin's files change, `widgetd plugins` tries it again, commands that need no kinds never run it,
     /// and a widget of its kind is told why the kind is missing.
-    @Test func aSilentPluginIsRememberedAndNamedAsTheReason() throws {
+    @Test(.aheadInLine) func aSilentPluginIsRememberedAndNamedAsTheReason() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let plugins = directory.url.path + "/data/widgetd/plugins"
@@ -468,6 +468,8 @@ struct PluginEndToEndTests {
         func timesRun() -> Int {
             ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
+        // Two waits of 3 s for a plugin that sleeps: the turn goes to the next test.
+        await DaemonGate.giveBackTurn()
         _ = try runWidgetd(["kinds"], environment: environment)
         #expect(timesRun() == 1)
         let check = try runWidgetd(["check"], environment: environment)
@@ -513,7 +515,7 @@ struct PluginEndToEndTests {
 
     /// The daemon waits longer than a command for a plugin's hello (`PluginCatalog.daemonHelloDeadline`): one slow to
     /// start at login has its widgets shown, and the answer it gave is remembered for the commands after.
-    @Test func theDaemonWaitsForAPluginSlowToSayHello() async throws {
+    @Test(.aheadInLine) func theDaemonWaitsForAPluginSlowToSayHello() async throws {
         let slow = """
             #!/bin/sh
             sleep 3.3
@@ -533,6 +535,7 @@ struct PluginEndToEndTests {
                 + "    output: [plain]\n",
             reusing: directory)
         defer { daemon.stop() }
+        await DaemonGate.giveBackTurn()  // the plugin sleeps through its 3.3 s twice: the cores are free meanwhile
         #expect(
             await daemon.waitFor("the slow plugin's answer", timeout: .seconds(20)) {
                 Self.shown(daemon, "s") == "finally"
@@ -541,7 +544,7 @@ struct PluginEndToEndTests {
 
     /// A plugin's `log` lines are limited as other outsiders' are (daemon.md, "Limits"): ten per 5 s, then one line
     /// with the count of the rest. A chatty plugin wrote every line to the journal.
-    @Test func aPluginsLogLinesAreLimited() async throws {
+    @Test(.aheadInLine) func aPluginsLogLinesAreLimited() async throws {
         let chatty = """
             #!/bin/sh
             echo '{"type":"hello","protocol":1,"kind":{"name":"chatty"}}'
@@ -564,6 +567,7 @@ struct PluginEndToEndTests {
             config: "plugins:\n  chatty: [\(plugin)]\nwidgets:\n  c:\n    kind: chatty\n    output: [plain]\n",
             reusing: directory)
         defer { daemon.stop() }
+        await DaemonGate.giveBackTurn()  // the rest is the 5 s window passing
         #expect(
             await daemon.waitFor("the count of the lines held back", timeout: .seconds(15)) {
                 daemon.log.contains(
