@@ -27,11 +27,15 @@ public struct ConfigLoadResult: Sendable {
 
 /// Reads and checks `widgets.yaml`.
 public enum ConfigLoader {
-    /// Reads the file at `path` and checks it. `path` is shown in diagnostics as given.
-    public static func load(path: String, registry: KindRegistry) -> ConfigLoadResult {
+    /// Reads the file at `path` and checks it. `path` is shown in diagnostics as given. `pipeWait`: how long a pipe or
+    /// FIFO there may take to end (`FileReading`); the daemon's loop and a running bar, which must not stop for it,
+    /// give it none.
+    public static func load(
+        path: String, registry: KindRegistry, pipeWait: TimeInterval = FileReading.pipeWait
+    ) -> ConfigLoadResult {
         let bytes: [UInt8]
         do {
-            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes)
+            bytes = try FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes, pipeWait: pipeWait)
         } catch {
             return ConfigLoadResult(diagnostics: [Diagnostic(error.description, file: path, at: nil)])
         }

@@ -23,7 +23,9 @@ public enum FileReading {
     /// widgets.yaml was hung the daemon in `open`, past SIGTERM. An anonymous pipe can be read once, and one command
     /// reads its config more than once (the `plugins:` section first, then the whole), so what such a pipe held is
     /// kept for the later reads of the same pipe; a named FIFO is read afresh each time, as it may be written again.
-    public static func contents(of path: String, atMost limit: Int? = nil) throws(FileReadError) -> [UInt8] {
+    public static func contents(
+        of path: String, atMost limit: Int? = nil, pipeWait: TimeInterval = pipeWait
+    ) throws(FileReadError) -> [UInt8] {
         let descriptor = retryingInterrupted { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard descriptor >= 0 else { throw failure(path: path, errno: errno) }
         defer { close(descriptor) }
@@ -38,7 +40,10 @@ public enum FileReading {
         let pipe = status.st_mode & S_IFMT == S_IFIFO && isAnonymousPipe(descriptor) ? status.st_ino : nil
         if let pipe, let kept = readPipes.withLock({ $0[path] }), kept.inode == pipe { return kept.bytes }
         let stalled = FileReadError(
-            path: path, reason: "gave no end of file within \(Int(pipeWait)) s (a pipe or FIFO nobody closed?)")
+            path: path,
+            reason: pipeWait > 0
+                ? "gave no end of file within \(Int(pipeWait)) s (a pipe or FIFO nobody closed?)"
+                : "is a pipe or FIFO with nothing to read yet (the daemon waits for no pipe)")
         // The same pipe stalled a moment ago (a command reads its config up to three times): not waited for again.
         if let since = stalledPipes.withLock({ $0[path] }), since.inode == status.st_ino,
             Date().timeIntervalSince(since.at) < pipeWait * 2

@@ -58,6 +58,21 @@ struct ConfigDirectoryTests {
             "\(daemon.log)")
         let reload = try daemon.cli(["reload", "all", "--wait"])
         #expect(reload.status == 0, "\(reload.stderr)")
+        // A writer that holds the FIFO open and writes half a file: refused at once, not waited for.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
+        writer.arguments = ["-c", "exec 3>\"$1\"; printf 'widgets:\\n' >&3; exec sleep 30", "sh", daemon.configPath]
+        try writer.run()
+        defer {
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+        }
+        // Opening a FIFO for writing raises no inotify event the daemon reads: SIGHUP asks it to read the file.
+        #expect(kill(daemon.process.processIdentifier, SIGHUP) == 0)
+        #expect(
+            await daemon.waitFor("the half-written FIFO refused") {
+                daemon.log.contains("is a pipe or FIFO with nothing to read yet")
+            }, "\(daemon.log)")
         try daemon.editConfig(Self.config(["a", "b"]))
         #expect(await daemon.waitFor("b, from the regular file after it") { daemon.hasTimeline("b") }, "\(daemon.log)")
     }

@@ -513,6 +513,58 @@ struct PluginEndToEndTests {
         #expect(kinds.stdout.contains("alpha") && kinds.stdout.contains("beta"), "\(kinds.stdout)\(kinds.stderr)")
     }
 
+    /// What a plugin run for its hello leaves in its process group (a child that ignores SIGTERM) is killed with it:
+    /// every `check`, `kinds` and `plugins` left one behind.
+    @Test func aProbeLeavesNothingBehind() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugins = directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let marker = "105.\(getpid())"
+        try writeFile("#!/bin/sh\n(trap '' TERM; exec sleep \(marker)) &\nexec sleep 30\n", to: plugins + "/clingy")
+        chmod(plugins + "/clingy", 0o755)
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
+            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
+        ]
+        await DaemonGate.giveBackTurn()  // the probe's 3 s are a sleeping plugin's
+        _ = try runWidgetd(["kinds"], environment: environment)
+        func lingering() -> Bool {
+            let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+            return pids.contains { pid in
+                guard Int32(pid) != nil,
+                    let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")
+                else { return false }
+                return String(decoding: command, as: UTF8.self).contains(marker)
+            }
+        }
+        #expect(await waitFor("the probe's group gone") { !lingering() })
+    }
+
+    /// A plugin's hello is its own text: its version, names and summaries reach `plugins` and `kinds` escaped.
+    @Test func aPluginsHelloReachesTheTerminalEscaped() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugins = directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let hello =
+            #"{"type":"hello","protocol":1,"version":"1\u001b[31mX","kind":{"name":"esck","display_name":"D\u001b[5m","#
+            + #""summary":"S\u001b]0;t\u0007\u202eZ"}}"#
+        try writeFile("#!/bin/sh\necho '\(hello)'\nexec sleep 30\n", to: plugins + "/esck")
+        chmod(plugins + "/esck", 0o755)
+        let environment = [
+            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
+            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
+        ]
+        for command in ["plugins", "kinds"] {
+            let output = try runWidgetd([command], environment: environment).stdout
+            #expect(output.contains("esck"), "\(command): \(output)")
+            #expect(
+                !output.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{7}" || $0 == "\u{202E}" },
+                "\(command): \(output)")
+        }
+    }
+
     /// The daemon waits longer than a command for a plugin's hello (`PluginCatalog.daemonHelloDeadline`): one slow to
     /// start at login has its widgets shown, and the answer it gave is remembered for the commands after.
     @Test(.aheadInLine) func theDaemonWaitsForAPluginSlowToSayHello() async throws {

@@ -220,6 +220,8 @@ enum PluginProbe {
         defer {
             kill(-process.pid, SIGTERM)
             _ = process.waitForExit(killingAfter: 1)
+            // What it started in its group and that outlived it (a child that ignores SIGTERM) goes too.
+            kill(-process.pid, SIGKILL)
             process.closeAll()
             RunningCommands.ended(process.pid)
         }

@@ -44,7 +44,8 @@ final class ConfigFollower {
         let name = Path.lastComponent(of: path)
         let events = watcher.readEvents()
         guard events.contains(where: { $0.name == name || $0.mask.contains(.queueOverflow) }) else { return nil }
-        let loaded = ConfigLoader.load(path: path, registry: registry)
+        // The bar's loop must not stop for a FIFO put where the file was.
+        let loaded = ConfigLoader.load(path: path, registry: registry, pipeWait: 0)
         guard let configuration = loaded.configuration else {
             warn("\(path) has errors; 'widgetd check' shows them; keeping the blocks shown")
             return nil

@@ -1,5 +1,6 @@
 import Kind
 import Providers
+import Text
 
 /// `widgetd kinds`: the widget gallery as text.
 enum KindsCommand {
@@ -50,6 +51,8 @@ enum KindsCommand {
                 }
             }
         }
+        // A plugin's names and summaries are its own text, whatever it put there (an ESC, a bidirectional override).
+        if kind is PluginKind { lines = lines.map(TerminalText.escaped) }
         return lines.joined(separator: "\n")
     }
 

@@ -34,11 +34,13 @@ enum PluginsCommand {
             } else {
                 state = "not started"
             }
-            rows.append([
-                plugin.source.name, plugin.declaration?.name ?? "-",
-                status?.version ?? plugin.declaration.map { $0.version.isEmpty ? "-" : $0.version } ?? "-", state,
-                plugin.source.origin, plugin.error ?? status?.lastError ?? "-",
-            ])
+            // A file's name and a plugin's version and errors are outsiders' text: escaped, as `list` escapes its own.
+            rows.append(
+                [
+                    plugin.source.name, plugin.declaration?.name ?? "-",
+                    status?.version ?? plugin.declaration.map { $0.version.isEmpty ? "-" : $0.version } ?? "-", state,
+                    plugin.source.origin, plugin.error ?? status?.lastError ?? "-",
+                ].map(TerminalText.escaped))
         }
         let widths = rows[0].indices.map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         for row in rows {

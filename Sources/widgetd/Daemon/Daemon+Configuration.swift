@@ -18,7 +18,8 @@ extension Daemon {
         // The parse maps code the loop does not run: trimmed again once the widgets it starts have answered.
         workingSetTrimPending = true
         workingSetTrimDue = nil
-        let loaded = ConfigLoader.load(path: configPath, registry: registry)
+        // A FIFO put where the file was is not waited for: the loop serves the clocks meanwhile.
+        let loaded = ConfigLoader.load(path: configPath, registry: registry, pipeWait: 0)
         guard let configuration = loaded.configuration else {
             // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
             for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
