@@ -61,12 +61,17 @@ struct ConfigDirectoryTests {
         // A writer that holds the FIFO open and writes half a file: refused at once, not waited for.
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = ["-c", "exec 3>\"$1\"; printf 'widgets:\\n' >&3; exec sleep 30", "sh", daemon.configPath]
+        let opened = daemon.directory.url.path + "/writer-opened"
+        writer.arguments = [
+            "-c", "exec 3>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", daemon.configPath,
+            opened,
+        ]
         try writer.run()
         defer {
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
         }
+        #expect(await daemon.waitFor("the writer in place") { FileManager.default.fileExists(atPath: opened) })
         // Opening a FIFO for writing raises no inotify event the daemon reads: SIGHUP asks it to read the file.
         #expect(kill(daemon.process.processIdentifier, SIGHUP) == 0)
         #expect(
