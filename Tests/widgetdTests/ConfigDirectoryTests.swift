@@ -58,12 +58,13 @@ struct ConfigDirectoryTests {
             "\(daemon.log)")
         let reload = try daemon.cli(["reload", "all", "--wait"])
         #expect(reload.status == 0, "\(reload.stderr)")
-        // A writer that holds the FIFO open and writes half a file: refused at once, not waited for.
+        // A writer that holds the FIFO open (read-write, so its open does not wait for a reader) and writes half a
+        // file: refused at once, not waited for.
         let writer = Process()
         writer.executableURL = URL(fileURLWithPath: "/bin/sh")
         let opened = daemon.directory.url.path + "/writer-opened"
         writer.arguments = [
-            "-c", "exec 3>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", daemon.configPath,
+            "-c", "exec 3<>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", daemon.configPath,
             opened,
         ]
         try writer.run()
