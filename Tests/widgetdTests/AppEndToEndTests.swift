@@ -122,7 +122,8 @@ struct LockedStoreTests {
         #expect(output.fileHandleForReading.availableData.starts(with: Array("locked".utf8)))
         // The command now waits out its 10 s, asleep: the turn goes to the next test.
         await DaemonGate.giveBackTurn()
-        let added = try home.widgetd("todos", "add", "second")
+        let environment = home.environment
+        let added = try await awaitingPrograms { try runWidgetd(["todos", "add", "second"], environment: environment) }
         #expect(added.status == 1)
         #expect(
             added.stderr.hasPrefix("widgetd: error: \(path): SQLite error 5: database is locked"), "\(added.stderr)")

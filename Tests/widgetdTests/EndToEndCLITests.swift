@@ -154,7 +154,7 @@ struct EndToEndCLITests {
             writer.waitUntilExit()
         }
         #expect(await waitFor("the writer in place") { FileManager.default.fileExists(atPath: opened) })
-        let stalled = try runWidgetd(["check", "--config", fifo])
+        let stalled = try await awaitingPrograms { try runWidgetd(["check", "--config", fifo]) }
         #expect(stalled.status == 1)
         #expect(stalled.stderr.contains("gave no end of file within 5 s"), "\(stalled.stderr)")
     }

@@ -470,7 +470,7 @@ struct PluginEndToEndTests {
         }
         // Two waits of 3 s for a plugin that sleeps: the turn goes to the next test.
         await DaemonGate.giveBackTurn()
-        _ = try runWidgetd(["kinds"], environment: environment)
+        _ = try await awaitingPrograms { try runWidgetd(["kinds"], environment: environment) }
         #expect(timesRun() == 1)
         let check = try runWidgetd(["check"], environment: environment)
         #expect(check.status == 1)
@@ -481,7 +481,7 @@ struct PluginEndToEndTests {
         _ = try runWidgetd(["todos", "list"], environment: environment)
         _ = try runWidgetd(["cron", "0 9 * * *", "--count", "1"], environment: environment)
         #expect(timesRun() == 1, "remembered, and not run by commands that need no kinds")
-        let listed = try runWidgetd(["plugins"], environment: environment)
+        let listed = try await awaitingPrograms { try runWidgetd(["plugins"], environment: environment) }
         #expect(listed.stdout.contains("said no hello within 3 s"), "\(listed.stdout)")
         #expect(timesRun() == 2, "`widgetd plugins` tries it again")
     }
@@ -528,7 +528,7 @@ struct PluginEndToEndTests {
             "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
         ]
         await DaemonGate.giveBackTurn()  // the probe's 3 s are a sleeping plugin's
-        _ = try runWidgetd(["kinds"], environment: environment)
+        _ = try await awaitingPrograms { try runWidgetd(["kinds"], environment: environment) }
         func lingering() -> Bool {
             let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
             return pids.contains { pid in
