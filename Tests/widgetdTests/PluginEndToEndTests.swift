@@ -449,22 +449,43 @@ struct PluginEndToEndTests {
         #expect(preview.stdout.contains(try Regex("^NY in [0-9]+ d\n$")), "\(preview.stdout)")
     }
 
+    /// A scratch home for the CLI with plugins in its data directory (`$XDG_DATA_HOME/widgetd/plugins`), its cache
+    /// and runtime directories of its own, and `WIDGETD_CONFIG` at `config` (by default a file that is not there).
+    struct PluginHome {
+        let directory: TemporaryDirectory
+        var path: String { directory.url.path }
+
+        init() throws {
+            directory = try TemporaryDirectory()
+            try FileManager.default.createDirectory(
+                atPath: path + "/data/widgetd/plugins", withIntermediateDirectories: true)
+        }
+
+        /// Writes `script` as the executable plugin `name`.
+        func install(_ name: String, _ script: String) throws {
+            let file = path + "/data/widgetd/plugins/" + name
+            try writeFile(script, to: file)
+            chmod(file, 0o755)
+        }
+
+        func environment(config: String? = nil) -> [String: String] {
+            [
+                "XDG_DATA_HOME": path + "/data", "XDG_CACHE_HOME": path + "/cache", "XDG_RUNTIME_DIR": path,
+                "WIDGETD_CONFIG": config ?? path + "/none.yaml",
+            ]
+        }
+    }
+
     /// A plugin that never says hello costs a command its 3 s wait once, not every bar click: the silence is remembered
     /// until the plugin's files change, `widgetd plugins` tries it again, commands that need no kinds never run it,
     /// and a widget of its kind is told why the kind is missing.
     @Test(.aheadInLine) func aSilentPluginIsRememberedAndNamedAsTheReason() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugins = directory.url.path + "/data/widgetd/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
-        let runs = directory.url.path + "/runs"
-        try writeFile("#!/bin/sh\necho run >> \(runs)\nexec sleep 30\n", to: plugins + "/silent")
-        chmod(plugins + "/silent", 0o755)
-        let config = try directory.write("widgets.yaml", "widgets:\n  s:\n    kind: silent\n")
-        let environment = [
-            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
-            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": config,
-        ]
+        let home = try PluginHome()
+        defer { home.directory.remove() }
+        let runs = home.path + "/runs"
+        try home.install("silent", "#!/bin/sh\necho run >> \(runs)\nexec sleep 30\n")
+        let environment = home.environment(
+            config: try home.directory.write("widgets.yaml", "widgets:\n  s:\n    kind: silent\n"))
         func timesRun() -> Int {
             ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").split(separator: "\n").count
         }
@@ -489,44 +510,32 @@ struct PluginEndToEndTests {
     /// Plugins whose declarations are read are run all at once (`PluginCatalog.declarations`): two that each say hello
     /// only once the other has started both load, where one after the other the first waited out its deadline.
     @Test func pluginsAreProbedAtOnce() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugins = directory.url.path + "/data/widgetd/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let home = try PluginHome()
+        defer { home.directory.remove() }
         for (name, other) in [("alpha", "beta"), ("beta", "alpha")] {
-            let script = """
+            try home.install(
+                name,
+                """
                 #!/bin/sh
-                touch \(directory.url.path)/\(name).started
-                while [ ! -e \(directory.url.path)/\(other).started ]; do sleep 0.05; done
+                touch \(home.path)/\(name).started
+                while [ ! -e \(home.path)/\(other).started ]; do sleep 0.05; done
                 echo '{"type":"hello","protocol":1,"kind":{"name":"\(name)"}}'
                 exec sleep 30
 
-                """
-            try writeFile(script, to: plugins + "/" + name)
-            chmod(plugins + "/" + name, 0o755)
+                """)
         }
-        let environment = [
-            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
-            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
-        ]
-        let kinds = try runWidgetd(["kinds"], environment: environment)
+        let kinds = try runWidgetd(["kinds"], environment: home.environment())
         #expect(kinds.stdout.contains("alpha") && kinds.stdout.contains("beta"), "\(kinds.stdout)\(kinds.stderr)")
     }
 
     /// What a plugin run for its hello leaves in its process group (a child that ignores SIGTERM) is killed with it:
     /// every `check`, `kinds` and `plugins` left one behind.
     @Test func aProbeLeavesNothingBehind() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugins = directory.url.path + "/data/widgetd/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let home = try PluginHome()
+        defer { home.directory.remove() }
         let marker = "105.\(getpid())"
-        try writeFile("#!/bin/sh\n(trap '' TERM; exec sleep \(marker)) &\nexec sleep 30\n", to: plugins + "/clingy")
-        chmod(plugins + "/clingy", 0o755)
-        let environment = [
-            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
-            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
-        ]
+        try home.install("clingy", "#!/bin/sh\n(trap '' TERM; exec sleep \(marker)) &\nexec sleep 30\n")
+        let environment = home.environment()
         await DaemonGate.giveBackTurn()  // the probe's 3 s are a sleeping plugin's
         _ = try await awaitingPrograms { try runWidgetd(["kinds"], environment: environment) }
         func lingering() -> Bool {
@@ -543,19 +552,13 @@ struct PluginEndToEndTests {
 
     /// A plugin's hello is its own text: its version, names and summaries reach `plugins` and `kinds` escaped.
     @Test func aPluginsHelloReachesTheTerminalEscaped() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugins = directory.url.path + "/data/widgetd/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        let home = try PluginHome()
+        defer { home.directory.remove() }
         let hello =
             #"{"type":"hello","protocol":1,"version":"1\u001b[31mX","kind":{"name":"esck","display_name":"D\u001b[5m","#
             + #""summary":"S\u001b]0;t\u0007\u202eZ"}}"#
-        try writeFile("#!/bin/sh\necho '\(hello)'\nexec sleep 30\n", to: plugins + "/esck")
-        chmod(plugins + "/esck", 0o755)
-        let environment = [
-            "XDG_DATA_HOME": directory.url.path + "/data", "XDG_CACHE_HOME": directory.url.path + "/cache",
-            "XDG_RUNTIME_DIR": directory.url.path, "WIDGETD_CONFIG": directory.url.path + "/none.yaml",
-        ]
+        try home.install("esck", "#!/bin/sh\necho '\(hello)'\nexec sleep 30\n")
+        let environment = home.environment()
         for command in ["plugins", "kinds"] {
             let output = try runWidgetd([command], environment: environment).stdout
             #expect(output.contains("esck"), "\(command): \(output)")
