@@ -277,9 +277,13 @@ public enum Renderer {
         if !style.isEmpty {
             output.append(contentsOf: "#[\(style.joined(separator: ","))]".utf8)
         }
-        for run in text.runs {
+        let runs = text.runs
+        for (index, run) in runs.enumerated() {
             if run.dimmed { output.append(contentsOf: "#[dim]".utf8) }
-            Escaping.appendTmux(String(run.text), to: &output)
+            // Whether a style's `#[` comes right after this run's text: its own `#[nodim]`, the next run's `#[dim]`, or
+            // the closing `#[default]`.
+            let styleFollows = run.dimmed || (index + 1 < runs.count ? runs[index + 1].dimmed : !style.isEmpty)
+            Escaping.appendTmux(String(run.text), styleFollows: styleFollows, to: &output)
             if run.dimmed { output.append(contentsOf: "#[nodim]".utf8) }
         }
         if !style.isEmpty {

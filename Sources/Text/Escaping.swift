@@ -64,17 +64,36 @@ public enum Escaping {
         }
     }
 
-    /// Appends `text` with every `#` doubled, so that tmux shows it literally.
+    /// Appends `text` so that tmux's status line shows it literally, with `styleFollows` telling whether the caller
+    /// writes a style (`#[…]`) right after it.
     ///
-    /// tmux expands the output of `#(command)` as a format (format.c, `format_job_get`), where `##` is one `#`; a run
-    /// of `#`s before `[` is left whole for the status line drawing (format-draw.c), which paints an even run as half
-    /// as many `#`s and then a literal `[`. Doubling every `#` therefore makes `#[fg=red]`, `#{…}` and `#(…)` in user
-    /// text show as typed and never act as a style, variable or command.
-    public static func appendTmux(_ text: String, to output: inout [UInt8]) {
-        appendEscaped(text, to: &output) { byte in
-            byte == UInt8(ascii: "#")
-        } escape: { _, _, output in
-            output.append(contentsOf: "##".utf8)
+    /// A `#` in `#(command)` output goes through tmux twice (tmux 3.3a, checked on the real one by `TmuxTests`). First
+    /// the output is expanded as a format (format.c), where `##` is one `#` and `#{…}`, `#(…)` and `#H` expand, except
+    /// that a run of `#`s followed by `[` is copied whole; then the status line is drawn (format-draw.c), where `##` is
+    /// one `#` again and a run before `[` opens a style if it is odd, or paints half as many `#`s and a literal `[` if it
+    /// is even. So a run of k `#`s before a `[` becomes 2k, which only the drawing halves, and any other run 4k, which
+    /// both halve: `#[fg=red]`, `#{host}` and `#(…)` show as typed and never act as a style, variable or command. A run
+    /// that ends the text counts as one before `[` when a style follows, since it is then one run with that style's
+    /// `#`.
+    public static func appendTmux(_ text: String, styleFollows: Bool, to output: inout [UInt8]) {
+        let hash = UInt8(ascii: "#")
+        var text = text
+        text.withUTF8 { bytes in
+            output.reserveCapacity(output.count + bytes.count + 8)
+            var position = 0
+            while position < bytes.count {
+                guard bytes[position] == hash else {
+                    output.append(bytes[position])
+                    position += 1
+                    continue
+                }
+                let runStart = position
+                while position < bytes.count && bytes[position] == hash { position += 1 }
+                let beforeBracket =
+                    position < bytes.count ? bytes[position] == UInt8(ascii: "[") : styleFollows
+                let copies = (position - runStart) * (beforeBracket ? 2 : 4)
+                output.append(contentsOf: repeatElement(hash, count: copies))
+            }
         }
     }
 

@@ -18,6 +18,7 @@ struct HostileText: Sendable, CustomTestStringConvertible {
         HostileText(name: "polybar tag", text: "50% %{F#f00}red%{A1:rm -rf ~:}x%{A} 100%"),
         HostileText(name: "polybar double percent", text: "%%{F#f00}"),
         HostileText(name: "tmux style", text: "#[fg=red]alert ##[bg=blue] #{pane_id} #(id) #"),
+        HostileText(name: "tmux runs", text: "C## x ### y #### z ##"),
         HostileText(name: "newline", text: "line one\nline two\r\nthree"),
         HostileText(name: "tab", text: "col\tcol"),
         HostileText(name: "NUL", text: "before\u{0}after"),
@@ -162,24 +163,32 @@ struct RendererTests {
         let suffix = "#[default]\n"
         #expect(output.hasPrefix(prefix))
         #expect(output.hasSuffix(suffix))
-        let body = String(output.dropFirst(prefix.count).dropLast(suffix.count))
-        // tmux reads `#[` after an odd run of `#` as a style; user text must only make even runs.
-        var run = 0
-        for character in body {
-            if character == "#" {
-                run += 1
-                continue
-            }
-            #expect(run % 2 == 0, "odd run of # in \(body.debugDescription)")
-            run = 0
-        }
-        #expect(run % 2 == 0)
-        let shown = body.replacingOccurrences(of: "##", with: "#")
-        #expect(shown == expected(hostile.text).full)
-        #expect(DisplayWidth.of(shown) <= Self.family.fullWidth)
+        // What tmux draws: the user's text as typed, in the entry's colours, and no style, variable or command of its
+        // own.
+        let drawn = try #require(TmuxStatusLine.drawn(String(output.dropLast())), "tmux would expand \(output)")
+        #expect(drawn.styles == ["fg=#ff8000,bg=#102030", "default"])
+        #expect(drawn.text == expected(hostile.text).full)
+        #expect(DisplayWidth.of(drawn.text) <= Self.family.fullWidth)
         expectNoControls(output)
         let bare = render(hostileEntry(hostile, colors: false), .tmux)
-        #expect(bare == body + "\n")
+        let drawnBare = try #require(TmuxStatusLine.drawn(String(bare.dropLast())), "tmux would expand \(bare)")
+        #expect(drawnBare.styles == [])
+        #expect(drawnBare.text == expected(hostile.text).full)
+    }
+
+    /// The runs of `#` tmux halves twice, including one that ends the text before the style that closes it, and one
+    /// before a dimmed part's style.
+    @Test func tmuxShowsEveryRunOfHashAsTyped() throws {
+        let text = "C## x ### y ##[z #"
+        #expect(render(EntryContent(text: text), .tmux) == "C######## x ############ y ####[z ####\n")
+        let coloured = render(EntryContent(text: text, foreground: Color(hex: "#ff0000")), .tmux)
+        #expect(coloured == "#[fg=#ff0000]C######## x ############ y ####[z ###[default]\n")
+        let dimmed = render(EntryContent(text: "a#b#", dimmedRanges: [2..<4]), .tmux)
+        #expect(dimmed == "a###[dim]b###[nodim]\n")
+        for (output, shown) in [(coloured, text), (dimmed, "a#b#")] {
+            let drawn = try #require(TmuxStatusLine.drawn(String(output.dropLast())))
+            #expect(drawn.text == shown)
+        }
     }
 
     @Test func everyFamilyKeepsItsBudget() throws {

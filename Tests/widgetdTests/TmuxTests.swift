@@ -8,14 +8,16 @@ import Testing
 /// the status line is drawn and a mouse click can be sent the way a terminal sends it.
 @Suite("tmux", .spawnsDaemons)
 struct TmuxTests {
-    /// Text that tmux would read as a style and as formats if the tmux format did not escape it.
-    static let hostile = "5#[fg=red]#{host}"
+    /// Text that tmux would read as a style and as formats if the tmux format did not escape it, and runs of `#` that
+    /// tmux halves twice, the last one just before the style that ends the widget's colours.
+    static let hostile = "5#[fg=red]#{host} C## x ### y #"
 
     @Test func theShippedConfigShowsTheWidgetLiterallyAndAClickTogglesIt() async throws {
         let tmux = try #require(
             Self.executable("tmux"), "tmux is not installed: this test runs the real one (apt-get install -y tmux)")
         let script = try #require(Self.executable("script"), "script (util-linux) is not installed")
-        let daemon = try DaemonUnderTest(config: "widgets:\n  motivation:\n    kind: motivations\n")
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  motivation:\n    kind: motivations\n    family: systemMedium\n")
         let added = try runWidgetd(["motivations", "add", Self.hostile], environment: daemon.environment)
         #expect(added.status == 0, "\(added.stderr)")
         #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == Self.hostile + "\n" })
