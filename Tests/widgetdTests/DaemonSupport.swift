@@ -22,10 +22,11 @@ final class DaemonUnderTest {
 
     /// Starts a daemon on `config`, in fresh directories or in those of an earlier daemon (`reusing`); its log goes
     /// to `standardError` when given (`/dev/full`, a pipe nobody reads), else to a file `log` reads. The config is
-    /// `widgets.yaml` in the scratch directory, or in its subdirectory `configIn` (made with its parents).
+    /// `widgets.yaml` in the scratch directory, or in its subdirectory `configIn` (made with its parents); with
+    /// `configLink`, the daemon is given a symbolic link by that name (in the scratch directory) to that file instead.
     init(
         config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil,
-        extraEnvironment: [String: String] = [:], configIn: String? = nil
+        extraEnvironment: [String: String] = [:], configIn: String? = nil, configLink: String? = nil
     ) throws {
         end = ProcessEnd(of: process)
         directory = try reusing ?? TemporaryDirectory()
@@ -39,7 +40,13 @@ final class DaemonUnderTest {
             try FileManager.default.createDirectory(
                 atPath: directory.url.path + "/" + configIn, withIntermediateDirectories: true)
         }
-        configPath = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
+        let written = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
+        if let configLink {
+            configPath = directory.url.path + "/" + configLink
+            try FileManager.default.createSymbolicLink(atPath: configPath, withDestinationPath: written)
+        } else {
+            configPath = written
+        }
         logPath = try directory.write("daemon-\(UUID().uuidString).log", "")
         process.executableURL = widgetdBinary
         process.currentDirectoryURL = directory.url

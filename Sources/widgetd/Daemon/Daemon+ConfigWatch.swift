@@ -32,13 +32,43 @@ extension Daemon {
             configParentWatch = try? watcher.watch(directory: parent, mask: Self.configParentWatchMask, adding: true)
             configWatch = try? watcher.watch(directory: configDirectory, mask: Self.configWatchMask, adding: true)
         }
-        let others = [zoneWatch, outputWatch, outputParentWatch, runtimeWatch]
+        let others = [zoneWatch, outputWatch, outputParentWatch, runtimeWatch, configTargetWatch]
         if let previous, previous != configWatch, !(others + [configParentWatch]).contains(previous) {
             try? watcher.unwatch(previous)
         }
         if configWatch != nil, let parentWatch = configParentWatch {
             if !(others + [configWatch]).contains(parentWatch) { try? watcher.unwatch(parentWatch) }
             configParentWatch = nil
+        }
+    }
+
+    /// Follows the file a symbolic link at widgets.yaml names (resolved again at every re-read, as the link may be
+    /// pointed elsewhere), through that file's directory: stow's or home-manager's link into a dotfiles repository is
+    /// edited there, in place or by rename, and the link's own directory sees nothing. No extra watch when the config
+    /// is no link, or names a file in its own directory.
+    func watchConfigTarget() {
+        let previous = configTargetWatch
+        configTargetWatch = nil
+        configTarget = nil
+        if let resolved = realpath(configPath, nil) {
+            let target = String(cString: resolved)
+            free(resolved)
+            let linkDirectory = realpath(configDirectory, nil).map { directory in
+                defer { free(directory) }
+                return String(cString: directory)
+            }
+            let sameFile =
+                Path.directory(of: target) == linkDirectory
+                && Path.lastComponent(of: target) == Path.lastComponent(of: configPath)
+            if !sameFile {
+                configTarget = target
+                configTargetWatch = try? watcher.watch(
+                    directory: Path.directory(of: target), mask: [.closeWrite, .movedTo], adding: true)
+            }
+        }
+        let others = [configWatch, configParentWatch, zoneWatch, outputWatch, outputParentWatch, runtimeWatch]
+        if let previous, previous != configTargetWatch, !others.contains(previous) {
+            try? watcher.unwatch(previous)
         }
     }
 

@@ -15,6 +15,7 @@ extension Daemon {
         // be handed that answer (`Daemon+EarlyAnswer`).
         forgetEarlyAnswers()
         announceReloading()
+        watchConfigTarget()
         // The parse maps code the loop does not run: trimmed again once the widgets it starts have answered.
         workingSetTrimPending = true
         workingSetTrimDue = nil

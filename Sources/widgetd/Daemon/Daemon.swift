@@ -49,6 +49,10 @@ final class Daemon {
     var configWatch: Inotify.Watch?
     /// The config directory's parent while the directory is missing, to see it made again (`Daemon+ConfigWatch`).
     var configParentWatch: Inotify.Watch?
+    /// When widgets.yaml is a symbolic link (a dotfile manager's), the directory of the file it names, and that file:
+    /// an edit in place there raises no event in the link's directory (`Daemon+ConfigWatch`).
+    var configTargetWatch: Inotify.Watch?
+    var configTarget: String?
     var zoneWatch: Inotify.Watch?
     /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
     var outputWatch: Inotify.Watch?
@@ -170,6 +174,7 @@ final class Daemon {
             fallback: { restored[$0.name] ?? Self.placeholder(of: $0, registry, now) }, now: now)
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
         watchConfigDirectory()
+        watchConfigTarget()
         watchOutputDirectory()
         watchRuntimeDirectory()
         listenToPlugins()
@@ -260,7 +265,12 @@ final class Daemon {
             zoneChanged()
         }
         let reread = handleConfigDirectoryEvents(events)
-        if !reread, overflow || events.contains(where: { $0.watch == configWatch && $0.name == configName }) {
+        let targetName = configTarget.map(Path.lastComponent(of:))
+        let saved = events.contains { event in
+            (event.watch == configWatch && event.name == configName)
+                || (event.watch != nil && event.watch == configTargetWatch && event.name == targetName)
+        }
+        if !reread, overflow || saved {
             log(.info, "\(configPath) changed: re-reading it")
             reloadConfiguration()
         }
