@@ -5,11 +5,12 @@ extension SourceLines {
     /// Where character `offset` of a scalar's value is in the source, for errors inside a value (a cron field, a
     /// clock format's conversion).
     ///
-    /// A value is not a slice of its line: a block scalar (`|`, `>`) starts on the line after its indicator, and a
-    /// multi-line plain or quoted scalar loses its indentation and line breaks to folding. What survives in order is
-    /// every non-blank character, so this finds the value's n-th non-blank character among the source's, starting
-    /// after the quote or the block header. An offset at a blank or the end points just after the non-blank
-    /// character before it. Escapes in double quotes can shift the answer within the scalar, never off its lines.
+    /// A value is not a slice of its line: a block scalar (`|`, `>`) starts on the line after its indicator, a
+    /// multi-line plain or quoted scalar loses its indentation and line breaks to folding, and a quoted one has escapes
+    /// (`\u00e9` or `\t` in double quotes, `''` in single ones) that are one character of the value each. What survives
+    /// in order is every non-blank character, so this finds the value's n-th non-blank character among the source's,
+    /// starting after the quote or the block header, an escape counting as the character it stands for. An offset at a
+    /// blank or the end points just after the non-blank character before it.
     func mark(ofOffset offset: Int, in text: String, style: YAMLScalar.Style, at start: YAMLMark) -> YAMLMark {
         let characterEnd =
             text.index(text.startIndex, offsetBy: max(offset, 0), limitedBy: text.endIndex) ?? text.endIndex
@@ -33,19 +34,24 @@ extension SourceLines {
         // the walk ends inside the scalar; the budget only guards against a mark that is not the scalar's.
         var budget = 8 * text.utf8.count + 256
         while let line = line(lineNumber), budget > 0 {
-            let length = line.unicodeScalars.count
-            var scalars = line.unicodeScalars.dropFirst(column).makeIterator()
-            var previous: Unicode.Scalar?
-            while let scalar = scalars.next(), budget > 0 {
-                column += 1
+            let scalars = Array(line.unicodeScalars)
+            var index = column
+            while index < scalars.count, budget > 0 {
                 budget -= 1
-                defer { previous = scalar }
-                // A double-quoted line may end in `\` to join the next line without a space.
-                if style == .doubleQuoted, scalar == "\\", previous != "\\", column == length {
-                    continue
+                let here = YAMLMark(line: lineNumber, column: index + 1)
+                var length = 1
+                var blank = Self.isBlank(scalars[index])
+                if style == .doubleQuoted, scalars[index] == "\\" {
+                    // A `\` that ends the line joins the next one without a space: no character of the value.
+                    guard index + 1 < scalars.count else { break }
+                    (length, blank) = Self.doubleQuotedEscape(in: scalars, at: index)
+                } else if style == .singleQuoted, scalars[index] == "'", index + 1 < scalars.count,
+                    scalars[index + 1] == "'"
+                {
+                    length = 2
                 }
-                guard !Self.isBlank(scalar) else { continue }
-                let here = YAMLMark(line: lineNumber, column: column)
+                index += length
+                guard !blank else { continue }
                 if seen == before {
                     return pointsAtNonBlank ? here : lastNonBlank.map { $0.advanced(by: 1) } ?? here
                 }
@@ -59,6 +65,24 @@ extension SourceLines {
             column = 0
         }
         return lastNonBlank.map { $0.advanced(by: 1) } ?? start
+    }
+
+    /// The escape at `index` (its `\`) of a double-quoted line: how many source characters it takes, and whether the
+    /// character it stands for is blank (`\t`, `\n`, `\x20`, an escaped space or tab).
+    private static func doubleQuotedEscape(in scalars: [Unicode.Scalar], at index: Int) -> (length: Int, blank: Bool) {
+        let digits: Int
+        switch scalars[index + 1] {
+        case "x": digits = 2
+        case "u": digits = 4
+        case "U": digits = 8
+        case "t", "n", "r", " ", "\t": return (2, true)
+        default: return (2, false)
+        }
+        let hex = scalars[(index + 2)...].prefix(digits)
+        var hexText = String.UnicodeScalarView()
+        hexText.append(contentsOf: hex)
+        let value = UInt32(String(hexText), radix: 16)
+        return (2 + hex.count, value.flatMap(Unicode.Scalar.init).map(isBlank) ?? false)
     }
 
     private static func isBlank(_ scalar: Unicode.Scalar) -> Bool {

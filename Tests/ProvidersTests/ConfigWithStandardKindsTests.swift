@@ -29,6 +29,9 @@ struct ConfigWithStandardKindsTests {
         Placement(format: "'%H:%M %i'", line: 5, column: 22, conversion: "%i"),
         Placement(format: "at %H:%M%v", line: 5, column: 23, conversion: "%v"),
         Placement(format: "|\n        %H\n        %J", line: 7, column: 9, conversion: "%J"),
+        // Escapes are one character of the value each.
+        Placement(format: #""\u00e9\u00e9 %Q""#, line: 5, column: 29, conversion: "%Q"),
+        Placement(format: "'it''s %Q'", line: 5, column: 22, conversion: "%Q"),
     ])
     func unknownClockConversionIsAnErrorAtThePercent(_ placement: Placement) throws {
         let result = load("widgets:\n  c:\n    kind: clock\n    intent:\n      format: \(placement.format)\n")

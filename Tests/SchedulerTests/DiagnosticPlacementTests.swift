@@ -41,6 +41,11 @@ struct DiagnosticPlacementTests {
         Placement(name: "multi-line double-quoted", schedule: "\"0 0\n       * 13 *\"", line: 5, column: 10),
         Placement(name: "multi-line single-quoted", schedule: "'0\n      0 * 13 *'", line: 5, column: 11),
         Placement(name: "block, missing field at the end", schedule: "|\n      0 0 * *", line: 5, column: 14),
+        // Escapes are one character of the value each, blank or not as the character they stand for.
+        Placement(name: "a hex escape", schedule: #""\x2a/5 * * * 8""#, line: 4, column: 29),
+        Placement(name: "an escaped tab", schedule: #""*/5\t* * * 8""#, line: 4, column: 27),
+        Placement(name: "unicode escapes", schedule: #""\u0030 61 * * *""#, line: 4, column: 23),
+        Placement(name: "a line joined by a backslash", schedule: #""0 6\\#n      1 * * *""#, line: 4, column: 18),
     ]
 
     @Test(arguments: placements)
