@@ -1,3 +1,4 @@
+import Text
 import YAML
 
 /// A problem found in a file, with its place, rendered the way compilers print theirs.
@@ -57,9 +58,12 @@ public struct Diagnostic: Error, Sendable, Hashable {
         return "\(file):\(mark.line):\(mark.column): \(message)"
     }
 
-    /// The headline, then the source line and a caret under the column when the source is at hand. A long line is
-    /// shown as a window around the column (`SourceExcerpt`), so output stays bounded however long the line is.
+    /// The headline, then the source line and a caret under the column when the source is at hand: what `check`
+    /// prints on a terminal. A long line is shown as a window around the column (`SourceExcerpt`), so output stays
+    /// bounded however long the line is. A message quotes the file's values, which may hold line breaks (a block
+    /// scalar) and terminal controls: they are escaped (`TerminalText`), so each diagnostic keeps its one headline.
     public func rendered(source: SourceLines?) -> String {
+        let headline = TerminalText.escaped(headline)
         guard let mark, let line = source?.line(mark.line) else { return headline }
         let excerpt = SourceExcerpt(line: line, column: mark.column)
         return headline + "\n" + excerpt.text + "\n" + excerpt.caret

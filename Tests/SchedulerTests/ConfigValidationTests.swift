@@ -225,6 +225,21 @@ struct ConfigValidationTests {
         let result = loadConfig("widgets:\n  a:\n    kind: sampel\n  b:\n    kind: sample\n    output: tmuxx\n")
         #expect(result.diagnostics.map(\.code) == [.unknownKind, nil])
     }
+    /// A value quoted in a message is the file's: its line breaks and terminal controls are escaped on the terminal,
+    /// so that `check` prints one headline per mistake and cannot recolour or overwrite it.
+    @Test func renderedDiagnosticEscapesTheValuesItQuotes() throws {
+        let result = loadConfig(
+            "widgets:\n  w:\n    kind: \"sam\\e[31mX\\rY\"\n  v:\n    kind: sample\n    schedule: |\n      0 61 * * *\n"
+        )
+        let rendered = result.renderedDiagnostics()
+        #expect(result.diagnostics.count == 2)
+        #expect(!rendered.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\r" }, "\(rendered.debugDescription)")
+        #expect(rendered.contains(#"unknown kind 'sam\u{1B}[31mX\rY'"#), "\(rendered)")
+        #expect(rendered.contains(#"bad cron expression '0 61 * * *\n'"#), "\(rendered)")
+        // Two diagnostics, each a headline, its line and its caret.
+        #expect(rendered.split(separator: "\n", omittingEmptySubsequences: false).count == 6, "\(rendered)")
+    }
+
     @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
         let result = loadConfig("widgets:\n  w:\n    kind: sampel\n")
         let rendered = result.renderedDiagnostics()
