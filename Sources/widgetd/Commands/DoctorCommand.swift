@@ -85,11 +85,25 @@ enum DoctorCommand {
     static func runtimeDirectory(_ control: ControlPaths) -> Finding {
         var status = stat()
         guard lstat(control.directory, &status) == 0 else {
+            // The daemon makes its own directory, not the one above it ($XDG_RUNTIME_DIR, which the login makes).
+            let parent = Path.directory(of: control.directory)
+            var parentStatus = stat()
+            guard parent.isEmpty || (stat(parent, &parentStatus) == 0 && parentStatus.st_mode & S_IFMT == S_IFDIR)
+            else {
+                return Finding(
+                    verdict: .error, what: "\(parent), where the daemon makes its directory, is not a directory",
+                    fix: "set XDG_RUNTIME_DIR to your session's runtime directory (/run/user/\(getuid()))")
+            }
             return Finding(verdict: .ok, what: "\(control.directory) does not exist yet (the daemon makes it)")
         }
         if status.st_mode & S_IFMT == S_IFLNK {
             return Finding(
                 verdict: .error, what: "\(control.directory) is a symbolic link",
+                fix: "rm \(control.directory) and start the daemon again")
+        }
+        if status.st_mode & S_IFMT != S_IFDIR {
+            return Finding(
+                verdict: .error, what: "\(control.directory) is not a directory",
                 fix: "rm \(control.directory) and start the daemon again")
         }
         if status.st_uid != getuid() {
