@@ -78,6 +78,11 @@ struct PackagingTests {
         for file in expected {
             #expect(FileManager.default.fileExists(atPath: prefix + "/" + file), "missing \(file)")
         }
+        // The example plugins stay executable: copied into the plugin directory, they run.
+        for plugin in ["countdown", "loadavg", "pomodoro"] {
+            #expect(access(prefix + "/share/doc/widgetd/examples/plugins/" + plugin, X_OK) == 0, "\(plugin)")
+        }
+        #expect(access(prefix + "/share/doc/widgetd/examples/plugins/widgetd_plugin.py", X_OK) != 0)
         let version = try runProgram(prefix + "/bin/widgetd", ["--version"])
         #expect(version.stdout == (try runWidgetd(["--version"]).stdout))
         let file = try runProgram("/usr/bin/file", [prefix + "/bin/widgetd"])
@@ -106,6 +111,30 @@ struct PackagingTests {
         #expect(reinstall.status == 0)
         #expect(try await awaitingPrograms { try runScript("uninstall", ["--prefix", prefix]) }.status == 0)
         #expect(FileManager.default.fileExists(atPath: other))
+    }
+
+    /// Under the default prefix the unit goes where the user manager reads it, `$XDG_DATA_HOME/systemd/user`, which is
+    /// where `doctor` looks for it too; it went to ~/.local/share whatever `XDG_DATA_HOME` said.
+    @Test func theUserUnitGoesWhereTheUserManagerReadsIt() async throws {
+        let home = try TemporaryDirectory()
+        defer { home.remove() }
+        let data = home.url.path + "/data"
+        let install = try await awaitingPrograms {
+            try runScript(
+                "install", ["--prefix", home.url.path + "/.local", "--binary", widgetdBinary.path],
+                environment: ["HOME": home.url.path, "XDG_DATA_HOME": data])
+        }
+        try #require(install.status == 0, "\(install.stderr)")
+        #expect(FileManager.default.fileExists(atPath: data + "/systemd/user/widgetd.service"))
+        #expect(!FileManager.default.fileExists(atPath: home.url.path + "/.local/share/systemd/user/widgetd.service"))
+        #expect(!install.stdout.contains("does not read"), "\(install.stdout)")
+        let uninstall = try await awaitingPrograms {
+            try runScript(
+                "uninstall", ["--prefix", home.url.path + "/.local"],
+                environment: ["HOME": home.url.path, "XDG_DATA_HOME": data])
+        }
+        #expect(uninstall.status == 0, "\(uninstall.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data + "/systemd/user/widgetd.service"))
     }
 
     @Test(

@@ -367,6 +367,8 @@ struct PluginEndToEndTests {
             chmod(plugins + "/" + name, 0o755)
         }
         try "not executable".write(toFile: plugins + "/README", atomically: true, encoding: .utf8)
+        // A plugin copied without its mode (`cp` from a package's examples): named, with the fix; the README is not.
+        try writeFile("#!/bin/sh\nexec true\n", to: plugins + "/copied")
         try "0.50 0.40 0.30 1/100 1\n".write(
             toFile: directory.url.path + "/loadavg", atomically: true, encoding: .utf8)
         let environment = [
@@ -376,7 +378,11 @@ struct PluginEndToEndTests {
         ]
         let list = try runWidgetd(["plugins"], environment: environment)
         #expect(list.status == 0)
-        let rows = list.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+        let lines = list.stdout.split(separator: "\n")
+        #expect(
+            lines.last == "skipped \(plugins)/copied: not executable (chmod +x \(plugins)/copied to make it a plugin)")
+        #expect(!list.stdout.contains("README"))
+        let rows = lines.dropLast().map { $0.split(separator: " ", omittingEmptySubsequences: true) }
         #expect(rows.map { $0.first.map(String.init) ?? "" } == ["NAME", "clash", "future", "garbled", "loadavg"])
         #expect(list.stdout.contains("declares kind 'quotes', which another kind already has"), "\(list.stdout)")
         #expect(list.stdout.contains("speaks protocol 2; this widgetd speaks 1"))

@@ -71,6 +71,32 @@ public enum PluginCatalog {
         return sources
     }
 
+    /// Programs in the plugin directories that are not plugins because they are not executable (an example copied
+    /// from a package's documentation, where it lost its mode): `widgetd plugins` names them. A program is a file
+    /// that starts with `#!` or is an ELF binary; a README there is nobody's mistake.
+    public static func notExecutable(environment: [String: String]) -> [String] {
+        directories(environment: environment).flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted().compactMap { name in
+                let path = "\(directory)/\(name)"
+                var info = stat()
+                guard !name.hasPrefix("."), stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                    access(path, X_OK) != 0, startsLikeAProgram(path)
+                else { return nil }
+                return path
+            }
+        }
+    }
+
+    private static func startsLikeAProgram(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var start = [UInt8](repeating: 0, count: 4)
+        let count = read(descriptor, &start, 4)
+        return (count >= 2 && start[0] == UInt8(ascii: "#") && start[1] == UInt8(ascii: "!"))
+            || (count == 4 && start == [0x7F, 0x45, 0x4C, 0x46])
+    }
+
     /// Every plugin with its declaration; kinds that clash with a built-in or an earlier plugin get an error.
     ///
     /// A plugin is run, with `deadline` to say hello, only when its files changed since the cache's entry. A plugin

@@ -10,6 +10,12 @@ import Text
 enum PluginsCommand {
     static func run(configPath: String, environment: [String: String], console: Console) -> Int32 {
         let plugins = PluginSetup.found(configPath: configPath, environment: environment)
+        defer {
+            for path in PluginCatalog.notExecutable(environment: environment) {
+                let shown = TerminalText.escaped(path)
+                console.out("skipped \(shown): not executable (chmod +x \(shown) to make it a plugin)")
+            }
+        }
         guard !plugins.isEmpty else {
             console.out(
                 "no plugins: put executables in \(PluginCatalog.directories(environment: environment).joined(separator: " or ")) "
