@@ -37,14 +37,20 @@ public struct Zone: Sendable, Hashable {
     /// written as ICU's custom names are (`GMT+5`, `UTC-03:30`; see `fixedOffset(named:)`).
     public static func load(identifier: String) throws(LoadError) -> Zone {
         if identifier == "localtime" { return try local() }
+        let path = try zoneinfoPath(of: identifier)
+        // tzdata's own `GMT+0` and the like win over ICU's custom names.
+        if let zone = fixedOffset(named: identifier), access(path, F_OK) != 0 { return zone }
+        return try load(path: path, identifier: identifier)
+    }
+
+    /// Where zone `identifier` is in the zoneinfo directory; a name that could leave it (`..`, an absolute path)
+    /// is refused.
+    private static func zoneinfoPath(of identifier: String) throws(LoadError) -> String {
         let parts = identifier.split(separator: "/", omittingEmptySubsequences: false)
         guard !identifier.isEmpty, !identifier.hasPrefix("/"),
             parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
         else { throw .badIdentifier(identifier) }
-        let path = directory + "/" + identifier
-        // tzdata's own `GMT+0` and the like win over ICU's custom names.
-        if let zone = fixedOffset(named: identifier), access(path, F_OK) != 0 { return zone }
-        return try load(path: path, identifier: identifier)
+        return directory + "/" + identifier
     }
 
     /// The zone of the process, as the C library chooses it: `TZ` when set (a zone name, `:name`, a file
@@ -58,7 +64,16 @@ public struct Zone: Sendable, Hashable {
         if text.hasPrefix(":") { text.removeFirst() }
         if text.isEmpty { return utc }
         if text.hasPrefix("/") { return try load(path: text, identifier: text) }
-        if let zone = try? load(identifier: text) { return zone }
+        // A zoneinfo file, else a POSIX rule, as glibc reads `TZ`: `GMT+5` there is five hours west of Greenwich (the
+        // rule's sign), never ICU's custom name that `timezone:` takes, which is east.
+        if text != "localtime", let path = try? zoneinfoPath(of: text),
+            let zone = try? load(path: path, identifier: text)
+        {
+            return zone
+        }
+        if text == "localtime" {
+            return try load(path: "/etc/localtime", identifier: linkedIdentifier(of: "/etc/localtime"))
+        }
         guard let rule = try? PosixTZRule(parsing: text) else { throw .notFound(text) }
         return Zone(identifier: text, rule: rule)
     }

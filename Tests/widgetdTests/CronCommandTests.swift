@@ -85,6 +85,24 @@ struct CronCommandTests {
                 """)
     }
 
+    /// `TZ` is read as glibc and `date` read it: `GMT+5` is a POSIX rule, five hours west of Greenwich. It was read
+    /// as ICU's custom name (east), which `--tz` and `timezone:` take, and every local time was ten hours off.
+    @Test(arguments: [("GMT+5", "-05:00"), ("UTC-03:30", "+03:30"), ("EST5EDT", "-04:00"), ("Etc/GMT+5", "-05:00")])
+    func theLocalZoneFromTZIsReadAsTheCLibraryReadsIt(_ tz: String, _ offset: String) throws {
+        let result = try runWidgetd(
+            ["cron", "0 12 * * *", "--from", "2026-07-01T00:00:00Z", "--count", "1"], environment: ["TZ": tz])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "2026-07-01T12:00:00\(offset)\n")
+    }
+
+    /// `TZ=localtime` names the system's zone; it made `Zone.local()` call itself for ever.
+    @Test func tzLocaltimeIsTheSystemsZone() throws {
+        let result = try runWidgetd(
+            ["cron", "0 12 * * *", "--from", "2026-07-01T00:00:00Z", "--count", "1"], environment: ["TZ": "localtime"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("2026-07-0"))
+    }
+
     @Test func anUnknownZoneIsAUsageError() throws {
         let result = try runWidgetd(["cron", "@hourly", "--tz", "Europe/Berln"])
         #expect(result.status == 64)
