@@ -392,8 +392,14 @@ struct DynamicDateTests {
 
     @Test(
         arguments: [
-            (-299.5, "in 5 min"), (-240, "in 4 min"), (-59.5, "in 60 s"), (-3, "in 3 s"), (0, "now"), (0.5, "now"),
-            (59, "59 s ago"), (130, "2 min ago"), (7200, "2 h ago"), (3 * 86_400, "3 d ago"),
+            (-299.5, "in 4 min"), (-240.5, "in 4 min"), (-240, "in 3 min"), (-59.5, "in 59 s"), (-3.5, "in 3 s"),
+            (-3, "in 2 s"),
+            (-0.5, "now"), (0, "now"), (0.5, "now"), (59, "59 s ago"), (130, "2 min ago"), (7200, "2 h ago"),
+            (3 * 86_400, "3 d ago"),
+            // Past a unit's boundary by a second, either side reads the same amount of the larger unit; at the
+            // boundary before the date, the smaller unit's last amount.
+            (-3601, "in 1 h"), (3601, "1 h ago"), (-86_401, "in 1 d"), (86_401, "1 d ago"), (-61, "in 1 min"),
+            (61, "1 min ago"), (-3600, "in 59 min"), (3600, "1 h ago"), (-60, "in 59 s"), (-86_400, "in 23 h"),
         ] as [(TimeInterval, String)])
     func relativeText(_ offset: TimeInterval, _ expected: String) {
         #expect(DynamicDate(date, style: .relative).text(at: date.addingTimeInterval(offset)) == expected)
@@ -410,6 +416,22 @@ struct DynamicDateTests {
     func theDateJoinsTheTextWithOneSpace(text: String, expected: String) {
         let content = EntryContent(text: text, dynamicDate: DynamicDate(date, style: .timer))
         #expect(content.resolved(at: date.addingTimeInterval(-3)).text == expected)
+    }
+
+    /// Every change of the text falls on a `nextChange` the text before it named: walking from an hour and a bit
+    /// before the date to one after it by those instants, and checking a hair before each, misses no change.
+    @Test func nextChangeMissesNoChangeOfTheText() {
+        let relative = DynamicDate(date, style: .relative)
+        var now = date.addingTimeInterval(-3700.25)
+        var steps = 0
+        while now < date.addingTimeInterval(3700) {
+            let next = relative.nextChange(after: now)
+            #expect(next > now)
+            #expect(relative.text(at: next.addingTimeInterval(-0.001)) == relative.text(at: now), "before \(next)")
+            now = next
+            steps += 1
+        }
+        #expect(steps < 300)
     }
 
     @Test func nextChangeIsTheNextBoundaryOfTheUnitShown() {

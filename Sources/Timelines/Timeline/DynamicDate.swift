@@ -22,9 +22,12 @@ public struct DynamicDate: Sendable, Hashable, Codable {
     /// Where the rendered date goes in an entry's text; without it, the date follows the text after a space.
     public static let token = "{date}"
 
-    /// The text at `now`. Before the date it counts down in whole units rounded up ("in 5 min" means at
-    /// most five minutes are left); after it, it counts up rounded down. Either way the text changes exactly
-    /// at `date + k × unit`, which is what `nextChange(after:)` relies on.
+    /// The text at `now`: whole units of the largest unit that fits, rounded down on both sides, as people say it
+    /// ("in 1 h" with an hour and a minute left, "1 h ago" an hour and a minute after). Before the date the amount
+    /// drops as each boundary `date − k × unit` is reached (at exactly an hour left, "in 59 min"), after it as each
+    /// `date + k × unit` is; either way the text changes exactly at `date + k × unit`, which is what
+    /// `nextChange(after:)` relies on. Rounding up before the date, as it was, read 1 h 0 min 1 s as "in 2 h" and
+    /// 59.5 s as "in 60 s".
     public func text(at now: Date) -> String {
         let elapsed = now.timeIntervalSince(date)
         switch style {
@@ -37,10 +40,12 @@ public struct DynamicDate: Sendable, Hashable, Codable {
                 : "\(Self.twoDigits(minutes)):\(Self.twoDigits(rest))"
             return clock
         case .relative:
-            let unit = Self.relativeUnit(forSeconds: abs(elapsed))
+            let unit = Self.relativeUnit(forElapsed: elapsed)
             let step = TimeInterval(unit.seconds)
             if elapsed < 0 {
-                return "in \(Int((-elapsed / step).rounded(.up))) \(unit.name)"
+                // Whole units left, not counting the one being reached: the amount as the boundary passes.
+                let amount = Int((-elapsed / step).rounded(.up)) - 1
+                return amount == 0 ? "now" : "in \(amount) \(unit.name)"
             }
             let amount = Int((elapsed / step).rounded(.down))
             return amount == 0 ? "now" : "\(amount) \(unit.name) ago"
@@ -50,20 +55,23 @@ public struct DynamicDate: Sendable, Hashable, Codable {
     /// The first instant after `now` at which `text(at:)` may give something else.
     public func nextChange(after now: Date) -> Date {
         let elapsed = now.timeIntervalSince(date)
-        let unit = style == .timer ? 1 : Self.relativeUnit(forSeconds: abs(elapsed)).seconds
+        let unit = style == .timer ? 1 : Self.relativeUnit(forElapsed: elapsed).seconds
         let step = TimeInterval(unit)
         var next = date.addingTimeInterval(((elapsed / step).rounded(.down) + 1) * step)
         if next <= now { next = now.addingTimeInterval(step) }
         return next
     }
 
-    private static func relativeUnit(forSeconds seconds: TimeInterval) -> (seconds: Int, name: String) {
-        switch seconds {
-        case ..<60: (1, "s")
-        case ..<3600: (60, "min")
-        case ..<86_400: (3600, "h")
-        default: (86_400, "d")
-        }
+    /// The unit shown `elapsed` seconds after the date: the largest one the amount reaches. Before the date a
+    /// boundary belongs to the smaller unit (exactly an hour left reads "in 59 min"), after it to the larger ("1 h
+    /// ago"), as the amounts in `text(at:)` round.
+    private static func relativeUnit(forElapsed elapsed: TimeInterval) -> (seconds: Int, name: String) {
+        let seconds = abs(elapsed)
+        let before = elapsed < 0
+        if before ? seconds <= 60 : seconds < 60 { return (1, "s") }
+        if before ? seconds <= 3600 : seconds < 3600 { return (60, "min") }
+        if before ? seconds <= 86_400 : seconds < 86_400 { return (3600, "h") }
+        return (86_400, "d")
     }
 
     private static func twoDigits(_ value: Int) -> String {
