@@ -78,8 +78,9 @@ public protocol WidgetKind: Sendable {
     /// The intent a click on `button` runs when `on_click:` binds nothing to it.
     func defaultIntent(for button: MouseButton) -> String?
     /// What is wrong with the data outside widgets.yaml a configuration names (a stored record's id that matches
-    /// nothing), for `widgetd check` to print as warnings at the parameter: the data may change before the widget
-    /// runs, so it is no error. Only reads; never creates the store.
+    /// nothing), or with parameters that are each valid but go together badly (a clock's `%S` without `seconds`),
+    /// for `widgetd check` to print as warnings at the parameter: no error, the widget runs. Only reads; never
+    /// creates the store.
     func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem]
     /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
     func perform(_ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext)

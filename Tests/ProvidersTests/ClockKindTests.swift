@@ -29,6 +29,23 @@ struct ClockKindTests {
         #expect(immediate.entry(at: now)?.content.text == "19:30")
     }
 
+    /// `%S` or `%T` on a clock stepping by minutes shows `:00` all minute: `check` warns at the format.
+    @Test func secondsInTheFormatWithoutSecondsTrueIsAWarning() {
+        #expect(
+            kind.referenceProblems(in: IntentValues(["format": .string("%H:%M:%S")])).map(\.parameter) == ["format"])
+        #expect(kind.referenceProblems(in: IntentValues(["format": .string("%T")])).count == 1)
+        #expect(kind.referenceProblems(in: IntentValues(["format": .string("%T"), "seconds": .bool(true)])).isEmpty)
+        #expect(kind.referenceProblems(in: IntentValues(["format": .string("%H:%M 100%%S")])).isEmpty)
+        #expect(kind.referenceProblems(in: IntentValues()).isEmpty)
+    }
+
+    /// The gallery lists every conversion the format takes, no more.
+    @Test func theFormatsSummaryListsEveryConversion() throws {
+        let summary = try #require(kind.parameter(named: "format")?.summary)
+        let listed = Set(summary.split(separator: " ").compactMap { $0.hasPrefix("%") ? $0.dropFirst().first : nil })
+        #expect(listed == TimeFormat.conversions)
+    }
+
     @Test func oneEntryPerMinuteForTheComingHourThenAtEnd() async throws {
         let timeline = try await timeline([:])
         let sequence = try #require(timeline.sequence)

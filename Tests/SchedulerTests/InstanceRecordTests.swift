@@ -57,8 +57,8 @@ struct InstanceRecordTests {
     @Test func givesTheEntryForAnyInstantByTheEnginesRule() {
         let record = Self.record()
         // Before the first entry: the first entry, its dynamic date read at that instant.
-        #expect(record.content(at: Self.start.addingTimeInterval(-10)).text == "Due in 6 min")
-        #expect(record.content(at: Self.start.addingTimeInterval(59)).text == "Due in 5 min")
+        #expect(record.content(at: Self.start.addingTimeInterval(-10)).text == "Due in 5 min")
+        #expect(record.content(at: Self.start.addingTimeInterval(59)).text == "Due in 4 min")
         #expect(record.content(at: Self.start.addingTimeInterval(60)).text == "plain ⭐ 日本")
         #expect(record.content(at: Self.start.addingTimeInterval(3600)).text == "last")
         // The kept content is the entry as given, for a restarted daemon to resolve itself.
@@ -119,7 +119,7 @@ struct InstanceRecordTests {
                         Self.entries[0].content.resolved(at: now), family: .systemMedium, format: format,
                         instance: "report"))
         }
-        #expect(record.rendered(as: .plain, at: now) == "Due in 5 min\n")
+        #expect(record.rendered(as: .plain, at: now) == "Due in 4 min\n")
     }
 
     @Test func aTimelineEntryWithoutADateIsRefused() {

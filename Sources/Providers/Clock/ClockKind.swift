@@ -17,7 +17,9 @@ public struct ClockKind: WidgetKind {
         ParameterSpec(
             "format", displayName: "Format", type: .format(conversions: String(TimeFormat.conversions.sorted())),
             default: .string("%H:%M"),
-            summary: "strftime-style: %H %M %S %I %p %a %A %b %B %d %e %m %y %Y %j %Z %z %R %T %D %F %%."),
+            summary:
+                "strftime-style: %H %M %S %I %k %l %p %P %a %A %b %h %B %d %e %m %y %Y %j %u %w %Z %z %R %T %D %F %n %t %%."
+        ),
         ParameterSpec(
             "seconds", displayName: "Seconds", type: .bool, default: .bool(false),
             summary: "One entry per second instead of per minute."),
@@ -58,6 +60,19 @@ public struct ClockKind: WidgetKind {
         return TimelineSequence(
             start: start, step: Int(step), count: Int(end.timeIntervalSince(start) / step) + 1,
             format: configuration.string("format") ?? "%H:%M", timeZone: context.timeZone)
+    }
+
+    /// A format that writes seconds on a clock that steps by minutes shows `:00` for the whole minute: valid, and
+    /// surely not meant (an i3blocks user's `%T`), so `check` says so at the format.
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        guard configuration.bool("seconds") != true, TimeFormat(configuration.string("format") ?? "%H:%M").writesSeconds
+        else { return [] }
+        return [
+            ReferenceProblem(
+                parameter: "format",
+                message: "'format' writes seconds, which stay at 00 while 'seconds' is false; set 'seconds: true' "
+                    + "for a clock that ticks every second")
+        ]
     }
 
     private func stepSeconds(_ configuration: IntentValues) -> TimeInterval {
