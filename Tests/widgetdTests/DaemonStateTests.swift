@@ -60,6 +60,12 @@ struct DaemonStateTests {
         #expect(list.stdout.contains("quote") && list.stdout.contains("clock"), "\(list.stdout)")
         let status = try daemon.cli(["status"])
         #expect(status.stdout.contains("2 errors; running the previous config"), "\(status.stdout)")
+        // The advice checks the daemon's config, which is not the one a bare `check` reads.
+        let advice = "'widgetd check --config \(daemon.configPath)'"
+        #expect(status.stdout.contains(advice + " shows the errors"), "\(status.stdout)")
+        #expect(list.stderr.contains("(" + advice + " shows them)"), "\(list.stderr)")
+        let check = try runWidgetd(["check", "--config", daemon.configPath], environment: daemon.environment)
+        #expect(check.status == 1 && check.stderr.contains("unknown kind 'quotse'"), "\(check.stderr)")
     }
 
     @Test("show, list and click follow the daemon's output directory after settings.output_dir is edited")

@@ -9,4 +9,16 @@ enum ConfigPath {
         }
         return (environment["HOME"] ?? "") + "/.config/widgetd/widgets.yaml"
     }
+
+    /// The `check` command that reads `path`: bare when `check` would read that file anyway, else with `--config`
+    /// (quoted for a shell when it needs it), so that advice to run it checks the file the advice is about.
+    static func checkCommand(for path: String, environment: [String: String]) -> String {
+        guard path != resolve(explicit: nil, environment: environment) else { return "widgetd check" }
+        let plain = path.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "/._-+:@,".unicodeScalars.contains(scalar))
+        }
+        return "widgetd check --config " + (plain ? path : I3blocksImport.shellQuoted(path))
+    }
 }

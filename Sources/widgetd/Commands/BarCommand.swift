@@ -29,7 +29,9 @@ enum BarCommand {
     ) -> Int32 {
         let loaded = ConfigLoader.load(path: configPath, registry: registry)
         guard let configuration = loaded.configuration else {
-            console.err("widgetd: error: \(configPath) has errors; 'widgetd check' shows them")
+            console.err(
+                "widgetd: error: \(configPath) has errors; "
+                    + "'\(ConfigPath.checkCommand(for: configPath, environment: environment))' shows them")
             return ExitCode.failure
         }
         let items: [BarItem]

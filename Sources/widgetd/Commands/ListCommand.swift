@@ -24,7 +24,7 @@ enum ListCommand {
         } else {
             console.err(
                 "widgetd: running an older config; \(daemon.config) has \(counted(loaded.diagnostics.count, "error")) "
-                    + "('widgetd check' shows them)")
+                    + "('\(ConfigPath.checkCommand(for: daemon.config, environment: environment))' shows them)")
             widgets = WidgetTable.rows(inOutput: paths.output)
         }
         for line in WidgetTable.lines(widgets, paths: paths) { console.out(line) }

@@ -26,7 +26,7 @@ enum StatusCommand {
         if loaded.configuration == nil {
             console.out(
                 "config:   \(daemon.config) (\(summary(of: loaded)); running the previous config; "
-                    + "'widgetd check' shows the errors)")
+                    + "'\(ConfigPath.checkCommand(for: daemon.config, environment: environment))' shows the errors)")
         } else if daemon.configErrors > 0 {
             // It checks here but not in the daemon: a plugin kind installed since the daemon started, or a save the
             // daemon read before it was finished and nothing since.
