@@ -1,3 +1,4 @@
+import Basics
 import FoundationEssentials
 import Kind
 import Output
@@ -86,6 +87,13 @@ extension ConfigValidator {
         return settings
     }
 
+    /// A command word `~` or `~/…` under the home directory, as a shell reads it and as `plugins:` words are: no
+    /// shell runs an argv, and `[~/bin/s]` was run as a file named `~`.
+    static func expandingHome(_ word: String) -> String {
+        guard word == "~" || word.hasPrefix("~/") else { return word }
+        return Path.homeDirectory() + word.dropFirst()
+    }
+
     private mutating func widgetKeyValue(_ node: YAMLNode, for spec: WidgetKeySpec) -> WidgetKeyValue? {
         switch spec.type {
         case .command:
@@ -99,7 +107,7 @@ extension ConfigValidator {
                 report("'\(spec.name)' is empty; write [program, arguments…]", at: node.mark)
                 return nil
             }
-            let argv = words.compactMap { text($0, for: spec.name, expected: "a command word") }
+            let argv = words.compactMap { text($0, for: spec.name, expected: "a command word") }.map(Self.expandingHome)
             guard argv.count == words.count else { return nil }
             checkProgram(argv[0], at: words[0].mark)
             return .command(argv)
@@ -325,7 +333,8 @@ extension ConfigValidator {
                 continue
             }
             if let argv = pair.value.sequence {
-                let words = argv.compactMap { text($0, for: "on_click", expected: "a command word") }
+                let words = argv.compactMap { text($0, for: "on_click", expected: "a command word") }.map(
+                    Self.expandingHome)
                 if argv.isEmpty {
                     report("the command for '\(key)' is empty; write [program, arguments…]", at: pair.value.mark)
                 } else if words.count == argv.count {

@@ -1,3 +1,4 @@
+import Basics
 import Config
 import Foundation
 import Testing
@@ -238,6 +239,23 @@ struct ConfigValidationTests {
         #expect(rendered.contains(#"bad cron expression '0 61 * * *\n'"#), "\(rendered)")
         // Two diagnostics, each a headline, its line and its caret.
         #expect(rendered.split(separator: "\n", omittingEmptySubsequences: false).count == 6, "\(rendered)")
+    }
+
+    /// No shell runs an argv, so `~/` in a command word is expanded as a shell and `plugins:` would: `[~/bin/s]`
+    /// was run as a file under a directory named `~`.
+    @Test func commandWordsUnderTheHomeDirectoryAreExpanded() throws {
+        let home = Path.homeDirectory()
+        let result = loadConfig(
+            "widgets:\n  w:\n    kind: exec\n    command: [/bin/sh, ~/x, \"~\", \"~x\", a~/b]\n"
+                + "    on_click:\n      left: [/bin/echo, ~/arg]\n")
+        let widget = try #require(result.configuration?.widgets.first, "\(result.renderedDiagnostics())")
+        #expect(widget.settings.command("command") == ["/bin/sh", home + "/x", home, "~x", "a~/b"])
+        #expect(widget.onClick[.left] == .command(["/bin/echo", home + "/arg"]))
+        // The program is checked where it would be run from: a missing one under the home directory is named.
+        let missing = loadConfig("widgets:\n  w:\n    kind: exec\n    command: [~/no-such-program-here]\n")
+        #expect(
+            missing.diagnostics.map(\.message) == ["command '\(home)/no-such-program-here' does not exist"],
+            "\(missing.renderedDiagnostics())")
     }
 
     @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
