@@ -87,6 +87,24 @@ extension ConfigValidator {
         return settings
     }
 
+    /// A script parameter's name: ASCII letters, digits, `_` and `-`, not starting with a digit or `-`, so that
+    /// `WIDGETD_PARAM_<NAME>` is a name a shell reads and no two names map to one.
+    static func isScriptParameterName(_ name: String) -> Bool {
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+        return name.utf8.allSatisfy { byte in
+            isASCIILetter(byte) || (48...57).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    /// `max-age` → `MAX_AGE`, as the exec kind exports it.
+    static func scriptParameterEnvironmentName(_ name: String) -> String {
+        String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (65...90).contains(byte) || (97...122).contains(byte)
+    }
+
     /// A command word `~` or `~/…` under the home directory, as a shell reads it and as `plugins:` words are: no
     /// shell runs an argv, and `[~/bin/s]` was run as a file named `~`.
     static func expandingHome(_ word: String) -> String {
@@ -232,10 +250,27 @@ extension ConfigValidator {
         guard let pairs = mapping(node, what: "'intent'", expecting: "parameter names to values") else {
             return values
         }
+        // The environment names the script's own parameters reach it under, and which parameter took each.
+        var environmentNames: [String: String] = [:]
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
             if kind.acceptsAnyParameter, kind.parameter(named: key) == nil {
-                // The exec kind's parameters are the script's: any name, read as a string.
+                // The exec kind's parameters are the script's: any name a script can read, as a string.
+                guard Self.isScriptParameterName(key) else {
+                    report(
+                        "parameter name '\(ConfigLimits.quoted(key))' cannot reach the script: write letters, digits, "
+                            + "'_' or '-', starting with a letter or '_' (it is exported as WIDGETD_PARAM_<NAME>)",
+                        at: pair.key.mark)
+                    continue
+                }
+                let exported = Self.scriptParameterEnvironmentName(key)
+                if let earlier = environmentNames[exported] {
+                    report(
+                        "parameters '\(earlier)' and '\(key)' would both reach the script as WIDGETD_PARAM_\(exported)",
+                        at: pair.key.mark)
+                    continue
+                }
+                environmentNames[exported] = key
                 let spec = ParameterSpec(key, displayName: key, type: .string)
                 do {
                     values[key] = try ParameterDecoder.decode(pair.value, for: spec)
