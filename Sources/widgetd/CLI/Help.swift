@@ -178,7 +178,8 @@ enum Help {
         EXIT CODES:
           0  success
           1  failure: a bad config, a widget name the config lacks, a store error, a failed --wait
-          3  list: the daemon is not running
+          3  list, status: the daemon is not running
+          33 show --format i3blocks: the entry is urgent (how i3blocks reads urgency)
           64 usage: an unknown command or option, a missing argument, or a malformed value (an unknown
              kind, family or format, a bad number, date, time zone, colour or cron expression)
         """

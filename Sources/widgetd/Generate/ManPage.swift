@@ -62,6 +62,7 @@ enum ManPage {
             ".TP", "0", "Success.",
             ".TP", "1", "A runtime failure: the config has errors, no daemon answered, a write failed.",
             ".TP", "3", "No daemon runs (list, status).",
+            ".TP", "33", "show --format i3blocks: the entry is urgent (i3blocks paints a block urgent on exit code 33).",
             ".TP", "64", "A mistake on the command line; the usage line follows the message.",
             ".SH ENVIRONMENT",
             ".TP", ".B WIDGETD_CONFIG", "The config file, unless --config is given.",
@@ -73,7 +74,7 @@ enum ManPage {
             ".TP", ".B XDG_STATE_HOME",
             "Holds widgetd/entries, the last entries kept across restarts (default ~/.local/state).",
             ".TP", ".B XDG_DATA_HOME", "Holds widgetd/store.sqlite, the shared store (default ~/.local/share).",
-            ".TP", ".BR NOTIFY_SOCKET ", " WATCHDOG_USEC ", " WATCHDOG_PID",
+            ".TP", #".BR NOTIFY_SOCKET ", " WATCHDOG_USEC ", " WATCHDOG_PID"#,
             Roff.paragraph(
                 "Set by systemd for Type=notify: the daemon says READY=1 after its first paint, RELOADING=1 and "
                     + "READY=1 around a config reload, STOPPING=1, and WATCHDOG=1 at half the watchdog interval."),
@@ -81,7 +82,7 @@ enum ManPage {
             Roff.paragraph(
                 "Set by systemd when standard error is the journal: log lines then carry priority prefixes (<3> "
                     + "for errors) instead of \"widgetd: error:\"."),
-            ".TP", ".BR BLOCK_BUTTON ", " relative_x ", " width",
+            ".TP", #".BR BLOCK_BUTTON ", " relative_x ", " width"#,
             "Set by i3blocks for a click: 'widgetd show' passes the click to the daemon first.",
             ".SH FILES",
             ".TP", ".I ~/.config/widgetd/widgets.yaml", "The config; see widgets.yaml(5).",
