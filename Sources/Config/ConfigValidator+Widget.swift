@@ -208,13 +208,13 @@ extension ConfigValidator {
             if let reason = registry.unavailable[kindName] {
                 report(
                     "kind '\(kindName)' is a plugin that failed to load: \(reason); 'widgetd plugins' says more",
-                    at: field.value.mark, code: .unknownKind)
+                    at: field.value.mark, code: .unknownKind(kindName))
                 return nil
             }
             report(
                 "unknown kind '\(kindName)'"
                     + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)"),
-                at: field.value.mark, code: .unknownKind)
+                at: field.value.mark, code: .unknownKind(kindName))
             return nil
         }
         return kind

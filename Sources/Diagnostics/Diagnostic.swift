@@ -10,8 +10,9 @@ public struct Diagnostic: Error, Sendable, Hashable {
 
     /// What a program may act on, besides the message a person reads; most problems have none.
     public enum Code: Sendable, Hashable {
-        /// A widget names a kind the registry lacks: a typo, or a plugin installed after the daemon started.
-        case unknownKind
+        /// A widget names a kind the registry lacks (this one): a typo, or a plugin installed after the daemon
+        /// started.
+        case unknownKind(String)
     }
 
     public var severity: Severity

@@ -223,7 +223,7 @@ struct ConfigValidationTests {
     /// The daemon's restart hint for a plugin added since it started goes by the code, not by the wording.
     @Test func anUnknownKindCarriesItsCodeAndOtherMistakesNone() {
         let result = loadConfig("widgets:\n  a:\n    kind: sampel\n  b:\n    kind: sample\n    output: tmuxx\n")
-        #expect(result.diagnostics.map(\.code) == [.unknownKind, nil])
+        #expect(result.diagnostics.map(\.code) == [.unknownKind("sampel"), nil])
     }
     /// A value quoted in a message is the file's: its line breaks and terminal controls are escaped on the terminal,
     /// so that `check` prints one headline per mistake and cannot recolour or overwrite it.

@@ -415,6 +415,14 @@ struct PluginEndToEndTests {
             status.stdout.contains(
                 "(OK, 2 widgets here, but the daemon found 1 error and runs the previous config: its log names them; "
                     + "a plugin added since it started needs a restart)"), "\(status.stdout)")
+
+        // A typo of a known kind is no plugin added since: its refusal does not ask for a restart.
+        try daemon.editConfig("widgets:\n  quote:\n    kind: quote\n")
+        let refusals = {
+            daemon.log.split(separator: "\n").filter { $0.contains("keeping the running configuration") }
+        }
+        #expect(await daemon.waitFor("the second refusal") { refusals().count == 2 }, "\(daemon.log)")
+        #expect(refusals().last?.contains("restart") == false, "\(daemon.log)")
     }
 
     /// `kinds --config` and `preview --config` see the plugins a config's `plugins:` names, as `plugins --config`

@@ -1,6 +1,7 @@
 import Config
 import Diagnostics
 import FoundationEssentials
+import Glibc
 import Kind
 import Providers
 import Text
@@ -27,12 +28,20 @@ extension Daemon {
                 log(.error, diagnostic.place)
             }
             // The daemon's kinds are those found when it started; `check` looks for plugins afresh, and accepts a
-            // kind installed since.
-            let unknownKind = loaded.diagnostics.contains { $0.code == .unknownKind }
+            // kind installed since. The hint is for such a kind, not for a typo of a known one (`todo`).
+            let unknownKinds = loaded.diagnostics.compactMap { diagnostic -> String? in
+                if case .unknownKind(let name) = diagnostic.code { return name }
+                return nil
+            }
+            let pluginDirectories = PluginCatalog.directories(environment: environment)
+            let maybeAddedSince = unknownKinds.contains { name in
+                pluginDirectories.contains { access($0 + "/" + name, X_OK) == 0 }
+                    || Suggestion.closest(to: name, in: registry.names) == nil
+            }
             log(
                 .error,
                 "keeping the running configuration (\(counted(loaded.diagnostics.count, "error")) in \(configPath))"
-                    + (unknownKind
+                    + (maybeAddedSince
                         ? "; plugin kinds are found when widgetd starts: restart it to use one added since" : ""))
             announceReloaded(errors: loaded.diagnostics.count)
             return
