@@ -1,4 +1,6 @@
+import Basics
 import Diagnostics
+import Glibc
 import Kind
 import Text
 import YAML
@@ -165,8 +167,18 @@ struct ConfigValidator {
             switch key {
             case "output_dir":
                 settings.outputDirectory = path(pair.value, for: key)
+                if let path = settings.outputDirectory, Self.fileType(of: path).map({ $0 != S_IFDIR }) == true {
+                    report(
+                        "'output_dir' '\(ConfigLimits.quoted(path))' is there but is not a directory", at: pair.value.mark
+                    )
+                }
             case "store":
                 settings.store = path(pair.value, for: key)
+                if let path = settings.store, Self.fileType(of: path) == S_IFDIR {
+                    report(
+                        "'store' '\(ConfigLimits.quoted(path))' is a directory; name the store's file in it "
+                            + "('\(ConfigLimits.quoted(path + "/store.sqlite"))')", at: pair.value.mark)
+                }
             default:
                 report(
                     "unknown setting '\(key)'"
@@ -176,6 +188,15 @@ struct ConfigValidator {
             }
         }
         return settings
+    }
+
+    /// What is at a path setting (`~/` read as the home directory), following links; nil when nothing is, which is
+    /// fine: the daemon makes the directory, the store makes its file.
+    private static func fileType(of path: String) -> mode_t? {
+        let expanded = path == "~" || path.hasPrefix("~/") ? Path.homeDirectory() + path.dropFirst() : path
+        var status = stat()
+        guard stat(expanded, &status) == 0 else { return nil }
+        return status.st_mode & S_IFMT
     }
 
     /// A path setting: absolute, or under the home directory with `~/`. A relative path would depend on the

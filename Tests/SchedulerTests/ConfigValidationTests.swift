@@ -274,6 +274,29 @@ struct ConfigValidationTests {
         #expect(bad.diagnostics.last?.mark == YAMLMark(line: 5, column: 70), "\(bad.renderedDiagnostics())")
     }
 
+    /// `check` said OK to an `output_dir` that is a file and a `store` that is a directory; the daemon then could not
+    /// start, or every store widget failed with "unable to open database file".
+    @Test func pathSettingsThatCannotWorkAreErrors() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let file = directory.appending("afile")
+        FileManager.default.createFile(atPath: file, contents: Data())
+        let result = loadConfig(
+            "settings:\n  output_dir: \(file)\n  store: \(directory.path)\nwidgets:\n  w:\n    kind: sample\n")
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "'output_dir' '\(file)' is there but is not a directory",
+                "'store' '\(directory.path)' is a directory; name the store's file in it "
+                    + "('\(directory.path)/store.sqlite')",
+            ], "\(result.renderedDiagnostics())")
+        #expect(result.diagnostics.map(\.mark?.line) == [2, 3])
+        // Not there yet is fine: the daemon makes the directory, the store its file.
+        let fresh = loadConfig(
+            "settings:\n  output_dir: \(directory.path)/out\n  store: \(directory.path)/s.sqlite\n"
+                + "widgets:\n  w:\n    kind: sample\n")
+        #expect(fresh.diagnostics.isEmpty, "\(fresh.renderedDiagnostics())")
+    }
+
     @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
         let result = loadConfig("widgets:\n  w:\n    kind: sampel\n")
         let rendered = result.renderedDiagnostics()
