@@ -36,7 +36,7 @@ enum AppCommands {
             case .motivationsSearch(let text):
                 let found = try store.motivations.matching(text)
                 guard !found.isEmpty else {
-                    console.err("widgetd: no motivation matches '\(text)'")
+                    console.err("widgetd: error: no motivation matches '\(TerminalText.escaped(text))'")
                     return ExitCode.failure
                 }
                 list(found, zone: zone, console: console)

@@ -2,10 +2,13 @@ import FoundationEssentials
 
 /// Keeps one source of log lines (the control FIFO, one widget) from flooding the log.
 ///
-/// Per source and window (`window` seconds from its first line): the first `burst` different lines are logged; a line
-/// identical to the one just logged is only counted; lines past the burst are counted too. When the window ends, what
-/// was held back is one line: "… (repeated 5123 times)" for repeats of the last line, else "… N more lines not logged
-/// …; the last: …". Nothing is lost without a count, and a flood of a million bad lines costs a few log lines.
+/// Per source and window (`window` seconds from its first line): the first `burst` lines are logged as they come,
+/// repeats included, so that a source within its limit keeps every line's time; past the burst, a line identical to
+/// the one just logged is only counted, and other lines are counted too. When the window ends, what was held back is
+/// one line: "… (repeated 5123 times)" for repeats of the last line, else "… N more lines not logged …; the last: …".
+/// Nothing is lost without a count, and a flood of a million bad lines costs a few log lines. (Repeats used to be
+/// counted from the first one, and three timeouts of one widget in a window were logged together at its end, each
+/// up to five seconds late.)
 ///
 /// Pure: the caller passes the time and arms its timer at `nextDeadline`, so tests run with a clock of their own.
 struct LogRateLimiter {
@@ -51,6 +54,12 @@ struct LogRateLimiter {
                 nextDeadline = min(nextDeadline ?? state.windowEnd, state.windowEnd)
             }
         }
+        if state.logged < burst {
+            state.logged += 1
+            state.last = line
+            out.append(line)
+            return out
+        }
         if let last = state.last, last == line {
             state.repeats += 1
             return out
@@ -59,15 +68,9 @@ struct LogRateLimiter {
             out.append(repeated(last, state.repeats))
             state.repeats = 0
         }
-        if state.logged < burst {
-            state.logged += 1
-            state.last = line
-            out.append(line)
-        } else {
-            state.last = nil
-            state.suppressed += 1
-            state.lastSuppressed = line
-        }
+        state.last = nil
+        state.suppressed += 1
+        state.lastSuppressed = line
         return out
     }
 
