@@ -14,6 +14,18 @@ extension Zone {
         return zone
     }
 
+    /// Why `local()` fails, and so `current` is UTC: a `TZ` that names no zone, an unreadable `/etc/localtime`; nil
+    /// when it works. Read afresh, for `doctor` and the daemon's start to say so.
+    public static var localProblem: String? {
+        do {
+            _ = try local()
+            return nil
+        } catch {
+            let tz = getenv("TZ").map { String(cString: $0) }
+            return tz.map { "TZ=\($0): \(error)" } ?? "/etc/localtime: \(error)"
+        }
+    }
+
     /// Forgets the zone `current` read, so that the next use reads `TZ` and `/etc/localtime` again.
     public static func resetCurrent() {
         cachedCurrent.withLock { $0 = nil }

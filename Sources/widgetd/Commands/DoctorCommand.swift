@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import Kind
 import Text
+import TimeZones
 
 /// `widgetd doctor`: checks the setup a user cannot see at a glance, and says what to fix.
 ///
@@ -60,6 +61,12 @@ enum DoctorCommand {
                         + (daemon != nil ? " (the daemon keeps running the previous config meanwhile)" : "")))
         }
         findings.append(runtimeDirectory(control))
+        if let problem = Zone.localProblem {
+            findings.append(
+                Finding(
+                    verdict: .warning, what: "the local time zone: \(problem); local times are in UTC",
+                    fix: "set TZ to a zone name (TZ=Europe/Berlin) or a POSIX rule, or unset it to use /etc/localtime"))
+        }
         if let configuration = loaded.configuration {
             let output =
                 daemon?.output ?? DaemonPaths(environment: environment, settings: configuration.settings).output

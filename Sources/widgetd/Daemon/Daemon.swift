@@ -189,6 +189,10 @@ final class Daemon {
             .info,
             "started: \(counted(engine.instanceNames.count, "widget")) from \(configPath); outputs in \(paths.output); "
                 + "control FIFO \(paths.control.fifo)")
+        // glibc reads local times as UTC then, silently; a clock an hour or more off says no more than that.
+        if let problem = Zone.localProblem {
+            log(.warning, "the local time zone: \(problem); local times are in UTC")
+        }
         perform(engine.advance(now: loop.now), painting: true)
         removeFilesOfWidgetsGoneSinceLastRun()
         announceStarted()
