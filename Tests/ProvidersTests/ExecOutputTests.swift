@@ -86,6 +86,7 @@ struct ExecOutputTests {
     @Test(arguments: [
         (#"{"entries": []}"#, "needs \"entries\""), (#"{"entries": [{"text": 1}]}"#, "no \"text\" string"),
         (#"{"entries": [{"text": "a", "date": "soon"}]}"#, "is not a date"),
+        (#"{"entries": [{"text": "a", "date": "1796215554"}]}"#, "or epoch seconds as a JSON number, without quotes"),
         (#"{"entries": [{"text": "a"}], "policy": "sometimes"}"#, "\"policy\" must be"), ("{oops", "does not parse"),
         ("{oops", "expected a string key at byte 1"), (#"{"entries": [{"text": "a", "date": true}]}"#, "is not a date"),
         (#"{"entries": [{"text": "a"}]} trailing"#, "unexpected text after the value"),

@@ -148,7 +148,11 @@ enum ExecOutput {
             parsed = ISO8601Text.parse(text, defaultTimeZone: .current)
         }
         guard let date = parsed else {
-            throw ExecError("'\(value)' is not a date; write ISO 8601 (2026-11-29T19:30:00+01:00) or epoch seconds")
+            // Epoch seconds written as a string ("1796215554") are the likely mistake: say they must be a number.
+            let digits = value.string.map { !$0.isEmpty && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }
+            throw ExecError(
+                "'\(value)' is not a date; write ISO 8601 (2026-11-29T19:30:00+01:00) or epoch seconds"
+                    + (digits == true ? " as a JSON number, without quotes" : ""))
         }
         guard dateRange.contains(date) else { throw ExecError("'\(value)' is not a date between 1970 and 9999") }
         return date
