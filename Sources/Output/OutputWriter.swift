@@ -269,10 +269,19 @@ public final class OutputWriter {
     ///
     /// Tries every file before throwing the first failure, so one stuck file does not keep the others around.
     public func remove(instance: String) throws(OutputError) {
+        try remove(instance: instance, suffixes: OutputFormat.allCases.map(\.rawValue) + ["json"])
+    }
+
+    /// Removes `instance`'s bar files of `formats` (and their spares): formats its config no longer lists.
+    public func remove(instance: String, formats: [OutputFormat]) throws(OutputError) {
+        try remove(instance: instance, suffixes: formats.map(\.rawValue))
+    }
+
+    private func remove(instance: String, suffixes: [String]) throws(OutputError) {
         settleExchanges()
         var firstFailure: OutputError?
         let directory = try checkedDescriptor()
-        for suffix in OutputFormat.allCases.map(\.rawValue) + ["json"] {
+        for suffix in suffixes {
             let name = try fileName(instance, suffix)
             forget(fileNamed: name)
             // Gone or not, a spare is nobody's business any more.

@@ -359,6 +359,30 @@ struct DaemonEndToEndTests {
         withExtendedLifetime(first) {}
     }
 
+    /// A format dropped from a widget's `output:` while the daemon was stopped: its file went on showing that run's
+    /// last entry (a waybar module frozen). It is removed at the next start, as when dropped while running.
+    @Test func aFormatDroppedWhileTheDaemonWasStoppedLosesItsFileAtTheNextStart() async throws {
+        let first = try DaemonUnderTest(config: "widgets:\n  q:\n    kind: quotes\n    output: [plain, waybar, tmux]\n")
+        #expect(await first.waitFor("the timeline") { first.hasTimeline("q") && first.read("q.tmux") != nil })
+        first.stop()
+        // A file of the user's named like a format of no widget, and one like a widget of no earlier run, stay.
+        try "mine\n".write(toFile: first.output + "/q.backup", atomically: true, encoding: .utf8)
+        try "mine\n".write(toFile: first.output + "/other.waybar", atomically: true, encoding: .utf8)
+
+        let second = try DaemonUnderTest(
+            config: "widgets:\n  q:\n    kind: quotes\n    output: [plain, tmux]\n", reusing: first.directory)
+        #expect(
+            await second.waitFor("the removal") {
+                second.log.contains("q: removed its waybar files from the last run")
+            },
+            "\(second.log)")
+        #expect(second.read("q.waybar") == nil)
+        #expect(second.read("q.plain") != nil && second.read("q.tmux") != nil)
+        #expect(second.read("q.backup") == "mine\n" && second.read("other.waybar") == "mine\n")
+        second.stop()
+        withExtendedLifetime(first) {}
+    }
+
     @Test func theLastEntriesPaintAtOnceAfterARestart() async throws {
         let first = try DaemonUnderTest(config: Self.config)
         #expect(

@@ -3,6 +3,7 @@ import Diagnostics
 import FoundationEssentials
 import Glibc
 import Kind
+import Output
 import Providers
 import Text
 import YAML
@@ -104,6 +105,35 @@ extension Daemon {
             stateFiles.forgetKept(name)
             stateFiles.removeStatus(of: name)
             log(.info, "\(name): not in \(configPath) any more; removed its files from the last run")
+        }
+        removeFormatsGoneSinceLastRun(of: Set(names.map { String($0.dropLast(".json".count)) }).intersection(current))
+    }
+
+    /// Removes the bar files of formats a widget had in an earlier run and its `output:` no longer lists: a bar
+    /// reading `quote.waybar` would otherwise show that run's last entry for ever. As a format dropped while the
+    /// daemon runs (the widget restarts and its files are written afresh). One pass over the output directory; only
+    /// widgets an earlier run had (their status files) are looked at, so no one else's file is touched.
+    private func removeFormatsGoneSinceLastRun(of earlier: Set<String>) {
+        guard !earlier.isEmpty else { return }
+        var dropped: [String: [OutputFormat]] = [:]
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: paths.output)) ?? [] {
+            guard !file.hasPrefix("."), let dot = file.lastIndex(of: ".") else { continue }
+            let name = String(file[..<dot])
+            guard earlier.contains(name), let format = OutputFormat(rawValue: String(file[file.index(after: dot)...])),
+                let instance = engine.instance(named: name), !instance.outputs.contains(format)
+            else { continue }
+            dropped[name, default: []].append(format)
+        }
+        for (name, formats) in dropped {
+            do {
+                try outputs.remove(instance: name, formats: formats)
+                log(
+                    .info,
+                    "\(name): removed its \(formats.map(\.rawValue).sorted().joined(separator: ", ")) files from the "
+                        + "last run ('output:' lists them no more)")
+            } catch {
+                log(.warning, "\(name): cannot remove the files of formats it had in the last run: \(error)")
+            }
         }
     }
 }

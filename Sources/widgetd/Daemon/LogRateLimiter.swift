@@ -2,13 +2,12 @@ import FoundationEssentials
 
 /// Keeps one source of log lines (the control FIFO, one widget) from flooding the log.
 ///
-/// Per source and window (`window` seconds from its first line): the first `burst` lines are logged as they come,
-/// repeats included, so that a source within its limit keeps every line's time; past the burst, a line identical to
-/// the one just logged is only counted, and other lines are counted too. When the window ends, what was held back is
-/// one line: "… (repeated 5123 times)" for repeats of the last line, else "… N more lines not logged …; the last: …".
-/// Nothing is lost without a count, and a flood of a million bad lines costs a few log lines. (Repeats used to be
-/// counted from the first one, and three timeouts of one widget in a window were logged together at its end, each
-/// up to five seconds late.)
+/// Per source and window (`window` seconds from its first line): the first `burst` different lines are logged; a line
+/// identical to the one just logged is only counted while it comes again within `quiet` seconds (a flood), and logged
+/// as it comes when it comes after a pause (a widget timing out every two seconds: each line keeps its time); lines
+/// past the burst are counted too. When the window ends, what was held back is one line: "… (repeated 5123 times)" for
+/// repeats of the last line, else "… N more lines not logged …; the last: …". Nothing is lost without a count, and a
+/// flood of a million bad lines costs a few log lines, and leaves the burst to the different lines among them.
 ///
 /// Pure: the caller passes the time and arms its timer at `nextDeadline`, so tests run with a clock of their own.
 struct LogRateLimiter {
@@ -20,12 +19,15 @@ struct LogRateLimiter {
 
     let burst: Int
     let window: TimeInterval
+    /// How long a line must not have come again for its next repeat to be logged rather than counted.
+    let quiet: TimeInterval
 
     private struct Source {
         var windowEnd: Date
         var logged = 0
-        /// The last line logged, and how many times it came again since.
+        /// The last line logged, when, and how many times it came again since without being logged.
         var last: Line?
+        var lastLoggedAt: Date?
         var repeats = 0
         /// Lines past the burst (not repeats of `last`), and the latest of them.
         var suppressed = 0
@@ -34,9 +36,10 @@ struct LogRateLimiter {
 
     private var sources: [String: Source] = [:]
 
-    init(burst: Int = 10, window: TimeInterval = 5) {
+    init(burst: Int = 10, window: TimeInterval = 5, quiet: TimeInterval = 1) {
         self.burst = max(1, burst)
         self.window = window
+        self.quiet = quiet
     }
 
     /// What to log now for `line` from `source`: the line, or nothing when it is held back, after any summary of the
@@ -54,23 +57,31 @@ struct LogRateLimiter {
                 nextDeadline = min(nextDeadline ?? state.windowEnd, state.windowEnd)
             }
         }
-        if state.logged < burst {
-            state.logged += 1
-            state.last = line
-            out.append(line)
-            return out
-        }
         if let last = state.last, last == line {
-            state.repeats += 1
+            let afterAPause = state.lastLoggedAt.map { now.timeIntervalSince($0) >= quiet } ?? false
+            if state.repeats == 0, afterAPause, state.logged < burst {
+                state.logged += 1
+                state.lastLoggedAt = now
+                out.append(line)
+            } else {
+                state.repeats += 1
+            }
             return out
         }
         if state.repeats > 0, let last = state.last {
             out.append(repeated(last, state.repeats))
             state.repeats = 0
         }
-        state.last = nil
-        state.suppressed += 1
-        state.lastSuppressed = line
+        if state.logged < burst {
+            state.logged += 1
+            state.last = line
+            state.lastLoggedAt = now
+            out.append(line)
+        } else {
+            state.last = nil
+            state.suppressed += 1
+            state.lastSuppressed = line
+        }
         return out
     }
 
