@@ -61,7 +61,7 @@ public enum ConfigLoader {
             return ConfigLoadResult(diagnostics: diagnostics.sortedByPlace(), source: source)
         }
         if text.allSatisfy(\.isWhitespace) {
-            return failure([LocatedError("the file is empty; expected 'widgets:' with at least one widget", at: .start)]
+            return failure([LocatedError("the file is empty; expected 'widgets:' and the widgets under it", at: .start)]
             )
         }
         let document: YAMLDocument

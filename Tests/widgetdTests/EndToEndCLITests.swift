@@ -94,6 +94,23 @@ struct EndToEndCLITests {
         #expect(result.stderr.hasSuffix("16 errors in \(path)\n"))
     }
 
+    /// No config yet: `check` and `doctor` say how to start from the example that ships beside the binary (here the
+    /// checkout's `config/widgets.yaml`), where they said only "no such file".
+    @Test func aMissingConfigIsAnsweredWithTheExample() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let missing = directory.url.path + "/cfg/widgetd/widgets.yaml"
+        let example = packageRoot.appendingPathComponent("config/widgets.yaml").path
+        let advice =
+            "start from the example: mkdir -p '\(directory.url.path)/cfg/widgetd' && cp '\(example)' '\(missing)'"
+        let check = try runWidgetd(["check", "--config", missing])
+        #expect(check.status == 1)
+        #expect(check.stderr.hasSuffix(advice + "\n"), "\(check.stderr)")
+        let doctor = try runWidgetd(
+            ["doctor", "--config", missing], environment: ["XDG_RUNTIME_DIR": directory.url.path + "/run"])
+        #expect(doctor.stdout.contains("error   \(missing) does not exist\n        fix: \(advice)"), "\(doctor.stdout)")
+    }
+
     @Test func checkReadsTheConfigFromTheEnvironment() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,4 +1,5 @@
 import Config
+import Glibc
 import Kind
 import Text
 
@@ -20,6 +21,9 @@ enum CheckCommand {
             console.err(result.renderedDiagnostics())
             let count = result.diagnostics.count - warnings
             console.err("\(counted(count, "error")) in \(configPath)")
+            if access(configPath, F_OK) != 0, errno == ENOENT, let advice = ExampleConfig.advice(for: configPath) {
+                console.err(advice)
+            }
             return ExitCode.failure
         }
         if warnings > 0 {

@@ -54,11 +54,16 @@ enum DoctorCommand {
             findings.append(
                 Finding(verdict: .ok, what: "\(path): \(counted(configuration.widgets.count, "widget")), no errors"))
         } else {
+            let missing = access(path, F_OK) != 0 && errno == ENOENT
             findings.append(
                 Finding(
-                    verdict: .error, what: "\(path): \(counted(loaded.diagnostics.count, "error"))",
-                    fix: "run 'widgetd check --config \(path)' and correct what it reports"
-                        + (daemon != nil ? " (the daemon keeps running the previous config meanwhile)" : "")))
+                    verdict: .error,
+                    what: missing ? "\(path) does not exist" : "\(path): \(counted(loaded.diagnostics.count, "error"))",
+                    fix: missing
+                        ? ExampleConfig.advice(for: path) ?? "write one: widgets.yaml(5) and docs/configuration.md"
+                        : "run '\(ConfigPath.checkCommand(for: path, environment: environment))' and correct what it "
+                            + "reports"
+                            + (daemon != nil ? " (the daemon keeps running the previous config meanwhile)" : "")))
         }
         findings.append(runtimeDirectory(control))
         if let problem = Zone.localProblem {

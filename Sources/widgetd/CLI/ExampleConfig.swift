@@ -1,0 +1,35 @@
+import Basics
+import Glibc
+
+/// The example widgets.yaml that ships beside the binary, for advice to a user who has no config yet.
+enum ExampleConfig {
+    /// Where the example is: under the prefix the binary was installed to (`scripts/install`, the .deb), or in the
+    /// checkout a development binary was built in (`.build/x86_64-unknown-linux-gnu/debug/widgetd`, which
+    /// `.build/debug` links to, → `config/widgets.yaml`); nil when none is.
+    static func path() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        var candidates: [String] = []
+        if length > 0 {
+            let binary = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let directory = Path.directory(of: binary)
+            candidates += [
+                directory + "/../share/doc/widgetd/examples/widgets.yaml",
+                directory + "/../../../config/widgets.yaml",
+            ]
+        }
+        candidates.append("/usr/share/doc/widgetd/examples/widgets.yaml")
+        guard let found = candidates.first(where: { access($0, R_OK) == 0 }), let resolved = realpath(found, nil)
+        else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The commands that put the example at `configPath`, for a config that is not there.
+    static func advice(for configPath: String) -> String? {
+        guard let example = path() else { return nil }
+        let directory = Path.directory(of: configPath)
+        return "start from the example: mkdir -p \(I3blocksImport.shellQuoted(directory)) && cp "
+            + "\(I3blocksImport.shellQuoted(example)) \(I3blocksImport.shellQuoted(configPath))"
+    }
+}
