@@ -151,7 +151,10 @@ struct ConfigValidator {
                 continue
             }
             let argv = words.compactMap { text($0, for: name, expected: "a command word") }
-            if argv.count == words.count { plugins.append(PluginCommand(name: name, argv: argv)) }
+            guard argv.count == words.count else { continue }
+            // Checked as exec's `command:` is: a missing program is found by `check`, not when a widget needs the kind.
+            checkProgram(Self.expandingHome(argv[0]), at: words[0].mark)
+            plugins.append(PluginCommand(name: name, argv: argv))
         }
         return plugins
     }
@@ -169,7 +172,8 @@ struct ConfigValidator {
                 settings.outputDirectory = path(pair.value, for: key)
                 if let path = settings.outputDirectory, Self.fileType(of: path).map({ $0 != S_IFDIR }) == true {
                     report(
-                        "'output_dir' '\(ConfigLimits.quoted(path))' is there but is not a directory", at: pair.value.mark
+                        "'output_dir' '\(ConfigLimits.quoted(path))' is there but is not a directory",
+                        at: pair.value.mark
                     )
                 }
             case "store":

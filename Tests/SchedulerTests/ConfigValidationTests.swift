@@ -297,6 +297,18 @@ struct ConfigValidationTests {
         #expect(fresh.diagnostics.isEmpty, "\(fresh.renderedDiagnostics())")
     }
 
+    /// A `plugins:` command is checked as `command:` is; `check` passed a plugin that could never run.
+    @Test func pluginCommandsAreCheckedAsCommandsAre() {
+        let result = loadConfig(
+            "plugins:\n  gone: [/nonexistent/plugin]\n  folder: [/etc]\n  fine: [/bin/sh, x]\n"
+                + "widgets:\n  w:\n    kind: sample\n")
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "command '/nonexistent/plugin' does not exist", "command '/etc' is a directory",
+            ], "\(result.renderedDiagnostics())")
+        #expect(result.diagnostics.map(\.mark?.line) == [2, 3])
+    }
+
     @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
         let result = loadConfig("widgets:\n  w:\n    kind: sampel\n")
         let rendered = result.renderedDiagnostics()
