@@ -81,6 +81,8 @@ struct CronCommandTests {
                 widgetd: error: bad cron expression '0 25 * * *': hour field: 25 is out of range 0-23
                   0 25 * * *
                     ^
+                Usage: widgetd cron EXPR [--count N] [--from ISO8601] [--tz ZONE]
+                See 'widgetd help cron'.
 
                 """)
     }

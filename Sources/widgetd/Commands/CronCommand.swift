@@ -40,7 +40,9 @@ enum CronCommand {
             console.err("widgetd: error: bad cron expression '\(expression)': \(error)")
             console.err("  \(expression)")
             console.err("  " + String(repeating: " ", count: error.offset) + "^")
-            // A malformed argument is a usage error, like an unknown --tz.
+            // A malformed argument is a usage error, like an unknown --tz, and ends as usage errors do.
+            console.err("Usage: \(Help.usage(of: .cron))")
+            console.err("See 'widgetd help cron'.")
             return ExitCode.usage
         }
         if let reason = cron.neverFiresReason {
