@@ -93,13 +93,16 @@ struct DaemonSignalsTests {
         for pid in [daemon.process.processIdentifier, follower.pid, bar.pid] { kill(pid, SIGHUP) }
         #expect(await daemon.waitFor("the re-read") { daemon.log.contains("SIGHUP: re-reading") })
         try await bothFollow(after: "SIGHUP")
-        kill(daemon.process.processIdentifier, SIGUSR1)
-        kill(daemon.process.processIdentifier, SIGUSR2)
+        // And `pkill -USR1 widgetd` (meant for a bar, say): the daemon logs it, the followers ignore it; it ended them.
+        for pid in [daemon.process.processIdentifier, follower.pid, bar.pid] {
+            kill(pid, SIGUSR1)
+            kill(pid, SIGUSR2)
+        }
         #expect(
             await daemon.waitFor("SIGUSR1 and SIGUSR2 logged") {
                 daemon.log.contains("SIGUSR1: widgetd uses neither") && daemon.log.contains("SIGUSR2: widgetd uses")
             })
-        try await bothFollow(after: "SIGUSR1 and SIGUSR2 to the daemon")
+        try await bothFollow(after: "SIGUSR1 and SIGUSR2")
         for pid in [daemon.process.processIdentifier, follower.pid, bar.pid] { #expect(isAlive(pid)) }
     }
 }
