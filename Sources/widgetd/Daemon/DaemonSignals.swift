@@ -14,18 +14,20 @@ enum DaemonSignals {
     /// would end the daemon without its clean-up.
     static let handled: [Int32] = [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGUSR1, SIGUSR2] + SignalFile.widgetSignals
 
-    /// In any other command: the widget signals are ignored, as they are the daemon's. The commands a bar keeps
-    /// running (`bar`, `show --follow`) ignore SIGUSR1 and SIGUSR2 too, which the daemon takes and ignores, so that
-    /// `pkill -USR1 widgetd` meant for something else does not blank a bar; and SIGHUP when their output is not a
-    /// terminal: a bar that goes away closes their pipes, which ends them; in a terminal, SIGHUP keeps its meaning, the
-    /// terminal went away.
+    /// In any other command: the widget signals are ignored, as they are the daemon's. `show --follow` ignores SIGUSR1
+    /// and SIGUSR2 too, which the daemon takes and ignores, so that `pkill -USR1 widgetd` does not blank a bar's
+    /// widgets (`bar` takes them on its signalfd as i3bar's stop and continue signals). The commands a bar keeps
+    /// running (`bar`, `show --follow`) ignore SIGHUP when their output is not a terminal: a bar that goes away closes
+    /// their pipes, which ends them; in a terminal, SIGHUP keeps its meaning, the terminal went away.
     ///
     /// Children are not affected: every process widgetd starts gets these signals' default actions back
     /// (`ChildAttributes`).
     static func ignore(in command: Command?) {
         for signal in SignalFile.widgetSignals { Glibc.signal(signal, SIG_IGN) }
         guard keptRunningByABar(command) else { return }
-        for signal in [SIGUSR1, SIGUSR2] { Glibc.signal(signal, SIG_IGN) }
+        if case .show? = command {
+            for signal in [SIGUSR1, SIGUSR2] { Glibc.signal(signal, SIG_IGN) }
+        }
         if isatty(STDOUT_FILENO) == 0 { Glibc.signal(SIGHUP, SIG_IGN) }
     }
 
