@@ -383,6 +383,26 @@ struct DaemonEndToEndTests {
         withExtendedLifetime(first) {}
     }
 
+    /// A follower of a widget removed from the config printed nothing more, so its bar kept the removed widget's last
+    /// text for ever. Now the bar gets an empty line once the widget's record has been gone a moment, and the text
+    /// again when the widget comes back.
+    @Test func aFollowerOfARemovedWidgetEmptiesItsBlock() async throws {
+        let both = "widgets:\n  kept:\n    kind: quotes\n  later:\n    kind: quotes\n"
+        let daemon = try DaemonUnderTest(config: both)
+        #expect(await daemon.waitFor("both timelines") { daemon.hasTimeline("kept") && daemon.hasTimeline("later") })
+        let follower = try Follower(daemon, showing: "later")
+        #expect(await waitFor("the first line") { !follower.lines.isEmpty })
+        try daemon.editConfig("widgets:\n  kept:\n    kind: quotes\n")
+        #expect(
+            await waitFor("the empty line", timeout: .seconds(10)) { follower.output.hasSuffix("\n\n") },
+            "\(follower.output.debugDescription)")
+        try daemon.editConfig(both)
+        #expect(
+            await waitFor("the text again", timeout: .seconds(10)) {
+                !follower.output.hasSuffix("\n\n") && follower.lines.count >= 2
+            }, "\(follower.output.debugDescription)")
+    }
+
     @Test func theLastEntriesPaintAtOnceAfterARestart() async throws {
         let first = try DaemonUnderTest(config: Self.config)
         #expect(

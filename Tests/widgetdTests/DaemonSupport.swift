@@ -149,6 +149,11 @@ final class Follower {
 
     /// The lines printed so far.
     var lines: [Substring] {
-        ((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "").split(separator: "\n")
+        output.split(separator: "\n")
+    }
+
+    /// All it printed so far, empty lines included.
+    var output: String {
+        (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
     }
 }

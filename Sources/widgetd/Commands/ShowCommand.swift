@@ -114,6 +114,9 @@ enum ShowCommand {
     /// waits for an entry or the other way round. When `clicks` ends (end of file, `/dev/null`) or fails, it is
     /// dropped from the poll and the entries go on alone: a descriptor at end of file stays readable, and polling it
     /// further would spin. The end is quiet: status 0 and no message, as a bar's child that was told to go.
+    /// How long a followed record may be gone before the follower prints an empty line.
+    static let goneGrace: TimeInterval = 2
+
     private static func followEntry(
         _ path: String, in directory: String, as format: OutputFormat, clicks: FileDescriptor?,
         forwarder: ClickForwarder, console: Console
@@ -135,8 +138,20 @@ enum ShowCommand {
         var lines = ClickForwarder.LineSplitter()
         var record = readRecord(path)
         var last: String?
+        // When the record was deleted: past `goneGrace` with none back (the widget was removed from the config), the
+        // bar is given an empty line, not the removed widget's last text for ever. A changed widget's files are
+        // written again at once, and the daemon puts back a deleted one within a second, so neither blanks the bar.
+        var goneAt: Date?
         while true {
             let now = Date()
+            if let since = goneAt, now.timeIntervalSince(since) >= Self.goneGrace {
+                goneAt = nil
+                record = nil
+                if last != "" {
+                    guard lifetime.write(Array("\n".utf8)) else { return ExitCode.success }
+                    last = ""
+                }
+            }
             if let record {
                 var rendered = render(record, as: format, at: now)
                 // An i3blocks persist block (raw, as 1.4 reads it) takes every line as a new full text: its short
@@ -153,7 +168,9 @@ enum ShowCommand {
             }
             let ready: Set<Int32>
             do {
-                try timer.arm(at: record?.nextChange(after: now))
+                let nextChange = record?.nextChange(after: now)
+                let blankAt = goneAt?.addingTimeInterval(Self.goneGrace)
+                try timer.arm(at: [nextChange, blankAt].compactMap { $0 }.min())
                 guard
                     let readable = try lifetime.wait(
                         forReadable: [watcher.fileDescriptor, timer.fileDescriptor]
@@ -171,7 +188,12 @@ enum ShowCommand {
                 clicks = nil
             }
             if ready.contains(watcher.fileDescriptor), recordWatch.changed(watcher.readEvents()) {
-                record = readRecord(path) ?? record
+                if let fresh = readRecord(path) {
+                    record = fresh
+                    goneAt = nil
+                } else if access(path, F_OK) != 0 {
+                    goneAt = goneAt ?? Date()
+                }
             }
         }
     }
