@@ -105,11 +105,19 @@ extension ConfigValidator {
         (65...90).contains(byte) || (97...122).contains(byte)
     }
 
-    /// A command word `~` or `~/…` under the home directory, as a shell reads it and as `plugins:` words are: no
-    /// shell runs an argv, and `[~/bin/s]` was run as a file named `~`.
+    /// A path `~` or `~/…` under the home directory, as a shell reads it: no shell runs an argv, and `[~/bin/s]` was
+    /// run as a file under a directory named `~`.
     static func expandingHome(_ word: String) -> String {
         guard word == "~" || word.hasPrefix("~/") else { return word }
         return Path.homeDirectory() + word.dropFirst()
+    }
+
+    /// `argv` with its program under the home directory when written `~/…`. The arguments stay as written: one may be
+    /// text (`widgetd import i3blocks` prints a block's `full_text` with `[printf, '%s\n', TEXT]`), and there would be
+    /// no way to pass a literal `~/`.
+    static func programUnderHome(_ argv: [String]) -> [String] {
+        guard let program = argv.first else { return argv }
+        return [expandingHome(program)] + argv.dropFirst()
     }
 
     private mutating func widgetKeyValue(_ node: YAMLNode, for spec: WidgetKeySpec) -> WidgetKeyValue? {
@@ -125,7 +133,7 @@ extension ConfigValidator {
                 report("'\(spec.name)' is empty; write [program, arguments…]", at: node.mark)
                 return nil
             }
-            let argv = words.compactMap { text($0, for: spec.name, expected: "a command word") }.map(Self.expandingHome)
+            let argv = Self.programUnderHome(words.compactMap { text($0, for: spec.name, expected: "a command word") })
             guard argv.count == words.count else { return nil }
             checkProgram(argv[0], at: words[0].mark)
             return .command(argv)
@@ -250,10 +258,21 @@ extension ConfigValidator {
         guard let pairs = mapping(node, what: "'intent'", expecting: "parameter names to values") else {
             return values
         }
-        // The environment names the script's own parameters reach it under, and which parameter took each.
+        // The environment names a script's parameters reach it under (its own and the kind's, `label` and the like,
+        // which are exported too), and which parameter took each.
         var environmentNames: [String: String] = [:]
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
+            if kind.acceptsAnyParameter, kind.parameter(named: key) != nil {
+                let exported = Self.scriptParameterEnvironmentName(key)
+                if let earlier = environmentNames[exported] {
+                    report(
+                        "parameters '\(earlier)' and '\(key)' would both reach the script as WIDGETD_PARAM_\(exported)",
+                        at: pair.key.mark)
+                    continue
+                }
+                environmentNames[exported] = key
+            }
             if kind.acceptsAnyParameter, kind.parameter(named: key) == nil {
                 // The exec kind's parameters are the script's: any name a script can read, as a string.
                 guard Self.isScriptParameterName(key) else {
@@ -368,8 +387,8 @@ extension ConfigValidator {
                 continue
             }
             if let argv = pair.value.sequence {
-                let words = argv.compactMap { text($0, for: "on_click", expected: "a command word") }.map(
-                    Self.expandingHome)
+                let words = Self.programUnderHome(
+                    argv.compactMap { text($0, for: "on_click", expected: "a command word") })
                 if argv.isEmpty {
                     report("the command for '\(key)' is empty; write [program, arguments…]", at: pair.value.mark)
                 } else if words.count == argv.count {

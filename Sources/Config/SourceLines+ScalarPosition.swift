@@ -29,7 +29,8 @@ extension SourceLines {
             break
         }
         var seen = 0
-        var lastNonBlank: YAMLMark?
+        // Just past the last non-blank character (or escape) seen: where an offset at a blank or the end points.
+        var afterLastNonBlank: YAMLMark?
         // The source of a value has at least as many non-blank characters as the value (escapes only add some), so
         // the walk ends inside the scalar; the budget only guards against a mark that is not the scalar's.
         var budget = 8 * text.utf8.count + 256
@@ -53,18 +54,18 @@ extension SourceLines {
                 index += length
                 guard !blank else { continue }
                 if seen == before {
-                    return pointsAtNonBlank ? here : lastNonBlank.map { $0.advanced(by: 1) } ?? here
+                    return pointsAtNonBlank ? here : afterLastNonBlank ?? here
                 }
                 seen += 1
-                lastNonBlank = here
-                if !pointsAtNonBlank, seen == before, before > 0 {
-                    return here.advanced(by: 1)
+                afterLastNonBlank = here.advanced(by: length)
+                if !pointsAtNonBlank, seen == before, before > 0, let after = afterLastNonBlank {
+                    return after
                 }
             }
             lineNumber += 1
             column = 0
         }
-        return lastNonBlank.map { $0.advanced(by: 1) } ?? start
+        return afterLastNonBlank ?? start
     }
 
     /// The escape at `index` (its `\`) of a double-quoted line: how many source characters it takes, and whether the

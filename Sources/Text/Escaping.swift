@@ -82,11 +82,11 @@ public enum Escaping {
             output.reserveCapacity(output.count + bytes.count + 8)
             var position = 0
             while position < bytes.count {
-                guard bytes[position] == hash else {
-                    output.append(bytes[position])
-                    position += 1
-                    continue
-                }
+                // Text up to the next `#` in one append.
+                let plainStart = position
+                while position < bytes.count && bytes[position] != hash { position += 1 }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<position]))
+                guard position < bytes.count else { break }
                 let runStart = position
                 while position < bytes.count && bytes[position] == hash { position += 1 }
                 let beforeBracket =

@@ -41,6 +41,17 @@ struct ConfigWithStandardKindsTests {
         #expect(diagnostic.mark == YAMLMark(line: placement.line, column: placement.column), "\(diagnostic.headline)")
     }
 
+    /// The exec kind's own parameters are exported as WIDGETD_PARAM_<NAME> too: `label` beside a script's `LABEL`
+    /// would both be WIDGETD_PARAM_LABEL, one winning by chance.
+    @Test func aScriptParameterThatExportsAsADeclaredOneIsAnError() {
+        let result = load(
+            "widgets:\n  w:\n    kind: exec\n    command: [/bin/true]\n    intent: {label: a, LABEL: b}\n")
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "parameters 'label' and 'LABEL' would both reach the script as WIDGETD_PARAM_LABEL"
+            ])
+    }
+
     @Test func loneTrailingPercentIsAnError() throws {
         let result = load("widgets:\n  c:\n    kind: clock\n    intent:\n      format: \"100%\"\n")
         #expect(result.diagnostics.map(\.message) == ["'format' ends in a lone '%'; write '%%' for a percent sign"])

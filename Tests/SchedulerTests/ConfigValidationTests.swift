@@ -240,16 +240,16 @@ struct ConfigValidationTests {
         #expect(rendered.split(separator: "\n", omittingEmptySubsequences: false).count == 6, "\(rendered)")
     }
 
-    /// No shell runs an argv, so `~/` in a command word is expanded as a shell and `plugins:` would: `[~/bin/s]`
-    /// was run as a file under a directory named `~`.
+    /// No shell runs an argv, so a program written `~/…` is under the home directory, as a shell would read it: `[~/bin/s]`
+    /// was run as a file under a directory named `~`. Arguments stay as written (one may be a block's text).
     @Test func commandWordsUnderTheHomeDirectoryAreExpanded() throws {
         let home = try #require(ProcessInfo.processInfo.environment["HOME"])
         let result = loadConfig(
-            "widgets:\n  w:\n    kind: exec\n    command: [/bin/sh, ~/x, \"~\", \"~x\", a~/b]\n"
-                + "    on_click:\n      left: [/bin/echo, ~/arg]\n")
+            "widgets:\n  w:\n    kind: exec\n    command: [~/../../bin/sh, ~/x, \"~\", \"~x\", a~/b]\n"
+                + "    on_click:\n      left: [~/../../bin/echo, ~/arg]\n")
         let widget = try #require(result.configuration?.widgets.first, "\(result.renderedDiagnostics())")
-        #expect(widget.settings.command("command") == ["/bin/sh", home + "/x", home, "~x", "a~/b"])
-        #expect(widget.onClick[.left] == .command(["/bin/echo", home + "/arg"]))
+        #expect(widget.settings.command("command") == [home + "/../../bin/sh", "~/x", "~", "~x", "a~/b"])
+        #expect(widget.onClick[.left] == .command([home + "/../../bin/echo", "~/arg"]))
         // The program is checked where it would be run from: a missing one under the home directory is named.
         let missing = loadConfig("widgets:\n  w:\n    kind: exec\n    command: [~/no-such-program-here]\n")
         #expect(

@@ -42,6 +42,7 @@ struct DiagnosticPlacementTests {
         Placement(name: "multi-line single-quoted", schedule: "'0\n      0 * 13 *'", line: 5, column: 11),
         Placement(name: "block, missing field at the end", schedule: "|\n      0 0 * *", line: 5, column: 14),
         // Escapes are one character of the value each, blank or not as the character they stand for.
+        Placement(name: "a field missing after an escape", schedule: #""0 0 * \x2a""#, line: 4, column: 26),
         Placement(name: "a hex escape", schedule: #""\x2a/5 * * * 8""#, line: 4, column: 29),
         Placement(name: "an escaped tab", schedule: #""*/5\t* * * 8""#, line: 4, column: 27),
         Placement(name: "unicode escapes", schedule: #""\u0030 61 * * *""#, line: 4, column: 23),

@@ -29,7 +29,9 @@ enum ExampleConfig {
     static func advice(for configPath: String) -> String? {
         guard let example = path() else { return nil }
         let directory = Path.directory(of: configPath)
-        return "start from the example: mkdir -p \(I3blocksImport.shellQuoted(directory)) && cp "
-            + "\(I3blocksImport.shellQuoted(example)) \(I3blocksImport.shellQuoted(configPath))"
+        // A bare file name is in the current directory, which is there.
+        let mkdir = directory.isEmpty ? "" : "mkdir -p \(I3blocksImport.shellQuoted(directory)) && "
+        return "start from the example: \(mkdir)cp \(I3blocksImport.shellQuoted(example)) "
+            + I3blocksImport.shellQuoted(configPath)
     }
 }

@@ -3,8 +3,9 @@ import FoundationEssentials
 /// Keeps one source of log lines (the control FIFO, one widget) from flooding the log.
 ///
 /// Per source and window (`window` seconds from its first line): the first `burst` different lines are logged; a line
-/// identical to the one just logged is only counted while it comes again within `quiet` seconds (a flood), and logged
-/// as it comes when it comes after a pause (a widget timing out every two seconds: each line keeps its time); lines
+/// identical to the one just logged is only counted while it comes again within `quiet` seconds of its last coming (a
+/// flood), and logged as it comes after such a pause (a widget timing out every two seconds: each line keeps its
+/// time), after the count of the quick repeats before it; lines
 /// past the burst are counted too. When the window ends, what was held back is one line: "… (repeated 5123 times)" for
 /// repeats of the last line, else "… N more lines not logged …; the last: …". Nothing is lost without a count, and a
 /// flood of a million bad lines costs a few log lines, and leaves the burst to the different lines among them.
@@ -25,9 +26,10 @@ struct LogRateLimiter {
     private struct Source {
         var windowEnd: Date
         var logged = 0
-        /// The last line logged, when, and how many times it came again since without being logged.
+        /// The last line logged, when it last came (logged or not), and how many times it came again since it was
+        /// logged without being logged.
         var last: Line?
-        var lastLoggedAt: Date?
+        var lastSeenAt: Date?
         var repeats = 0
         /// Lines past the burst (not repeats of `last`), and the latest of them.
         var suppressed = 0
@@ -58,14 +60,20 @@ struct LogRateLimiter {
             }
         }
         if let last = state.last, last == line {
-            let afterAPause = state.lastLoggedAt.map { now.timeIntervalSince($0) >= quiet } ?? false
-            if state.repeats == 0, afterAPause, state.logged < burst {
-                state.logged += 1
-                state.lastLoggedAt = now
-                out.append(line)
-            } else {
+            let afterAPause = state.lastSeenAt.map { now.timeIntervalSince($0) >= quiet } ?? false
+            state.lastSeenAt = now
+            // After a pause the line is logged when it comes, after the count of the quick repeats before it.
+            let needed = state.repeats > 0 ? 2 : 1
+            guard afterAPause, state.logged + needed <= burst else {
                 state.repeats += 1
+                return out
             }
+            if state.repeats > 0 {
+                out.append(repeated(last, state.repeats))
+                state.repeats = 0
+            }
+            state.logged += needed
+            out.append(line)
             return out
         }
         if state.repeats > 0, let last = state.last {
@@ -75,7 +83,7 @@ struct LogRateLimiter {
         if state.logged < burst {
             state.logged += 1
             state.last = line
-            state.lastLoggedAt = now
+            state.lastSeenAt = now
             out.append(line)
         } else {
             state.last = nil
