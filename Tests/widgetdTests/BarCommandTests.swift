@@ -204,6 +204,26 @@ struct BarCommandTests {
         #expect(bar.statusLines.count == 1)
     }
 
+    /// widgets.yaml as a link into a dotfiles repository (GNU stow): an edit there is followed by the bar, as by the
+    /// daemon; the bar watched only the link's directory.
+    @Test func followsEditsWhereALinkedConfigPoints() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config, configIn: "dotfiles", configLink: "linked.yaml")
+        #expect(
+            await daemon.waitFor("the first timelines") {
+                daemon.hasTimeline("motivation") && daemon.hasTimeline("todos")
+            })
+        let bar = try Bar(daemon, ["--bar", "main"])
+        func instances() -> [String?] { bar.statusLines.last?.map { $0["instance"] as? String } ?? [] }
+        #expect(await waitFor("the bar's two blocks") { instances() == ["motivation", "todos"] })
+        let added = Self.config.replacingOccurrences(
+            of: "bars:\n  main:\n", with: "  later:\n    kind: quotes\nbars:\n  main:\n    - later\n")
+        try added.write(
+            toFile: daemon.directory.url.path + "/dotfiles/widgets.yaml", atomically: false, encoding: .utf8)
+        #expect(
+            await waitFor("the new widget's block") { instances() == ["later", "motivation", "todos"] },
+            "\(bar.errors)")
+    }
+
     /// An i3 user adds a widget to widgets.yaml and to the bar: the daemon reloads the file, and the bar follows it
     /// without a restart of i3bar. A save that does not check changes nothing.
     @Test func followsEditsOfWidgetsYaml() async throws {
@@ -228,7 +248,10 @@ struct BarCommandTests {
 
         // A save that does not check keeps the blocks; the next good save is followed again.
         try daemon.editConfig("widgets: [\n")
-        #expect(await waitFor("the bar's warning") { bar.errors.contains("has errors; 'widgetd check' shows them") })
+        #expect(
+            await waitFor("the bar's warning") {
+                bar.errors.contains("has errors; 'widgetd check --config \(daemon.configPath)' shows them")
+            }, "\(bar.errors)")
         #expect(instances() == ["later", "motivation", "todos"])
         try daemon.editConfig(Self.config)
         #expect(await waitFor("the bar's two blocks again") { instances() == ["motivation", "todos"] })

@@ -23,7 +23,7 @@ struct DoctorRuntimeDirectoryTests {
         let finding = DoctorCommand.runtimeDirectory(
             ControlPaths(directory: directory.url.path + "/nonexistent/widgetd"))
         #expect(finding.verdict == .error)
-        #expect(finding.what.contains("is not a directory"), "\(finding.what)")
+        #expect(finding.what.contains("does not exist or is not a directory"), "\(finding.what)")
         #expect(finding.fix?.contains("XDG_RUNTIME_DIR") == true)
     }
 

@@ -45,7 +45,9 @@ enum BarCommand {
         // The blocks follow edits of widgets.yaml as the daemon does: a widget added or a bar changed shows without
         // restarting the bar. An edit that does not check, or no longer names the chosen widgets, keeps the blocks.
         let reselect = ConfigFollower(
-            path: configPath, registry: registry, warn: { console.err("widgetd: warning: \($0)") },
+            path: configPath, registry: registry,
+            checkCommand: ConfigPath.checkCommand(for: configPath, environment: environment),
+            warn: { console.err("widgetd: warning: \($0)") },
             select: { configuration in
                 switch select(widgets: widgets, bar: bar, in: configuration) {
                 case .success(let chosen): .success(chosen)

@@ -103,7 +103,8 @@ enum DoctorCommand {
             guard parent.isEmpty || (stat(parent, &parentStatus) == 0 && parentStatus.st_mode & S_IFMT == S_IFDIR)
             else {
                 return Finding(
-                    verdict: .error, what: "\(parent), where the daemon makes its directory, is not a directory",
+                    verdict: .error,
+                    what: "\(parent), where the daemon makes its directory, does not exist or is not a directory",
                     fix: "set XDG_RUNTIME_DIR to your session's runtime directory (/run/user/\(getuid()))")
             }
             return Finding(verdict: .ok, what: "\(control.directory) does not exist yet (the daemon makes it)")

@@ -42,29 +42,19 @@ extension Daemon {
         }
     }
 
-    /// Follows the file a symbolic link at widgets.yaml names (resolved again at every re-read, as the link may be
-    /// pointed elsewhere), through that file's directory: stow's or home-manager's link into a dotfiles repository is
-    /// edited there, in place or by rename, and the link's own directory sees nothing. No extra watch when the config
-    /// is no link, or names a file in its own directory.
+    /// Follows the file a symbolic link at widgets.yaml names (read again at every re-read, as the link may be
+    /// pointed elsewhere), through that file's directory: stow's link into a dotfiles repository is edited there, in
+    /// place or by rename, and the link's own directory sees nothing. One level of link (`SymbolicLink`): the end of
+    /// home-manager's chain is in `/nix/store`, which is never edited and always busy. No extra watch when the config
+    /// is no link.
     func watchConfigTarget() {
         let previous = configTargetWatch
         configTargetWatch = nil
-        configTarget = nil
-        if let resolved = realpath(configPath, nil) {
-            let target = String(cString: resolved)
-            free(resolved)
-            let linkDirectory = realpath(configDirectory, nil).map { directory in
-                defer { free(directory) }
-                return String(cString: directory)
-            }
-            let sameFile =
-                Path.directory(of: target) == linkDirectory
-                && Path.lastComponent(of: target) == Path.lastComponent(of: configPath)
-            if !sameFile {
-                configTarget = target
-                configTargetWatch = try? watcher.watch(
-                    directory: Path.directory(of: target), mask: [.closeWrite, .movedTo], adding: true)
-            }
+        configTarget = SymbolicLink.target(of: configPath)
+        if let target = configTarget {
+            let directory = Path.directory(of: target)
+            configTargetWatch = try? watcher.watch(
+                directory: directory.isEmpty ? "." : directory, mask: [.closeWrite, .movedTo], adding: true)
         }
         let others = [configWatch, configParentWatch, zoneWatch, outputWatch, outputParentWatch, runtimeWatch]
         if let previous, previous != configTargetWatch, !others.contains(previous) {
