@@ -68,6 +68,29 @@ struct DaemonStateTests {
         #expect(check.status == 1 && check.stderr.contains("unknown kind 'quotse'"), "\(check.stderr)")
     }
 
+    @Test("A widget added in an edit that does not check: reload says the daemon runs the previous config")
+    func reloadOfAWidgetTheRunningConfigLacks() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") }
+        try daemon.editConfig(Self.config + "  newone:\n    kind: quotes\n  broken:\n    kind: quotse\n")
+        _ = await waitFor("the refused reload in daemon.json") {
+            (try? String(contentsOfFile: daemon.runtime + "/daemon.json", encoding: .utf8))?
+                .contains("\"configErrors\" : 0") == false
+        }
+        let reload = try daemon.cli(["reload", "newone", "--wait"])
+        #expect(reload.status == 1)
+        #expect(
+            reload.stderr.contains(
+                "no widget of the running config matches 'newone'; \(daemon.configPath) has 1 error, so the daemon "
+                    + "runs the previous config"), "\(reload.stderr)")
+        let show = try daemon.cli(["show", "newone"])
+        #expect(show.status == 1)
+        #expect(
+            show.stderr.hasSuffix(
+                ": the daemon runs the previous config of \(daemon.configPath), which has 1 error now\n"),
+            "\(show.stderr)")
+    }
+
     @Test("show, list and click follow the daemon's output directory after settings.output_dir is edited")
     func editedOutputDirectory() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)

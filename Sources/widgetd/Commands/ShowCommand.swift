@@ -54,9 +54,17 @@ enum ShowCommand {
             }
             let now = Date()
             guard let record = readRecord(path) else {
+                let daemon = DaemonState.running(in: paths.control)
                 let reason =
-                    LockFile.holder(of: paths.control.lock) == nil
-                    ? "the daemon is not running" : "the daemon has not written it yet"
+                    if LockFile.holder(of: paths.control.lock) == nil {
+                        "the daemon is not running"
+                    } else if let daemon, daemon.configErrors > 0 {
+                        // Added in an edit that does not check: the daemon will not write it until the file checks.
+                        "the daemon runs the previous config of \(daemon.config), which has "
+                            + "\(counted(daemon.configErrors, "error")) now"
+                    } else {
+                        "the daemon has not written it yet"
+                    }
                 console.err("widgetd: error: no entry for '\(instance)' in \(directory): \(reason)")
                 return ExitCode.failure
             }

@@ -120,19 +120,37 @@ extension Daemon {
         }
     }
 
+    /// A reload target as a user wrote it: `'name'`, `kind 'quotes'`, `all`.
+    static func describe(_ target: ReloadTarget) -> String {
+        switch target {
+        case .all: "all"
+        case .kind(let kind): "kind '\(LogText.excerpt(kind))'"
+        case .instance(let name): "'\(LogText.excerpt(name))'"
+        }
+    }
+
     /// Asks for reloads; with a token, acknowledges once every reload it caused is written.
     /// - Returns: false when the target matched no widget.
     @discardableResult
     func request(_ target: ReloadTarget, acknowledgement: ControlCommand.AckToken?, now: Date) -> Bool {
         let issuedBefore = engine.lastIssuedToken
         let names = engine.request(target, now: now)
-        log(
-            .debug,
-            "reload requested: \(names.count <= 8 ? names.joined(separator: ", ") : "\(names.count) widgets")"
-                + (acknowledgement.map { " (ack \($0))" } ?? ""))
+        let requested =
+            names.isEmpty
+            ? "nothing matches \(Self.describe(target))"
+            : names.count <= 8 ? names.joined(separator: ", ") : "\(names.count) widgets"
+        log(.debug, "reload requested: \(requested)" + (acknowledgement.map { " (ack \($0))" } ?? ""))
         if let acknowledgement {
             if names.isEmpty {
-                acknowledge(acknowledgement, failure: "no widget matches the request")
+                // A widget just added to a file that does not check is not in the config the daemon runs: say so, or
+                // the user looks for a typo that is not there.
+                let stale =
+                    configErrors > 0
+                    ? "; \(configPath) has \(counted(configErrors, "error")), so the daemon runs the previous config"
+                    : ""
+                acknowledge(
+                    acknowledgement,
+                    failure: "no widget of the running config matches \(Self.describe(target))\(stale)")
             } else if acknowledgements.count >= AcknowledgementBook.limit {
                 // The reloads still happen (coalesced); only the confirmation is refused, to bound what is held.
                 acknowledge(
