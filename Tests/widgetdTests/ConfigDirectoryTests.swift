@@ -44,6 +44,21 @@ struct ConfigDirectoryTests {
         #expect(await daemon.waitFor("e, saved in the directory moved in") { daemon.hasTimeline("e") }, "\(daemon.log)")
     }
 
+    /// `rm widgets.yaml` is logged, and the daemon keeps running its configuration until the file is back.
+    @Test func aDeletedConfigIsLoggedAndTheRunningOneKept() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config(["a"]))
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
+        try FileManager.default.removeItem(atPath: daemon.configPath)
+        #expect(
+            await daemon.waitFor("the deletion logged") {
+                daemon.log.contains("\(daemon.configPath): no such file")
+                    && daemon.log.contains("keeping the running configuration")
+            }, "\(daemon.log)")
+        #expect(daemon.read("a.plain") != nil)
+        try Self.config(["a", "b"]).write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
+        #expect(await daemon.waitFor("b, from the file put back") { daemon.hasTimeline("b") }, "\(daemon.log)")
+    }
+
     /// widgets.yaml as a symbolic link into a dotfiles repository (GNU stow, home-manager): the file is edited where
     /// the link points, in place or by an editor's rename there, and the link's own directory sees neither.
     @Test func aLinkedConfigIsFollowedWhereItPoints() async throws {

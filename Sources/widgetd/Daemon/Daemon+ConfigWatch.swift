@@ -9,8 +9,9 @@ import System
 /// wake the daemon only while its own directory is missing.
 extension Daemon {
     /// The config directory's own events: completed saves (a file closed after writing, or renamed in; not its
-    /// creation, which `cp` follows with the writes, so it was read empty), and the directory going away.
-    static let configWatchMask: Inotify.Mask = [.closeWrite, .movedTo, .deleteSelf, .moveSelf]
+    /// creation, which `cp` follows with the writes, so it was read empty), a file deleted (`rm widgets.yaml`: the
+    /// re-read says so and keeps the running configuration, where nothing was logged), and the directory going away.
+    static let configWatchMask: Inotify.Mask = [.closeWrite, .movedTo, .delete, .deleteSelf, .moveSelf]
     /// The parent's, while the config directory is missing: a directory made or moved in under its name.
     static let configParentWatchMask: Inotify.Mask = [.create, .movedTo]
 
