@@ -61,7 +61,10 @@ struct CompletionTable {
                     case "KIND": positional.words += registry.names
                     case "COMMAND": positional.words += commands
                     default:
-                        if word.allSatisfy({ $0.isLowercase || $0 == "-" }) { positional.words.append(word) }
+                        // A literal word of the syntax (`i3blocks` of `import i3blocks`), not a placeholder.
+                        if word.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) {
+                            positional.words.append(word)
+                        }
                     }
                 }
             }
