@@ -150,6 +150,7 @@ public struct TimeFormat: Sendable, Hashable {
                     put(UInt8(ascii: "/"))
                     put(CivilDate.floorModulo(date.year, 100))
                 case UInt8(ascii: "F"):
+                    if date.year > 9999 { put(UInt8(ascii: "+")) }
                     put(date.year, width: 0)
                     put(UInt8(ascii: "-"))
                     put(date.month)
@@ -208,7 +209,11 @@ public struct TimeFormat: Sendable, Hashable {
         case "D":
             output +=
                 Self.pad(date.month) + "/" + Self.pad(date.day) + "/" + Self.pad(CivilDate.floorModulo(date.year, 100))
-        case "F": output += String(date.year) + "-" + Self.pad(date.month) + "-" + Self.pad(date.day)
+        // glibc's `%F` is `%+4Y-%m-%d`: a year of more than four digits carries a `+`, as `date +%F` writes it.
+        case "F":
+            output +=
+                (date.year > 9999 ? "+" : "") + String(date.year) + "-" + Self.pad(date.month) + "-"
+                + Self.pad(date.day)
         case "n": output += "\n"
         case "t": output += "\t"
         case "%": output += "%"
