@@ -130,7 +130,10 @@ public struct SourceLines: Sendable {
     /// The 1-based line, or nil past the end.
     public func line(_ number: Int) -> Substring? {
         guard number >= 1, number <= lines.count else { return nil }
-        return text[lines[number - 1]]
+        let line = text[lines[number - 1]]
+        // libyaml's columns on the first line do not count a byte order mark.
+        return number == 1 && line.unicodeScalars.first == "\u{FEFF}"
+            ? Substring(line.unicodeScalars.dropFirst()) : line
     }
 }
 

@@ -123,6 +123,36 @@ struct SourceExcerptTests {
         #expect(excerpt.caret == " " + String(repeating: " ", count: 98) + "^")
     }
 
+    /// Emoji sequences and flags are whole characters: a window never starts inside one, and each takes the two
+    /// columns a terminal gives it (a flag was four, one per regional indicator, and the caret went past the value).
+    @Test func clustersAreNeitherSplitNorCountedByScalar() {
+        let family = "👩\u{200D}👩\u{200D}👧"
+        let line = String(repeating: family, count: 80) + " X"
+        // The X is after 80 × 5 scalars and a space; 80 families are 160 columns, so the window is cut on the left.
+        let excerpt = SourceExcerpt(line: Substring(line), column: 80 * 5 + 2)
+        #expect(excerpt.text.hasPrefix("…" + family))
+        #expect(excerpt.text.hasSuffix(" X"))
+        #expect(DisplayWidth.of(excerpt.caret) == DisplayWidth.of(excerpt.text))
+        let flags = SourceExcerpt(line: "a: 🇩🇪🇩🇪🇩🇪, b: middle", column: 15)
+        #expect(flags.caret == "a: ".map { _ in " " }.joined() + String(repeating: " ", count: 6) + "     ^")
+        // A column inside a character puts the caret under its start.
+        #expect(SourceExcerpt(line: "ab🇩🇪c", column: 4).caret == "  ^")
+    }
+
+    /// A megabyte line is looked at around its column only: each of many diagnostics on it stays cheap.
+    @Test func aHugeLineCostsItsWindow() {
+        let line = Substring(String(repeating: "x", count: 1 << 20) + "Y")
+        let excerpt = SourceExcerpt(line: line, column: (1 << 20) + 1)
+        #expect(excerpt.text == "…" + String(repeating: "x", count: 99) + "Y")
+        #expect(SourceExcerpt(line: line, column: 500_000).text.hasSuffix("…"))
+    }
+
+    /// libyaml's columns on the first line do not count a byte order mark; the quoted line leaves it out.
+    @Test func aByteOrderMarkIsNotAColumn() {
+        let lines = SourceLines("\u{FEFF}widgets: {a: {kind: sampel}}\n")
+        #expect(lines.line(1) == "widgets: {a: {kind: sampel}}")
+    }
+
     @Test func controlCharactersAreNotSentToTheTerminal() {
         let excerpt = SourceExcerpt(line: "a\u{1B}[31mb\tc", column: 9)
         #expect(excerpt.text == "a\u{FFFD}[31mb\tc")
