@@ -90,7 +90,7 @@ extension ConfigValidator {
                 }
             default:
                 report(
-                    "unknown bar widget setting '\(key)'"
+                    "unknown bar widget setting '\(ConfigLimits.quoted(key))'"
                         + Suggestion.didYouMean(
                             key, in: BarItem.keys, then: "settings are \(BarItem.keys.joined(separator: ", "))"),
                     at: pair.key.mark)

@@ -65,7 +65,7 @@ extension ConfigValidator {
             return
         }
         report(
-            "unknown key '\(key)' in widget '\(name)'"
+            "unknown key '\(ConfigLimits.quoted(key))' in widget '\(name)'"
                 + Suggestion.didYouMean(key, in: keyNames, then: "keys are \(keyNames.joined(separator: ", "))"),
             at: mark)
     }
@@ -146,7 +146,7 @@ extension ConfigValidator {
             }
             guard words.contains(text) else {
                 report(
-                    "'\(text)' is not valid for '\(spec.name)'"
+                    "'\(ConfigLimits.quoted(text))' is not valid for '\(spec.name)'"
                         + Suggestion.didYouMean(text, in: words, then: "expected \(words.joined(separator: " or "))"),
                     at: node.mark)
                 return nil
@@ -156,7 +156,7 @@ extension ConfigValidator {
             guard let text = text(node, for: spec.name, expected: "an integer") else { return nil }
             guard let value = Int(text), range.contains(value) else {
                 report(
-                    "'\(text)' is not valid for '\(spec.name)'; expected an integer \(range.lowerBound) to "
+                    "'\(ConfigLimits.quoted(text))' is not valid for '\(spec.name)'; expected an integer \(range.lowerBound) to "
                         + "\(range.upperBound)", at: node.mark)
                 return nil
             }
@@ -190,7 +190,8 @@ extension ConfigValidator {
             return seconds
         }
         report(
-            "'\(text)' is not a duration for '\(key)'; write e.g. 500ms, 5s, 2m or 1h\(alternatives)", at: node.mark)
+            "'\(ConfigLimits.quoted(text))' is not a duration for '\(key)'; write e.g. 500ms, 5s, 2m or 1h\(alternatives)",
+            at: node.mark)
         return nil
     }
 
@@ -215,12 +216,12 @@ extension ConfigValidator {
         guard let kind = registry.kind(named: kindName) else {
             if let reason = registry.unavailable[kindName] {
                 report(
-                    "kind '\(kindName)' is a plugin that failed to load: \(reason); 'widgetd plugins' says more",
+                    "kind '\(ConfigLimits.quoted(kindName))' is a plugin that failed to load: \(reason); 'widgetd plugins' says more",
                     at: field.value.mark, code: .unknownKind(kindName))
                 return nil
             }
             report(
-                "unknown kind '\(kindName)'"
+                "unknown kind '\(ConfigLimits.quoted(kindName))'"
                     + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)"),
                 at: field.value.mark, code: .unknownKind(kindName))
             return nil
@@ -235,7 +236,7 @@ extension ConfigValidator {
         let allNames = Family.allCases.map(\.rawValue)
         guard let family = Family(rawValue: familyName) else {
             report(
-                "unknown family '\(familyName)'"
+                "unknown family '\(ConfigLimits.quoted(familyName))'"
                     + Suggestion.didYouMean(
                         familyName, in: allNames, then: "families: \(allNames.joined(separator: ", "))"),
                 at: field.value.mark)
@@ -243,7 +244,7 @@ extension ConfigValidator {
         }
         if let kind, !kind.families.contains(family) {
             report(
-                "kind '\(kind.name)' does not support family '\(familyName)'; "
+                "kind '\(kind.name)' does not support family '\(ConfigLimits.quoted(familyName))'; "
                     + "supported: \(kind.families.map(\.rawValue).joined(separator: ", "))", at: field.value.mark)
             return nil
         }
@@ -300,7 +301,7 @@ extension ConfigValidator {
             }
             guard let spec = kind.parameter(named: key) else {
                 report(
-                    "unknown parameter '\(key)' for kind '\(kind.name)'"
+                    "unknown parameter '\(ConfigLimits.quoted(key))' for kind '\(kind.name)'"
                         + Suggestion.didYouMean(key, in: names, then: listed), at: pair.key.mark)
                 continue
             }
@@ -340,10 +341,10 @@ extension ConfigValidator {
         do {
             return try Zone.load(identifier: identifier)
         } catch .unreadable(_, let reason) {
-            report("time zone '\(identifier)' cannot be read: \(reason)", at: node.mark)
+            report("time zone '\(ConfigLimits.quoted(identifier))' cannot be read: \(reason)", at: node.mark)
         } catch {
             let hint = Suggestion.didYouMean(identifier, in: Zone.knownIdentifiers())
-            report("unknown time zone '\(identifier)'\(hint)", at: node.mark)
+            report("unknown time zone '\(ConfigLimits.quoted(identifier))'\(hint)", at: node.mark)
         }
         return nil
     }
@@ -381,7 +382,7 @@ extension ConfigValidator {
             guard let key = keyName(pair.key) else { continue }
             guard let button = MouseButton(rawValue: key) else {
                 report(
-                    "unknown button '\(key)'"
+                    "unknown button '\(ConfigLimits.quoted(key))'"
                         + Suggestion.didYouMean(key, in: buttons, then: "buttons: \(buttons.joined(separator: ", "))"),
                     at: pair.key.mark)
                 continue

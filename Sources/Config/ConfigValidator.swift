@@ -84,7 +84,7 @@ struct ConfigValidator {
                 continue
             default:
                 report(
-                    "unknown top-level key '\(key)'"
+                    "unknown top-level key '\(ConfigLimits.quoted(key))'"
                         + Suggestion.didYouMean(
                             key, in: Self.topLevelKeys,
                             then: "expected 'settings', 'widgets', 'bars', 'plugins' or an 'x-' key of your own"),

@@ -309,6 +309,20 @@ struct ConfigValidationTests {
         #expect(result.diagnostics.map(\.mark?.line) == [2, 3])
     }
 
+    /// A value quoted in a message is cut to 60 columns, whichever message quotes it (only the cron and command ones
+    /// were; an unknown kind or family quoted 300 characters).
+    @Test func longValuesAreCutInEveryMessage() {
+        let long = String(repeating: "x", count: 200)
+        let result = loadConfig(
+            "\(long): 1\nwidgets:\n  w:\n    kind: \(long)\n  v:\n    kind: sample\n    family: \(long)\n"
+                + "    timezone: \(long)\n    \(long): 2\n")
+        #expect(result.diagnostics.count == 5, "\(result.diagnostics.map(\.message))")
+        for diagnostic in result.diagnostics {
+            #expect(diagnostic.message.contains(String(repeating: "x", count: 59) + "…"), "\(diagnostic.message)")
+            #expect(!diagnostic.message.contains(String(repeating: "x", count: 61)), "\(diagnostic.message)")
+        }
+    }
+
     @Test func renderedDiagnosticQuotesTheLineWithACaret() throws {
         let result = loadConfig("widgets:\n  w:\n    kind: sampel\n")
         let rendered = result.renderedDiagnostics()
