@@ -133,7 +133,7 @@ enum Help {
             """
         case .motivations:
             """
-            Edit the motivations in the shared store, as the seed's app does, then ask a running
+            Edit the motivations in the shared store, as a widget's app does, then ask a running
             daemon to reload the motivations widgets. Ids may be shortened to a unique prefix of 4 or
             more characters. 'add' with no MESSAGE stores one of the twenty samples not stored yet.
             """

@@ -168,7 +168,8 @@ enum DoctorCommand {
                 verdict: .warning,
                 what: "nothing reads \(unread.joined(separator: ", ")): no bar or 'widgetd show' names "
                     + (unread.count == 1 ? "it" : "them") + ", and the files were not read since written",
-                fix: "add each to your bar (contrib/ has i3blocks, waybar, polybar and tmux snippets), "
+                fix: "add each to your bar (snippets for i3blocks, waybar, polybar and tmux: docs/bars.md, and "
+                    + "share/doc/widgetd/examples or contrib/ in the source), "
                     + "or remove it from widgets.yaml")
         ]
     }
