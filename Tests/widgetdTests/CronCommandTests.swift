@@ -64,6 +64,11 @@ struct CronCommandTests {
         ])
         #expect(result.status == 0)
         #expect(result.stdout == "10000-01-01T00:00:00+09:00\n10001-01-01T00:00:00+09:00\n")
+        // What it prints reads back, with ISO 8601's + for a long year or without.
+        for from in ["10000-01-01T00:00:00+09:00", "+10000-01-01T00:00:00+09:00"] {
+            let next = try runWidgetd(["cron", "@yearly", "--from", from, "--tz", "Asia/Tokyo", "--count", "1"])
+            #expect(next.stdout == "10001-01-01T00:00:00+09:00\n", "\(next.stderr)")
+        }
     }
 
     @Test func countAndFiveSeparateWords() throws {

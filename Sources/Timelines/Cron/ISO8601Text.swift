@@ -57,7 +57,11 @@ public enum ISO8601Text {
     public static func parse(_ text: String, defaultTimeZone: Zone) -> Date? {
         var scanner = Cursor(Array(text.utf8))
         scanner.skipSpaces()
-        guard let year = scanner.number(digits: 4), scanner.take("-"),
+        // Four digits, or more for years past 9999 (with ISO 8601's `+` or without, as `cron` prints them), so a
+        // printed date can be read back.
+        _ = scanner.take("+")
+        let yearDigits = scanner.digits()
+        guard (4...9).contains(yearDigits.count), let year = Int(yearDigits), scanner.take("-"),
             let month = scanner.number(digits: 2), (1...12).contains(month), scanner.take("-"),
             let day = scanner.number(digits: 2), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day)
         else { return nil }
