@@ -306,6 +306,49 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
     }
 
+    /// A repeat run's whole output is its entry when it exits, as i3blocks reads it: full text, short text and colour
+    /// lines, and exit status 33 for urgent. Each line was taken as an entry of its own (the colour shown as the
+    /// text) and 33 as a failure, going stale and backing off.
+    @Test func aRepeatRunsWholeOutputIsItsEntryAndThirtyThreeIsUrgent() async throws {
+        let bench = try Bench(
+            scripts: [
+                "alert": """
+                #!/bin/sh
+                printf x >> "$(dirname "$0")/runs"
+                echo "<b>full</b>"
+                echo short
+                echo '#FF0000'
+                exit 33
+                """
+            ],
+            config: """
+                widgets:
+                  alert:
+                    kind: exec
+                    command: [$DIR/alert]
+                    interval: repeat
+                    intent: {markup: pango}
+                    output: [i3bar]
+                """)
+        let daemon = bench.daemon!
+        #expect(
+            await daemon.waitFor("the entry", timeout: .seconds(10)) {
+                daemon.read("alert.i3bar")?.contains(#""full_text":"<b>full</b>""#) == true
+            }, "\(daemon.read("alert.i3bar") ?? "")\n\(daemon.log)")
+        let block = try #require(daemon.read("alert.i3bar"))
+        #expect(block.contains(#""short_text":"short""#), "\(block)")
+        #expect(block.lowercased().contains(##""color":"#ff0000""##), "\(block)")
+        #expect(block.contains(#""urgent":true"#), "\(block)")
+        // Run again at once, each time the same whole entry; never a failure.
+        let runs = bench.path("runs")
+        #expect(
+            await daemon.waitFor("three runs", timeout: .seconds(10)) {
+                ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").count >= 3
+            })
+        #expect(!daemon.log.contains("exited with status 33"), "\(daemon.log)")
+        #expect(daemon.read("alert.i3bar") == block)
+    }
+
     /// i3blocks' `interval=repeat`: a script that prints a line and exits is started again at once (at most once a
     /// second), and its entry is never marked stale in between; a failing exit still is.
     @Test func aRepeatingScriptStartsAgainWithoutGoingStale() async throws {

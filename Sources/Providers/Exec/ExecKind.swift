@@ -109,13 +109,23 @@ public struct ExecKind: WidgetKind {
         let exec = ExecSettings(context.settings)
         guard !exec.command.isEmpty else { throw ExecError("no command: configured") }
         let printsJSON = exec.printsJSON
+        // `interval: repeat`: each run's whole output when it exits, read as a one-shot run's is (i3blocks reads a
+        // repeat block so: lines, or JSON, and 33 for urgent).
+        let format = exec.format
+        let readWhole: @Sendable (CommandResult, Date) throws -> Timeline = { result, now in
+            var context = context
+            context.now = now
+            let timeline = try ExecOutput.timeline(from: result, now: now, defaultPolicy: .never, format: format)
+            return Self.styled(timeline, configuration: configuration, context: context)
+        }
         return try PersistentCommand(
             // Tagged like every run, so what it starts in the background (`setsid` included) ends with the widget
             // and the daemon (`ProcessHygiene`).
             argv: exec.command,
             environment: ProcessHygiene.tagged(
                 environment(for: configuration, context: context, click: nil), owner: context.instance),
-            printsJSON: printsJSON, repeats: exec.repeats,
+            printsJSON: printsJSON,
+            readWhole: exec.repeats ? readWhole : nil,
             parse: { line, now in
                 var content = EntryContent(text: line)
                 if printsJSON {

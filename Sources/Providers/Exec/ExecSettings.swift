@@ -12,8 +12,9 @@ struct ExecSettings: Sendable, Hashable {
     var interval: TimeInterval?
     /// `interval: persist` (or `repeat`): started once and kept running; every line it prints is an update.
     var isPersistent: Bool
-    /// `interval: repeat`, i3blocks' own: persistent, and started again at once when it exits cleanly, without the
-    /// crash back-off or the stale mark.
+    /// `interval: repeat`, i3blocks' own: kept running with no timeout, its whole output read when it exits (as a
+    /// one-shot run's: lines or JSON, 33 for urgent), and started again at once after a clean or urgent exit, without
+    /// the crash back-off or the stale mark.
     var repeats: Bool
     /// `SIGRTMIN+signal` reloads the widget.
     var signal: Int?
@@ -44,7 +45,7 @@ struct ExecSettings: Sendable, Hashable {
             "interval", type: .duration(1...31_536_000, words: ["persist", "repeat", "once"]),
             summary:
                 "run again this often; persist: keep it running, each line it prints replaces the entry; repeat: "
-                + "persist, started again as soon as it exits"),
+                + "run with no timeout, its whole output shown when it exits, and started again at once"),
         WidgetKeySpec(
             "timeout", type: .duration(0.01...300, words: []),
             summary: "kill its process group after this long (default 5s; not for persist)"),

@@ -9,7 +9,8 @@ import Timelines
 
 /// An `interval: persist` command (i3blocks' persistent block): started once and kept running on a thread of its
 /// own that sleeps in `poll()` on its output. Every line it prints (every JSON object, with `format: json`) is an
-/// update at once; clicks go to its standard input. When it exits it is started again after a pause that doubles
+/// update at once; clicks go to its standard input. An `interval: repeat` command runs the same way, but its whole
+/// output is read when it exits, as a one-shot run's is, and the next run starts at once. When it exits it is started again after a pause that doubles
 /// from 1 s up to a minute, and the widget shows its last entry, marked stale, meanwhile. A script that prints
 /// faster than `maximumUpdatesPerSecond` is slowed down: the latest line wins, the others are skipped and logged.
 final class PersistentCommand: ProviderSession, @unchecked Sendable {
@@ -23,8 +24,9 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private let argv: [String]
     private let environment: [String: String]
     private let printsJSON: Bool
-    /// `interval: repeat`: a clean exit starts the next run at once (`run`).
-    private let repeats: Bool
+    /// `interval: repeat`, read as i3blocks reads it: a run's whole output, when it exits, is its entry (`repeat`),
+    /// and a clean or urgent exit starts the next run at once (`run`). Nil for `persist`, whose every line is one.
+    private let readWhole: (@Sendable (CommandResult, Date) throws -> Timeline)?
     private let parse: @Sendable (String, Date) throws -> Timeline
     private let updates: @Sendable (SessionUpdate) -> Void
     private let stopWake: Wakeup
@@ -32,14 +34,15 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private let child = Mutex<(pid: pid_t, input: Int32, stopped: Bool)>((-1, -1, false))
 
     init(
-        argv: [String], environment: [String: String], printsJSON: Bool, repeats: Bool = false,
+        argv: [String], environment: [String: String], printsJSON: Bool,
+        readWhole: (@Sendable (CommandResult, Date) throws -> Timeline)? = nil,
         parse: @escaping @Sendable (String, Date) throws -> Timeline,
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws {
         self.argv = argv
         self.environment = environment
         self.printsJSON = printsJSON
-        self.repeats = repeats
+        self.readWhole = readWhole
         self.parse = parse
         self.updates = updates
         stopWake = try Wakeup()
@@ -83,7 +86,7 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
                 reason = "\(error)"
             }
             if isStopped { return }
-            if repeats, reason == Self.cleanExit {
+            if readWhole != nil, reason == Self.cleanExit {
                 // `interval: repeat` ends a run by exiting: the entry stays as it is, not stale, and the next run
                 // starts now, or a second after this one started, so a script that exits at once does not spin.
                 backoff = Self.firstBackoff
@@ -126,6 +129,9 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         var lastNote: Date?
         var skippedSinceNote = 0
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        // A repeat run's output, kept whole for its exit (capped as a one-shot run's is).
+        var whole: [UInt8] = []
+        var wholeTruncated = false
         func complete(_ bytes: [UInt8]) {
             if let line = throttle.offer(String(decoding: bytes, as: UTF8.self), now: Date()) { show(line) }
         }
@@ -160,6 +166,12 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
             if count < 0 && errno == EAGAIN { continue }
             if count <= 0 { break }
+            if readWhole != nil {
+                let room = max(0, CommandRunner.outputCap - whole.count)
+                whole += buffer[0..<min(count, room)]
+                wholeTruncated = wholeTruncated || count > room
+                continue
+            }
             for byte in buffer[0..<count] {
                 if byte == UInt8(ascii: "\n") {
                     if !discarding { complete(pending) }
@@ -183,6 +195,17 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         }
         let status = process.waitForExit(killingAfter: isStopped ? 1 : nil)
         if isStopped { return "stopped" }
+        if let readWhole {
+            // i3blocks' exit statuses: 0, or 33 for urgent, show the output; any other is a failure.
+            guard status == 0 || status == ExecOutput.urgentExitStatus else { return "exited with status \(status)" }
+            let result = CommandResult(output: whole, truncated: wholeTruncated, exitStatus: status, errorOutput: "")
+            do {
+                updates(.timeline(try readWhole(result, Date())))
+            } catch {
+                return "\(error)"
+            }
+            return Self.cleanExit
+        }
         return status == 0 ? Self.cleanExit : "exited with status \(status)"
     }
 
