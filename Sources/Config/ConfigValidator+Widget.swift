@@ -87,18 +87,20 @@ extension ConfigValidator {
         return settings
     }
 
-    /// A script parameter's name: ASCII letters, digits, `_` and `-`, not starting with a digit or `-`, so that
-    /// `WIDGETD_PARAM_<NAME>` is a name a shell reads and no two names map to one.
+    /// A script parameter's name: ASCII letters, digits, `_`, `-` and `.` (i3blocks 1.5 takes `T.WARN`), not starting
+    /// with a digit, `-` or `.`, so that `WIDGETD_PARAM_<NAME>` is a name a shell reads and no two names map to one
+    /// unseen.
     static func isScriptParameterName(_ name: String) -> Bool {
         guard let first = name.utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
         return name.utf8.allSatisfy { byte in
             isASCIILetter(byte) || (48...57).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+                || byte == UInt8(ascii: ".")
         }
     }
 
-    /// `max-age` → `MAX_AGE`, as the exec kind exports it.
+    /// `max-age` → `MAX_AGE`, `T.WARN` → `T_WARN`, as the exec kind exports it.
     static func scriptParameterEnvironmentName(_ name: String) -> String {
-        String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+        String(name.uppercased().map { $0 == "-" || $0 == "." ? "_" : $0 })
     }
 
     private static func isASCIILetter(_ byte: UInt8) -> Bool {
@@ -279,7 +281,7 @@ extension ConfigValidator {
                 guard Self.isScriptParameterName(key) else {
                     report(
                         "parameter name '\(ConfigLimits.quoted(key))' cannot reach the script: write letters, digits, "
-                            + "'_' or '-', starting with a letter or '_' (it is exported as WIDGETD_PARAM_<NAME>)",
+                            + "'_', '-' or '.', starting with a letter or '_' (it is exported as WIDGETD_PARAM_<NAME>)",
                         at: pair.key.mark)
                     continue
                 }

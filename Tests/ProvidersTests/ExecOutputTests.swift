@@ -151,12 +151,14 @@ struct ExecOutputTests {
 
 @Suite("exec environment")
 struct ExecEnvironmentTests {
+    /// As i3blocks 1.5 exports a block's keys: every name under itself too (`max-load`, `T.WARN` for a script that
+    /// reads its environment by name), but not the names widgetd sets itself or one an environment cannot hold.
     @Test(arguments: [
-        ("LABEL", true), ("T_WARN", true), ("_private", true), ("label2", true), ("max-load", false),
-        ("2LABEL", false), ("", false), ("LÄBEL", false), ("A B", false),
+        ("LABEL", true), ("T_WARN", true), ("_private", true), ("label2", true), ("max-load", true), ("T.WARN", true),
+        ("", false), ("A=B", false), ("WIDGETD_INSTANCE", false), ("BLOCK_BUTTON", false),
     ])
-    func onlyNamesAShellReadsAreExportedAsThemselves(_ name: String, _ exported: Bool) {
-        #expect(ExecKind.isPlainEnvironmentName(name) == exported)
+    func parametersAreExportedUnderTheirOwnNames(_ name: String, _ exported: Bool) {
+        #expect(ExecKind.isExportedUnderItsOwnName(name) == exported)
     }
 
     @Test func intervalsReadAsI3blocksWritesThem() {

@@ -174,6 +174,38 @@ struct I3blocksMigrationTests {
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
     }
 
+    /// i3blocks' own spellings that the import dropped or broke: the numbers for once, repeat and persist, `5s`, an
+    /// empty `command=` (a block showing its full_text), a key with a dot; and a block with no interval, which
+    /// i3blocks runs only on a click or signal, is noted.
+    @Test func i3blocksSpellingsAreTranslated() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = try directory.write(
+            "i3blocks.config",
+            "[r]\ncommand=echo r\ninterval=-2\n\n[p]\ncommand=echo p\ninterval=-3\n\n[o]\ncommand=echo o\ninterval=-1\n"
+                + "\n[s]\ncommand=echo s\ninterval=5s\n\n[static]\ncommand=\nfull_text=Restart\n\n"
+                + "[button]\ncommand=echo clicked\nT.WARN=5\n")
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let yaml = imported.stdout
+        // A widget's lines: those after `  NAME:` that are indented deeper.
+        func widget(_ name: String) -> String {
+            let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+            guard let header = lines.firstIndex(of: "  \(name):") else { return "" }
+            return lines[(header + 1)...].prefix { $0.hasPrefix("    ") }.joined(separator: "\n")
+        }
+        #expect(widget("r").contains("interval: repeat"), "\(yaml)")
+        #expect(widget("p").contains("interval: persist"), "\(yaml)")
+        #expect(!widget("o").contains("interval:"), "\(yaml)")
+        #expect(widget("s").contains("interval: 5s"), "\(yaml)")
+        #expect(widget("static").contains("printf"), "\(yaml)")
+        #expect(!yaml.contains("is not understood"), "\(yaml)")
+        #expect(yaml.contains("no interval: i3blocks runs this block only on a click or a signal"), "\(yaml)")
+        let yamlPath = try directory.write("widgets.yaml", yaml)
+        let check = try runWidgetd(["check", "--config", yamlPath])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     /// A config saved with CR LF line ends is read line by line (CR LF is one Swift Character, and the whole file was
     /// one line that made no section).
     @Test func aConfigWithCRLFLineEndsIsReadLineByLine() throws {

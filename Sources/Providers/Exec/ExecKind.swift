@@ -153,7 +153,7 @@ public struct ExecKind: WidgetKind {
         for (name, value) in configuration.values {
             guard let text = Self.environmentText(value) else { continue }
             environment["WIDGETD_PARAM_" + Self.environmentName(name)] = text
-            if Self.isPlainEnvironmentName(name), !name.hasPrefix("WIDGETD_"), !name.hasPrefix("BLOCK_") {
+            if Self.isExportedUnderItsOwnName(name) {
                 environment[name] = text
             }
         }
@@ -186,14 +186,12 @@ public struct ExecKind: WidgetKind {
         return environment
     }
 
-    /// A name a shell can read as `$NAME`: a letter or `_`, then letters, digits and `_`, ASCII only.
-    static func isPlainEnvironmentName(_ name: String) -> Bool {
-        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
-        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isASCIILetter($0) || (48...57).contains($0) }
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (65...90).contains(byte) || (97...122).contains(byte)
+    /// Whether a parameter reaches the script under its own name too, as i3blocks 1.5 exports a block's keys:
+    /// `T_WARN` for `$T_WARN`, and `max-load` or `T.WARN` as they are, for a script that reads its environment by
+    /// name (a shell reads only the plain ones). Not the names widgetd itself sets, nor one an environment cannot hold.
+    /// widgets.yaml's names are letters, digits, `_`, `-` and `.` (`ConfigValidator`).
+    static func isExportedUnderItsOwnName(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("=") && !name.hasPrefix("WIDGETD_") && !name.hasPrefix("BLOCK_")
     }
 
     /// `max-age` → `MAX_AGE`.

@@ -100,7 +100,8 @@ struct I3blocksImport {
                 // Its command still sees the section's name: `command=scripts/$BLOCK_NAME` is the common style.
                 intent.append("      name: \(yamlQuoted(section.name))")
             }
-            if let command = section.value("command") {
+            // An empty `command=` is none: i3blocks shows the section's full_text.
+            if let command = section.value("command"), !command.allSatisfy(\.isWhitespace) {
                 let shell = "cd \(shellQuoted(directory)) && \(command)"
                 keys.append("    command: [sh, -c, \(yamlQuoted(shell))]")
             } else if let text = section.value("full_text") {
@@ -111,12 +112,21 @@ struct I3blocksImport {
                 yaml += notes.map { "  # \(commentText($0))" }
                 continue
             }
+            // i3blocks' numbers for its words (-1 once, -2 repeat, -3 persist), and a number of seconds, which it reads
+            // with atoi, so `5s` is 5.
             switch section.value("interval") {
-            case nil, "once", "0": break
-            case "persist": keys.append("    interval: persist")
-            case "repeat": keys.append("    interval: repeat")
+            case nil, "0":
+                if section.value("command").map({ !$0.allSatisfy(\.isWhitespace) }) == true {
+                    notes.append(
+                        "no interval: i3blocks runs this block only on a click or a signal; widgetd also runs it at "
+                            + "start")
+                }
+            case "once", "-1": break
+            case "persist", "-3": keys.append("    interval: persist")
+            case "repeat", "-2": keys.append("    interval: repeat")
             case let value?:
-                if let seconds = Double(value), seconds > 0 {
+                let digits = value.hasSuffix("s") ? String(value.dropLast()) : value
+                if let seconds = Double(digits), seconds > 0 {
                     keys.append("    interval: \(max(1, Int(seconds.rounded())))s")
                 } else {
                     notes.append("interval=\(value) is not understood: left out")
