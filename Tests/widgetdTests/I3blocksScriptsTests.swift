@@ -306,6 +306,35 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
     }
 
+    /// What a run printed is in the next run's environment, as i3blocks 1.5 keeps a block's printed keys: a script
+    /// that keeps its state so (i3blocks-contrib's `timer_and_stopwatch`) counts on; it started from nothing each run.
+    @Test func whatARunPrintedIsInTheNextRunsEnvironment() async throws {
+        let bench = try Bench(
+            scripts: [
+                "counter": #"""
+                #!/bin/sh
+                n=$(( ${n:-0} + 1 ))
+                printf '{"full_text":"count %s, was %s","n":%s}\n' "$n" "${full_text:-nothing}" "$n"
+                """#
+            ],
+            config: """
+                widgets:
+                  counter:
+                    kind: exec
+                    command: [$DIR/counter]
+                    interval: 1s
+                    format: json
+                    output: [plain]
+                """)
+        let daemon = bench.daemon!
+        #expect(
+            await daemon.waitFor("the third run", timeout: .seconds(10)) {
+                daemon.read("counter.plain") == "count 3, was count 2, was count 1, was nothing\n"
+                    || daemon.read("counter.plain")?.hasPrefix("count 3") == true
+            }, "\(daemon.read("counter.plain") ?? "")\n\(daemon.log)")
+        #expect(daemon.read("counter.plain")?.hasPrefix("count 3, was count 2") == true)
+    }
+
     /// A repeat run's whole output is its entry when it exits, as i3blocks reads it: full text, short text and colour
     /// lines, and exit status 33 for urgent. Each line was taken as an entry of its own (the colour shown as the
     /// text) and 33 as a failure, going stale and backing off.

@@ -95,6 +95,7 @@ public struct ExecKind: WidgetKind {
             // JSON cut at the cap does not parse; say why it was cut, not only where it stopped.
             throw ExecError("\(error.description) (\(cut))")
         }
+        PrintedProperties.remember(result, format: exec.format, for: context.instance)
         var timeline = Self.styled(parsed, configuration: configuration, context: context)
         if result.truncated { timeline.notes.append(cut) }
         return timeline
@@ -156,6 +157,11 @@ public struct ExecKind: WidgetKind {
             if Self.isExportedUnderItsOwnName(name) {
                 environment[name] = text
             }
+        }
+        // What the last run printed, under its own names, over the config's values (`PrintedProperties`).
+        for (name, value) in PrintedProperties.recalled(for: context.instance)
+        where Self.isExportedUnderItsOwnName(name) {
+            environment[name] = value
         }
         environment["WIDGETD_INSTANCE"] = context.instance
         environment["WIDGETD_FAMILY"] = context.family.rawValue
