@@ -15,6 +15,16 @@ struct CommandResult: Sendable {
     var errorOutput: String
 }
 
+extension CommandRunner {
+    /// A run past its time. i3blocks never kills a block, so a script moved from it may need more than the default:
+    /// the message names the setting.
+    static func timedOut(after timeout: TimeInterval) -> CommandError {
+        CommandError(
+            description: "timed out after \(format(timeout)); its processes were killed (the widget's timeout: sets "
+                + "the limit, up to 5 min)")
+    }
+}
+
 /// Why a command gave no result.
 struct CommandError: Error, CustomStringConvertible {
     var description: String
@@ -106,7 +116,7 @@ enum CommandRunner {
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
                 owner.map { ProcessHygiene.endEscaped(owner: $0, run: run) }
-                throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
+                throw Self.timedOut(after: timeout)
             }
             var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             if exitFile >= 0, !exited { descriptors.append(pollfd(fd: exitFile, events: Int16(POLLIN), revents: 0)) }
@@ -149,7 +159,7 @@ enum CommandRunner {
                 kill(-pid, SIGKILL)
                 retryingInterrupted { waitpid(pid, &status, 0) }
                 owner.map { ProcessHygiene.endEscaped(owner: $0, run: run) }
-                throw CommandError(description: "timed out after \(format(timeout)); its processes were killed")
+                throw Self.timedOut(after: timeout)
             }
             usleep(2_000)
         }
