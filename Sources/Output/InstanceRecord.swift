@@ -291,16 +291,22 @@ private struct StoredSequence: Codable {
         // The name is a zoneinfo name, or the daemon's `TZ` when that was a POSIX rule (`CET-1CEST,M3.5.0,M10.5.0/3`);
         // a zone the reader cannot find (removed from its zoneinfo since) is read at its offset at the start.
         let offset = try container.decodeIfPresent(Int.self, forKey: .offset)
+        let start = try container.decode(Double.self, forKey: .start)
+        // One name can be two zones: `GMT+5` is ICU's custom name (east) in `timezone:` and a POSIX rule (west) in
+        // `TZ`. The offset the record kept at its start says which was meant.
+        let named = try? Zone.load(identifier: zoneName)
+        let rule = (try? PosixTZRule(parsing: zoneName)).map { Zone(identifier: zoneName, rule: $0) }
+        let agrees = { (zone: Zone) in offset.map { zone.offset(at: Int(start.rounded(.down))).utcOffset == $0 } ?? true
+        }
         let zone =
-            (try? Zone.load(identifier: zoneName))
-            ?? (try? PosixTZRule(parsing: zoneName)).map { Zone(identifier: zoneName, rule: $0) }
+            named.flatMap { agrees($0) ? $0 : nil } ?? rule.flatMap { agrees($0) ? $0 : nil } ?? named ?? rule
             ?? offset.map { Zone(fixedOffset: $0) }
         guard let zone else {
             throw DecodingError.dataCorruptedError(
                 forKey: .zone, in: container, debugDescription: "unknown time zone \(zoneName)")
         }
         sequence = TimelineSequence(
-            start: Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .start)), step: step,
+            start: Date(timeIntervalSince1970: start), step: step,
             count: count, format: try container.decode(String.self, forKey: .format), timeZone: zone)
     }
 

@@ -42,6 +42,22 @@ struct ComputedRecordTests {
         #expect(failing.content(at: Self.start).state == .stale)
     }
 
+    /// `GMT+5` is two zones: ICU's custom name (east) in `timezone:`, a POSIX rule (west) in the daemon's `TZ`. Read
+    /// back, each is the zone it was written with: `show` and `bar` of a `TZ=GMT+5` daemon's clock were ten hours off.
+    @Test(arguments: [true, false])
+    func aZoneNamedLikeBothIsReadAsTheOneWritten(posix: Bool) throws {
+        let zone =
+            posix
+            ? Zone(identifier: "GMT+5", rule: try PosixTZRule(parsing: "GMT+5")) : try Zone.load(identifier: "GMT+5")
+        let sequence = TimelineSequence(start: Self.start, step: 60, count: 60, format: "%H:%M %z", timeZone: zone)
+        let record = InstanceRecord(
+            instance: "clock", kind: "clock", family: .accessoryInline, entries: [], sequence: sequence,
+            fallback: EntryContent(text: "--:--"))
+        let decoded = try JSONDecoder().decode(InstanceRecord.self, from: Data(try record.encoded()))
+        // 2027-01-15 08:00:00Z.
+        #expect(decoded.content(at: Self.start).text == (posix ? "03:00 -0500" : "13:00 +0500"))
+    }
+
     @Test func aRecordOfThePreviousVersionStillLoads() throws {
         // As the previous version wrote a per-minute clock: stored entries, no sequence.
         let json =
