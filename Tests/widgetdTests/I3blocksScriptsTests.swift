@@ -306,6 +306,34 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
     }
 
+    /// A persist command's bad lines are logged within the widget's limit (10 lines in 5 s), as a one-shot run's
+    /// failures are: one bad JSON line every 50 ms was five log lines a second for good.
+    @Test func aPersistCommandsBadLinesAreLoggedWithinTheLimit() async throws {
+        let bench = try Bench(
+            scripts: [
+                "bad": """
+                #!/bin/sh
+                while :; do printf x >> "$(dirname "$0")/printed"; echo '{bad'; sleep 0.05; done
+                """
+            ],
+            config: """
+                widgets:
+                  bad:
+                    kind: exec
+                    command: [$DIR/bad]
+                    interval: persist
+                    format: json
+                """)
+        let daemon = bench.daemon!
+        #expect(
+            await daemon.waitFor("forty bad lines", timeout: .seconds(15)) {
+                ((try? String(contentsOfFile: bench.path("printed"), encoding: .utf8)) ?? "").count >= 40
+            })
+        let logged = daemon.log.split(separator: "\n").filter { $0.contains("does not parse") }
+        #expect(logged.count <= 11, "\(logged.count) lines: \(logged.suffix(3))")
+        #expect(!logged.isEmpty)
+    }
+
     /// What a run printed is in the next run's environment, as i3blocks 1.5 keeps a block's printed keys: a script
     /// that keeps its state so (i3blocks-contrib's `timer_and_stopwatch`) counts on; it started from nothing each run.
     @Test func whatARunPrintedIsInTheNextRunsEnvironment() async throws {

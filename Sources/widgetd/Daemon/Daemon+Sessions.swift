@@ -31,17 +31,19 @@ extension Daemon {
     func handle(_ update: SessionUpdate, of name: String, generation: UInt64) {
         guard sessions[name]?.generation == generation else { return }
         let now = Date()
+        // A persistent command's lines come as fast as it prints them: what they make the daemon say is limited per
+        // widget, as every other source's is (a bad line five times a second logged five lines a second for good).
         switch update {
         case .timeline(let timeline):
-            for note in timeline.notes { log(.warning, "\(name): \(note)") }
+            for note in timeline.notes { log(.warning, from: name, "\(name): \(note)") }
             perform(engine.install(timeline, for: name, now: now))
             writeStatus(of: name, now: now)
         case .stopped(let reason):
-            log(.warning, "\(name): \(reason)")
+            log(.warning, from: name, "\(name): \(reason)")
             perform(engine.providerStopped(instance: name, reason: reason, now: now))
             writeStatus(of: name, now: now)
         case .note(let note):
-            log(.warning, "\(name): \(note)")
+            log(.warning, from: name, "\(name): \(note)")
         }
     }
 
