@@ -391,11 +391,16 @@ struct DaemonEndToEndTests {
         let daemon = try DaemonUnderTest(config: both)
         #expect(await daemon.waitFor("both timelines") { daemon.hasTimeline("kept") && daemon.hasTimeline("later") })
         let follower = try Follower(daemon, showing: "later")
+        // In i3bar's JSON too, as contrib/i3blocks.conf follows it: i3blocks 1.4 takes an empty line for a closed pipe.
+        let json = try Follower(daemon, showing: "later", arguments: ["--format", "i3bar"])
         #expect(await waitFor("the first line") { !follower.lines.isEmpty })
         try daemon.editConfig("widgets:\n  kept:\n    kind: quotes\n")
         #expect(
             await waitFor("the empty line", timeout: .seconds(10)) { follower.output.hasSuffix("\n\n") },
             "\(follower.output.debugDescription)")
+        #expect(
+            await waitFor("the empty block") { json.lines.last?.contains(#""full_text":"""#) == true },
+            "\(json.output)")
         try daemon.editConfig(both)
         #expect(
             await waitFor("the text again", timeout: .seconds(10)) {

@@ -6,6 +6,7 @@ import Kind
 import Output
 import System
 import Text
+import Timelines
 
 /// `widgetd show NAME`: the current entry in any format, worked out from the record the daemon keeps beside the
 /// bar files; with `--follow`, once per change.
@@ -155,9 +156,15 @@ enum ShowCommand {
             if let since = goneAt, now.timeIntervalSince(since) >= Self.goneGrace {
                 goneAt = nil
                 record = nil
-                if last != "" {
-                    guard lifetime.write(Array("\n".utf8)) else { return ExitCode.success }
-                    last = ""
+                // An empty entry in the format the bar reads: a JSON one for i3blocks' `format=json` and waybar, which
+                // take an empty line for a closed pipe and keep the last text.
+                let rendered = Renderer.render(
+                    EntryContent(text: ""), family: .systemSmall, format: format, instance: forwarder.instance)
+                // One line, as an i3blocks persist block reads its full text (below).
+                let empty = String(rendered.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+                if last != empty {
+                    guard lifetime.write(Array((empty + "\n").utf8)) else { return ExitCode.success }
+                    last = empty
                 }
             }
             if let record {
