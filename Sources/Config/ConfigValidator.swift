@@ -146,7 +146,9 @@ struct ConfigValidator {
             guard let name = keyName(pair.key) else { continue }
             guard let words = pair.value.sequence, !words.isEmpty else {
                 report(
-                    "plugin '\(name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
+                    pair.value.sequence != nil
+                        ? "plugin '\(name)' is an empty list; write [program, arguments…]"
+                        : "plugin '\(name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
                     at: pair.value.mark)
                 continue
             }
@@ -173,8 +175,11 @@ struct ConfigValidator {
                 if let path = settings.outputDirectory, Self.fileType(of: path).map({ $0 != S_IFDIR }) == true {
                     report(
                         "'output_dir' '\(ConfigLimits.quoted(path))' is there but is not a directory",
-                        at: pair.value.mark
-                    )
+                        at: pair.value.mark)
+                } else if let path = settings.outputDirectory, let file = Self.fileAbove(path) {
+                    report(
+                        "'output_dir' '\(ConfigLimits.quoted(path))' is under '\(file)', which is no directory",
+                        at: pair.value.mark)
                 }
             case "store":
                 settings.store = path(pair.value, for: key)
@@ -182,6 +187,10 @@ struct ConfigValidator {
                     report(
                         "'store' '\(ConfigLimits.quoted(path))' is a directory; name the store's file in it "
                             + "('\(ConfigLimits.quoted(path + "/store.sqlite"))')", at: pair.value.mark)
+                } else if let path = settings.store, let file = Self.fileAbove(path) {
+                    report(
+                        "'store' '\(ConfigLimits.quoted(path))' is under '\(file)', which is no directory",
+                        at: pair.value.mark)
                 }
             default:
                 report(
@@ -201,6 +210,18 @@ struct ConfigValidator {
         var status = stat()
         guard stat(expanded, &status) == 0 else { return nil }
         return status.st_mode & S_IFMT
+    }
+
+    /// The nearest existing path above `path` when it is not a directory (a file where a directory of the path
+    /// goes), or nil: the daemon makes what is missing, and cannot under a file.
+    private static func fileAbove(_ path: String) -> String? {
+        let expanded = path == "~" || path.hasPrefix("~/") ? Path.homeDirectory() + path.dropFirst() : path
+        var above = Path.directory(of: expanded)
+        while !above.isEmpty, above != "/" {
+            if let type = fileType(of: above) { return type == S_IFDIR ? nil : above }
+            above = Path.directory(of: above)
+        }
+        return nil
     }
 
     /// A path setting: absolute, or under the home directory with `~/`. A relative path would depend on the

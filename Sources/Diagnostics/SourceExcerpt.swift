@@ -117,8 +117,10 @@ public struct SourceExcerpt: Sendable, Hashable {
         }
     }
 
+    /// What a terminal would act on or reorder by (`TerminalText`'s set, bidirectional overrides included), but the
+    /// tab, which is kept.
     fileprivate static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar != "\t" && (scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value))
+        scalar != "\t" && TerminalText.isUnsafe(scalar)
     }
 
 }

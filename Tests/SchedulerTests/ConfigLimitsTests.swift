@@ -153,6 +153,11 @@ struct SourceExcerptTests {
         #expect(lines.line(1) == "widgets: {a: {kind: sampel}}")
     }
 
+    /// A right-to-left override in the quoted line would reorder what the terminal shows after it.
+    @Test func bidirectionalOverridesAreNotSentToTheTerminal() {
+        #expect(SourceExcerpt(line: "kind: a\u{202E}b", column: 7).text == "kind: a\u{FFFD}b")
+    }
+
     @Test func controlCharactersAreNotSentToTheTerminal() {
         let excerpt = SourceExcerpt(line: "a\u{1B}[31mb\tc", column: 9)
         #expect(excerpt.text == "a\u{FFFD}[31mb\tc")

@@ -290,6 +290,14 @@ struct ConfigValidationTests {
                     + "('\(directory.path)/store.sqlite')",
             ], "\(result.renderedDiagnostics())")
         #expect(result.diagnostics.map(\.mark?.line) == [2, 3])
+        // Under a file, neither can be made.
+        let under = loadConfig(
+            "settings:\n  output_dir: \(file)/sub/out\n  store: \(file)/s.sqlite\nwidgets:\n  w:\n    kind: sample\n")
+        #expect(
+            under.diagnostics.map(\.message) == [
+                "'output_dir' '\(file)/sub/out' is under '\(file)', which is no directory",
+                "'store' '\(file)/s.sqlite' is under '\(file)', which is no directory",
+            ], "\(under.renderedDiagnostics())")
         // Not there yet is fine: the daemon makes the directory, the store its file.
         let fresh = loadConfig(
             "settings:\n  output_dir: \(directory.path)/out\n  store: \(directory.path)/s.sqlite\n"
@@ -300,13 +308,14 @@ struct ConfigValidationTests {
     /// A `plugins:` command is checked as `command:` is; `check` passed a plugin that could never run.
     @Test func pluginCommandsAreCheckedAsCommandsAre() {
         let result = loadConfig(
-            "plugins:\n  gone: [/nonexistent/plugin]\n  folder: [/etc]\n  fine: [/bin/sh, x]\n"
+            "plugins:\n  gone: [/nonexistent/plugin]\n  folder: [/etc]\n  fine: [/bin/sh, x]\n  none: []\n"
                 + "widgets:\n  w:\n    kind: sample\n")
         #expect(
             result.diagnostics.map(\.message) == [
                 "command '/nonexistent/plugin' does not exist", "command '/etc' is a directory",
+                "plugin 'none' is an empty list; write [program, arguments…]",
             ], "\(result.renderedDiagnostics())")
-        #expect(result.diagnostics.map(\.mark?.line) == [2, 3])
+        #expect(result.diagnostics.map(\.mark?.line) == [2, 3, 5])
     }
 
     /// A value quoted in a message is cut to 60 columns, whichever message quotes it (only the cron and command ones

@@ -41,6 +41,8 @@ struct AppEndToEndTests {
         #expect(try home.widgetd("motivations", "search", "CAFE").stdout.contains("Café time"))
         let none = try home.widgetd("motivations", "search", "no such text")
         #expect(none.status == 1 && none.stderr == "widgetd: error: no motivation matches 'no such text'\n")
+        let noEntity = try home.widgetd("entities", "motivations", "--match", "no such text")
+        #expect(noEntity.status == 1 && noEntity.stderr == "widgetd: error: no motivation matches 'no such text'\n")
         let badColour = try home.widgetd("motivations", "color", id, "blue")
         #expect(badColour.status == 64)  // a malformed value is a usage error
         let unknown = try home.widgetd("motivations", "favorite", "ffffffff")

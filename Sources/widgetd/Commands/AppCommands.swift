@@ -93,7 +93,9 @@ enum AppCommands {
             case .entities(_, let match):
                 let found = try match.map { try store.motivations.matching($0) } ?? store.motivations.suggested()
                 guard !found.isEmpty else {
-                    console.err("widgetd: no motivation\(match.map { " matches '\($0)'" } ?? " is stored yet")")
+                    console.err(
+                        "widgetd: error: no motivation"
+                            + (match.map { " matches '\(TerminalText.escaped($0))'" } ?? " is stored yet"))
                     return ExitCode.failure
                 }
                 for motivation in found {

@@ -105,7 +105,10 @@ enum DoctorCommand {
                 return Finding(
                     verdict: .error,
                     what: "\(parent), where the daemon makes its directory, does not exist or is not a directory",
-                    fix: "set XDG_RUNTIME_DIR to your session's runtime directory (/run/user/\(getuid()))")
+                    fix: access("/run/user/\(getuid())", F_OK) == 0
+                        ? "set XDG_RUNTIME_DIR to your session's runtime directory, /run/user/\(getuid())"
+                        : "set XDG_RUNTIME_DIR to a directory of yours that exists (the login manager makes "
+                            + "/run/user/\(getuid()) in a desktop session), or unset it")
             }
             return Finding(verdict: .ok, what: "\(control.directory) does not exist yet (the daemon makes it)")
         }
