@@ -101,7 +101,11 @@ public enum FileReading {
     /// The reason for `errno`, worded as the checks above word theirs.
     static func failure(path: String, errno code: Int32) -> FileReadError {
         switch code {
-        case ENOENT: FileReadError(path: path, reason: "no such file")
+        case ENOENT:
+            // A dotfile manager's link whose file is gone (or not made yet): say where it points.
+            FileReadError(
+                path: path,
+                reason: SymbolicLink.target(of: path).map { "a link to \($0), which does not exist" } ?? "no such file")
         case EACCES: FileReadError(path: path, reason: "cannot read the file: permission denied")
         default: FileReadError(path: path, reason: "cannot read the file: \(String(cString: strerror(code)))")
         }

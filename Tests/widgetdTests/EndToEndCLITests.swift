@@ -109,6 +109,17 @@ struct EndToEndCLITests {
         let doctor = try runWidgetd(
             ["doctor", "--config", missing], environment: ["XDG_RUNTIME_DIR": directory.url.path + "/run"])
         #expect(doctor.stdout.contains("error   \(missing) does not exist\n        fix: \(advice)"), "\(doctor.stdout)")
+
+        // A dotfile manager's link to a file not there: the error says where it points, and the copy goes there.
+        let link = directory.url.path + "/linked.yaml"
+        let target = directory.url.path + "/dotfiles/widgets.yaml"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let dangling = try runWidgetd(["check", "--config", link])
+        #expect(dangling.stderr.hasPrefix("\(link): error: a link to \(target), which does not exist\n"))
+        #expect(
+            dangling.stderr.hasSuffix(
+                "start from the example: mkdir -p '\(directory.url.path)/dotfiles' && cp '\(example)' '\(target)'\n"),
+            "\(dangling.stderr)")
     }
 
     @Test func checkReadsTheConfigFromTheEnvironment() throws {

@@ -28,6 +28,8 @@ enum ExampleConfig {
     /// The commands that put the example at `configPath`, for a config that is not there.
     static func advice(for configPath: String) -> String? {
         guard let example = path() else { return nil }
+        // A dangling link is filled where it points (`cp` does not write through one).
+        let configPath = SymbolicLink.target(of: configPath) ?? configPath
         let directory = Path.directory(of: configPath)
         // A bare file name is in the current directory, which is there.
         let mkdir = directory.isEmpty ? "" : "mkdir -p \(I3blocksImport.shellQuoted(directory)) && "
