@@ -264,17 +264,24 @@ extension ConfigValidator {
         // The environment names a script's parameters reach it under (its own and the kind's, `label` and the like,
         // which are exported too), and which parameter took each.
         var environmentNames: [String: String] = [:]
+        /// Takes `key`'s environment name; false, with the error, when an earlier parameter has it.
+        func claimEnvironmentName(of key: String, at mark: YAMLMark) -> Bool {
+            let exported = Self.scriptParameterEnvironmentName(key)
+            if let earlier = environmentNames[exported] {
+                report(
+                    "parameters '\(earlier)' and '\(key)' would both reach the script as WIDGETD_PARAM_\(exported)",
+                    at: mark)
+                return false
+            }
+            environmentNames[exported] = key
+            return true
+        }
         for pair in pairs {
             guard let key = keyName(pair.key) else { continue }
-            if kind.acceptsAnyParameter, kind.parameter(named: key) != nil {
-                let exported = Self.scriptParameterEnvironmentName(key)
-                if let earlier = environmentNames[exported] {
-                    report(
-                        "parameters '\(earlier)' and '\(key)' would both reach the script as WIDGETD_PARAM_\(exported)",
-                        at: pair.key.mark)
-                    continue
-                }
-                environmentNames[exported] = key
+            if kind.acceptsAnyParameter, kind.parameter(named: key) != nil,
+                !claimEnvironmentName(of: key, at: pair.key.mark)
+            {
+                continue
             }
             if kind.acceptsAnyParameter, kind.parameter(named: key) == nil {
                 // The exec kind's parameters are the script's: any name a script can read, as a string.
@@ -285,14 +292,7 @@ extension ConfigValidator {
                         at: pair.key.mark)
                     continue
                 }
-                let exported = Self.scriptParameterEnvironmentName(key)
-                if let earlier = environmentNames[exported] {
-                    report(
-                        "parameters '\(earlier)' and '\(key)' would both reach the script as WIDGETD_PARAM_\(exported)",
-                        at: pair.key.mark)
-                    continue
-                }
-                environmentNames[exported] = key
+                guard claimEnvironmentName(of: key, at: pair.key.mark) else { continue }
                 let spec = ParameterSpec(key, displayName: key, type: .string)
                 do {
                     values[key] = try ParameterDecoder.decode(pair.value, for: spec)
