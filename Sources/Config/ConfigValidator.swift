@@ -206,17 +206,15 @@ struct ConfigValidator {
     /// What is at a path setting (`~/` read as the home directory), following links; nil when nothing is, which is
     /// fine: the daemon makes the directory, the store makes its file.
     private static func fileType(of path: String) -> mode_t? {
-        let expanded = path == "~" || path.hasPrefix("~/") ? Path.homeDirectory() + path.dropFirst() : path
         var status = stat()
-        guard stat(expanded, &status) == 0 else { return nil }
+        guard stat(expandingHome(path), &status) == 0 else { return nil }
         return status.st_mode & S_IFMT
     }
 
     /// The nearest existing path above `path` when it is not a directory (a file where a directory of the path
     /// goes), or nil: the daemon makes what is missing, and cannot under a file.
     private static func fileAbove(_ path: String) -> String? {
-        let expanded = path == "~" || path.hasPrefix("~/") ? Path.homeDirectory() + path.dropFirst() : path
-        var above = Path.directory(of: expanded)
+        var above = Path.directory(of: expandingHome(path))
         while !above.isEmpty, above != "/" {
             if let type = fileType(of: above) { return type == S_IFDIR ? nil : above }
             above = Path.directory(of: above)

@@ -56,10 +56,7 @@ public struct Zone: Sendable, Hashable {
     /// The zone of the process, as the C library chooses it: `TZ` when set (a zone name, `:name`, a file
     /// path or a POSIX rule), else `/etc/localtime` (named by the zone it links to), else UTC.
     public static func local() throws(LoadError) -> Zone {
-        guard let value = getenv("TZ") else {
-            guard access("/etc/localtime", F_OK) == 0 else { return utc }
-            return try load(path: "/etc/localtime", identifier: linkedIdentifier(of: "/etc/localtime"))
-        }
+        guard let value = getenv("TZ") else { return try system() }
         var text = String(cString: value)
         if text.hasPrefix(":") { text.removeFirst() }
         if text.isEmpty { return utc }
@@ -71,11 +68,15 @@ public struct Zone: Sendable, Hashable {
         {
             return zone
         }
-        if text == "localtime" {
-            return try load(path: "/etc/localtime", identifier: linkedIdentifier(of: "/etc/localtime"))
-        }
+        if text == "localtime" { return try system() }
         guard let rule = try? PosixTZRule(parsing: text) else { throw .notFound(text) }
         return Zone(identifier: text, rule: rule)
+    }
+
+    /// The system's zone, `/etc/localtime`, named by the zone it links to; UTC when there is none.
+    private static func system() throws(LoadError) -> Zone {
+        guard access("/etc/localtime", F_OK) == 0 else { return utc }
+        return try load(path: "/etc/localtime", identifier: linkedIdentifier(of: "/etc/localtime"))
     }
 
     /// A zone that follows `rule` at every instant.

@@ -41,15 +41,20 @@ enum ExecOutput {
     /// i3blocks' format: full_text, short_text, color, background, one per line. A line may end in CR LF, which is
     /// one Character in Swift, so lines are split on either.
     static func lines(_ text: String, urgent: Bool) -> EntryContent {
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map {
-            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
-        }
+        let lines = outputLines(text)
         func line(_ index: Int) -> String? {
             index < lines.count && !lines[index].isEmpty ? lines[index] : nil
         }
         return EntryContent(
             text: line(0) ?? "", shortText: line(1), foreground: line(2).flatMap(Color.init(hex:)),
             background: line(3).flatMap(Color.init(hex:)), state: urgent ? .urgent : .normal)
+    }
+
+    /// A script's output as i3blocks splits it: at LF or CR LF (one Character in Swift), a CR before LF dropped.
+    static func outputLines(_ text: String) -> [String] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map {
+            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
+        }
     }
 
     /// `{"entries":[{"date":…,"text":…}],"policy":…}`, or one i3bar block `{"full_text":…}`.

@@ -42,10 +42,10 @@ enum PrintedProperties {
             }
             return properties
         }
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        let lines = ExecOutput.outputLines(text)
         var properties: [String: String] = [:]
         for (index, key) in ["full_text", "short_text", "color"].enumerated() where index < lines.count {
-            properties[key] = String(lines[index])
+            properties[key] = lines[index]
         }
         return properties
     }

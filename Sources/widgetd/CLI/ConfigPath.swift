@@ -19,6 +19,6 @@ enum ConfigPath {
                 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
                     || "/._-+:@,".unicodeScalars.contains(scalar))
         }
-        return "widgetd check --config " + (plain ? path : I3blocksImport.shellQuoted(path))
+        return "widgetd check --config " + (plain ? path : ShellQuoting.quoted(path))
     }
 }

@@ -7,11 +7,8 @@ enum ExampleConfig {
     /// checkout a development binary was built in (`.build/x86_64-unknown-linux-gnu/debug/widgetd`, which
     /// `.build/debug` links to, → `config/widgets.yaml`); nil when none is.
     static func path() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         var candidates: [String] = []
-        if length > 0 {
-            let binary = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let binary = SymbolicLink.target(of: "/proc/self/exe") {
             let directory = Path.directory(of: binary)
             candidates += [
                 directory + "/../share/doc/widgetd/examples/widgets.yaml",
@@ -32,8 +29,8 @@ enum ExampleConfig {
         let configPath = SymbolicLink.target(of: configPath) ?? configPath
         let directory = Path.directory(of: configPath)
         // A bare file name is in the current directory, which is there.
-        let mkdir = directory.isEmpty ? "" : "mkdir -p \(I3blocksImport.shellQuoted(directory)) && "
-        return "start from the example: \(mkdir)cp \(I3blocksImport.shellQuoted(example)) "
-            + I3blocksImport.shellQuoted(configPath)
+        let mkdir = directory.isEmpty ? "" : "mkdir -p \(ShellQuoting.quoted(directory)) && "
+        return "start from the example: \(mkdir)cp \(ShellQuoting.quoted(example)) "
+            + ShellQuoting.quoted(configPath)
     }
 }

@@ -102,7 +102,7 @@ struct I3blocksImport {
             }
             // An empty `command=` is none: i3blocks shows the section's full_text.
             if let command = section.value("command"), !command.allSatisfy(\.isWhitespace) {
-                let shell = "cd \(shellQuoted(directory)) && \(command)"
+                let shell = "cd \(ShellQuoting.quoted(directory)) && \(command)"
                 keys.append("    command: [sh, -c, \(yamlQuoted(shell))]")
             } else if let text = section.value("full_text") {
                 keys.append("    command: [printf, '%s\\n', \(yamlQuoted(text))]")
@@ -226,10 +226,6 @@ struct I3blocksImport {
             }
         }
         return result + "\""
-    }
-
-    static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingAll("'", with: "'\\''") + "'"
     }
 
     /// i3blocks' search path (config.c): `$XDG_CONFIG_HOME/i3blocks/config` (or `~/.config/…`), `~/.i3blocks.conf`,
