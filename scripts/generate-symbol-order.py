@@ -4,13 +4,16 @@
 Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a file around every page fault in
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
-order, so that what the daemon runs is contiguous: first what a FIFO reload of one quotes widget runs (its latency is
-mostly the cold cache misses of its code: docs/PERFORMANCE.md, "Reload latency", fifth pass), then what it runs after
-start-up (a swap, an exec widget's reload, a FIFO reload and click, a SIGHUP and a stop), then what only start-up
-runs. Only our modules' functions move (they are compiled with `-function-sections`). A function missing from the
-list (renamed since, or never run here) keeps the linker's order; a stale list costs memory, never correctness.
+order, so that what the daemon runs is contiguous: first what a second boundary of ten per-second clocks runs (its
+cost above the kernel's is mostly the cache and TLB misses of its code after a second asleep: docs/PERFORMANCE.md,
+"Swap cost", tenth pass), then what a FIFO reload of one quotes widget runs (its latency is mostly the cold cache
+misses of its code: "Reload latency", fifth pass), then what it runs after start-up (an exec widget's reload, a FIFO
+reload and click, a SIGHUP and a stop), then what only start-up runs. Only our modules' functions move (they are
+compiled with `-function-sections`). A function missing from the list (renamed since, or never run here) keeps the
+linker's order; a stale list costs memory and time, never correctness.
 
 The profile is valgrind's callgrind (every function that runs, not a sample) on an unstripped release daemon:
+  - ten per-second clocks: five seconds of swaps, after start-up;
   - one quotes widget: ten `reload q0` lines on the control FIFO, after start-up;
   - the example config (config/widgets.yaml): start-up until every timeline is in, 25 s idle (its per-second clock
     swaps, its exec widget reloads every 10 s), FIFO reloads and clicks, SIGHUP, a stop;
@@ -160,7 +163,14 @@ def main():
     binary = os.path.realpath(sys.argv[sys.argv.index("--binary") + 1]) if given else build_unstripped(directory)
     example = open(os.path.join(root, "config", "widgets.yaml")).read()
     requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
-    # A FIFO reload of a quotes widget alone, first: its latency is its code's cold cache misses (issue 15, reload).
+    # Ten per-second clocks, first: a second boundary's swaps run cold after a second asleep, and their cost above the
+    # kernel's is mostly the cache and TLB misses of their code (issue 15, swap cost; docs/PERFORMANCE.md, "Swap cost",
+    # tenth pass). Then a FIFO reload of a quotes widget alone: its latency is its code's cold cache misses too (issue
+    # 15, reload). Most of the two paths' code is the same (the engine's step, the renderer, the writer).
+    clocks = "widgets:\n" + "".join(
+        f"  c{n}:\n    kind: clock\n    intent:\n      format: \"%T\"\n      seconds: true\n" for n in range(10))
+    swaps = profile(binary, directory, "swap", clocks, 10, 5, [], hangup=False)
+    swap_turn = [f for dump in swaps if dump.endswith(".2") for f in functions_run(dump, binary)]
     quotes = "widgets:\n  q0:\n    kind: quotes\n    intent:\n      category: motivation\n"
     reloads = profile(binary, directory, "reload", quotes, 1, 0, ["reload q0"] * 10, gap=0.2, hangup=False)
     reload_turn = [f for dump in reloads if dump.endswith(".2") for f in functions_run(dump, binary)]
@@ -170,13 +180,15 @@ def main():
     start_up, later = [], []
     for dump in dumps:
         (start_up if dump.endswith(".1") else later).extend(functions_run(dump, binary))
-    order = list(dict.fromkeys(reload_turn + later + start_up))
+    order = list(dict.fromkeys(swap_turn + reload_turn + later + start_up))
     # Functions that cannot move alone go last, so the ones that can stay together.
     shared = shared_text_symbols()
     order = [f for f in order if f not in shared] + [f for f in order if f in shared]
     with open(output, "w") as file:
         file.write("\n".join(order) + "\n")
-    print(f"{output}: {len(order)} functions ({len(set(later))} after start-up, {len(reload_turn)} in a FIFO reload)")
+    print(
+        f"{output}: {len(order)} functions ({len(set(later))} after start-up, {len(swap_turn)} in a second's swaps, "
+        f"{len(reload_turn)} in a FIFO reload)")
     if not given:
         relink_stripped()
     shutil.rmtree(directory)
