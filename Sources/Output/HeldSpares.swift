@@ -20,11 +20,17 @@ import System
 /// `idleAfter` (a minute) is closed when another file needs its place, so a 10,000-widget config fills the table with the
 /// files that change every second, not with the first ones written.
 struct HeldSpares {
-    struct Pair {
+    /// A held file's names, kept apart from its descriptors and sizes (`Pair`), which change at every write: a `Pair`
+    /// is plain data, read, copied and written back with no reference counting, and no value witness of the standard
+    /// library's is called for it (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+    struct Names {
         let name: String
         /// `name` and the spare's name as C strings, one after the other, for an exchange made after the write
         /// (`exchangePending(in:now:)`), when the names made for the write are gone.
         let cNames: [CChar]
+    }
+
+    struct Pair {
         /// The spare's inode (`.<name>.<pid>`), rewritten by the next write.
         var spare: Int32
         /// The inode under the file's name, which becomes the spare after the next exchange.
@@ -43,6 +49,8 @@ struct HeldSpares {
     /// At most this many files are held; 0 holds none.
     let capacity: Int
     private var pairs: [Pair?] = []
+    /// Each slot's names, beside `pairs`: set and cleared with its pair.
+    private var names: [Names?] = []
     /// The slots whose spare waits for its exchange, in the order written (`deferExchange`).
     private var pending: [Int32] = []
     /// The files whose pair was given up while its exchange waited: their new contents took no name.
@@ -77,7 +85,9 @@ struct HeldSpares {
 
     /// The pair held for `name` in `slot`, if that slot still holds it.
     func pair(in slot: Int32, for name: String) -> Pair? {
-        guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)], pair.name == name else { return nil }
+        guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)], names[Int(slot)]?.name == name else {
+            return nil
+        }
         return pair
     }
 
@@ -165,10 +175,12 @@ struct HeldSpares {
     /// up while it waited.
     mutating func exchangePending(in directory: Int32, now: Int32) -> [String] {
         for slot in pending {
-            guard Int(slot) < pairs.count, let pair = pairs[Int(slot)], pair.exchangePending else { continue }
-            let done = pair.cNames.withUnsafeBufferPointer { names in
+            guard Int(slot) < pairs.count, pairs[Int(slot)]?.exchangePending == true, let held = names[Int(slot)] else {
+                continue
+            }
+            let done = held.cNames.withUnsafeBufferPointer { names in
                 let file = names.baseAddress!
-                let spare = file + pair.name.utf8.count + 1
+                let spare = file + held.name.utf8.count + 1
                 return retryingInterrupted { SpareFileCalls.exchange(in: directory, spare, file) } == 0
             }
             if done {
@@ -219,24 +231,26 @@ struct HeldSpares {
         let cNames =
             Array(UnsafeBufferPointer(start: names.cName, count: nameLength))
             + Array(UnsafeBufferPointer(start: names.cSpare, count: strlen(names.cSpare) + 1))
-        let pair = Pair(
-            name: names.name, cNames: cNames, spare: spare, live: live, spareSize: spareSize, liveSize: liveSize,
-            lastWrite: now)
+        let pair = Pair(spare: spare, live: live, spareSize: spareSize, liveSize: liveSize, lastWrite: now)
+        let held = Names(name: names.name, cNames: cNames)
         if let slot = freeSlots.popLast() {
             pairs[Int(slot)] = pair
+            self.names[Int(slot)] = held
             return slot
         }
         pairs.append(pair)
+        self.names.append(held)
         return Int32(pairs.count - 1)
     }
 
     /// Closes the pair in `slot`, if any.
     mutating func release(slot: Int32) {
         guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)] else { return }
-        if pair.exchangePending { releasedWhilePending.append(pair.name) }
+        if pair.exchangePending, let held = names[Int(slot)] { releasedWhilePending.append(held.name) }
         close(pair.spare)
         close(pair.live)
         pairs[Int(slot)] = nil
+        names[Int(slot)] = nil
         freeSlots.append(slot)
     }
 
@@ -249,6 +263,7 @@ struct HeldSpares {
     mutating func releaseAll() {
         for slot in pairs.indices { release(slot: Int32(slot)) }
         pairs = []
+        names = []
         freeSlots = []
         pending = []
         toEmpty = []

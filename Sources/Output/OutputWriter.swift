@@ -59,9 +59,13 @@ public final class OutputWriter {
     /// `O_TMPFILE` here.
     var openUnnamed: (_ directory: Int32, _ permissions: mode_t) -> Int32 = UnnamedFileCalls.open
 
-    /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them.
+    /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them: the descriptor, or
+    /// why the directory is refused. Two optionals, not a `Result`: copying and destroying a `Result` of an error went
+    /// through the standard library's generic value witnesses at every write, code on three pages outside the swap
+    /// path's own (docs/PERFORMANCE.md, "Swap cost", tenth pass).
     private var batchDepth = 0
-    private var batchCheck: Result<Int32, OutputError>?
+    private var batchDescriptor: Int32?
+    private var batchRefusal: OutputError?
 
     /// Set by a caller that watches the directory and its parent with inotify and calls `directoryMayHaveChanged()`
     /// on any event that could mean the path names another directory now (the daemon). A successful check of the path
@@ -136,7 +140,7 @@ public final class OutputWriter {
         defer {
             if batchDepth == 1 { settleExchanges() }
             batchDepth -= 1
-            if batchDepth == 0 { batchCheck = nil }
+            if batchDepth == 0 { forgetBatchCheck() }
         }
         return try body()
     }
@@ -157,7 +161,7 @@ public final class OutputWriter {
 
     /// Creates the directory if needed, checks it, and holds it open; on failure holds nothing and keeps the reason.
     private func open() throws(OutputError) {
-        batchCheck = nil
+        forgetBatchCheck()
         vouchedUntil = nil
         if let held { close(held.descriptor) }
         held = nil
@@ -202,17 +206,23 @@ public final class OutputWriter {
 
     /// The held directory's descriptor, after checking that the path still names it.
     func checkedDescriptor() throws(OutputError) -> Int32 {
-        if let batchCheck { return try batchCheck.get() }
+        if let batchDescriptor { return batchDescriptor }
+        if let batchRefusal { throw batchRefusal }
         if let vouchedUntil, let held, HeldSpares.now() < vouchedUntil { return held.descriptor }
-        let result: Result<Int32, OutputError>
         do throws(OutputError) {
-            result = .success(try checkDirectory())
+            let descriptor = try checkDirectory()
             if isWatched { vouchedUntil = HeldSpares.now() + Self.vouchedFor }
+            if batchDepth > 0 { batchDescriptor = descriptor }
+            return descriptor
         } catch {
-            result = .failure(error)
+            if batchDepth > 0 { batchRefusal = error }
+            throw error
         }
-        if batchDepth > 0 { batchCheck = result }
-        return try result.get()
+    }
+
+    private func forgetBatchCheck() {
+        batchDescriptor = nil
+        batchRefusal = nil
     }
 
     /// Checks that the path still names the directory held open (an `lstat`), and gives its descriptor.

@@ -80,6 +80,14 @@ public struct TimeFormat: Sendable, Hashable {
             }
             // `String(value)`, padded on the left with `filler` to `width` characters, as `pad` does.
             func put(_ value: Int, width: Int = 2, filler: UInt8 = UInt8(ascii: "0")) {
+                // Two digits, for an hour, minute, second, day or month: written at once, as they are most of what a
+                // clock writes at every swap (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+                if width == 2, value >= 0, value < 100 {
+                    buffer[count] = value < 10 ? filler : UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+                    buffer[count + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
+                    count += 2
+                    return
+                }
                 var magnitude = value.magnitude
                 var digits = 1
                 var power: UInt = 10

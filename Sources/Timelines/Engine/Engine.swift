@@ -11,6 +11,11 @@ public enum EngineAction: Sendable, Equatable {
     case recordChanged(instance: String)
     /// The engine gave up on a provider call (it timed out): log it, and count it as that reload's failure.
     case failed(instance: String, token: UInt64, reason: String)
+
+    /// Whether this is a `.show`.
+    public var isShow: Bool {
+        if case .show = self { true } else { false }
+    }
 }
 
 /// Which instances a reload request names (the FIFO's `reload all | reload kind K | reload NAME`).
