@@ -13,6 +13,8 @@ final class BenchRun {
     private var swapRounds: [Int: [SwapResult]] = [:]
     private var floorRounds: [FloorResult]?
     private var swapFloorRounds: [Double]?
+    /// The pages the swap floor's process touched in one wake, per round (nil where unknown).
+    private(set) var swapFloorPages: [Int?] = []
     private var startupRounds: [Int: [StartupResult]] = [:]
     /// i3blocks runs shared between rows, by a key naming the variant and N.
     private var i3blocksRuns: [String: Result<I3blocksResult, Error>] = [:]
@@ -37,11 +39,12 @@ final class BenchRun {
         for round in rounds {
             let result = try SwapBench.run(
                 count: count, seconds: options.windowSeconds, settle: options.settle, root: root,
-                name: "swap-\(count)-r\(round)", widgetd: widgetd)
+                name: "swap-\(count)-r\(round)", widgetd: widgetd, countPages: count == 10 && !options.quick)
             report.figure(
                 "swap N=\(count) round \(round + 1)", "\(Format.ms(result.cpuPerThousand)) CPU/1000 swaps",
                 "(\(result.swaps) swaps; first file p50 \(Format.ms(result.first.median)); burst p50 "
-                    + "\(Format.ms(result.burst.median)); peak RSS \(Format.kB(Double(result.peakKilobytes))))")
+                    + "\(Format.ms(result.burst.median)); peak RSS \(Format.kB(Double(result.peakKilobytes)))"
+                    + (result.pagesPerWake.map { "; \($0) pages touched in a wake" } ?? "") + ")")
             results.append(result)
             if pairedWithFloor { floors.append(try swapFloor(round: round)) }
         }
@@ -62,12 +65,14 @@ final class BenchRun {
     private func swapFloor(round: Int) throws -> Double {
         // A smoke run's floor starts its window soon after the next second: the bare process has no start-up writes
         // to let pass, and the test suite waits for it.
-        let result = try SwapFloorBench.run(
+        let (result, pages) = try SwapFloorBench.run(
             count: 10, seconds: options.windowSeconds, settle: options.quick ? 0.3 : options.settle, root: root,
-            name: "swap-floor-r\(round)")
+            name: "swap-floor-r\(round)", countPages: !options.quick)
+        swapFloorPages.append(pages)
         report.figure(
             "swap floor N=10 round \(round + 1)", "\(Format.ms(result)) CPU/1000 swaps",
-            "(a bare process: the daemon's four calls per file, one wake a second)")
+            "(a bare process: the daemon's four calls per file, one wake a second; "
+                + "\(pages.map { "\($0) pages touched in a wake" } ?? "pages touched not known"))")
         return result
     }
 

@@ -77,6 +77,27 @@ enum Proc {
 
     static func threads(_ pid: pid_t) -> Int { tasks(pid).count }
 
+    /// The pages of memory, code and data, that `pid` touches in one wake of a process that wakes at every whole
+    /// second: the kernel clears every page's accessed bit half a second after a second (`clear_refs`, which also
+    /// flushes the TLB), and `smaps_rollup`'s `Referenced` counts what was touched by half a second after the next one. Each
+    /// of them took a walk of the page tables on the wake, since no TLB entry survived the clearing; a wake after a
+    /// second asleep takes most of them anyway (docs/PERFORMANCE.md, "Swap cost", tenth pass). Nil where `clear_refs`
+    /// cannot be written.
+    static func pagesTouchedInOneWake(_ pid: pid_t) -> Int? {
+        let clear = "/proc/\(pid)/clear_refs"
+        sleepUntil(realtime: realtime().rounded(.down) + 1.5)
+        guard let handle = FileHandle(forWritingAtPath: clear) else { return nil }
+        defer { try? handle.close() }
+        guard (try? handle.write(contentsOf: Data("1".utf8))) != nil else { return nil }
+        sleepUntil(realtime: realtime().rounded(.down) + 1.5)
+        // The whole process's sum, one short file (`smaps` itself is longer than one read of it here).
+        guard let rollup = read("/proc/\(pid)/smaps_rollup"),
+            let line = rollup.split(separator: "\n").first(where: { $0.hasPrefix("Referenced:") }),
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
+        else { return nil }
+        return kilobytes * 1024 / Int(getpagesize())
+    }
+
     /// Open descriptors (`ls /proc/PID/fd`).
     static func descriptors(_ pid: pid_t) -> Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).count

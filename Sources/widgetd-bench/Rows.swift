@@ -17,13 +17,20 @@ func issue15Rows(_ options: Options) -> [Row] {
             // Round by round: each daemon round less the floor round right after it.
             let above = Figure(zip(daemon, floors).map { $0 - $1 }, "ms / 1000")
             let i3blocks = i3blocksCost(run, .command, count: 10)
+            let pages = try run.swaps(10).compactMap(\.pagesPerWake).map(Double.init)
+            let floorPages = run.swapFloorPages.compactMap { $0 }.map(Double.init)
+            let touched =
+                pages.isEmpty || floorPages.isEmpty
+                ? ""
+                : "; pages touched in one wake (code and data; `clear_refs`, then `smaps_rollup`'s Referenced): the daemon "
+                    + "\(Figure(pages, "pages").text), the floor's process \(Figure(floorPages, "pages").text)"
             return RowResult(
                 [figure], i3blocks: i3blocks, beside: "the kernel floor \(floor.text), \(above.text) above it",
                 note: "daemon CPU (schedstat) per 1000 entry swaps over \(window) s windows; kernel floor: a bare "
                     + "process making the daemon's four calls per file (lease, write over the old text, lease off, "
                     + "exchange), one wake a second, measured the same way after each of the daemon's rounds: "
                     + "\(floor.text); the daemon above it, round by round: \(above.text); i3blocks: 10 `interval=1` "
-                    + "`date +%T` command blocks, own + children CPU per 1000 updates delivered")
+                    + "`date +%T` command blocks, own + children CPU per 1000 updates delivered" + touched)
         },
         Row(id: .swap1000, title: "swap cost, N = \(large)", goal: "≤ 20 ms CPU / 1000 swaps") { run in
             let figure = Figure(try run.swaps(large).map { $0.cpuPerThousand * 1000 }, "ms / 1000", limit: 20)

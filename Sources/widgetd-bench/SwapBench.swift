@@ -27,6 +27,8 @@ struct SwapResult {
     var peakKilobytes: Int
     var descriptors: Int
     var threads: Int
+    /// Pages of code and data touched in one wake after the window (`Proc.pagesTouchedInOneWake`); nil when unknown.
+    var pagesPerWake: Int?
 
     var cpuPerThousand: Double { swaps > 0 ? cpuScheduled / Double(swaps) * 1000 : .nan }
     var ticksPerThousand: Double { swaps > 0 ? cpuTicks / Double(swaps) * 1000 : .nan }
@@ -34,10 +36,11 @@ struct SwapResult {
 
 enum SwapBench {
     /// `settle`: seconds from the next whole second to the window's start. `formats`: the clocks' `output:` list
-    /// (nil: the default, plain alone), for the renderer's figure.
+    /// (nil: the default, plain alone), for the renderer's figure. `countPages`: count the pages the daemon touches in a
+    /// wake after the window (two seconds more).
     static func run(
         count: Int, seconds: Double, settle: Double = 2.3, root: String, name: String? = nil, widgetd: String,
-        formats: [String]? = nil
+        formats: [String]? = nil, countPages: Bool = false
     ) throws -> SwapResult {
         let scenario = try Scenario(root: root, name: name ?? "swap-\(count)", widgetd: widgetd)
         try scenario.writeConfig((0..<count).map { Widgets.secondsClock("c\($0)", formats: formats) })
@@ -64,6 +67,7 @@ enum SwapBench {
         let peak = Proc.statusKilobytes(daemon.pid, "VmHWM") ?? 0
         let descriptors = Proc.descriptors(daemon.pid)
         let threads = Proc.threads(daemon.pid)
+        let pages = countPages ? Proc.pagesTouchedInOneWake(daemon.pid) : nil
         guard daemon.isRunning else { throw BenchError("the daemon stopped: \(scenario.logTail)") }
 
         let events = watcher.snapshot(from: from).filter { $0.time > start && $0.time <= end }
@@ -88,7 +92,7 @@ enum SwapBench {
             lateness: Summary(lateness), first: Summary(bySecond.values.map(\.first)),
             burst: Summary(bySecond.values.map(\.last)), wchar: io1.wchar - io0.wchar,
             writeBytes: io1.writeBytes - io0.writeBytes, fileBytes: fileBytes, peakKilobytes: peak,
-            descriptors: descriptors, threads: threads)
+            descriptors: descriptors, threads: threads, pagesPerWake: pages)
     }
 }
 

@@ -15,8 +15,11 @@ enum SwapFloorBench {
     /// The hidden first argument that makes `widgetd-bench` the bare process: `--swap-floor-ticker DIRECTORY COUNT`.
     static let tickerFlag = "--swap-floor-ticker"
 
-    /// CPU per 1000 swaps, in seconds, over a `seconds` window that starts `settle` s after a whole second.
-    static func run(count: Int, seconds: Double, settle: Double, root: String, name: String) throws -> Double {
+    /// CPU per 1000 swaps, in seconds, over a `seconds` window that starts `settle` s after a whole second, and the
+    /// pages the bare process touches in one wake after it (`Proc.pagesTouchedInOneWake`), with `countPages`.
+    static func run(
+        count: Int, seconds: Double, settle: Double, root: String, name: String, countPages: Bool = false
+    ) throws -> (cpuPerThousand: Double, pagesPerWake: Int?) {
         let directory = root + "/" + name
         try makeDirectory(directory)
         let watcher = try RenameWatcher([directory])
@@ -35,12 +38,13 @@ enum SwapFloorBench {
         let end = start + seconds
         sleepUntil(realtime: end)
         let scheduled1 = Proc.scheduledSeconds(ticker.pid)
+        let pages = countPages ? Proc.pagesTouchedInOneWake(ticker.pid) : nil
         guard ticker.isRunning else { throw BenchError("the swap floor's process stopped") }
         // An exchange moves both names: the spare's (hidden) is not a swap.
         let swaps = watcher.snapshot(from: from).filter { $0.time > start && $0.time <= end && !$0.name.hasPrefix(".") }
             .count
         guard swaps > 0 else { throw BenchError("the swap floor's process swapped nothing in \(seconds) s") }
-        return (scheduled1 - scheduled0) / Double(swaps) * 1000
+        return ((scheduled1 - scheduled0) / Double(swaps) * 1000, pages)
     }
 
     /// The bare process: never returns. Everything is made before the first second; each second costs `poll`, `read`
