@@ -112,20 +112,32 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
 
 
 def functions_run(path, binary):
-    """The functions of `binary` that ran, in a callgrind file (names are compressed as `(id) name` once)."""
-    objects, functions, current, found = {}, {}, None, []
+    """The functions of `binary` that ran, in a callgrind file (names are compressed as `(id) name` once): those with
+    instructions of their own in it. A function that only called others there (`calls=` lines, each followed by the
+    call's inclusive cost) was a frame on the stack, not code that ran: the command's `run` that called the daemon's
+    loop (17 kB) would otherwise open the list of a second's swaps."""
+    objects, functions, current, function, found = {}, {}, None, None, []
+    after_call = False
     for line in open(path, errors="replace"):
-        match = re.match(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
-        if not match:
+        line = line.rstrip("\n")
+        match = re.match(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line)
+        if match:
+            kind, number, name = match.groups()
+            table = objects if kind.endswith("ob") else functions
+            if name:
+                table[number] = name
+            if kind == "ob":
+                current = objects[number]
+            elif kind == "fn":
+                function = functions[number] if current == binary else None
             continue
-        kind, number, name = match.groups()
-        table = objects if kind.endswith("ob") else functions
-        if name:
-            table[number] = name
-        if kind == "ob":
-            current = objects[number]
-        elif kind == "fn" and current == binary and functions[number] not in found:
-            found.append(functions[number])
+        if line.startswith("calls="):
+            after_call = True
+            continue
+        if re.match(r"(0x[0-9a-f]+|[+-]\d+|\*|\d+)\s", line):
+            if not after_call and function is not None and function not in found:
+                found.append(function)
+            after_call = False
     return found
 
 
