@@ -5,7 +5,7 @@ Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a fil
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
 order, so that what the daemon runs is contiguous: first what a second boundary of ten per-second clocks runs (its
-cost above the kernel's is mostly the cache and TLB misses of its code after a second asleep: docs/PERFORMANCE.md,
+cost above the kernel's is mostly the cold cache misses of its code after a second asleep: docs/PERFORMANCE.md,
 "Swap cost", tenth pass), then what a FIFO reload of one quotes widget runs (its latency is mostly the cold cache
 misses of its code: "Reload latency", fifth pass), then what it runs after start-up (an exec widget's reload, a FIFO
 reload and click, a SIGHUP and a stop), then what only start-up runs. Only our modules' functions move (they are
