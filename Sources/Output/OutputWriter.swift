@@ -59,10 +59,9 @@ public final class OutputWriter {
     /// `O_TMPFILE` here.
     var openUnnamed: (_ directory: Int32, _ permissions: mode_t) -> Int32 = UnnamedFileCalls.open
 
-    /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them: the descriptor, or
-    /// why the directory is refused. Two optionals, not a `Result`: copying and destroying a `Result` of an error went
-    /// through the standard library's generic value witnesses at every write, code on three pages outside the swap
-    /// path's own (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+    /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them (the descriptor, or
+    /// why it is refused). Not a `Result`: copying one went through generic value witnesses at every write, on three
+    /// pages of code outside the swap path's (docs/PERFORMANCE.md, "Swap cost", tenth pass).
     private var batchDepth = 0
     private var batchDescriptor: Int32?
     private var batchRefusal: OutputError?
