@@ -22,8 +22,9 @@ func issue15Rows(_ options: Options) -> [Row] {
             let touched =
                 pages.isEmpty || floorPages.isEmpty
                 ? ""
-                : "; pages touched in one wake (code and data; `clear_refs`, then `smaps_rollup`'s Referenced): the daemon "
-                    + "\(Figure(pages, "pages").text), the floor's process \(Figure(floorPages, "pages").text)"
+                : "; pages touched in one wake (code and data; `clear_refs`, then `smaps_rollup`'s Referenced): "
+                    + "the daemon \(Figure(pages, "pages").text), "
+                    + "the floor's process \(Figure(floorPages, "pages").text)"
             return RowResult(
                 [figure], i3blocks: i3blocks, beside: "the kernel floor \(floor.text), \(above.text) above it",
                 note: "daemon CPU (schedstat) per 1000 entry swaps over \(window) s windows; kernel floor: a bare "

@@ -36,8 +36,8 @@ struct SwapResult {
 
 enum SwapBench {
     /// `settle`: seconds from the next whole second to the window's start. `formats`: the clocks' `output:` list
-    /// (nil: the default, plain alone), for the renderer's figure. `countPages`: count the pages the daemon touches in a
-    /// wake after the window (two seconds more).
+    /// (nil: the default, plain alone), for the renderer's figure. `countPages`: count the pages the daemon touches
+    /// in a wake after the window (two seconds more).
     static func run(
         count: Int, seconds: Double, settle: Double = 2.3, root: String, name: String? = nil, widgetd: String,
         formats: [String]? = nil, countPages: Bool = false
