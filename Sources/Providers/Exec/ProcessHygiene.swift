@@ -158,17 +158,35 @@ public enum ProcessHygiene {
     }
 
     /// State, parent and process group from `/proc/PID/stat`: `pid (comm) S ppid pgrp …`, where comm may hold
-    /// spaces and parentheses, so the fields are read after its last `)`.
+    /// spaces and parentheses, so the fields are read after its last `)`. Only those three are read: the stop scans
+    /// every process on the machine, and splitting each file's fifty fields cost more than the rest of the scan.
     private static func status(of pid: pid_t) -> (state: Character, parent: pid_t, group: pid_t)? {
         guard let bytes = readSmallFile("/proc/\(pid)/stat"), let close = bytes.lastIndex(of: UInt8(ascii: ")")) else {
             return nil
         }
-        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 3, let state = fields[0].first,
-            let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
-            let group = pid_t(String(decoding: fields[2], as: UTF8.self))
-        else { return nil }
+        // `) S ppid pgrp `: the state is the byte after the space that follows the parenthesis.
+        var index = close + 2
+        guard index < bytes.count else { return nil }
+        let state = bytes[index]
+        index += 1
+        guard let parent = number(in: bytes, at: &index), let group = number(in: bytes, at: &index) else { return nil }
         return (Character(UnicodeScalar(state)), parent, group)
+    }
+
+    /// The decimal number after the space at `index` (a stat field; `-1` for no group), moving `index` past it.
+    private static func number(in bytes: [UInt8], at index: inout Int) -> pid_t? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: " ") else { return nil }
+        index += 1
+        let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var value: pid_t = 0
+        var digits = 0
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9"), digits < 9 {
+            value = value * 10 + pid_t(bytes[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        return digits > 0 ? (negative ? -value : value) : nil
     }
 
     /// The `WIDGETD_SPAWN=…` entry of a process's environment (`/proc/PID/environ`), if it has one.
