@@ -155,7 +155,7 @@ struct BarCommandTests {
             }, "\(daemon.read("where.plain") ?? "nothing")")
     }
 
-    @Test func theStopSignalPausesTheOutputAndTheContinueSignalResumesIt() async throws {
+    @Test(.aheadInLine) func theStopSignalPausesTheOutputAndTheContinueSignalResumesIt() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the clock") { daemon.hasTimeline("seconds") })
         let bar = try Bar(daemon, ["--widgets", "seconds"])
@@ -182,7 +182,7 @@ struct BarCommandTests {
         #expect(await waitFor("a line after continuing") { bar.lines.count > paused })
     }
 
-    @Test func sleepsWhileAnotherWidgetTicks() async throws {
+    @Test(.aheadInLine) func sleepsWhileAnotherWidgetTicks() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(
             await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }

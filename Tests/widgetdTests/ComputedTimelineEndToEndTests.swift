@@ -31,7 +31,7 @@ struct ComputedTimelineEndToEndTests {
             })
     }
 
-    @Test func theRecordIsSmallAndEveryReaderWritesOutTheCurrentSecond() async throws {
+    @Test(.aheadInLine) func theRecordIsSmallAndEveryReaderWritesOutTheCurrentSecond() async throws {
         let start = Date()
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("kolkata") })

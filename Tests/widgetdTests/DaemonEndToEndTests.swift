@@ -37,7 +37,7 @@ struct DaemonEndToEndTests {
         #expect(fifo.st_mode & 0o777 == 0o600)
     }
 
-    @Test func aPerSecondClockChangesOnEachSecond() async throws {
+    @Test(.aheadInLine) func aPerSecondClockChangesOnEachSecond() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         // Through a follower, which keeps every value it was shown, however late this test resumes to read them.
         let follower = try Follower(daemon, showing: "seconds")
@@ -191,7 +191,7 @@ struct DaemonEndToEndTests {
         #expect(message == "widgetd: error: 'slow' was removed from the configuration\n")
     }
 
-    @Test func deletedOutputFilesAreWrittenAgain() async throws {
+    @Test(.aheadInLine) func deletedOutputFilesAreWrittenAgain() async throws {
         let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n    output: [plain, i3bar]\n")
         // The first timeline, not the placeholder: a quote that arrives later would replace the file by itself.
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
@@ -386,14 +386,15 @@ struct DaemonEndToEndTests {
     /// A follower of a widget removed from the config printed nothing more, so its bar kept the removed widget's last
     /// text for ever. Now the bar gets an empty line once the widget's record has been gone a moment, and the text
     /// again when the widget comes back.
-    @Test func aFollowerOfARemovedWidgetEmptiesItsBlock() async throws {
+    @Test(.aheadInLine) func aFollowerOfARemovedWidgetEmptiesItsBlock() async throws {
         let both = "widgets:\n  kept:\n    kind: quotes\n  later:\n    kind: quotes\n"
         let daemon = try DaemonUnderTest(config: both)
         #expect(await daemon.waitFor("both timelines") { daemon.hasTimeline("kept") && daemon.hasTimeline("later") })
         let follower = try Follower(daemon, showing: "later")
         // In i3bar's JSON too, as contrib/i3blocks.conf follows it: i3blocks 1.4 takes an empty line for a closed pipe.
         let json = try Follower(daemon, showing: "later", arguments: ["--format", "i3bar"])
-        #expect(await waitFor("the first line") { !follower.lines.isEmpty })
+        // Both have shown the widget before it goes (a follower started after that finds no widget to empty).
+        #expect(await waitFor("the first lines") { !follower.lines.isEmpty && !json.lines.isEmpty })
         try daemon.editConfig("widgets:\n  kept:\n    kind: quotes\n")
         #expect(
             await waitFor("the empty line", timeout: .seconds(10)) { follower.output.hasSuffix("\n\n") },

@@ -160,7 +160,7 @@ struct EndToEndCLITests {
 
     /// A FIFO for a config never hangs a command: with no writer it opens at once and reads as empty; a writer that
     /// keeps it open and never finishes is given `FileReading.pipeWait`.
-    @Test func aConfigThatIsAFIFONeverHangsTheCommand() async throws {
+    @Test(.startsFirst) func aConfigThatIsAFIFONeverHangsTheCommand() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let fifo = directory.url.path + "/widgets.yaml"

@@ -136,7 +136,7 @@ func waitForQuiet(
 }
 
 extension Trait where Self == StartsFirst {
-    /// The suite's tests start with the run and wake before CPU-bound unit tests (`StartsFirst`).
+    /// The suite's tests (or the one test) start with the run and wake before CPU-bound unit tests (`StartsFirst`).
     static var startsFirst: Self { StartsFirst() }
 }
 
@@ -147,7 +147,7 @@ extension Trait where Self == StartsFirst {
 /// CPU-bound unit tests before it. For suites whose tests mostly wait on other programs (a .deb and lintian, the
 /// benchmark, daemons): they are the run's longest chains, so they must start first, and their waiting costs the
 /// others little.
-struct StartsFirst: SuiteTrait, TestScoping {
+struct StartsFirst: SuiteTrait, TestTrait, TestScoping {
     var isRecursive: Bool { false }
 
     func provideScope(
@@ -188,11 +188,10 @@ extension Trait where Self == DaemonGate {
 /// back for that part with `DaemonGate.giveBackTurn()`: its processes then sleep and cost the cores nothing, and the
 /// next test starts instead of waiting seconds behind a sleeping one.
 struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
-    /// How many such tests may run together. Five since the suite's CPU fell to about 35 s: with four, the turns were
-    /// all out from the run's first second to its last, and the run lasted as long as the tests waiting for them
-    /// (docs/development.md, "Fifth pass"); five was 0.7–2.5 s faster in four alternated pairs of runs, six no
-    /// faster than five.
-    static let width = 5
+    /// How many such tests may run together: seven, or `WIDGETD_TEST_TURNS`. With five, the turns were all out from
+    /// the run's first seconds to its end while the cores idled in its second half (docs/development.md, "Sixth
+    /// pass"); ten made a follower miss its widget's removal.
+    static let width = ProcessInfo.processInfo.environment["WIDGETD_TEST_TURNS"].flatMap { Int($0) } ?? 7
     private static let turns = Turns(width)
 
     /// The turn the running test holds, if it holds one.
@@ -214,9 +213,13 @@ struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
             try await StartsFirst.runAtHighPriority(function)
             return
         }
+        let asked = ContinuousClock.now
         await Self.turns.take(aheadInLine: test.traits.contains { $0 is AheadInLine })
         let turn = Turn()
-        defer { if turn.giveBack() { Task { await Self.turns.give() } } }
+        defer {
+            if turn.giveBack() { Task { await Self.turns.give() } }
+            TurnLog.shared?.record(test.name, asked: asked, turn: turn)
+        }
         try await Self.$held.withValue(turn) { try await function() }
     }
 
@@ -229,12 +232,18 @@ struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
 
     /// One test's turn, given back once: early by the test itself, or when the test ends.
     final class Turn: Sendable {
-        private let out = Mutex(true)
+        let taken = ContinuousClock.now
+        private let givenBack = Mutex<ContinuousClock.Instant?>(nil)
+
+        /// When the turn was given back, if it was.
+        var givenBackAt: ContinuousClock.Instant? { givenBack.withLock { $0 } }
 
         /// Whether this call gave the turn back (false when it was given back before).
         func giveBack() -> Bool {
-            out.withLock { wasOut in
-                defer { wasOut = false }; return wasOut
+            givenBack.withLock { instant in
+                guard instant == nil else { return false }
+                instant = .now
+                return true
             }
         }
     }

@@ -62,10 +62,13 @@ struct FollowerLifetimeTests {
     @Test func showWithoutFollowWritesToAClosedPipeQuietly() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        // The reader closes its end at once and lingers, so widgetd's one write meets a pipe with no reader.
+        // The reader closes its end and lingers, and widgetd starts only once it has (a FIFO line tells it), so its
+        // one write meets a pipe with no reader; started together, widgetd could write before a slow reader closed.
+        let closed = daemon.directory.url.path + "/reader-closed"
+        #expect(mkfifo(closed, 0o600) == 0)
         let result = try await bash(
-            "trap '' PIPE; \"$W\" show quote --config \"$CONFIG\" | (exec 0<&-; sleep 0.3);"
-                + " echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
+            "trap '' PIPE; { read -r _ < '\(closed)'; exec \"$W\" show quote --config \"$CONFIG\"; }"
+                + " | (exec 0<&-; echo > '\(closed)'; sleep 0.3); echo \"status=${PIPESTATUS[0]}\"", daemon: daemon)
         // Like every one-shot command whose output cannot be written: quietly, with status 1 (not killed, no trap).
         #expect(result.stdout == "status=1\n", "\(result)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -108,7 +111,7 @@ struct FollowerLifetimeTests {
         #expect(follower.lines.allSatisfy { $0.wholeMatch(of: /[0-9]+/) != nil }, "\(follower.lines)")
     }
 
-    @Test func sleepsWhileAnotherWidgetTicksEverySecond() async throws {
+    @Test(.aheadInLine) func sleepsWhileAnotherWidgetTicksEverySecond() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(
             await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }

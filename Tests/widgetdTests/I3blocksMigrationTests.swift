@@ -253,7 +253,7 @@ struct I3blocksMigrationTests {
             }, "\(daemon.read("popup.i3bar") ?? "")")
     }
 
-    @Test func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {
+    @Test(.aheadInLine) func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {
         let i3blocks = try #require(
             I3blocks.executable,
             "i3blocks is not installed: this test runs the real one (apt-get install -y i3blocks; .ci/run does)")

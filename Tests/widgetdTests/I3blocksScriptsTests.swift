@@ -308,7 +308,7 @@ struct I3blocksScriptsTests {
 
     /// A persist command's bad lines are logged within the widget's limit (10 lines in 5 s), as a one-shot run's
     /// failures are: one bad JSON line every 50 ms was five log lines a second for good.
-    @Test func aPersistCommandsBadLinesAreLoggedWithinTheLimit() async throws {
+    @Test(.aheadInLine) func aPersistCommandsBadLinesAreLoggedWithinTheLimit() async throws {
         let bench = try Bench(
             scripts: [
                 "bad": """
@@ -336,7 +336,7 @@ struct I3blocksScriptsTests {
 
     /// What a run printed is in the next run's environment, as i3blocks 1.5 keeps a block's printed keys: a script
     /// that keeps its state so (i3blocks-contrib's `timer_and_stopwatch`) counts on; it started from nothing each run.
-    @Test func whatARunPrintedIsInTheNextRunsEnvironment() async throws {
+    @Test(.aheadInLine) func whatARunPrintedIsInTheNextRunsEnvironment() async throws {
         let bench = try Bench(
             scripts: [
                 "counter": #"""
@@ -366,7 +366,7 @@ struct I3blocksScriptsTests {
     /// A repeat run's whole output is its entry when it exits, as i3blocks reads it: full text, short text and colour
     /// lines, and exit status 33 for urgent. Each line was taken as an entry of its own (the colour shown as the
     /// text) and 33 as a failure, going stale and backing off.
-    @Test func aRepeatRunsWholeOutputIsItsEntryAndThirtyThreeIsUrgent() async throws {
+    @Test(.aheadInLine) func aRepeatRunsWholeOutputIsItsEntryAndThirtyThreeIsUrgent() async throws {
         let bench = try Bench(
             scripts: [
                 "alert": """
@@ -408,7 +408,7 @@ struct I3blocksScriptsTests {
 
     /// i3blocks' `interval=repeat`: a script that prints a line and exits is started again at once (at most once a
     /// second), and its entry is never marked stale in between; a failing exit still is.
-    @Test func aRepeatingScriptStartsAgainWithoutGoingStale() async throws {
+    @Test(.aheadInLine) func aRepeatingScriptStartsAgainWithoutGoingStale() async throws {
         let bench = try Bench(
             scripts: [
                 "event": """
@@ -530,7 +530,7 @@ struct I3blocksScriptsTests {
         #expect(daemon.process.isRunning)
     }
 
-    @Test func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() async throws {
+    @Test(.aheadInLine) func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() async throws {
         let bench = try Bench(
             scripts: [
                 // Keeps state in files, as scripts do: overlapping runs would interleave start and end in the log,

@@ -108,7 +108,7 @@ struct PluginEndToEndTests {
         #expect(Self.hellos(in: directory.url.path) == 2)
     }
 
-    @Test func futureEntriesAreSwappedInWithoutAnotherCall() async throws {
+    @Test(.aheadInLine) func futureEntriesAreSwappedInWithoutAnotherCall() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -207,7 +207,7 @@ struct PluginEndToEndTests {
         #expect(!daemon.log.contains("plugin kind fake asked to reload its widgets"), "\(daemon.log)")
     }
 
-    @Test func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() async throws {
+    @Test(.aheadInLine) func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -247,7 +247,7 @@ struct PluginEndToEndTests {
             }, "\(daemon.log)")
     }
 
-    @Test func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() async throws {
+    @Test(.aheadInLine) func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try writeFakePlugin(in: directory)
@@ -544,7 +544,7 @@ struct PluginEndToEndTests {
 
     /// What a plugin run for its hello leaves in its process group (a child that ignores SIGTERM) is killed with it:
     /// every `check`, `kinds` and `plugins` left one behind.
-    @Test func aProbeLeavesNothingBehind() async throws {
+    @Test(.aheadInLine) func aProbeLeavesNothingBehind() async throws {
         let home = try PluginHome()
         defer { home.directory.remove() }
         let marker = "105.\(getpid())"
