@@ -12,7 +12,7 @@ final class TurnLog: Sendable {
     private let file: Mutex<FileHandle?>
 
     private init(path: String) {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         file = Mutex(FileHandle(forWritingAtPath: path))
     }
 
