@@ -168,9 +168,10 @@ extension Trait where Self == AheadInLine {
     static var aheadInLine: Self { AheadInLine() }
 }
 
-/// Marks a test of a `.spawnsDaemons` suite whose end is a long wait (a lifetime or a rate window that must pass, with
-/// its turn given back): it goes ahead of the tests waiting for a turn, so that its wait starts early in the run,
-/// beside the others' work, instead of starting when most of them are done and then being the run's end.
+/// Marks a test of a `.spawnsDaemons` suite that is long: its end is a long wait (a lifetime or a rate window that
+/// must pass, with its turn given back), or it holds its turn or runs for about two seconds or more. It goes ahead of
+/// the tests waiting for a turn, so that the longest start early in the run, beside the others' work, instead of
+/// starting when most of them are done and then being the run's end (`scripts/test-turns` lists the longest).
 struct AheadInLine: TestTrait {}
 
 extension Trait where Self == DaemonGate {
