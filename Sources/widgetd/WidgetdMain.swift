@@ -100,13 +100,11 @@ public struct WidgetdMain {
             return CronCommand.run(
                 expression: expression, count: count, from: from, timeZoneName: timeZone, console: console)
         case .run(let path, let level):
-            // The daemon waits longer for a plugin's hello, once, and tries again one a command found silent.
-            let daemonRegistry = PluginSetup.registry(
-                standard: KindRegistry.standard(store: store), configPath: configPath, environment: environment,
-                deadline: PluginCatalog.daemonHelloDeadline, retryingTimeouts: true)
+            // The daemon finds the plugins itself: one that fails to load is tried again while it runs.
             return RunCommand.run(
                 configPath: ConfigPath.resolve(explicit: path, environment: environment),
-                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, registry: daemonRegistry, store: store,
+                logLevel: level.flatMap(LogLevel.init(name:)) ?? .info, standard: KindRegistry.standard(store: store),
+                store: store,
                 environment: environment, console: console)
         case .list:
             return ListCommand.run(registry: registry, environment: environment, console: console)

@@ -1,4 +1,7 @@
+import Basics
 import Foundation
+import Synchronization
+import System
 import Testing
 
 /// Signals are sent by name (`pkill -RTMIN+N widgetd`, `pkill -HUP widgetd`), so they reach the `show --follow` and
@@ -104,5 +107,85 @@ struct DaemonSignalsTests {
             })
         try await bothFollow(after: "SIGUSR1 and SIGUSR2")
         for pid in [daemon.process.processIdentifier, follower.pid, bar.pid] { #expect(isAlive(pid)) }
+    }
+
+    /// A storm of signals (every widget signal over and over, with SIGHUPs among them: a script's `pkill` in a loop)
+    /// neither stops nor delays a per-second clock, and costs the log a few lines: real-time signals queue by the tens
+    /// of thousands, and read one by one they froze the loop for seconds (daemon.md, "Signals").
+    @Test(.aheadInLine) func aSignalStormKeepsAPerSecondClockOnTimeAndTheLogShort() async throws {
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  seconds:
+                    kind: clock
+                    intent: {seconds: true, format: "%T"}
+                    output: [plain]
+                  counter:
+                    kind: exec
+                    command: [sh, -c, "date +%s%N"]
+                    signal: 5
+                    output: [plain]
+
+                """)
+        let follower = try Follower(daemon, showing: "seconds")
+        #expect(await daemon.waitFor("the first seconds") { follower.lines.count >= 1 })
+        let pid = daemon.process.processIdentifier
+        let sent = Mutex(0)
+        let stormDone = Mutex(false)
+        let storm = Duration.seconds(3)
+        try DetachedThread.start(name: "storm") {
+            let end = ContinuousClock.now.advanced(by: storm)
+            var index: Int32 = 0
+            while ContinuousClock.now < end {
+                for _ in 0..<1000 {
+                    if kill(pid, SignalFile.realTimeSignal(1 + index % 30)) == 0 { sent.withLock { $0 += 1 } }
+                    index += 1
+                }
+                // About 25,000 a second, the rate of a shell loop of `pkill`s, leaving the daemon a core.
+                usleep(40_000)
+            }
+            stormDone.withLock { $0 = true }
+        }
+        // When each second's text was put in place (its file's change time: the rename), as the test sees them: the
+        // first look at each new text (the daemon renders nothing else in between).
+        var placed: [(text: String, milliseconds: Int)] = []
+        let file = daemon.output + "/seconds.plain"
+        _ = await daemon.waitFor("the storm's end", timeout: .seconds(20)) {
+            var info = stat()
+            if lstat(file, &info) == 0, let text = daemon.read("seconds.plain"), text != placed.last?.text {
+                placed.append((text, Int(info.st_ctim.tv_sec) * 1000 + info.st_ctim.tv_nsec / 1_000_000))
+            }
+            return stormDone.withLock { $0 }
+        }
+        #expect(sent.withLock { $0 } > 10_000, "the storm queued signals")
+        #expect(daemon.process.isRunning)
+        // Each second's text within 50 ms of its second (the daemon puts it in place a moment before): all but one,
+        // and that one within 250 ms, as the daemon shares two cores with the rest of the suite and the storm's sender.
+        let lateness = placed.dropFirst().map { entry -> Int in
+            let offset = entry.milliseconds % 1000
+            return offset >= 900 ? 0 : offset
+        }
+        #expect(lateness.count >= 3)
+        #expect(lateness.filter { $0 > 50 }.count <= 1, "milliseconds late: \(lateness)")
+        #expect(lateness.allSatisfy { $0 <= 250 }, "milliseconds late: \(lateness)")
+        // No second skipped: the values a follower was shown through the storm are one second apart.
+        #expect(await daemon.waitFor("a value after the storm") { follower.lines.count >= 4 })
+        let seen = follower.lines.filter { $0.count == 8 }
+        let seconds = seen.map { text -> Int in
+            let parts = text.split(separator: ":").compactMap { Int($0) }
+            return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : -1
+        }
+        for (next, previous) in zip(seconds.dropFirst(), seconds) {
+            #expect((next - previous + 86_400) % 86_400 == 1, "\(seen)")
+        }
+        // The signalled widget reloaded; the log counted the storm instead of a line per signal.
+        #expect(daemon.log.contains("signal RTMIN+5 (×"), "\(daemon.log.suffix(2000))")
+        // A burst of SIGHUPs is a re-read or two, not one each.
+        for _ in 0..<2000 { kill(pid, SIGHUP) }
+        #expect(await daemon.waitFor("the re-read") { daemon.log.contains("SIGHUP") })
+        #expect(daemon.log.components(separatedBy: "configuration applied").count - 1 <= 2)
+        // Lines a user's log keeps (this daemon logs at debug, a line per reload of the signalled widget).
+        let lines = daemon.log.split(separator: "\n").filter { !$0.hasPrefix("widgetd: debug:") }
+        #expect(lines.count < 60, "\(lines.count) log lines: \(lines.suffix(20))")
     }
 }

@@ -21,6 +21,9 @@ public struct FoundPlugin: Sendable {
     public var source: PluginSource
     public var declaration: PluginDeclaration?
     public var error: String?
+    /// The kind the plugin declared the last time it said hello, while it fails now: a widget of that kind is told
+    /// which plugin it waits for, even when the plugin's name is not its kind's.
+    public var lastKind: String?
 }
 
 /// Finds plugins (executables in `$XDG_DATA_HOME/widgetd/plugins/` and `/usr/lib/widgetd/plugins/`, plus
@@ -97,21 +100,33 @@ public enum PluginCatalog {
             || (count == 4 && start == [0x7F, 0x45, 0x4C, 0x46])
     }
 
+    /// Which remembered failures a load runs the plugin again for.
+    public enum Retry: Sendable {
+        /// None: a command a bar runs at every click must not wait for a silent plugin each time.
+        case none
+        /// Plugins that said nothing in time (`widgetd plugins`: a slow start may have been the machine's).
+        case timeouts
+        /// Every failure (the daemon: a plugin that crashed before its hello may have been fixed since).
+        case failures
+    }
+
     /// Every plugin with its declaration; kinds that clash with a built-in or an earlier plugin get an error.
     ///
-    /// A plugin is run, with `deadline` to say hello, only when its files changed since the cache's entry. A plugin
-    /// that said nothing in time is remembered as such too, so that one that never answers costs a command its wait
-    /// once, not every bar click; `retryingTimeouts` runs it again anyway, as the daemon's start and `widgetd plugins`
-    /// do (a slow start may have been the machine's).
+    /// A plugin is run, with `deadline` to say hello, only when its files changed since the cache's entry, or when the
+    /// entry is a failure that `retrying` names. A plugin that said nothing in time is remembered as such too, so that
+    /// one that never answers costs a command its wait once, not every bar click. `only`: the plugins by these names
+    /// alone (the daemon trying again those that failed).
     public static func load(
         environment: [String: String], configured: [PluginCommand], builtIn: [String],
-        deadline: TimeInterval = helloDeadline, retryingTimeouts: Bool = false
+        deadline: TimeInterval = helloDeadline, retrying: Retry = .none, only: Set<String>? = nil
     ) -> [FoundPlugin] {
         let cache = cacheDirectory(environment: environment)
         var taken = Set(builtIn)
+        let sources = sources(environment: environment, configured: configured).filter {
+            only?.contains($0.name) ?? true
+        }
         let declared = declarations(
-            of: sources(environment: environment, configured: configured), cacheDirectory: cache, deadline: deadline,
-            retryingTimeouts: retryingTimeouts)
+            of: sources, cacheDirectory: cache, deadline: deadline, retrying: retrying)
         return declared.map { declared in
             var found = declared
             if let kind = found.declaration?.name {
@@ -130,10 +145,10 @@ public enum PluginCatalog {
     /// running the plugin until its hello, the plugins that must be run all at once, so three silent ones cost one
     /// deadline, not three.
     static func declarations(
-        of sources: [PluginSource], cacheDirectory: String, deadline: TimeInterval, retryingTimeouts: Bool
+        of sources: [PluginSource], cacheDirectory: String, deadline: TimeInterval, retrying: Retry
     ) -> [FoundPlugin] {
         var found = sources.map {
-            cachedDeclaration(of: $0, cacheDirectory: cacheDirectory, retryingTimeouts: retryingTimeouts)
+            cachedDeclaration(of: $0, cacheDirectory: cacheDirectory, retrying: retrying)
         }
         let toRun = found.indices.filter { found[$0] == nil }
         guard toRun.count > 1 else {
@@ -166,14 +181,18 @@ public enum PluginCatalog {
         return found.map { $0! }
     }
 
-    /// The cache's entry when it matches the files (and, with `retryingTimeouts`, is not a silence); nil otherwise.
+    /// The cache's entry when it matches the files and is not a failure `retrying` names; nil otherwise.
     private static func cachedDeclaration(
-        of source: PluginSource, cacheDirectory: String, retryingTimeouts: Bool
+        of source: PluginSource, cacheDirectory: String, retrying: Retry
     ) -> FoundPlugin? {
-        guard let data = FileManager.default.contents(atPath: "\(cacheDirectory)/\(source.name).json"),
-            let cached = (try? JSONValue.parse(data))?.object,
-            cached["key"]?.string == cacheKey(source.argv), !(retryingTimeouts && cached["timeout"] == .bool(true))
+        guard let cached = cacheEntry(of: source.name, in: cacheDirectory),
+            cached["key"]?.string == cacheKey(source.argv)
         else { return nil }
+        switch retrying {
+        case .none: break
+        case .timeouts: if cached["timeout"] == .bool(true) { return nil }
+        case .failures: if cached["hello"] == nil { return nil }
+        }
         if let hello = cached["hello"]?.object {
             do {
                 return FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
@@ -181,7 +200,19 @@ public enum PluginCatalog {
                 return FoundPlugin(source: source, error: "\(error)")
             }
         }
-        return FoundPlugin(source: source, error: cached["error"]?.string ?? "unknown error")
+        return FoundPlugin(
+            source: source, error: cached["error"]?.string ?? "unknown error", lastKind: cached["lastKind"]?.string)
+    }
+
+    private static func cacheEntry(of name: String, in cacheDirectory: String) -> [String: JSONValue]? {
+        FileManager.default.contents(atPath: "\(cacheDirectory)/\(name).json").flatMap {
+            (try? JSONValue.parse($0))?.object
+        }
+    }
+
+    /// The kind an entry's hello declared, or the one it remembered from an earlier hello.
+    private static func kindName(in entry: [String: JSONValue]?) -> String? {
+        entry?["hello"]?.object?["kind"]?.object?["name"]?.string ?? entry?["lastKind"]?.string
     }
 
     /// Runs the plugin until its hello, and keeps what it said (or that it said nothing) in the cache.
@@ -201,7 +232,9 @@ public enum PluginCatalog {
         case .failure(let error):
             record["error"] = JSONValue(error.description)
             if error.isTimeout { record["timeout"] = .bool(true) }
-            found = FoundPlugin(source: source, error: error.description)
+            let lastKind = kindName(in: cacheEntry(of: source.name, in: cacheDirectory))
+            if let lastKind { record["lastKind"] = JSONValue(lastKind) }
+            found = FoundPlugin(source: source, error: error.description, lastKind: lastKind)
         }
         try? PrivateDirectory.make(cacheDirectory)
         try? Data(JSONValue.object(record).serialized()).write(
@@ -288,10 +321,15 @@ extension KindRegistry {
                 declaration: declaration,
                 host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
         }
-        // A plugin that failed keeps its name, so that a widget of its kind is told why the kind is missing.
+        // A plugin that failed keeps its name, and the kind it last declared, so that a widget of its kind is told why
+        // the kind is missing.
         var unavailable = self.unavailable
         for plugin in plugins where plugin.declaration == nil {
-            unavailable[plugin.source.name] = unavailable[plugin.source.name] ?? plugin.error ?? "unknown error"
+            let reason = plugin.error ?? "unknown error"
+            unavailable[plugin.source.name] = unavailable[plugin.source.name] ?? reason
+            if let kind = plugin.lastKind, kind != plugin.source.name, unavailable[kind] == nil {
+                unavailable[kind] = "plugin '\(plugin.source.name)': \(reason)"
+            }
         }
         return KindRegistry(self.kinds + kinds, unavailable: unavailable)
     }

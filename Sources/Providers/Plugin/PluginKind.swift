@@ -23,13 +23,13 @@ public struct PluginKind: WidgetKind {
     public var parameters: [ParameterSpec] { declaration.parameters }
     public var intents: [IntentSpec] { declaration.intents }
 
-    public var widgetKeys: [WidgetKeySpec] {
-        [
-            WidgetKeySpec(
-                "timeout", type: .duration(0.01...300, words: []),
-                summary: "how long the plugin may take to answer (default \(Int(Self.defaultTimeout)) s)")
-        ]
-    }
+    public var widgetKeys: [WidgetKeySpec] { Self.widgetKeys }
+
+    static let widgetKeys = [
+        WidgetKeySpec(
+            "timeout", type: .duration(0.01...300, words: []),
+            summary: "how long the plugin may take to answer (default \(Int(defaultTimeout)) s)")
+    ]
 
     /// In-process as far as the daemon's threads go: a call waits on a continuation, not on a thread.
     public func runMode(for settings: WidgetSettings) -> RunMode {

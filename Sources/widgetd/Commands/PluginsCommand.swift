@@ -67,18 +67,15 @@ enum PluginSetup {
     static func found(configPath: String, environment: [String: String]) -> [FoundPlugin] {
         PluginCatalog.load(
             environment: environment, configured: ConfigLoader.plugins(path: configPath),
-            builtIn: KindRegistry.standard(store: StoreAccess(path: "/dev/null")).names, retryingTimeouts: true)
+            builtIn: KindRegistry.standard(store: StoreAccess(path: "/dev/null")).names, retrying: .timeouts)
     }
 
-    /// The built-in kinds, then the plugins' kinds.
-    static func registry(
-        standard: KindRegistry, configPath: String, environment: [String: String],
-        deadline: TimeInterval = PluginCatalog.helloDeadline, retryingTimeouts: Bool = false
-    ) -> KindRegistry {
+    /// The built-in kinds, then the plugins' kinds, as a command sees them (the daemon loads its own:
+    /// `DaemonPlugins`).
+    static func registry(standard: KindRegistry, configPath: String, environment: [String: String]) -> KindRegistry {
         standard.adding(
             PluginCatalog.load(
-                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names,
-                deadline: deadline, retryingTimeouts: retryingTimeouts))
+                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names))
     }
 
     /// Where the daemon writes one status file per plugin (`DaemonPaths.plugins`).

@@ -5,7 +5,7 @@ import System
 /// `widgetd run`: start the daemon and serve until SIGTERM or SIGINT.
 enum RunCommand {
     static func run(
-        configPath: String, logLevel: LogLevel, registry: KindRegistry, store: StoreAccess,
+        configPath: String, logLevel: LogLevel, standard: KindRegistry, store: StoreAccess,
         environment: [String: String], console: Console
     ) -> Int32 {
         let journal = JournalStream.isStandardError(environment: environment)
@@ -15,7 +15,7 @@ enum RunCommand {
         let daemon: Daemon
         do {
             daemon = try Daemon(
-                configPath: configPath, registry: registry, store: store, environment: environment, log: log)
+                configPath: configPath, standard: standard, store: store, environment: environment, log: log)
         } catch {
             // The journal files each line on its own: every line of a multi-line report (config errors with their
             // source lines and carets) is an error.

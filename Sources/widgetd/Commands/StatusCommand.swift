@@ -23,7 +23,14 @@ enum StatusCommand {
         let paths = RunningDaemon.paths(
             environment: environment, settings: loaded.configuration?.settings ?? Settings())
         console.out("widgetd: running (pid \(daemon.pid), since \(daemon.startedAt))")
-        if loaded.configuration == nil {
+        if loaded.configuration == nil, daemon.configErrors == 0 {
+            // The daemon applied this file: its widgets of a plugin that failed to load wait for the plugin there
+            // (`DaemonPlugins`), where this check finds their kind missing.
+            console.out(
+                "config:   \(daemon.config) (\(summary(of: loaded)) here, but the daemon runs it: widgets whose plugin "
+                    + "failed to load wait for it there; '\(ConfigPath.checkCommand(for: daemon.config, environment: environment))' "
+                    + "shows the errors)")
+        } else if loaded.configuration == nil {
             console.out(
                 "config:   \(daemon.config) (\(summary(of: loaded)); running the previous config; "
                     + "'\(ConfigPath.checkCommand(for: daemon.config, environment: environment))' shows the errors)")

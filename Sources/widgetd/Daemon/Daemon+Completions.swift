@@ -14,6 +14,7 @@ extension Daemon {
             case .intent(let completion): handle(completion)
             case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
             case .plugin(let event): handle(event)
+            case .pluginsRetried(let found): handleRetriedPlugins(found)
             }
         }
         startWaitingReloads()

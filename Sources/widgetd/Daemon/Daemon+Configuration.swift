@@ -22,7 +22,7 @@ extension Daemon {
         workingSetTrimPending = true
         workingSetTrimDue = nil
         // A FIFO put where the file was is not waited for: the loop serves the clocks meanwhile.
-        let loaded = ConfigLoader.load(path: configPath, registry: registry, pipeWait: 0)
+        let (loaded, checkedWith) = Self.loadConfiguration(configPath, plugins: plugins, pipeWait: 0)
         guard let configuration = loaded.configuration else {
             // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
             for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
@@ -53,6 +53,7 @@ extension Daemon {
         if configuration.settings != settings {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")
         }
+        registry = checkedWith
         let now = Date()
         let (gone, actions) = engine.reconfigure(
             configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
@@ -80,6 +81,7 @@ extension Daemon {
             "configuration applied: \(counted(configuration.widgets.count, "widget")), \(gone.count) restarted or removed"
         )
         perform(actions, painting: true)
+        logWidgetsWaitingForPlugins()
         announceReloaded(errors: 0)
     }
 }

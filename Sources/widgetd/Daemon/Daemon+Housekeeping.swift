@@ -15,13 +15,16 @@ extension Daemon {
         return earlier(
             earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
             earlier(
-                earlier(logLimits.nextDeadline, stateFiles.nextDeadline), earlier(watchdog?.due, workingSetTrimDue)))
+                earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
+                earlier(earlier(watchdog?.due, workingSetTrimDue), earlier(plugins.retryDue, hangupRereadDue))))
     }
 
     /// Does whatever housekeeping is due at `now`.
     func doHousekeeping(now: Date) {
         if let due = runtimeRepairDue, due <= now { repairRuntime() }
         if let due = outputRetry.due, due <= now { retryOutputs(now: now) }
+        retryFailedPluginsWhenDue(now: now)
+        rereadForHangupWhenDue(now: now)
         if let due = logLimits.nextDeadline, due <= now {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }
         }

@@ -1,6 +1,9 @@
 import Basics
+import Config
 import FoundationEssentials
+import Kind
 import Providers
+import System
 
 /// Plugins (docs/PLUGINS.md): their pushed reloads reach the engine as `reload kind K` or `reload NAME` lines do, their
 /// log lines and their hosts' notes reach the daemon's log, and their state goes to a status file per plugin.
@@ -9,13 +12,91 @@ extension Daemon {
 
     /// Hands each plugin host the completion queue; called once, before the loop runs.
     func listenToPlugins() {
-        guard !pluginKinds.isEmpty else { return }
+        for kind in pluginKinds { listen(to: kind) }
+    }
+
+    private func listen(to kind: PluginKind) {
         let directory = paths.plugins
         try? PrivateDirectory.make(directory)
         let completions = self.completions
-        for kind in pluginKinds {
-            kind.host.listen(statusDirectory: directory) { event in completions.post(.plugin(event)) }
+        kind.host.listen(statusDirectory: directory) { event in completions.post(.plugin(event)) }
+    }
+
+    /// widgets.yaml checked with the daemon's kinds, and the registry it was checked with: when it names kinds that
+    /// none has while some plugin failed to load, with a stand-in for each (`DaemonPlugins`), so that a plugin that
+    /// cannot start costs its own widgets, not the daemon.
+    static func loadConfiguration(
+        _ path: String, plugins: DaemonPlugins, pipeWait: TimeInterval = FileReading.pipeWait
+    ) -> (ConfigLoadResult, KindRegistry) {
+        let loaded = ConfigLoader.load(path: path, registry: plugins.registry, pipeWait: pipeWait)
+        guard loaded.configuration == nil, !plugins.failed.isEmpty else { return (loaded, plugins.registry) }
+        let unknownKinds = Set(
+            loaded.diagnostics.compactMap { diagnostic -> String? in
+                if case .unknownKind(let name) = diagnostic.code { return name }
+                return nil
+            })
+        guard !unknownKinds.isEmpty else { return (loaded, plugins.registry) }
+        let registry = plugins.registry(standingInFor: unknownKinds)
+        return (ConfigLoader.load(path: path, registry: registry, pipeWait: pipeWait), registry)
+    }
+
+    /// Says which widgets wait for a plugin that failed to load, and why (at start and at each config reload).
+    func logWidgetsWaitingForPlugins() {
+        for name in engine.instanceNames {
+            guard let instance = engine.instance(named: name),
+                let standIn = registry.kind(named: instance.kind) as? UnloadedPluginKind
+            else { continue }
+            log(
+                .warning,
+                "\(name): kind '\(LogText.excerpt(standIn.name))' is not loaded (\(standIn.reason)); the widget shows a "
+                    + "placeholder until the plugin loads")
         }
+    }
+
+    /// Runs the plugins that failed to load again, on a thread of their own (a silent one takes until its deadline),
+    /// when their try is due.
+    func retryFailedPluginsWhenDue(now: Date) {
+        guard let due = plugins.retryDue, due <= now else { return }
+        let names = plugins.retryStarted()
+        let environment = self.environment
+        let configPath = self.configPath
+        let completions = self.completions
+        let work: @Sendable () -> Void = {
+            let found = PluginCatalog.load(
+                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: [],
+                deadline: PluginCatalog.daemonHelloDeadline, retrying: .failures, only: names)
+            completions.post(.pluginsRetried(found))
+        }
+        do {
+            try DetachedThread.start(name: "plugin retry", work)
+        } catch {
+            log(.warning, "cannot try the plugins that failed to load again: \(error)")
+            handleRetriedPlugins(nil)
+        }
+    }
+
+    /// A try of the failed plugins ended: those that said hello start serving their widgets (the config is applied
+    /// again, with their kinds in place of the stand-ins), the others are said to have failed again.
+    func handleRetriedPlugins(_ found: [FoundPlugin]?) {
+        let now = loop.now
+        let loaded = plugins.retried(found, now: now)
+        let next = plugins.retryDue.map { " (trying again in \(Int($0.timeIntervalSince(now).rounded())) s)" } ?? ""
+        for plugin in found ?? [] {
+            guard let failure = plugins.failed[plugin.source.name] else { continue }
+            log(.warning, DaemonPlugins.describe(failure) + next)
+        }
+        guard !loaded.isEmpty else {
+            // The stand-ins give the latest reason; the widgets keep their kinds' names, so no reload is needed.
+            let standIns = Set(registry.kinds.compactMap { ($0 as? UnloadedPluginKind)?.name })
+            registry = plugins.registry(standingInFor: standIns)
+            return
+        }
+        for kind in loaded {
+            listen(to: kind)
+            log(.info, "plugin '\(kind.host.name)' loaded: kind '\(LogText.excerpt(kind.name))'")
+        }
+        reloadConfiguration()
+        for kind in loaded { request(.kind(kind.name), acknowledgement: nil, now: now) }
     }
 
     func handle(_ event: PluginEvent) {

@@ -21,7 +21,16 @@ import YAML
 /// besides the outputs are written by `StateFiles`.
 final class Daemon {
     let configPath: String
-    let registry: KindRegistry
+    /// The kinds the running config was checked with: `plugins.registry`, with stand-ins for kinds whose plugins failed
+    /// to load (`DaemonPlugins`).
+    var registry: KindRegistry {
+        didSet {
+            runner.registry = registry
+            dispatcher.registry = registry
+        }
+    }
+    /// The plugins loaded, and those that failed and are tried again (`Daemon+Plugins`).
+    var plugins: DaemonPlugins
     let log: Log
     let environment: [String: String]
 
@@ -32,7 +41,7 @@ final class Daemon {
     let outputs: OutputWriter
     /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
     var stateFiles: StateFiles
-    let runner: ProviderRunner
+    var runner: ProviderRunner
     /// The store the widgets read, absolute, as `daemon.json` gives it to the CLI.
     let storePath: String
     let completions: CompletionQueue
@@ -44,7 +53,7 @@ final class Daemon {
     /// The timer, wake-up, inotify and signalfd the daemon sleeps on.
     let loop: EventLoop
     /// Turns FIFO lines into requests (`Daemon+Control` carries them out).
-    let dispatcher: RequestDispatcher
+    var dispatcher: RequestDispatcher
     var watcher: Inotify { loop.watcher }
     var configWatch: Inotify.Watch?
     /// The config directory's parent while the directory is missing, to see it made again (`Daemon+ConfigWatch`).
@@ -97,6 +106,9 @@ final class Daemon {
     /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
     let notifier: SystemdNotifier?
     var watchdog: Watchdog?
+    /// When to re-read the config for SIGHUPs taken, and when it last was (`Daemon+Signals`).
+    var hangupRereadDue: Date?
+    var lastHangupReread: Date?
     /// Errors in the config file at the last reload; non-zero while the daemon runs an older config.
     var configErrors = 0
     let startedAt = Date()
@@ -107,11 +119,11 @@ final class Daemon {
     }
 
     /// Sets everything up; the signals must already be blocked in this thread (`WidgetdMain` does it
-    /// first thing), so the signalfd sees them.
-    init(configPath: String, registry: KindRegistry, store: StoreAccess, environment: [String: String], log: Log) throws
+    /// first thing), so the signalfd sees them. `standard`: the built-in kinds; the plugins' are found here.
+    init(configPath: String, standard: KindRegistry, store: StoreAccess, environment: [String: String], log: Log) throws
     {
         self.configPath = configPath
-        self.registry = registry
+        plugins = DaemonPlugins.load(standard: standard, configPath: configPath, environment: environment, now: Date())
         self.environment = environment
         self.log = log
         storePath =
@@ -119,10 +131,11 @@ final class Daemon {
         notifier = SystemdNotifier(environment: environment)
         watchdog = Watchdog(environment: environment)
 
-        let loaded = ConfigLoader.load(path: configPath, registry: registry)
+        let (loaded, registry) = Self.loadConfiguration(configPath, plugins: plugins)
         guard let configuration = loaded.configuration else {
             throw StartError(description: loaded.renderedDiagnostics())
         }
+        self.registry = registry
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
@@ -145,7 +158,7 @@ final class Daemon {
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
-            loop = try EventLoop(signals: DaemonSignals.handled)
+            loop = try EventLoop(signals: DaemonSignals.handled, signalLimit: Self.signalsPerWake)
             try PrivateDirectory.make(paths.status)
         } catch {
             lock.remove()
@@ -193,6 +206,10 @@ final class Daemon {
         if let problem = Zone.localProblem {
             log(.warning, "the local time zone: \(problem); local times are in UTC")
         }
+        for plugin in plugins.failed.values.sorted(by: { $0.source.name < $1.source.name }) {
+            log(.warning, DaemonPlugins.describe(plugin) + "; trying again at once, waiting longer for its hello")
+        }
+        logWidgetsWaitingForPlugins()
         perform(engine.advance(now: loop.now), painting: true)
         removeFilesOfWidgetsGoneSinceLastRun()
         announceStarted()
@@ -230,37 +247,6 @@ final class Daemon {
     }
 
     // MARK: - Events
-
-    private func handleSignals(_ signals: [Int32]) {
-        for signal in signals {
-            switch signal {
-            case SIGHUP:
-                log(.info, "SIGHUP: re-reading \(configPath)")
-                // Also the way to bring back a FIFO or lock whose loss inotify could not report.
-                repairRuntime()
-                watchConfigDirectory()
-                reloadConfiguration()
-            case SIGCHLD:
-                reapChildren()
-            case _ where SignalFile.widgetSignals.contains(signal):
-                reloadSignalled(Int(signal - SignalFile.realTimeSignal(0)))
-            case SIGUSR1, SIGUSR2:
-                // Taken only so that a stray one (`pkill -USR1 widgetd` meant for a bar) does not end the daemon.
-                log(.info, "SIGUSR\(signal == SIGUSR1 ? 1 : 2): widgetd uses neither SIGUSR1 nor SIGUSR2; ignored")
-            default:
-                log(.info, "signal \(signal): stopping")
-                stopping = true
-            }
-        }
-    }
-
-    /// `SIGRTMIN+number` arrived: reload the widgets whose `signal:` names it, as i3blocks does for `signal=`.
-    private func reloadSignalled(_ number: Int) {
-        let names = engine.instanceNames.filter { engine.instance(named: $0)?.runMode.signal == number }
-        log(.info, "signal RTMIN+\(number): reloading \(names.isEmpty ? "nothing" : names.joined(separator: ", "))")
-        let now = Date()
-        for name in names { engine.request(.instance(name), now: now) }
-    }
 
     private func handleFileEvents(_ events: [Inotify.Event]) {
         let configName = Path.lastComponent(of: configPath)

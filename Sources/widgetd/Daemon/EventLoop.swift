@@ -43,11 +43,14 @@ final class EventLoop {
     private var lastFired: Date?
     let watcher: Inotify
     let signals: SignalFile
+    /// The most signals one wake-up reads (`Daemon.signalsPerWake`).
+    let signalLimit: Int
     let wakeup: Wakeup
 
     /// Makes the descriptors; `signals` must already be blocked in this thread, so the signalfd sees them.
-    init(signals: [Int32], clock: any DaemonClock = SystemClock()) throws(SystemError) {
+    init(signals: [Int32], signalLimit: Int = .max, clock: any DaemonClock = SystemClock()) throws(SystemError) {
         self.clock = clock
+        self.signalLimit = signalLimit
         timer = try WallClockTimer()
         watcher = try Inotify()
         self.signals = try SignalFile(signals: signals)
@@ -103,7 +106,7 @@ final class EventLoop {
         }
         wake.controlLines = fifoDescriptor >= 0 && ready.contains(fifoDescriptor)
         if ready.contains(watcher.fileDescriptor) { wake.fileEvents = watcher.readEvents() }
-        if ready.contains(signals.fileDescriptor) { wake.signals = signals.readSignals() }
+        if ready.contains(signals.fileDescriptor) { wake.signals = signals.readSignals(limit: signalLimit) }
         return wake
     }
 

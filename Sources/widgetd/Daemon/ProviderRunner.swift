@@ -52,6 +52,8 @@ enum Completion: Sendable {
     case session(instance: String, generation: UInt64, update: SessionUpdate)
     /// A plugin's pushed `reload` or `log`, or its host's note about it.
     case plugin(PluginEvent)
+    /// What the plugins that had failed to load said when tried again; nil when the try could not start.
+    case pluginsRetried([FoundPlugin]?)
 }
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
@@ -102,7 +104,8 @@ final class CompletionQueue: Sendable {
 /// else, and ignores an answer that comes after it. (A `Task.sleep` per call would keep libdispatch's
 /// timer thread ticking while the daemon is otherwise idle.)
 struct ProviderRunner: Sendable {
-    let registry: KindRegistry
+    /// Replaced when a plugin that failed to load loads on a later try (`DaemonPlugins`).
+    var registry: KindRegistry
     let queue: CompletionQueue
     let executor: ProviderExecutor
     /// The store the store-backed kinds read: held open while calls wait for or run on `storeExecutor`, so that a

@@ -13,7 +13,7 @@ import Timelines
 /// It decides only; it reads the engine's instances and the kinds, and changes nothing, so the daemon's loop stays
 /// the one owner of the engine and the files.
 struct RequestDispatcher {
-    let registry: KindRegistry
+    var registry: KindRegistry
 
     /// The requests one result of reading the FIFO makes.
     func requests(for result: ControlLineResult, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {

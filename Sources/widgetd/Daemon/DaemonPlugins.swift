@@ -1,0 +1,116 @@
+import Config
+import FoundationEssentials
+import Kind
+import Providers
+
+/// The daemon's kinds: the built-in ones, the plugins that said hello, and, for the plugins that did not, stand-ins
+/// (`UnloadedPluginKind`) and a schedule to try them again.
+///
+/// A plugin that fails to load (silent past its deadline, a hello refused, a crash) must not stop the daemon, nor keep
+/// its widgets out of the running config for good: its widgets show a stale placeholder with the reason, the rest run,
+/// and it is run again after `retryDelays` (the first at once, with the longer deadline `PluginCatalog.
+/// daemonHelloDeadline`, for a plugin slow to start at login) until it says hello. Pure: the daemon passes the time
+/// and runs the probes (`Daemon+Plugins`).
+struct DaemonPlugins {
+    /// The built-in kinds and the loaded plugins' kinds, without stand-ins.
+    private(set) var registry: KindRegistry
+    /// The plugins that failed to load, by name, as last tried.
+    private(set) var failed: [String: FoundPlugin]
+    /// When to run the failed plugins again; nil while none failed or a try is under way.
+    private(set) var retryDue: Date?
+    private var tries = 0
+
+    /// How long after a failed try the next one starts: at once after the start-up's short wait, then doubling up to
+    /// five minutes, as a failing provider's reloads do.
+    static let retryDelays: [TimeInterval] = [0, 10, 20, 40, 80, 160, 300]
+
+    /// Loads the plugins as the daemon starts: each run again, whatever failure the cache remembers (it may have been
+    /// fixed since), with a command's short deadline, so a silent plugin holds up the start 3 s, not 10.
+    static func load(standard: KindRegistry, configPath: String, environment: [String: String], now: Date)
+        -> DaemonPlugins
+    {
+        let found = PluginCatalog.load(
+            environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names,
+            retrying: .failures)
+        return DaemonPlugins(standard: standard, found: found, now: now)
+    }
+
+    init(standard: KindRegistry, found: [FoundPlugin], now: Date) {
+        registry = standard.adding(found)
+        failed = [:]
+        for plugin in found where plugin.declaration == nil { failed[plugin.source.name] = plugin }
+        retryDue = failed.isEmpty ? nil : now.addingTimeInterval(Self.retryDelays[0])
+    }
+
+    /// The registry to check a config with: `registry`, plus a stand-in for each of `unknownKinds` while some plugin
+    /// failed (it may be that plugin's kind), so that its widgets run as placeholders instead of the config failing.
+    func registry(standingInFor unknownKinds: Set<String>) -> KindRegistry {
+        guard !failed.isEmpty, !unknownKinds.isEmpty else { return registry }
+        let standIns = unknownKinds.sorted().map { UnloadedPluginKind(name: $0, reason: reason(for: $0)) }
+        return KindRegistry(registry.kinds + standIns, unavailable: registry.unavailable)
+    }
+
+    /// Why `kind` is missing: the plugin that provides it (by its name, or the kind it declared when it last loaded),
+    /// else every plugin that failed, one of which may.
+    func reason(for kind: String) -> String {
+        let plugins = failed.values.sorted { $0.source.name < $1.source.name }
+        if let plugin = plugins.first(where: { $0.source.name == kind || $0.lastKind == kind }) {
+            return Self.describe(plugin)
+        }
+        return "no plugin that loaded provides it, and "
+            + plugins.map(Self.describe).joined(separator: "; ")
+    }
+
+    /// `plugin 'slow' (widgets.yaml) said no hello within 3 s`.
+    static func describe(_ plugin: FoundPlugin) -> String {
+        "plugin '\(plugin.source.name)' (\(plugin.source.origin)) failed to load: \(plugin.error ?? "unknown error")"
+    }
+
+    /// A try of the failed plugins starts: no other until it ends.
+    mutating func retryStarted() -> Set<String> {
+        retryDue = nil
+        return Set(failed.keys)
+    }
+
+    /// A try ended with what each plugin said: those that said hello become kinds (returned, for their hosts to be
+    /// started), the rest are tried again later. A plugin whose kind another now has stays failed, with that reason.
+    /// `found`: nil when the try could not be made (no thread); nothing changes but the next try's time.
+    mutating func retried(_ found: [FoundPlugin]?, now: Date) -> [PluginKind] {
+        tries += 1
+        let delay = Self.retryDelays[min(tries, Self.retryDelays.count - 1)]
+        guard let found else {
+            retryDue = failed.isEmpty ? nil : now.addingTimeInterval(delay)
+            return []
+        }
+        var loaded: [PluginKind] = []
+        for plugin in found {
+            guard let declaration = plugin.declaration else {
+                if failed[plugin.source.name] != nil { failed[plugin.source.name] = plugin }
+                continue
+            }
+            guard registry.kind(named: declaration.name) == nil else {
+                var clash = plugin
+                clash.declaration = nil
+                clash.error = "declares kind '\(declaration.name)', which another kind already has"
+                failed[plugin.source.name] = clash
+                continue
+            }
+            let kind = PluginKind(
+                declaration: declaration,
+                host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
+            failed[plugin.source.name] = nil
+            loaded.append(kind)
+        }
+        // A plugin gone from the directories and `plugins:` since is not tried again.
+        let stillThere = Set(found.map(\.source.name))
+        failed = failed.filter { stillThere.contains($0.key) }
+        var unavailable = registry.unavailable
+        for kind in loaded {
+            unavailable[kind.host.name] = nil
+            unavailable[kind.name] = nil
+        }
+        registry = KindRegistry(registry.kinds + loaded, unavailable: unavailable)
+        retryDue = failed.isEmpty ? nil : now.addingTimeInterval(delay)
+        return loaded
+    }
+}
