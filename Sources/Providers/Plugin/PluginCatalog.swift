@@ -33,8 +33,8 @@ public struct FoundPlugin: Sendable {
 public enum PluginCatalog {
     /// How long a plugin may take to say hello when a command reads its declaration.
     public static let helloDeadline: TimeInterval = 3
-    /// How long the daemon waits for it at start: once per run, and a plugin slow to start at login (a cold cache,
-    /// heavy imports) would otherwise leave its widgets out of the whole run.
+    /// How long the daemon waits for it when it tries again a plugin that failed to load (`DaemonPlugins`): a plugin
+    /// slow to start at login (a cold cache, heavy imports) says hello on that try.
     public static let daemonHelloDeadline: TimeInterval = 10
     public static let systemDirectory = "/usr/lib/widgetd/plugins"
 

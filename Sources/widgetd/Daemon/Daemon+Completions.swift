@@ -34,9 +34,11 @@ extension Daemon {
         // A provider's messages come from outside (a script's output): limited per widget.
         switch completion.result {
         case .failure(let failure):
-            log(.warning, from: completion.instance, "\(completion.instance): \(failure.message)")
+            log(.warning, from: completion.instance, "\(completion.instance): \(LogText.excerpt(failure.message))")
         case .success(let timeline):
-            for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
+            for note in timeline.notes {
+                log(.warning, from: completion.instance, "\(completion.instance): \(LogText.excerpt(note))")
+            }
         }
         let now = Date()
         perform(
@@ -55,7 +57,8 @@ extension Daemon {
         }
     }
 
-    /// An intent ran: reload what it changed, acknowledging once those reloads are written.
+    /// An intent ran: reload what it changed, acknowledging once those reloads are written. What it says is logged
+    /// under the widget's limit, as its provider's messages are: a click is anyone's to send, 2,000 a second.
     private func handle(_ completion: IntentCompletion) {
         let now = Date()
         // Given back once the reloads below have started (each takes a hold of its own as it is queued): a click
@@ -63,7 +66,9 @@ extension Daemon {
         defer { completion.storeHold.map { runner.release($0) } }
         switch completion.outcome {
         case .success(let outcome):
-            log(.info, "\(completion.instance): \(completion.intent): \(outcome.message)")
+            log(
+                .info, from: completion.instance,
+                "\(completion.instance): \(completion.intent): \(LogText.excerpt(outcome.message))")
             if let timeline = outcome.timeline {
                 perform(engine.install(timeline, for: completion.instance, now: now))
                 writeStatus(of: completion.instance, now: now)
@@ -79,7 +84,9 @@ extension Daemon {
             perform(engine.advance(now: now))
         case .failure(let error):
             let reason = "\(completion.instance): \(completion.intent) failed: \(error)"
-            log(.warning, reason)
+            log(
+                .warning, from: completion.instance,
+                "\(completion.instance): \(completion.intent) failed: \(LogText.excerpt("\(error)"))")
             completion.acknowledgement.map { acknowledge($0, failure: reason) }
         }
     }

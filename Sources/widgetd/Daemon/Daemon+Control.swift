@@ -98,7 +98,7 @@ extension Daemon {
                     "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
                 token.map { acknowledge($0) }
             } catch {
-                log(.warning, "\(name): \(error)")
+                log(.warning, from: Self.fifoSource, "\(name): \(LogText.excerpt("\(error)"))")
                 token.map { acknowledge($0, failure: "\(name): \(error)") }
             }
         case .performClick(let invocation, let instance, let token):

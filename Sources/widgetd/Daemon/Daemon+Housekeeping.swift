@@ -33,11 +33,14 @@ extension Daemon {
         keepWatchdogAlive()
     }
 
-    /// Logs a line caused from outside the daemon (a FIFO line, a provider's message), at most a burst per `source`
-    /// and window, with counts for what was held back (`LogRateLimiter`).
+    /// Logs a line caused from outside the daemon (a FIFO line, a click, a provider's or a plugin's message, a
+    /// signal), at most a burst per `source` and window, with counts for what was held back (`LogRateLimiter`), and
+    /// at most `LogText.lineLimit` characters: the outside values in it are quoted shorter, this is the bound should
+    /// one slip through.
     func log(_ level: LogLevel, from source: String, _ message: String) {
         guard level >= log.level else { return }
-        for line in logLimits.admit(.init(level: level, text: message), from: source, now: Date()) {
+        let text = LogText.excerpt(message, limit: LogText.lineLimit)
+        for line in logLimits.admit(.init(level: level, text: text), from: source, now: Date()) {
             log(line.level, line.text)
         }
     }

@@ -103,17 +103,17 @@ extension Daemon {
         let now = Date()
         switch event {
         case .reload(let kind, nil):
-            log(.info, "plugin kind \(kind) asked to reload its widgets")
+            log(.info, from: "plugin \(kind)", "plugin kind \(kind) asked to reload its widgets")
             request(.kind(kind), acknowledgement: nil, now: now)
         case .restarting(let kind):
-            log(.info, "plugin kind \(kind): reloading its widgets, which starts it again")
+            log(.info, from: "plugin \(kind)", "plugin kind \(kind): reloading its widgets, which starts it again")
             request(.kind(kind), acknowledgement: nil, now: now)
         case .reload(let kind, let names?):
             // A plugin reloads only widgets of its own kind; other names are ignored, and said so.
             for name in names.prefix(1000) {
                 guard engine.instance(named: name)?.kind == kind else {
                     log(
-                        .warning,
+                        .warning, from: "plugin \(kind)",
                         "plugin kind \(kind) asked to reload '\(LogText.excerpt(name))', not one of its widgets")
                     continue
                 }
@@ -121,7 +121,9 @@ extension Daemon {
             }
         case .log(let kind, let level, let message):
             // A plugin's own lines come from outside, as a FIFO line does: limited per plugin, with a count of the rest.
-            log(LogLevel(name: level) ?? .info, from: "plugin \(kind)", message)
+            log(
+                LogLevel(name: level) ?? .info, from: "plugin \(kind)",
+                LogText.excerpt(message, limit: LogText.lineLimit))
         case .stopped(let kind, let reason):
             for name in engine.instanceNames where engine.instance(named: name)?.kind == kind {
                 perform(engine.providerStopped(instance: name, reason: reason, now: now))

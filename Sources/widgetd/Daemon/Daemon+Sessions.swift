@@ -35,15 +35,15 @@ extension Daemon {
         // widget, as every other source's is (a bad line five times a second logged five lines a second for good).
         switch update {
         case .timeline(let timeline):
-            for note in timeline.notes { log(.warning, from: name, "\(name): \(note)") }
+            for note in timeline.notes { log(.warning, from: name, "\(name): \(LogText.excerpt(note))") }
             perform(engine.install(timeline, for: name, now: now))
             writeStatus(of: name, now: now)
         case .stopped(let reason):
-            log(.warning, from: name, "\(name): \(reason)")
+            log(.warning, from: name, "\(name): \(LogText.excerpt(reason))")
             perform(engine.providerStopped(instance: name, reason: reason, now: now))
             writeStatus(of: name, now: now)
         case .note(let note):
-            log(.warning, from: name, "\(name): \(note)")
+            log(.warning, from: name, "\(name): \(LogText.excerpt(note))")
         }
     }
 
@@ -54,12 +54,12 @@ extension Daemon {
         guard instance.runMode.isPersistent else { return false }
         guard let running = sessions[instance.name] else {
             let reason = "\(instance.name): its persistent command is not running"
-            log(.warning, "\(reason); click dropped")
+            log(.warning, from: instance.name, "\(reason); click dropped")
             token.map { acknowledge($0, failure: reason) }
             return true
         }
         running.session.deliver(invocation)
-        log(.info, "\(instance.name): click sent to its persistent command")
+        log(.info, from: instance.name, "\(instance.name): click sent to its persistent command")
         token.map { acknowledge($0) }
         return true
     }

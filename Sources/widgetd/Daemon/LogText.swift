@@ -10,6 +10,8 @@ import Text
 enum LogText {
     /// The most characters of an outsider's text a log line quotes.
     static let excerptLimit = 80
+    /// The most characters of a whole line caused from outside (`Daemon.log(_:from:_:)`).
+    static let lineLimit = 400
 
     /// `text` with control characters (C0, DEL, C1), line and paragraph separators and bidirectional overrides
     /// written as escapes: `\n`, `\r`, `\t`, `\x1b`, `\u{202e}`. Text without any comes back unchanged.

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// Every source of log lines from outside is under the same limit (daemon.md, "Limits"): clicks and intents on the
+/// FIFO, what they answer, a plugin's pushed reloads, and every quoted outside value cut. 2,000 clicks logged 2,000
+/// lines, a plugin's 400 reloads a second 3,842 lines in 10 s, and a 3,000-character `item=` a 3,058-byte line.
+@Suite("log floods from outside", .spawnsDaemons)
+struct LogFloodTests {
+    @Test(.aheadInLine) func clicksIntentsAndAPluginsReloadsAreLimitedAndQuotedShort() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let chatty = try directory.write(
+            "chatty.py",
+            """
+            import json, sys, threading, time
+            lock = threading.Lock()
+            def send(message):
+                with lock:
+                    sys.stdout.write(json.dumps(message) + "\\n")
+                    sys.stdout.flush()
+            send({"type": "hello", "protocol": 1, "kind": {"name": "chatty"}})
+            def flood():
+                for _ in range(800):
+                    send({"type": "reload"})
+                    time.sleep(0.0025)
+            threading.Thread(target=flood, daemon=True).start()
+            for line in sys.stdin:
+                request = json.loads(line)
+                send({"id": request["id"], "entries": [{"text": "chat"}], "policy": "never"})
+
+            """)
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  chatty: [/usr/bin/python3, \(chatty)]
+                widgets:
+                  q:
+                    kind: quotes
+                    output: [plain]
+                  x:
+                    kind: exec
+                    command: [sh, -c, "echo hi"]
+                    output: [plain]
+                  t:
+                    kind: todos
+                    output: [plain]
+                  c:
+                    kind: chatty
+                    output: [plain]
+                """, reusing: directory)
+        defer { daemon.stop() }
+        #expect(await daemon.waitFor("every widget") { ["q", "x", "t", "c"].allSatisfy(daemon.hasTimeline) })
+        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
+        let long = String(repeating: "B", count: 3000)
+        var lines = String(repeating: "click q 1\n", count: 2000)
+        for _ in 0..<300 { lines += "click x 1\nintent t toggle item=\(long)\n" }
+        fifo.write(Data(lines.utf8))
+        try fifo.close()
+        // Each source's window ends with a count of what it held back.
+        #expect(
+            await daemon.waitFor("the clicks' count", timeout: .seconds(15)) {
+                daemon.log.contains("q: next: next quote (repeated")
+                    && daemon.log.contains("x: click: ran with BLOCK_BUTTON=1 (repeated")
+            })
+        let logged = daemon.log.split(separator: "\n").filter { !$0.hasPrefix("widgetd: debug:") }
+        #expect(logged.count < 60, "\(logged.count) lines: \(logged.prefix(80))")
+        #expect(logged.filter { $0.contains("asked to reload its widgets") }.count <= 10, "\(logged)")
+        #expect(logged.allSatisfy { $0.count <= 500 }, "the longest: \(logged.map(\.count).max() ?? 0)")
+        #expect(!daemon.log.contains(String(repeating: "B", count: 81)), "an outside value quoted whole")
+    }
+}
