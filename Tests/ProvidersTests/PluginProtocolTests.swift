@@ -82,6 +82,15 @@ struct PluginProtocolTests {
         (#"{"name": "k", "parameters": [{"name": "p", "type": "enum"}]}"#, "declares no cases"),
         (#"{"name": "k", "parameters": [{"name": "p", "type": "int", "max": 3, "default": 9}]}"#, "out of range"),
         (#"{"name": "k", "buttons": {"left": "nothing"}}"#, "names no declared intent 'nothing'"),
+        (
+            #"{"name": "k", "parameters": [{"name": "p", "type": "bool"}, {"name": "p", "type": "int"}]}"#,
+            "declares parameter 'p' twice"
+        ),
+        (#"{"name": "k", "intents": [{"name": "go"}, {"name": "go"}]}"#, "declares intent 'go' twice"),
+        (
+            #"{"name": "k", "intents": [{"name": "go", "parameters": [{"name": "n", "type": "int"}, {"name": "n", "type": "int"}]}]}"#,
+            "declares parameter of intent 'go' 'n' twice"
+        ),
     ])
     func aBadDeclarationSaysWhatIsWrong(kind: String, message: String) throws {
         let object = try JSONValue.parse(kind)
@@ -89,6 +98,22 @@ struct PluginProtocolTests {
             try hello(object)
         } throws: { error in
             "\(error)".contains(message)
+        }
+    }
+
+    /// A timeline's size per answer is bounded (PLUGINS.md): 25,000 entries a second cost the daemon a quarter of a
+    /// core and a 900 kB record a second.
+    @Test func aTimelineOfMoreThanTwoThousandEntriesIsRefused() throws {
+        func timeline(entries count: Int) throws -> Timeline {
+            let entries = (0..<count).map { #"{"date":\#($0),"text":"e"}"# }.joined(separator: ",")
+            let reply = try JSONValue.parse(Array(#"{"entries":[\#(entries)]}"#.utf8))
+            return try PluginMessages.timeline(try #require(reply.object), now: Date(timeIntervalSince1970: 0))
+        }
+        #expect(try timeline(entries: 2000).entries.count == 2000)
+        #expect {
+            try timeline(entries: 2001)
+        } throws: { error in
+            "\(error)".contains("a timeline of 2001 entries: at most 2000 in one answer")
         }
     }
 

@@ -69,6 +69,9 @@ enum ExecOutput {
         return try jsonTimeline(root, now: now, defaultPolicy: defaultPolicy)
     }
 
+    /// The most entries one timeline may hold.
+    static let maxEntries = 2000
+
     /// A parsed JSON timeline object (also a plugin's reply, docs/PLUGINS.md).
     static func jsonTimeline(_ root: [String: JSONValue], now: Date, defaultPolicy: ReloadPolicy) throws -> Timeline {
         if root["full_text"] != nil {
@@ -76,6 +79,13 @@ enum ExecOutput {
         }
         guard let list = root["entries"]?.objects, !list.isEmpty else {
             throw ExecError("a JSON timeline needs \"entries\": [{\"date\": …, \"text\": …}, …]")
+        }
+        // Each entry is kept, written to the widget's record and swapped in by the loop: a script or plugin answering
+        // 25,000 a second cost the daemon a quarter of a core and a record of 900 kB a second.
+        guard list.count <= maxEntries else {
+            throw ExecError(
+                "a timeline of \(list.count) entries: at most \(maxEntries) in one answer (a day of minutes fits; "
+                    + "ask again at the end with \"policy\": \"atEnd\")")
         }
         let entries = try list.map { try entry($0, now: now, textKey: "text") }
         return Timeline(entries: entries, policy: try policy(root["policy"], now: now) ?? defaultPolicy)

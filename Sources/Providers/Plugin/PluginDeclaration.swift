@@ -47,7 +47,7 @@ public struct PluginDeclaration: Sendable, Hashable {
             families.append(family)
         }
         if families.isEmpty { families = [.systemSmall] }
-        let parameters = try (kind["parameters"]?.objects ?? []).map(parameter)
+        let parameters = try unique(try (kind["parameters"]?.objects ?? []).map(parameter), "parameter")
         var intents: [IntentSpec] = []
         for item in kind["intents"]?.objects ?? [] {
             guard let intentName = item["name"]?.string, KindName.isValid(intentName) else {
@@ -56,7 +56,11 @@ public struct PluginDeclaration: Sendable, Hashable {
             intents.append(
                 IntentSpec(
                     intentName, summary: item["summary"]?.string ?? "",
-                    parameters: try (item["parameters"]?.objects ?? []).map(parameter)))
+                    parameters: try unique(
+                        try (item["parameters"]?.objects ?? []).map(parameter), "parameter of intent '\(intentName)'")))
+        }
+        if let twice = firstRepeated(intents.map(\.name)) {
+            throw PluginProtocolError("declares intent '\(twice)' twice")
         }
         var buttons: [MouseButton: String] = [:]
         for (key, value) in Self.strings(kind["buttons"]) ?? [:] {
@@ -71,6 +75,21 @@ public struct PluginDeclaration: Sendable, Hashable {
             displayName: kind["display_name"]?.string ?? name, summary: kind["summary"]?.string ?? "",
             families: families, parameters: parameters, intents: intents, buttons: buttons,
             placeholder: kind["placeholder"]?.string ?? "…")
+    }
+
+    /// `parameters`, refused when a name comes twice: the config could not tell which one a value is for.
+    private static func unique(_ parameters: [ParameterSpec], _ what: String) throws(PluginProtocolError)
+        -> [ParameterSpec]
+    {
+        if let twice = firstRepeated(parameters.map(\.name)) {
+            throw PluginProtocolError("declares \(what) '\(twice)' twice")
+        }
+        return parameters
+    }
+
+    private static func firstRepeated(_ names: [String]) -> String? {
+        var seen = Set<String>()
+        return names.first { !seen.insert($0).inserted }
     }
 
     /// One declared parameter: `{"name", "type", "default", "display_name", "summary"}` plus `min`/`max` for int and
