@@ -13,8 +13,13 @@ import Timelines
 /// output is read when it exits, as a one-shot run's is, and the next run starts at once. When it exits it is started again after a pause that doubles
 /// from 1 s up to a minute, and the widget shows its last entry, marked stale, meanwhile. A script that prints
 /// faster than `maximumUpdatesPerSecond` is slowed down: the latest line wins, the others are skipped and logged.
+/// Its output is read at most `maximumReadsPerSecond` times a second, so one that prints flat out without giving a
+/// line to show (no newline, or a repeat run that never exits) waits on its full pipe rather than costing a core.
 final class PersistentCommand: ProviderSession, @unchecked Sendable {
     static let maximumUpdatesPerSecond = 20
+    /// Reads of the output in one second, at most (`ReadBudget`): well above what a script printing 20 lines a second
+    /// needs, far below a core's worth.
+    static let maximumReadsPerSecond = 50
     static let lineCap = CommandRunner.outputCap
     static let firstBackoff: TimeInterval = 1
     /// `runOnce`'s answer for a command that exited with status 0.
@@ -32,6 +37,9 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private let stopWake: Wakeup
     /// The running child's process group and its standard input; -1 when none runs.
     private let child = Mutex<(pid: pid_t, input: Int32, stopped: Bool)>((-1, -1, false))
+    /// Whether the log was told that a repeat run printed past the cap: once per widget, not once per run. Touched only
+    /// by the command's thread.
+    private var toldOfTruncation = false
 
     init(
         argv: [String], environment: [String: String], printsJSON: Bool,
@@ -123,27 +131,48 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         }
         if stoppedBeforeStart { kill(-pid, SIGTERM) }
 
-        var pending: [UInt8] = []
-        var discarding = false
+        var lines = CappedLines(cap: Self.lineCap)
         var throttle = UpdateThrottle(perSecond: Self.maximumUpdatesPerSecond)
+        var budget = ReadBudget(perSecond: Self.maximumReadsPerSecond)
         var lastNote: Date?
         var skippedSinceNote = 0
         var buffer = [UInt8](repeating: 0, count: 65_536)
         // A repeat run's output, kept whole for its exit (capped as a one-shot run's is).
         var whole: [UInt8] = []
         var wholeTruncated = false
-        func complete(_ bytes: [UInt8]) {
-            if let line = throttle.offer(String(decoding: bytes, as: UTF8.self), now: Date()) { show(line) }
+        func take(_ count: Int) {
+            if readWhole != nil {
+                let room = max(0, CommandRunner.outputCap - whole.count)
+                whole += buffer[0..<min(count, room)]
+                if count > room, !wholeTruncated, !toldOfTruncation {
+                    toldOfTruncation = true
+                    updates(
+                        .note(
+                            "printed more than \(CommandRunner.outputCap / 1024) KiB in one run: the rest is dropped, "
+                                + "and read at most \(Self.maximumReadsPerSecond) times a second"))
+                }
+                wholeTruncated = wholeTruncated || count > room
+                return
+            }
+            let taken = buffer.withUnsafeBufferPointer { lines.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
+            for line in taken {
+                if let text = throttle.offer(String(decoding: line.bytes, as: UTF8.self), now: Date()) { show(text) }
+                // One update is capped as a one-shot run's output is: the rest of the line is dropped.
+                if line.cut { updates(.note("a line longer than \(Self.lineCap / 1024) KiB was cut")) }
+            }
         }
         while true {
-            // While a line waits for the next second, wake then to show it.
-            let timeout =
-                throttle.nextRelease.map { max(0, Int32(($0.timeIntervalSinceNow * 1000).rounded(.up))) } ?? -1
-            // While a line is held, the output is not read: a script printing as fast as it can (`yes`) then blocks on
-            // its full pipe until the second is over, instead of costing the daemon most of a core to read lines it
-            // skips. (`poll` ignores a negative descriptor.)
+            let now = Date()
+            let resumes = budget.resumes(after: now)
+            // While a line waits for the next second, wake then to show it; while the reads are spent, to read again.
+            let wake = [throttle.nextRelease, resumes].compactMap { $0 }.min()
+            let timeout = wake.map { max(0, Int32(($0.timeIntervalSince(now) * 1000).rounded(.up))) } ?? -1
+            // While a line is held, or this second's reads are spent, the output is not read: a script printing as fast
+            // as it can (`yes`, or with no newline) then blocks on its full pipe until the second is over, instead of
+            // costing the daemon a core to read what it skips. (`poll` ignores a negative descriptor.)
+            let reading = throttle.nextRelease == nil && resumes == nil
             var descriptors = [
-                pollfd(fd: throttle.nextRelease == nil ? process.output : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: reading ? process.output : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopWake.fileDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 2, timeout)
@@ -163,31 +192,11 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
                 show(line)
             }
             guard descriptors[0].revents != 0 else { continue }
+            budget.spend(now: Date())
             let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
             if count < 0 && errno == EAGAIN { continue }
             if count <= 0 { break }
-            if readWhole != nil {
-                let room = max(0, CommandRunner.outputCap - whole.count)
-                whole += buffer[0..<min(count, room)]
-                wholeTruncated = wholeTruncated || count > room
-                continue
-            }
-            for byte in buffer[0..<count] {
-                if byte == UInt8(ascii: "\n") {
-                    if !discarding { complete(pending) }
-                    pending.removeAll(keepingCapacity: true)
-                    discarding = false
-                } else if !discarding {
-                    pending.append(byte)
-                    if pending.count >= Self.lineCap {
-                        // One update is capped as a one-shot run's output is: the rest of the line is dropped.
-                        complete(pending)
-                        pending.removeAll(keepingCapacity: true)
-                        discarding = true
-                        updates(.note("a line longer than \(Self.lineCap / 1024) KiB was cut"))
-                    }
-                }
-            }
+            take(count)
         }
         if let (line, _) = throttle.release(now: .distantFuture) { show(line) }
         if isStopped {
