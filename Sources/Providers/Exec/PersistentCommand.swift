@@ -118,7 +118,6 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             child.input = process.input
             return child.stopped
         }
-        RunningCommands.started(pid)
         defer {
             child.withLock { child in
                 child.pid = -1
@@ -126,8 +125,6 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             }
             RunningCommands.ended(pid)
             process.closeAll()
-            // Whatever it left behind in its group goes with it.
-            kill(-pid, SIGKILL)
         }
         if stoppedBeforeStart { kill(-pid, SIGTERM) }
 
@@ -174,10 +171,22 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             var descriptors = [
                 pollfd(fd: reading ? process.output : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopWake.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: process.exitFile, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, timeout)
+            let ready = poll(&descriptors, 3, timeout)
             if ready < 0 && errno != EINTR { break }
             if descriptors[1].revents != 0 { break }
+            if descriptors[2].revents != 0 {
+                // It exited. What it printed before is in the pipe and read now, without waiting: a child it left in the
+                // background may hold the pipe open for ever, and goes with its group below.
+                _ = fcntl(process.output, F_SETFL, fcntl(process.output, F_GETFL) | O_NONBLOCK)
+                for _ in 0..<PersistentProcess.readsAfterExit {
+                    let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
+                    if count <= 0 { break }
+                    take(count)
+                }
+                break
+            }
             if let (line, skipped) = throttle.release(now: Date()) {
                 skippedSinceNote += skipped
                 // Said at once, then at most once a minute: a script that floods for hours fills no log.

@@ -6,12 +6,22 @@ import System
 
 /// A persistent command's process: in a process group of its own (so stopping it ends everything it started), its
 /// standard input a pipe the daemon writes clicks to, its standard output a pipe the session reads.
+///
+/// It is watched by its process, not by its pipe: a child it started in the background keeps the pipe open after it
+/// exits (`sleep 1000 &` in a script), so the output's end does not say it exited; `exitFile` does.
 struct PersistentProcess {
     let pid: pid_t
     /// The write end of the command's standard input; non-blocking.
     private(set) var input: Int32
     /// The read end of its standard output.
     private(set) var output: Int32
+    /// A pidfd (Linux 5.3), readable once the process has exited; -1 on a kernel without, where only the output's end
+    /// tells.
+    private(set) var exitFile: Int32
+
+    /// Reads of 64 KiB, at most, of what a command printed before it exited: 1 MiB, the most an unprivileged process
+    /// may make its pipe hold. A child it left holding the pipe may print on; that is not waited for.
+    static let readsAfterExit = 16
 
     static func spawn(_ argv: [String], environment: [String: String]) throws -> PersistentProcess {
         guard let program = argv.first, !program.isEmpty else { throw CommandError(description: "empty command") }
@@ -40,7 +50,11 @@ struct PersistentProcess {
             close(outPipe[1])
             switch spawned {
             case .success(let pid):
-                return PersistentProcess(pid: pid, input: inPipe[1], output: outPipe[0])
+                // Under the spawn lock, so that `ProcessHygiene.reapOrphans` never takes its exit from the thread
+                // that waits for it (the caller calls `RunningCommands.ended` once it has reaped it).
+                RunningCommands.started(pid)
+                return PersistentProcess(
+                    pid: pid, input: inPipe[1], output: outPipe[0], exitFile: widgetd_pidfd_open(pid))
             case .failure(let failure):
                 close(inPipe[1])
                 close(outPipe[0])
@@ -49,31 +63,53 @@ struct PersistentProcess {
         }
     }
 
-    /// Waits for the command to exit and returns its status as a shell shows it. With `killingAfter`, its group is
-    /// sent SIGKILL when it has not exited by then (a script that ignores SIGTERM).
+    /// Waits for the command to exit, ends what it left running in its process group, reaps it and the members of
+    /// the group that were orphaned to the daemon, and returns its status as a shell shows it. With `killingAfter`,
+    /// the group is sent SIGKILL when the command has not exited by then (a script that ignores SIGTERM).
+    ///
+    /// The group is ended before the command is reaped: until then its pid, which is the group's id, cannot be given
+    /// to another process, so the signal reaches no stranger.
     func waitForExit(killingAfter grace: TimeInterval?) -> Int32 {
+        if let grace, !hasExited(within: grace) { kill(-pid, SIGKILL) }
+        var info = siginfo_t()
+        retryingInterrupted { waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) }
+        kill(-pid, SIGKILL)
         var status: Int32 = 0
-        if let grace {
-            let deadline = Date().addingTimeInterval(grace)
-            while true {
-                let reaped = retryingInterrupted { waitpid(pid, &status, WNOHANG) }
-                if reaped == pid || reaped < 0 { return Self.exitStatus(status) }
-                if Date() >= deadline { break }
-                // No descriptor reports one child's exit without SIGCHLD, which the daemon owns; this runs only while
-                // stopping, for at most the grace period.
+        retryingInterrupted { waitpid(pid, &status, 0) }
+        // The group's members that are the daemon's children now (it is their subreaper): a SIGCHLD for them may come
+        // while this command is still registered as running, and `reapOrphans` then leaves them.
+        var ignored: Int32 = 0
+        while retryingInterrupted({ waitpid(-pid, &ignored, 0) }) > 0 {}
+        return Self.exitStatus(status)
+    }
+
+    /// Whether the command exits within `seconds`; it is not reaped.
+    private func hasExited(within seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            var info = siginfo_t()
+            let waited = retryingInterrupted { waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) }
+            if waited < 0 || info._sifields._sigchld.si_pid == pid { return true }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            if exitFile >= 0 {
+                var descriptor = pollfd(fd: exitFile, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            } else {
+                // No descriptor reports one child's exit without a pidfd or SIGCHLD, which the daemon owns; this runs
+                // only while stopping, for at most the grace period.
                 usleep(10_000)
             }
-            kill(-pid, SIGKILL)
         }
-        retryingInterrupted { waitpid(pid, &status, 0) }
-        return Self.exitStatus(status)
     }
 
     mutating func closeAll() {
         if input >= 0 { close(input) }
         if output >= 0 { close(output) }
+        if exitFile >= 0 { close(exitFile) }
         input = -1
         output = -1
+        exitFile = -1
     }
 
     /// WIFEXITED / WEXITSTATUS, which Swift does not import (they are macros).

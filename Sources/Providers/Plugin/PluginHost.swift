@@ -151,13 +151,11 @@ public final class PluginHost: @unchecked Sendable {
             Self.abandon(&process)
             throw error
         }
-        RunningCommands.started(process.pid)
         do {
             try DetachedThread.start(name: "plugin \(name)") { [self, process] in serve(process, wake: wake) }
         } catch {
             // No reader thread (the system's thread limit): the process is ended, and the start fails like a spawn.
             Self.abandon(&process)
-            RunningCommands.ended(process.pid)
             throw error
         }
         state.pid = process.pid
@@ -173,6 +171,7 @@ public final class PluginHost: @unchecked Sendable {
         kill(-process.pid, SIGKILL)
         _ = process.waitForExit(killingAfter: nil)
         process.closeAll()
+        RunningCommands.ended(process.pid)
     }
 
     // MARK: - Reading
@@ -253,9 +252,9 @@ public final class PluginHost: @unchecked Sendable {
             return state.stopped
         }
         kill(-process.pid, SIGTERM)
+        // What it left running in its group is ended with it.
         let status = process.waitForExit(killingAfter: 1)
         process.closeAll()
-        kill(-process.pid, SIGKILL)
         RunningCommands.ended(process.pid)
         if reason == "exited" {
             // Its output ended: it exited, or it closed its output and lived on until the SIGTERM above (128 + 15).
