@@ -10,6 +10,8 @@ import Foundation
 /// - `push`: as `count`, and sends `reload` for instance `w` whenever STATE_DIR/trigger appears (then removes it).
 /// - `reverse`: holds each timeline request until a second one is in flight, then answers both, the later first.
 /// - `flood`: on its first timeline, prints 40,000 `log` lines as fast as it can, then answers.
+/// - `orphan`: as `count`, but after its first answer starts `sleep 1000` with its standard output (the sleep's pid
+///   appended to STATE_DIR/orphans) and exits with status 0, leaving the sleep holding the pipe.
 /// In every mode, a plugin started while STATE_DIR/dead exists exits with status 4 before its hello.
 /// An intent `poke` remembers the click's button and reloads the instance; `crash` exits with status 3.
 let fakePluginSource = #"""
@@ -97,6 +99,12 @@ let fakePluginSource = #"""
         else:
             entries = [{"text": "n=%d%s pid=%d" % (timelines, poked, os.getpid())}]
         send({"id": request["id"], "entries": entries, "policy": "never"})
+        if mode == "orphan":
+            import subprocess
+            child = subprocess.Popen(["sleep", "1000"])
+            with open(os.path.join(state, "orphans"), "a") as f:
+                f.write("%d\n" % child.pid)
+            os._exit(0)
     """#
 
 /// Writes the fake plugin into `directory` and returns its path.

@@ -6,6 +6,7 @@ import System
 /// fared (for `widgetd plugins`).
 extension PluginHost {
     struct Pending {
+        var sent: Date
         var deadline: Date
         var finish: @Sendable (Result<Data, PluginProtocolError>) -> Void
     }
@@ -16,6 +17,10 @@ extension PluginHost {
         var wake: Wakeup?
         var outbox: [UInt8] = []
         var pending: [Int: Pending] = [:]
+        /// Requests in a row that passed their deadlines with no reply since they were sent
+        /// (`PluginHost.unansweredLimit`).
+        var unansweredInARow = 0
+        var lastReply = Date.distantPast
         var nextID = 1
         var hello: PluginDeclaration?
         var retryAt: Date?

@@ -12,7 +12,7 @@ import System
 /// reply deadline; results reach the caller through a continuation, so neither the daemon's loop nor another kind
 /// ever waits for a plugin. The process is spawned through the exec kind's layer (`PersistentProcess`: own process
 /// group, no inherited descriptors, stderr to /dev/null), started on the first request, and started again after a
-/// crash with a pause that doubles from 1 s to a minute.
+/// crash, or a hang (`unansweredLimit`), with a pause that doubles from 1 s to a minute.
 public final class PluginHost: @unchecked Sendable {
     /// A longer line is skipped (without being buffered) and counted as a misbehaviour.
     public static let lineCap = 1 << 20
@@ -21,6 +21,10 @@ public final class PluginHost: @unchecked Sendable {
     /// Misbehaviours (garbage, oversized or late lines, floods) within `strikeWindow` before the plugin is restarted.
     static let strikeLimit = 50
     static let strikeWindow: TimeInterval = 10
+    /// Requests in a row that pass their deadlines with no reply from the plugin (late or not, to any request) since
+    /// they were sent, before it is taken as hung and restarted. One slow answer is the widget's timeout; a plugin
+    /// that answers, if slowly, is not hung, and starting it again would not make it quicker.
+    static let unansweredLimit = 3
     /// Queued requests a plugin that does not read its input may hold before new ones fail at once.
     static let outboxCap = 4 << 20
     static let firstBackoff: TimeInterval = 1
@@ -115,7 +119,8 @@ public final class PluginHost: @unchecked Sendable {
             object["id"] = JSONValue(id)
             var line = JSONValue.object(object).serialized()
             line.append(UInt8(ascii: "\n"))
-            state.pending[id] = Pending(deadline: Date().addingTimeInterval(timeout), finish: finish)
+            let now = Date()
+            state.pending[id] = Pending(sent: now, deadline: now.addingTimeInterval(timeout), finish: finish)
             state.outbox.append(contentsOf: line)
             flush(&state)
             // The reader thread re-arms its poll for this deadline, and for the outbox when the pipe was full.
@@ -163,6 +168,7 @@ public final class PluginHost: @unchecked Sendable {
         state.wake = wake
         state.hello = nil
         state.outbox = []
+        state.unansweredInARow = 0
         note("info", "started (pid \(process.pid))")
     }
 
@@ -178,7 +184,8 @@ public final class PluginHost: @unchecked Sendable {
 
     /// The reader thread of one run of the plugin: reads replies and messages until the plugin exits or is
     /// restarted, fails requests whose deadline passed, then reaps it and, after a crash, waits out the backoff and
-    /// asks for every widget of the kind to reload.
+    /// asks for every widget of the kind to reload. Its exit is seen on its pidfd, not at its output's end, which a
+    /// child it left in the background may hold open for ever.
     private func serve(_ process: PersistentProcess, wake: Wakeup) {
         var process = process
         let started = Date()
@@ -187,6 +194,9 @@ public final class PluginHost: @unchecked Sendable {
         var linesThisSecond = (second: Date.distantPast, count: 0, dropped: 0)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var reason = "exited"
+        // Once it has exited, what it printed before is read without waiting, up to a pipe's worth.
+        var exited = false
+        var readsAfterExit = 0
         func strike(_ what: String) -> Bool {
             let now = Date()
             strikes.removeAll { now.timeIntervalSince($0) > Self.strikeWindow }
@@ -200,19 +210,29 @@ public final class PluginHost: @unchecked Sendable {
                 (state.pending.values.map(\.deadline).min(), !state.outbox.isEmpty, state.stopped)
             }
             if stopped { reason = "stopped"; break }
-            let timeout =
+            var timeout =
                 deadline.map { max(0, Int32(min($0.timeIntervalSinceNow * 1000, 3_600_000).rounded(.up))) } ?? -1
+            if exited { timeout = 0 }
             var descriptors = [
                 pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wantsWrite ? process.input : -1, events: Int16(POLLOUT), revents: 0),
+                pollfd(fd: exited ? -1 : process.exitFile, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 3, timeout)
+            let ready = poll(&descriptors, 4, timeout)
             if ready < 0 && errno != EINTR { reason = "poll failed"; break }
             if descriptors[1].revents != 0 { _ = wake.drain() }
             if descriptors[2].revents != 0 { state.withLock { flush(&$0) } }
-            expireRequests()
-            guard descriptors[0].revents != 0 else { continue }
+            if descriptors[3].revents != 0 { exited = true }
+            if expireRequests() >= Self.unansweredLimit {
+                reason = "restarted: did not answer in time \(Self.unansweredLimit) times in a row"
+                break
+            }
+            guard descriptors[0].revents != 0, !exited || readsAfterExit < PersistentProcess.readsAfterExit else {
+                if exited { break }
+                continue
+            }
+            if exited { readsAfterExit += 1 }
             let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
             if count < 0 && errno == EAGAIN { continue }
             if count <= 0 { break }
@@ -257,11 +277,11 @@ public final class PluginHost: @unchecked Sendable {
         process.closeAll()
         RunningCommands.ended(process.pid)
         if reason == "exited" {
-            // Its output ended: it exited, or it closed its output and lived on until the SIGTERM above (128 + 15).
+            // It exited, or its output ended and it lived on until the SIGTERM above (128 + 15).
             reason =
                 switch status {
                 case 0: "exited"
-                case 128 + SIGTERM: "closed its output; stopped it"
+                case 128 + SIGTERM where !exited: "closed its output; stopped it"
                 default: "exited with status \(status)"
                 }
         }
@@ -316,7 +336,13 @@ public final class PluginHost: @unchecked Sendable {
             return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
         }
         if let id = object["id"]?.int, object["type"] == nil {
-            guard let pending = state.withLock({ $0.pending.removeValue(forKey: id) }) else {
+            // A reply, even a late one, says the plugin is not hung.
+            let pending = state.withLock { state in
+                state.unansweredInARow = 0
+                state.lastReply = Date()
+                return state.pending.removeValue(forKey: id)
+            }
+            guard let pending else {
                 return "answered request \(id) late or twice; ignored"
             }
             pending.finish(.success(Data(bytes)))
@@ -352,15 +378,21 @@ public final class PluginHost: @unchecked Sendable {
         }
     }
 
-    private func expireRequests() {
+    /// Fails the requests whose deadlines passed; returns how many in a row have gone unanswered.
+    private func expireRequests() -> Int {
         let now = Date()
-        let expired = state.withLock { state in
+        let (expired, inARow) = state.withLock { state in
             let ids = state.pending.filter { $0.value.deadline <= now }.map(\.key)
-            return ids.compactMap { state.pending.removeValue(forKey: $0) }
+            let expired = ids.compactMap { state.pending.removeValue(forKey: $0) }.sorted { $0.sent < $1.sent }
+            for pending in expired {
+                state.unansweredInARow = pending.sent > state.lastReply ? state.unansweredInARow + 1 : 0
+            }
+            return (expired, state.unansweredInARow)
         }
         for pending in expired {
             pending.finish(.failure(PluginProtocolError("\(name) did not answer in time")))
         }
+        return inARow
     }
 
     // MARK: - Events and status
