@@ -1,4 +1,3 @@
-import Basics
 import Foundation
 import Synchronization
 import System
@@ -133,7 +132,7 @@ struct DaemonSignalsTests {
         let sent = Mutex(0)
         let stormDone = Mutex(false)
         let storm = Duration.seconds(3)
-        try DetachedThread.start(name: "storm") {
+        Thread {
             let end = ContinuousClock.now.advanced(by: storm)
             var index: Int32 = 0
             while ContinuousClock.now < end {
@@ -145,7 +144,7 @@ struct DaemonSignalsTests {
                 usleep(40_000)
             }
             stormDone.withLock { $0 = true }
-        }
+        }.start()
         // When each second's text was put in place (its file's change time: the rename), as the test sees them: the
         // first look at each new text (the daemon renders nothing else in between).
         var placed: [(text: String, milliseconds: Int)] = []

@@ -88,6 +88,17 @@ final class DaemonUnderTest {
         _ = rename(temporary, configPath)
     }
 
+    /// How many times the daemon said a line containing `fragment`, counting the repeats its rate limit held back
+    /// (`… (repeated 5 times)`): the lines a click or an intent causes are limited per widget.
+    func loggedTimes(_ fragment: String) -> Int {
+        log.split(separator: "\n").filter { $0.contains(fragment) }.reduce(0) { total, line in
+            guard let range = line.range(of: " (repeated ", options: .backwards),
+                let count = Int(line[range.upperBound...].prefix { $0.isNumber })
+            else { return total + 1 }
+            return total + count
+        }
+    }
+
     /// Whether the first timeline of `name` has landed (the daemon writes its status file after its entries).
     func hasTimeline(_ name: String) -> Bool {
         FileManager.default.fileExists(atPath: runtime + "/status/" + name + ".json")

@@ -275,12 +275,10 @@ enum PluginProbe {
         } catch {
             return .failure(Failure(description: "cannot start: \(error)"))
         }
-        RunningCommands.started(process.pid)
         defer {
             kill(-process.pid, SIGTERM)
+            // Ends what it started in its group too (a child that ignores SIGTERM), before the pid can be reused.
             _ = process.waitForExit(killingAfter: 1)
-            // What it started in its group and that outlived it (a child that ignores SIGTERM) goes too.
-            kill(-process.pid, SIGKILL)
             process.closeAll()
             RunningCommands.ended(process.pid)
         }

@@ -58,7 +58,7 @@ extension Daemon {
         }
         for case .failed(let name, let token, let reason) in actions {
             // The provider call is still running somewhere; its late answer will be ignored.
-            log(.warning, from: name, "\(name): \(LogText.excerpt(reason))")
+            log(.warning, from: name, "\(name): \(reason)")
             for (ack, failure) in acknowledgements.completed(
                 instance: name, token: token, failure: "\(name): \(reason)")
             {

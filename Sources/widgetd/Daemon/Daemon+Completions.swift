@@ -34,11 +34,9 @@ extension Daemon {
         // A provider's messages come from outside (a script's output): limited per widget.
         switch completion.result {
         case .failure(let failure):
-            log(.warning, from: completion.instance, "\(completion.instance): \(LogText.excerpt(failure.message))")
+            log(.warning, from: completion.instance, "\(completion.instance): \(failure.message)")
         case .success(let timeline):
-            for note in timeline.notes {
-                log(.warning, from: completion.instance, "\(completion.instance): \(LogText.excerpt(note))")
-            }
+            for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
         }
         let now = Date()
         perform(

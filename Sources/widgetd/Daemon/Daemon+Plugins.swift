@@ -121,9 +121,7 @@ extension Daemon {
             }
         case .log(let kind, let level, let message):
             // A plugin's own lines come from outside, as a FIFO line does: limited per plugin, with a count of the rest.
-            log(
-                LogLevel(name: level) ?? .info, from: "plugin \(kind)",
-                LogText.excerpt(message, limit: LogText.lineLimit))
+            log(LogLevel(name: level) ?? .info, from: "plugin \(kind)", message)
         case .stopped(let kind, let reason):
             for name in engine.instanceNames where engine.instance(named: name)?.kind == kind {
                 perform(engine.providerStopped(instance: name, reason: reason, now: now))

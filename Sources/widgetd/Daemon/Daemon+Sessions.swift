@@ -35,15 +35,15 @@ extension Daemon {
         // widget, as every other source's is (a bad line five times a second logged five lines a second for good).
         switch update {
         case .timeline(let timeline):
-            for note in timeline.notes { log(.warning, from: name, "\(name): \(LogText.excerpt(note))") }
+            for note in timeline.notes { log(.warning, from: name, "\(name): \(note)") }
             perform(engine.install(timeline, for: name, now: now))
             writeStatus(of: name, now: now)
         case .stopped(let reason):
-            log(.warning, from: name, "\(name): \(LogText.excerpt(reason))")
+            log(.warning, from: name, "\(name): \(reason)")
             perform(engine.providerStopped(instance: name, reason: reason, now: now))
             writeStatus(of: name, now: now)
         case .note(let note):
-            log(.warning, from: name, "\(name): \(LogText.excerpt(note))")
+            log(.warning, from: name, "\(name): \(note)")
         }
     }
 
