@@ -22,6 +22,8 @@ import Synchronization
 public final class Database: @unchecked Sendable {
     /// The file this connection opened.
     public let path: String
+    /// The file is on a read-only file system: it is read as it is, and a write fails with SQLite's "readonly".
+    public let isReadOnly: Bool
 
     /// The `sqlite3 *`, closed in `deinit`; touched only while `lock` is held.
     private let handle: OpaquePointer
@@ -56,24 +58,18 @@ public final class Database: @unchecked Sendable {
     ///   file cannot be opened or is not a database.
     public init(path: String, busyTimeout: Duration = .milliseconds(5000)) throws(StoreError) {
         self.path = path
-        try Self.createParentDirectory(of: path)
+        isReadOnly = Self.isOnReadOnlyFileSystem(path)
+        if !isReadOnly { try Self.createParentDirectory(of: path) }
         lease = try SQLiteLibrary.lease()
         let sqlite = lease.functions
         self.sqlite = sqlite
-        var opened: OpaquePointer?
         // FULLMUTEX although `lock` already serialises use: it keeps SQLite safe should a code path ever miss it.
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX
-        let status = sqlite.open_v2(path, &opened, flags, nil)
-        guard let opened else {
-            throw .sqlite(code: status, extendedCode: status, message: "out of memory opening \(path)", sql: nil)
+        if isReadOnly {
+            handle = try Self.openReadOnly(path, sqlite)
+        } else {
+            handle = try Self.open(
+                path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, sqlite)
         }
-        guard status == SQLITE_OK else {
-            // sqlite3_open_v2 hands back a handle even on failure, only so the message can be read; then it must go.
-            let message = sqlite.errmsg(opened).map { String(cString: $0) } ?? "out of memory"
-            _ = sqlite.close_v2(opened)
-            throw .sqlite(code: status & 0xFF, extendedCode: status, message: "\(message) (\(path))", sql: nil)
-        }
-        handle = opened
         _ = sqlite.extended_result_codes(handle, 1)
         let milliseconds =
             busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
@@ -90,9 +86,71 @@ public final class Database: @unchecked Sendable {
         _ = sqlite.close_v2(handle)
     }
 
+    /// `sqlite3_open_v2` of `path` (a file name, or a `file:` URI with `SQLITE_OPEN_URI`).
+    private static func open(_ path: String, flags: Int32, _ sqlite: widgetd_sqlite3) throws(StoreError)
+        -> OpaquePointer
+    {
+        var opened: OpaquePointer?
+        let status = sqlite.open_v2(path, &opened, flags, nil)
+        guard let opened else {
+            throw .sqlite(code: status, extendedCode: status, message: "out of memory opening \(path)", sql: nil)
+        }
+        guard status == SQLITE_OK else {
+            // sqlite3_open_v2 hands back a handle even on failure, only so the message can be read; then it must go.
+            let message = sqlite.errmsg(opened).map { String(cString: $0) } ?? "out of memory"
+            _ = sqlite.close_v2(opened)
+            throw .sqlite(code: status & 0xFF, extendedCode: status, message: "\(message) (\(path))", sql: nil)
+        }
+        return opened
+    }
+
+    /// A store on a read-only file system (a snapshot, a read-only bind mount of a home directory) is still read.
+    /// SQLite cannot make the WAL's shared-memory file there, so a WAL-mode file opened read-only cannot be read unless
+    /// its `-shm` and `-wal` files are already there; without them it is opened as immutable, which takes no locks
+    /// and reads the file as it is, as nothing can write it through this mount.
+    private static func openReadOnly(_ path: String, _ sqlite: widgetd_sqlite3) throws(StoreError) -> OpaquePointer {
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_URI
+        if access(path + "-shm", R_OK) == 0 {
+            return try open(uri(path, immutable: false), flags: flags, sqlite)
+        }
+        return try open(uri(path, immutable: true), flags: flags, sqlite)
+    }
+
+    /// `path` as a `file:` URI: the characters that URIs give a meaning escaped.
+    private static func uri(_ path: String, immutable: Bool) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return "file:" + escaped + (immutable ? "?immutable=1" : "")
+    }
+
+    /// Whether the file system that holds (or would hold) `path` is mounted read-only (`statvfs`'s `ST_RDONLY`), looked
+    /// up at the nearest directory above it that exists.
+    private static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var directory = Path.directory(of: path)
+        while true {
+            var info = statvfs()
+            if statvfs(directory.isEmpty ? "." : directory, &info) == 0 {
+                return info.f_flag & UInt(ST_RDONLY) != 0
+            }
+            guard errno == ENOENT, !directory.isEmpty, directory != "/" else { return false }
+            directory = Path.directory(of: directory)
+        }
+    }
+
     /// Sets the pragmas every connection needs; the busy timeout is already in place, since switching a fresh file
-    /// to WAL takes a lock another process may be holding.
+    /// to WAL takes a lock another process may be holding. A read-only store keeps the journal mode it has.
     private func configure() throws(StoreError) {
+        if isReadOnly {
+            try execute("PRAGMA foreign_keys=ON")
+            return
+        }
         let mode = try fetch("PRAGMA journal_mode=WAL", []) { $0.string(at: 0) ?? "" }.first ?? ""
         guard mode.lowercased() == "wal" else {
             throw .walUnavailable(path: path, journalMode: mode)
