@@ -3,11 +3,12 @@ import Testing
 
 /// Issue 38, item 3: a command's output is never read in a spin. A persist script printing with no newline was read
 /// flat out, a write at a time; `yes` as a repeat command was read flat out past the 64 KiB a run keeps, to be
-/// dropped. Either cost the daemon a core; now each waits on its full pipe between a few reads a second.
+/// dropped; a command run once was read flat out until its timeout. Each cost the daemon a core; now each waits on
+/// its full pipe between a few reads a second.
 @Suite("exec output: reading never spins", .spawnsDaemons)
 struct OutputReadingCPUTests {
     enum Flood: String, CaseIterable, CustomTestStringConvertible {
-        case persistWithoutNewline, repeatThatNeverExits
+        case persistWithoutNewline, repeatThatNeverExits, runUntilItsTimeout
         var testDescription: String { rawValue }
 
         /// The widget's settings; its command writes its pid to `pid`, then floods.
@@ -17,6 +18,8 @@ struct OutputReadingCPUTests {
                 "interval: persist\n    command: [sh, -c, 'echo $$ > pid; while :; do printf x; done']"
             case .repeatThatNeverExits:
                 "interval: repeat\n    command: [sh, -c, 'echo $$ > pid; exec yes']"
+            case .runUntilItsTimeout:
+                "timeout: 1m\n    command: [sh, -c, 'echo $$ > pid; exec yes']"
             }
         }
     }
@@ -44,6 +47,9 @@ struct OutputReadingCPUTests {
         case .repeatThatNeverExits:
             let notes = daemon.log.components(separatedBy: "flood: printed more than 64 KiB in one run").count - 1
             #expect(notes == 1, "said once: \(daemon.log)")
+        case .runUntilItsTimeout:
+            // Read at most 200 times a second once past its 64 KiB, until its timeout ends it.
+            break
         }
         #expect(daemon.process.isRunning)
     }
