@@ -186,9 +186,14 @@ extension ConfigValidator {
                     at: field.value.mark, code: .unknownKind(kindName))
                 return nil
             }
+            // A plugin that failed to load may be the one that provides it, under a kind named otherwise.
+            let failedPlugins =
+                registry.unavailable.isEmpty
+                ? "" : "; a plugin that failed to load may provide it: 'widgetd plugins' says why"
             report(
                 "unknown kind '\(ConfigLimits.quoted(kindName))'"
-                    + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)"),
+                    + Suggestion.didYouMean(kindName, in: registry.names, then: "known kinds: \(known)")
+                    + failedPlugins,
                 at: field.value.mark, code: .unknownKind(kindName))
             return nil
         }
