@@ -4,21 +4,35 @@ import Kind
 import Text
 import YAML
 
-/// What reading a `widgets.yaml` gave: the configuration when it is valid, and every diagnostic.
+/// What reading a `widgets.yaml` gave: the configuration when it is valid, and the diagnostics.
 public struct ConfigLoadResult: Sendable {
     /// Nil when any error was found: a running daemon keeps its previous configuration then.
     public var configuration: Configuration?
-    /// Errors and warnings in file order; a valid configuration may come with warnings.
+    /// Errors and warnings in file order; a valid configuration may come with warnings. Of the errors, only the first
+    /// `ConfigLimits.maxShownErrors` found are here (`moreErrors` counts the rest).
     public var diagnostics: [Diagnostic]
     /// The file's lines, for quoting them under diagnostics.
     public var source: SourceLines?
+    /// Errors found besides those in `diagnostics`: counted, never made.
+    public var moreErrors = 0
+    /// Whether checking stopped at `ConfigLimits.maxCountedErrors`: the file may hold more errors than counted.
+    public var stoppedEarly = false
+
+    /// The errors found, shown or not.
+    public var errorCount: Int { diagnostics.filter { $0.severity == .error }.count + moreErrors }
+
+    /// "3 errors", or "at least 10000 errors" when checking stopped early.
+    public var errorSummary: String { (stoppedEarly ? "at least " : "") + counted(errorCount, "error") }
 
     /// The first `limit` diagnostics with their source line and caret, one block after another, then "and N more
     /// errors" for the rest: 8,000 duplicate keys print a screenful, not 8,000 excerpts.
     public func renderedDiagnostics(limit: Int = ConfigLimits.maxShownErrors) -> String {
         var blocks = diagnostics.prefix(limit).map { $0.rendered(source: source) }
-        if diagnostics.count > limit {
-            let more = diagnostics.count - limit
+        let more = max(0, diagnostics.count - limit) + moreErrors
+        if stoppedEarly {
+            blocks.append(
+                "and at least \(counted(more, "more error")) (checking stops after \(ConfigLimits.maxCountedErrors))")
+        } else if more > 0 {
             blocks.append("and \(counted(more, "more error"))")
         }
         return blocks.joined(separator: "\n")
@@ -56,9 +70,14 @@ public enum ConfigLoader {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         let source = SourceLines(text)
-        func failure(_ errors: [LocatedError]) -> ConfigLoadResult {
+        func failure(_ errors: [LocatedError], more: Int = 0, stoppedEarly: Bool = false) -> ConfigLoadResult {
+            // The first of the errors made: each source kept its own first ones, so these are the first of all.
             let diagnostics = errors.map { Diagnostic($0.message, file: file, at: $0.mark, code: $0.code) }
-            return ConfigLoadResult(diagnostics: diagnostics.sortedByPlace(), source: source)
+                .sortedByPlace()
+            let shown = diagnostics.prefix(ConfigLimits.maxShownErrors)
+            return ConfigLoadResult(
+                diagnostics: Array(shown), source: source, moreErrors: more + diagnostics.count - shown.count,
+                stoppedEarly: stoppedEarly)
         }
         if text.allSatisfy(\.isWhitespace) {
             return failure([LocatedError("the file is empty; expected 'widgets:' and the widgets under it", at: .start)]
@@ -77,14 +96,15 @@ public enum ConfigLoader {
         var errors = document.diagnostics.map { LocatedError($0.message, at: $0.mark) }
         guard let root = document.root else {
             errors.append(LocatedError("the file holds only comments; expected 'widgets:'", at: .start))
-            return failure(errors)
+            return failure(errors, more: document.moreDiagnostics)
         }
         var validator = ConfigValidator(registry: registry, source: source)
         let configuration = validator.configuration(from: root)
-        errors += validator.errors
+        errors += validator.errors.errors
         let warnings = validator.warnings.map { Diagnostic($0.message, file: file, at: $0.mark, severity: .warning) }
         guard errors.isEmpty else {
-            var result = failure(errors)
+            let unmade = document.moreDiagnostics + validator.errors.count - validator.errors.earliest.count
+            var result = failure(errors, more: unmade, stoppedEarly: validator.isFull)
             result.diagnostics = (result.diagnostics + warnings).sortedByPlace()
             return result
         }
@@ -101,7 +121,7 @@ public enum ConfigLoader {
         else { return Settings() }
         var validator = ConfigValidator(registry: KindRegistry([]))
         let settings = validator.settingsSection(from: section.value)
-        return validator.errors.isEmpty ? settings : Settings()
+        return validator.errors.count == 0 ? settings : Settings()
     }
 
     /// `settings(path:)` for a caller that must not guess: the store's commands edit the store these settings name, and
@@ -116,7 +136,7 @@ public enum ConfigLoader {
         }
         var validator = ConfigValidator(registry: KindRegistry([]))
         let settings = validator.settingsSection(from: section.value)
-        if let error = validator.errors.first {
+        if let error = validator.errors.errors.first {
             throw Diagnostic(error.message, file: path, at: error.mark)
         }
         return settings

@@ -17,6 +17,7 @@ extension ConfigValidator {
         guard let pairs = mapping(node, what: "'bars'", expecting: "bar names to lists of widgets") else { return [] }
         var bars: [BarDefinition] = []
         for pair in pairs {
+            if isFull { break }
             guard let name = keyName(pair.key) else { continue }
             guard let items = pair.value.sequence else {
                 report(

@@ -25,6 +25,7 @@ extension ConfigValidator {
             ?? Self.widgetKeys
         var fields = WidgetFields(capacity: pairs.count)
         for pair in pairs {
+            if isFull { break }
             guard let key = keyName(pair.key) else { continue }
             guard keyNames.contains(key) else {
                 reportUnknownKey(key, at: pair.key.mark, widget: name, kind: kind, keyNames: keyNames)
@@ -173,6 +174,8 @@ extension ConfigValidator {
     }
 
     private mutating func kind(of name: String, field: YAMLPair?, at nameMark: YAMLMark) -> (any WidgetKind)? {
+        // A copy: the messages below are made while `self` is being changed (`report`'s autoclosure).
+        let registry = self.registry
         var known: String { registry.names.joined(separator: ", ") }
         guard let field else {
             report("widget '\(name)' has no 'kind'; known kinds: \(known)", at: nameMark)
@@ -246,6 +249,7 @@ extension ConfigValidator {
             return true
         }
         for pair in pairs {
+            if isFull { break }
             guard let key = keyName(pair.key) else { continue }
             if kind.acceptsAnyParameter, kind.parameter(named: key) != nil,
                 !claimEnvironmentName(of: key, at: pair.key.mark)
@@ -326,6 +330,7 @@ extension ConfigValidator {
         var formats: [OutputFormat] = []
         let names = OutputFormat.allCases.map(\.rawValue)
         for item in items {
+            if isFull { break }
             guard let name = text(item, for: "output", expected: "a format name") else { continue }
             guard let format = OutputFormat(rawValue: name) else {
                 report(
@@ -350,6 +355,7 @@ extension ConfigValidator {
         guard let pairs = mapping(node, what: "'on_click'", expecting: "buttons (\(buttons.joined(separator: ", ")))")
         else { return bindings }
         for pair in pairs {
+            if isFull { break }
             guard let key = keyName(pair.key) else { continue }
             guard let button = MouseButton(rawValue: key) else {
                 report(

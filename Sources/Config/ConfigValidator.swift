@@ -20,7 +20,9 @@ struct ConfigValidator {
     let registry: KindRegistry
     /// The file's lines, to place errors inside a value (a cron field); nil places them from the value's start.
     let source: SourceLines?
-    private(set) var errors: [LocatedError] = []
+    /// The first errors, made, and a count of the rest: checking stops at `ConfigLimits.maxCountedErrors`
+    /// (`isFull`), and a message is made only for an error that may be shown.
+    private(set) var errors = EarliestErrors<LocatedError>()
     /// Problems that do not stop the configuration from loading (a command not found on this PATH).
     private(set) var warnings: [LocatedError] = []
     /// Intents and output lists equal between widgets, held once.
@@ -41,13 +43,17 @@ struct ConfigValidator {
         return YAMLMark(line: node.mark.line, column: node.mark.column + quote + offset)
     }
 
-    mutating func report(_ message: String, at mark: YAMLMark, code: Diagnostic.Code? = nil) {
-        errors.append(LocatedError(message, at: mark, code: code))
+    /// An error at `mark`; `message` is made only when the error may be shown.
+    mutating func report(_ message: @autoclosure () -> String, at mark: YAMLMark, code: Diagnostic.Code? = nil) {
+        errors.add(at: mark) { LocatedError(message(), at: mark, code: code) }
     }
 
     mutating func report(_ error: LocatedError) {
-        errors.append(error)
+        errors.add(at: error.mark) { error }
     }
+
+    /// Whether checking should stop: `ConfigLimits.maxCountedErrors` errors are found.
+    var isFull: Bool { errors.isFull }
 
     mutating func warn(_ message: String, at mark: YAMLMark) {
         warnings.append(LocatedError(message, at: mark))
@@ -68,6 +74,7 @@ struct ConfigValidator {
         var sawWidgets = false
         var barsNode: YAMLNode?
         for pair in pairs {
+            if isFull { break }
             guard let key = keyName(pair.key) else { continue }
             switch key {
             case "settings":
@@ -91,10 +98,10 @@ struct ConfigValidator {
                     at: pair.key.mark)
             }
         }
-        if !sawWidgets {
+        if !sawWidgets && !isFull {
             report("no 'widgets' mapping: nothing to show", at: root.mark)
         }
-        if let barsNode {
+        if let barsNode, !isFull {
             // Every name under `widgets:`, also those left out for their own errors, so each mistake is told once.
             let names = pairs.first { $0.key.scalar?.text == "widgets" }?.value.mapping?.compactMap(\.key.scalar?.text)
             configuration.bars = bars(from: barsNode, widgetNames: names ?? [])
@@ -143,6 +150,7 @@ struct ConfigValidator {
         guard let pairs = mapping(node, what: "'plugins'", expecting: "plugin names to commands") else { return [] }
         var plugins: [PluginCommand] = []
         for pair in pairs {
+            if isFull { break }
             guard let name = keyName(pair.key) else { continue }
             guard let words = pair.value.sequence, !words.isEmpty else {
                 report(
@@ -246,6 +254,7 @@ struct ConfigValidator {
         var instances: [WidgetInstance] = []
         instances.reserveCapacity(pairs.count)
         for pair in pairs {
+            if isFull { break }
             guard let name = keyName(pair.key) else { continue }
             if let instance = widget(named: name, at: pair.key.mark, from: pair.value) {
                 instances.append(instance)

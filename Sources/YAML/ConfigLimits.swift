@@ -7,8 +7,11 @@ public enum ConfigLimits {
     public static let maxFileBytes = 1 << 20
     /// Longest scalar (key or value): 64 KiB, room for an inline script in an exec command.
     public static let maxScalarBytes = 64 << 10
-    /// Errors shown in full; the rest are counted ("and N more errors").
+    /// Errors shown in full; the rest are counted ("and N more errors"), not made.
     public static let maxShownErrors = 100
+    /// Errors counted before a check stops looking: a hostile file (a list of bad items aliased into many widgets)
+    /// costs what about 100 kB of mistakes cost, however many more it holds.
+    public static let maxCountedErrors = 10_000
     /// Longest piece of the user's text a message quotes (a key, a value), in display columns.
     public static let maxQuotedWidth = 60
 

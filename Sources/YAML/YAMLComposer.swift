@@ -29,7 +29,8 @@ struct YAMLComposer {
     /// Anchors of collections still open: an alias to one of them would make the tree contain itself.
     private var openAnchors: [String: Int] = [:]
     private var nodeCount = 0
-    private var diagnostics: [YAMLDiagnostic] = []
+    /// Duplicate keys: all counted, whatever the limit (composing goes on to the end), the first few made.
+    private var diagnostics = EarliestErrors<YAMLDiagnostic>(limit: .max)
 
     init(reader: YAMLEventReader, limits: YAMLLoader.Limits) {
         self.reader = reader
@@ -65,7 +66,9 @@ struct YAMLComposer {
         let node = root.node
         // `---` with nothing after it: libyaml fills in an empty plain scalar; to callers that is an empty document.
         let isEmpty = node.tag == nil && node.scalar.map { $0.style == .plain && $0.text.isEmpty } == true
-        return YAMLDocument(root: isEmpty ? nil : node, diagnostics: diagnostics.sorted { $0.mark < $1.mark })
+        let kept = diagnostics.errors
+        return YAMLDocument(
+            root: isEmpty ? nil : node, diagnostics: kept, moreDiagnostics: diagnostics.count - kept.count)
     }
 
     /// Composes the node that starts with the next event, and everything inside it.
@@ -184,10 +187,10 @@ struct YAMLComposer {
             if let text = key.node.scalar?.text {
                 let earlier = isSmall ? Self.firstSite(of: text, before: index - 2, in: children) : firstKeyMarks[text]
                 if let first = earlier {
-                    diagnostics.append(
+                    diagnostics.add(at: key.site) {
                         YAMLDiagnostic(
                             message: "duplicate key '\(ConfigLimits.quoted(text))' (first at \(first))", mark: key.site)
-                    )
+                    }
                     continue
                 }
                 if !isSmall { firstKeyMarks[text] = key.site }

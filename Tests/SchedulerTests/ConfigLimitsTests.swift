@@ -14,7 +14,10 @@ struct ConfigLimitsTests {
         let entries = (0..<8_000).map { _ in "w: {kind: sample}" }.joined(separator: ", ")
         let result = loadConfig("widgets: {\(entries)}\n")
         #expect(result.configuration == nil)
-        #expect(result.diagnostics.count == 7_999)
+        // Every one counted, the hundred shown made.
+        #expect(result.errorCount == 7_999)
+        #expect(!result.stoppedEarly)
+        #expect(result.diagnostics.count == ConfigLimits.maxShownErrors)
         let rendered = result.renderedDiagnostics()
         let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 * ConfigLimits.maxShownErrors + 1)
@@ -72,17 +75,53 @@ struct ConfigLimitsTests {
         #expect(Suggestion.closest(to: "Europe/Berln", in: Zone.knownIdentifiers()) == "Europe/Berlin")
     }
 
-    /// A config just under the size limit with an error on every line still reports 100 of them and a count.
-    @Test func aMegabyteOfMistakesIsCheckedInFull() throws {
+    /// A config just under the size limit with an error on every line reports the first 100 and stops counting at
+    /// the limit: the rest of the file is not looked at.
+    @Test func aMegabyteOfMistakesIsCheckedUpToTheCountLimit() throws {
         var yaml = "widgets:\n"
         var index = 0
         while yaml.utf8.count < ConfigLimits.maxFileBytes - 100 {
             yaml += "  w\(index): {kind: sampel, intreval: 5}\n"
             index += 1
         }
+        #expect(2 * index > ConfigLimits.maxCountedErrors)
         let result = loadConfig(yaml)
-        #expect(result.diagnostics.count == 2 * index)
-        #expect(result.renderedDiagnostics().hasSuffix("and \(2 * index - 100) more errors"))
+        #expect(result.errorCount == ConfigLimits.maxCountedErrors)
+        #expect(result.stoppedEarly)
+        #expect(result.diagnostics.map(\.mark?.line) == (2..<52).flatMap { [$0, $0] })
+        #expect(result.renderedDiagnostics().hasSuffix("and at least 9900 more errors (checking stops after 10000)"))
+        #expect(result.errorSummary == "at least 10000 errors")
+    }
+
+    /// Issue 38, item 6: one anchored list of bad items aliased into six widgets held six times its errors, and every
+    /// one was made (840,000 from 980 kB: `check` took 2.4 s and 480 MB). Checking stops at the count limit, and the
+    /// errors shown are the first in the file.
+    @Test func mistakesMultipliedByAliasesStopAtTheCountLimit() throws {
+        var yaml = "x-formats: &formats\n"
+        for _ in 0..<3_000 { yaml += "- qqqq\n" }
+        yaml += "widgets:\n"
+        for index in 0..<6 { yaml += "  w\(index): {kind: sample, output: *formats}\n" }
+        let result = loadConfig(yaml)
+        #expect(result.configuration == nil)
+        #expect(result.stoppedEarly)
+        #expect(result.errorCount == ConfigLimits.maxCountedErrors)
+        #expect(result.diagnostics.count == ConfigLimits.maxShownErrors)
+        // 3,000 from each of the first three widgets and 1,000 from the fourth, then checking stopped; the first
+        // hundred of those are the first 25 items, each once for each of the four widgets.
+        #expect(result.diagnostics.map(\.mark?.line) == (2..<27).flatMap { Array(repeating: $0, count: 4) })
+        #expect(result.diagnostics.allSatisfy { $0.message.hasPrefix("unknown output format 'qqqq'") })
+        #expect(result.renderedDiagnostics().hasSuffix("and at least 9900 more errors (checking stops after 10000)"))
+    }
+
+    /// Duplicate keys are found while the file is read, which goes on to its end: all are counted, the first made.
+    @Test func duplicateKeysAreAllCountedAndTheFirstShown() throws {
+        let entries = (0..<20_000).map { _ in "w: {kind: sample}" }.joined(separator: ", ")
+        let result = loadConfig("widgets: {\(entries)}\n")
+        #expect(result.errorCount == 19_999)
+        #expect(!result.stoppedEarly)
+        #expect(result.diagnostics.count == ConfigLimits.maxShownErrors)
+        #expect(result.diagnostics.first?.mark?.column == 30)
+        #expect(result.renderedDiagnostics().hasSuffix("\nand 19899 more errors"))
     }
 }
 

@@ -19,8 +19,7 @@ enum CheckCommand {
         let warnings = result.diagnostics.filter { $0.severity == .warning }.count
         guard let configuration = result.configuration else {
             console.err(result.renderedDiagnostics())
-            let count = result.diagnostics.count - warnings
-            console.err("\(counted(count, "error")) in \(configPath)")
+            console.err("\(result.errorSummary) in \(configPath)")
             if access(configPath, F_OK) != 0, errno == ENOENT, let advice = ExampleConfig.advice(for: configPath) {
                 console.err(advice)
             }

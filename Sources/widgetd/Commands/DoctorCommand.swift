@@ -58,7 +58,7 @@ enum DoctorCommand {
             findings.append(
                 Finding(
                     verdict: .error,
-                    what: missing ? "\(path) does not exist" : "\(path): \(counted(loaded.diagnostics.count, "error"))",
+                    what: missing ? "\(path) does not exist" : "\(path): \(loaded.errorSummary)",
                     fix: missing
                         ? ExampleConfig.advice(for: path) ?? "write one: widgets.yaml(5) and docs/configuration.md"
                         : "run '\(ConfigPath.checkCommand(for: path, environment: environment))' and correct what it "

@@ -23,7 +23,7 @@ enum ListCommand {
             widgets = WidgetTable.rows(of: configuration)
         } else {
             console.err(
-                "widgetd: running an older config; \(daemon.config) has \(counted(loaded.diagnostics.count, "error")) "
+                "widgetd: running an older config; \(daemon.config) has \(loaded.errorSummary) "
                     + "('\(ConfigPath.checkCommand(for: daemon.config, environment: environment))' shows them)")
             widgets = WidgetTable.rows(inOutput: paths.output)
         }

@@ -69,6 +69,6 @@ enum StatusCommand {
         if let configuration = loaded.configuration {
             return "OK, \(counted(configuration.widgets.count, "widget"))"
         }
-        return counted(loaded.diagnostics.count, "error")
+        return loaded.errorSummary
     }
 }

@@ -41,10 +41,10 @@ extension Daemon {
             }
             log(
                 .error,
-                "keeping the running configuration (\(counted(loaded.diagnostics.count, "error")) in \(configPath))"
+                "keeping the running configuration (\(loaded.errorSummary) in \(configPath))"
                     + (maybeAddedSince
                         ? "; plugin kinds are found when widgetd starts: restart it to use one added since" : ""))
-            announceReloaded(errors: loaded.diagnostics.count)
+            announceReloaded(errors: loaded.errorCount)
             return
         }
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
