@@ -9,7 +9,8 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
     case invalid(ControlParseError)
     /// The line, with its newline, is longer than one atomic FIFO write.
     case lineTooLong(bytes: Int)
-    /// The FIFO stayed full until the deadline: the daemon is alive but not reading.
+    /// The FIFO was full until the deadline (at once, for a caller that does not wait): the daemon is alive but not
+    /// reading.
     case busy(path: String)
     /// The FIFO or the acknowledgement directory failed the ownership and type checks.
     case unsafe(ControlPathError)
@@ -26,7 +27,7 @@ public enum ControlClientError: Error, Sendable, Equatable, CustomStringConverti
         case .invalid(let error): error.message
         case .lineTooLong(let bytes):
             "the request is \(bytes) bytes; at most \(ControlFIFO.maximumLineLength) fit on one control line"
-        case .busy(let path): "widgetd is not reading its control FIFO \(path) (it stayed full)"
+        case .busy(let path): "widgetd is not reading its control FIFO \(path) (it is full)"
         case .unsafe(let error): error.description
         case .noAcknowledgement: "widgetd did not confirm the request in time; it may still be working on it"
         case .failed(let reason): reason
@@ -41,7 +42,7 @@ public enum ControlClient {
     /// when other writers write at the same time (`open(O_WRONLY | O_NONBLOCK)`, `write`).
     ///
     /// Opening without blocking is how a missing daemon shows: `ENXIO`, no reader, rather than a CLI that
-    /// hangs. A FIFO that is full (`EAGAIN`: the daemon is busy) is retried until `timeout`. `SIGPIPE` is
+    /// hangs. A FIFO that is full (`EAGAIN`: the daemon is busy) is retried until `timeout` (`.zero`: not at all). `SIGPIPE` is
     /// blocked in this thread for the write, so a daemon that exits just then makes this throw
     /// `.notRunning` instead of killing the CLI.
     ///

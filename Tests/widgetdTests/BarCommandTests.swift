@@ -182,6 +182,37 @@ struct BarCommandTests {
         #expect(await waitFor("a line after continuing") { bar.lines.count > paused })
     }
 
+    /// Issue 38, item 7: with the daemon stopped and its FIFO full, each click held the bar 2 s waiting for room; 20
+    /// clicks left it without a status line for 15 s, its own clock included. A click that cannot be written now is
+    /// dropped at once with a line on stderr.
+    @Test func aClickTheFIFOHasNoRoomForIsDroppedAndTheLineGoesOn() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(await daemon.waitFor("the clock") { daemon.hasTimeline("seconds") })
+        let pid = daemon.process.processIdentifier
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        // Filled as a stopped daemon's FIFO fills: writes that do not wait, until there is no room for one byte.
+        let fifo = open(daemon.runtime + "/control", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        #expect(fifo >= 0)
+        defer { close(fifo) }
+        for chunk in [[UInt8](repeating: 0x0A, count: 4096), [0x0A]] {
+            while chunk.withUnsafeBytes({ write(fifo, $0.baseAddress, $0.count) }) > 0 {}
+        }
+        #expect(errno == EAGAIN)
+        let bar = try Bar(daemon, ["--widgets", "seconds"])
+        #expect(await waitFor("a first line") { bar.statusLines.count >= 1 })
+        for _ in 0..<20 { bar.click(#"{"name":"widgetd","instance":"seconds","button":1}"#) }
+        let dropped = "widgetd: warning: click on 'seconds' dropped: widgetd is not reading its control FIFO"
+        #expect(
+            await waitFor("twenty clicks dropped") {
+                bar.errors.components(separatedBy: dropped).count - 1 == 20
+            }, "\(bar.errors)")
+        // The bar's clock comes from the record it read, and ticks on without the daemon.
+        let seen = bar.statusLines.count
+        #expect(await waitFor("three more seconds shown", timeout: .seconds(6)) { bar.statusLines.count >= seen + 3 })
+        #expect(bar.process.isRunning)
+    }
+
     @Test(.aheadInLine) func sleepsWhileAnotherWidgetTicks() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(

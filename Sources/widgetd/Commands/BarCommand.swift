@@ -221,7 +221,7 @@ enum BarCommand {
             do {
                 try ClickForwarder(instance: instance, paths: control).send(click)
             } catch {
-                console.err("widgetd: warning: click on '\(instance)' not forwarded: \(error)")
+                console.err("widgetd: warning: click on '\(instance)' dropped: \(error)")
             }
         }
         return true

@@ -55,8 +55,12 @@ struct ClickForwarder {
 
     /// Writes the click's line to the FIFO and returns at once; `show --follow` prints the result when the daemon
     /// writes it.
+    ///
+    /// Never waits for room: a FIFO the daemon does not read (stopped, or stalled) throws `.busy` at once, and the
+    /// click is lost. Its callers are `bar` and `show --follow`, whose output must go on meanwhile: waiting 2 s per
+    /// click, 20 clicks left a bar without a status line for 15 s, its own clocks included.
     func send(_ click: Click) throws(ControlClientError) {
-        try ControlClient.send(command(for: click), fifo: paths.fifo)
+        try ControlClient.send(command(for: click), fifo: paths.fifo, timeout: .zero)
     }
 
     /// Writes the click's line and waits until the daemon has written the entries it caused, for a command that

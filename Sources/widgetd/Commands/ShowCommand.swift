@@ -236,7 +236,7 @@ enum ShowCommand {
             do {
                 try forwarder.send(click)
             } catch {
-                console.err("widgetd: warning: click on '\(forwarder.instance)' not forwarded: \(error)")
+                console.err("widgetd: warning: click on '\(forwarder.instance)' dropped: \(error)")
             }
         }
         return true
