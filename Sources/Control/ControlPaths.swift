@@ -101,17 +101,23 @@ public struct ControlPaths: Sendable, Equatable {
         }
     }
 
-    /// Creates the runtime and acknowledgement directories, mode 0700, where missing (`mkdir`) and checks
-    /// both; for the daemon at start-up. The runtime directory's parent must exist.
+    /// Creates the runtime and acknowledgement directories, mode 0700, where missing and checks both; for the daemon
+    /// at start-up. The runtime directory's parent must exist. `acks/` is made and checked in the runtime directory's
+    /// descriptor (`makeDirectory`), so a link swapped in for the runtime directory after its check is not followed.
     public func prepare() throws(ControlPathError) {
-        for path in [directory, acknowledgements] {
-            do {
-                try systemCall("mkdir", path) { mkdir(path, 0o700) }
-            } catch {
-                guard error.errno == EEXIST else { throw .system(error) }  // there already: checked below
-            }
-            try Self.checkDirectory(path)
+        try prepareDirectory()
+        let runtime = try Self.openDirectory(directory, path: directory)
+        _ = try Self.makeDirectory("acks", in: runtime.rawValue, path: acknowledgements)
+    }
+
+    /// Creates the runtime directory, mode 0700, where missing (`mkdir`) and checks it.
+    public func prepareDirectory() throws(ControlPathError) {
+        do {
+            try systemCall("mkdir", directory) { mkdir(directory, 0o700) }
+        } catch {
+            guard error.errno == EEXIST else { throw .system(error) }  // there already: checked below
         }
+        try Self.checkDirectory(directory)
     }
 
     /// Checks the runtime directory without creating anything; for the CLI, which should not create a
@@ -124,6 +130,11 @@ public struct ControlPaths: Sendable, Equatable {
     public static func checkDirectory(_ path: String) throws(ControlPathError) {
         let info = try linkStatus(path)
         guard info.st_mode & S_IFMT != S_IFLNK else { throw .symbolicLink(path: path) }
+        try checkDirectory(info, of: path)
+    }
+
+    /// The checks of `checkDirectory(_:)` on a status already taken (an open directory's `fstat`).
+    static func checkDirectory(_ info: stat, of path: String) throws(ControlPathError) {
         guard info.st_mode & S_IFMT == S_IFDIR else { throw .notADirectory(path: path) }
         try checkOwnership(info, of: path, expected: 0o700)
     }

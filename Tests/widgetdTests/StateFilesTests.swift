@@ -29,8 +29,10 @@ struct StateFilesTests {
                 settings: Settings())
             try FileManager.default.createDirectory(atPath: root + "/run", withIntermediateDirectories: true)
             try paths.control.prepare()
+            // status/ as the daemon makes it: closed to others, or it is refused.
             for path in [paths.status, paths.entries] {
-                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
             let lines = self.lines
             let log = Log(level: .debug) { lines.append($0) }
@@ -171,12 +173,44 @@ struct StateFilesTests {
         #expect(fixture.lines.all.count == 1)
 
         // Space is back: the retry writes the latest contents, and the back-off is over.
-        try FileManager.default.createDirectory(atPath: fixture.paths.status, withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            atPath: fixture.paths.status, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         fixture.files.doHousekeeping(now: Self.start.addingTimeInterval(1.5))
         #expect(InstanceStatusRecord.read(instance: "quote", in: fixture.paths.status) != nil)
         #expect(!fixture.files.isFailing(.status("quote")))
         #expect(fixture.files.nextDeadline == nil)
         #expect(fixture.lines.all.last == "widgetd: info: the state files are written again")
+    }
+
+    /// Issue 38, item 8: status files and acknowledgements are written by descriptor, never through a link put where
+    /// `status/` or `acks/` was, whether the directory was held open when the link came (the write goes to the
+    /// directory that was checked, or fails) or is opened after (the link is refused, and said so).
+    @Test func noStateFileIsWrittenOrRemovedThroughALink() throws {
+        var fixture = try Fixture()
+        defer { fixture.directory.remove() }
+        let elsewhere = fixture.directory.url.path + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
+        try Data("someone else's".utf8).write(to: URL(fileURLWithPath: elsewhere + "/quote.json"))
+        let token = try #require(ControlCommand.AckToken("t1"))
+        fixture.files.write(fixture.status, of: "quote", now: Self.start)
+        fixture.files.acknowledge(token, failure: nil, now: Self.start)
+        for path in [fixture.paths.status, fixture.paths.control.acknowledgements] {
+            try FileManager.default.removeItem(atPath: path)
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: elsewhere)
+        }
+        // Held open: the writes go to the directories removed, which take no new file.
+        fixture.files.write(fixture.status, of: "quote", now: Self.start)
+        fixture.files.acknowledge(token, failure: nil, now: Self.start)
+        fixture.files.removeStatus(of: "quote")
+        // Opened again, as after the runtime directory's watch saw the change: the links are refused.
+        fixture.files.releaseRuntimeDirectory()
+        fixture.files.write(fixture.status, of: "other", now: Self.start)
+        fixture.files.acknowledge(token, failure: "no", now: Self.start)
+        fixture.files.removeStatus(of: "quote")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == ["quote.json"])
+        #expect(try String(contentsOfFile: elsewhere + "/quote.json", encoding: .utf8) == "someone else's")
+        let refusals = fixture.lines.all.filter { $0.contains("is a symbolic link; refusing to follow it") }
+        #expect(refusals.count == 2, "\(fixture.lines.all)")
     }
 
     @Test func aRemovedWidgetsFailedStatusIsNotWrittenAgain() throws {

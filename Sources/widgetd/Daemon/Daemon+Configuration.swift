@@ -93,7 +93,7 @@ extension Daemon {
     /// files at once (`reloadConfiguration`); this is the same for one removed while it was stopped. Only names found
     /// in the daemon's own status directory are touched, never other files of the output directory.
     func removeFilesOfWidgetsGoneSinceLastRun() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.status)) ?? []
+        let names = stateFiles.statusFileNames()
         let current = Set(engine.instanceNames)
         for file in names where file.hasSuffix(".json") && !file.hasPrefix(".") {
             let name = String(file.dropLast(".json".count))

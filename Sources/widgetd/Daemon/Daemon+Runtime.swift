@@ -9,7 +9,9 @@ import System
 /// the daemon deaf: running, but unreachable by every client. Deletions and renames in the directory, and the
 /// directory's own removal, are watched; a moment after they stop (`repairDelay`, so an `rm -rf` is not raced) and on
 /// SIGHUP, the daemon checks each piece by device and inode and makes again what went, with the same checks as at
-/// start-up (the user's own, not a link, closed to others).
+/// start-up (the user's own, not a link, closed to others). `acks/` and `status/` are written by descriptor
+/// (`RuntimeDirectory`): at once on such an event the daemon lets go of them, and a link found in their place is
+/// refused and logged, never written through; once it is removed, the repair makes the directory again.
 ///
 /// The lock decides who owns the directory. A daemon that lost its lock file takes a new one; if another daemon took
 /// it first (started while the directory was gone), that one owns the directory now and this one stops, removing
@@ -38,6 +40,8 @@ extension Daemon {
                 || Self.runtimeEntries.contains(event.name)
         }
         guard overflow || touched else { return }
+        // At once, not at the repair: acks/ or status/ may be a link now, and the next write must look again.
+        stateFiles.releaseRuntimeDirectory()
         runtimeRepairDue = Date().addingTimeInterval(Self.repairDelay)
     }
 
@@ -46,7 +50,7 @@ extension Daemon {
         runtimeRepairDue = nil
         let control = paths.control
         do {
-            try control.prepare()
+            try control.prepareDirectory()
         } catch {
             log(
                 .error,
@@ -84,8 +88,22 @@ extension Daemon {
                 log(.error, "cannot make the control FIFO again: \(error); send SIGHUP to try again")
             }
         }
+        stateFiles.releaseRuntimeDirectory()
+        var statusMadeAgain = false
+        for entry in RuntimeDirectory.Entry.allCases {
+            do {
+                let made = try stateFiles.make(entry)
+                statusMadeAgain = statusMadeAgain || (made && entry == .status)
+            } catch {
+                // A link (or another's directory) is never written through: its files wait until it is fixed.
+                log(
+                    .error,
+                    "\(error); \(entry == .status ? "'widgetd list' shows no status" : "'--wait' cannot be confirmed") "
+                        + "until it is fixed")
+            }
+        }
         if DaemonState.read(from: control)?.pid != getpid() { writeState() }
-        if mkdir(paths.status, 0o700) == 0 {
+        if statusMadeAgain {
             for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
         }
     }

@@ -152,14 +152,22 @@ final class Daemon {
         } catch {
             throw StartError(description: "widgetd: \(error)")
         }
+        // Made, or checked, in the runtime directory's descriptor: a link at acks/ or status/ is refused, as one in the
+        // runtime directory's place is (the daemon writes there, and follows no link it did not make).
+        var runtime = RuntimeDirectory(control: paths.control)
+        do {
+            for entry in RuntimeDirectory.Entry.allCases { try runtime.make(entry) }
+        } catch {
+            lock.remove()
+            throw StartError(description: "widgetd: error: \(error)")
+        }
         // Left by a daemon before this one (or for its clients that gave up): nobody waits for them any more. Only
         // with the lock held: a second daemon that is refused must not take the running one's acknowledgements.
-        StateFiles.removeAcknowledgements(in: paths.control.acknowledgements)
+        runtime.removeEveryFile(in: .acknowledgements)
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
             loop = try EventLoop(signals: DaemonSignals.handled, signalLimit: Self.signalsPerWake)
-            try PrivateDirectory.make(paths.status)
         } catch {
             lock.remove()
             throw StartError(description: "widgetd: error: \(error)")
@@ -174,7 +182,7 @@ final class Daemon {
             log(.warning, "cannot keep entries across restarts in \(paths.entries): \(error)")
             memory = nil
         }
-        stateFiles = StateFiles(paths: paths, memory: memory, log: log)
+        stateFiles = StateFiles(paths: paths, runtime: runtime, memory: memory, log: log)
         let wakeup = loop.wakeup
         completions = CompletionQueue(wake: { wakeup.signal() })
         dispatcher = RequestDispatcher(registry: registry)

@@ -27,7 +27,9 @@ struct DaemonState: Codable, Sendable, Equatable {
     /// the file of a daemon from before it was written.
     var store: String?
 
-    static func path(in control: ControlPaths) -> String { control.directory + "/daemon.json" }
+    static let fileName = "daemon.json"
+
+    static func path(in control: ControlPaths) -> String { control.directory + "/" + fileName }
 
     func write(to control: ControlPaths) throws {
         try AtomicFile.write(encoded(), to: Self.path(in: control), permissions: 0o600)

@@ -56,8 +56,10 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
         return bytes
     }
 
+    static func fileName(for instance: String) -> String { instance + ".json" }
+
     static func path(for instance: String, in directory: String) -> String {
-        directory + "/" + instance + ".json"
+        directory + "/" + fileName(for: instance)
     }
 
     static func read(instance: String, in directory: String) -> InstanceStatusRecord? {

@@ -25,6 +25,17 @@ enum StateFile: Hashable {
         }
     }
 
+    /// Where the file is in the runtime directory (`directory` nil: in the directory itself), written and removed by
+    /// descriptor (`RuntimeDirectory`); nil for a kept entry, which is under `$XDG_STATE_HOME`.
+    var inRuntimeDirectory: (directory: RuntimeDirectory.Entry?, name: String)? {
+        switch self {
+        case .daemon: (nil, DaemonState.fileName)
+        case .status(let name): (.status, InstanceStatusRecord.fileName(for: name))
+        case .acknowledgement(let token): (.acknowledgements, token.rawValue)
+        case .kept: nil
+        }
+    }
+
     /// A file that says how things are now is written again until it works; an acknowledgement is not (its client
     /// waits with a deadline of its own and reports it), nor a kept entry (written again at the next timeline and at
     /// the stop).

@@ -12,9 +12,12 @@ import Timelines
 /// directory, then `rename`), so a reader never sees half a file; a failure is logged at the file's level; and a file
 /// that says how things are now (`StateFile.isRetried`) is written again with its latest contents on a backing-off
 /// deadline (`OutputRetry`'s delays, 0.5 s doubling to 30 s), logged once until it works, so `list` and the CLI catch
-/// up once space comes back without waiting for the next change.
+/// up once space comes back without waiting for the next change. The files in the runtime directory are written and
+/// removed by descriptor (`RuntimeDirectory`), never through a link put where a directory was.
 struct StateFiles {
     let paths: DaemonPaths
+    /// The runtime directory, `acks/` and `status/`, held open.
+    private(set) var runtime: RuntimeDirectory
     /// Where entries are kept across restarts; nil when that directory could not be made.
     let memory: EntryMemory?
     let log: Log
@@ -26,8 +29,9 @@ struct StateFiles {
     /// When to write `pending` again; nil while nothing waits.
     private(set) var retryDue: Date?
 
-    init(paths: DaemonPaths, memory: EntryMemory?, log: Log) {
+    init(paths: DaemonPaths, runtime: RuntimeDirectory? = nil, memory: EntryMemory?, log: Log) {
         self.paths = paths
+        self.runtime = runtime ?? RuntimeDirectory(control: paths.control)
         self.memory = memory
         self.log = log
     }
@@ -52,7 +56,10 @@ struct StateFiles {
     /// Removes `daemon.json` if it still names this process (not a newer daemon's).
     mutating func removeDaemonState() {
         forget(.daemon)
-        DaemonState.remove(from: paths.control)
+        guard let bytes = runtime.contents(of: DaemonState.fileName, in: nil),
+            (try? JSONDecoder().decode(DaemonState.self, from: Data(bytes)))?.pid == getpid()
+        else { return }
+        runtime.remove(DaemonState.fileName, from: nil)
     }
 
     mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
@@ -62,7 +69,23 @@ struct StateFiles {
     /// The widget is gone: its status file goes, and is not written again.
     mutating func removeStatus(of name: String) {
         forget(.status(name))
-        unlink(StateFile.status(name).path(in: paths))
+        runtime.remove(InstanceStatusRecord.fileName(for: name), from: .status)
+    }
+
+    /// The names in `status/`: the widgets this daemon, or one before it, wrote a status for.
+    mutating func statusFileNames() -> [String] {
+        runtime.names(in: .status)
+    }
+
+    /// A name in the runtime directory changed, or the directory went: each is opened again, with its checks, when
+    /// next written.
+    mutating func releaseRuntimeDirectory() {
+        runtime.release()
+    }
+
+    /// Makes `directory` again where it went (the runtime's repair); whether it was made now.
+    mutating func make(_ directory: RuntimeDirectory.Entry) throws(ControlPathError) -> Bool {
+        try runtime.make(directory)
     }
 
     /// Tells a waiting CLI its request is done: an empty file, or with `failure`, why it did not work (the CLI then
@@ -105,12 +128,6 @@ struct StateFiles {
         removeAcknowledgements(acknowledgementFiles.expired(now: now))
     }
 
-    /// Removes every acknowledgement file in `directory`: at start-up, nobody can be waiting for them.
-    static func removeAcknowledgements(in directory: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
-        for name in names { unlink(directory + "/" + name) }
-    }
-
     // MARK: - The one write path
 
     /// Writes `bytes` to `file` atomically. A failure is logged (a retried file's only until a write of it works
@@ -120,7 +137,13 @@ struct StateFiles {
     private mutating func write(_ file: StateFile, _ bytes: [UInt8], now: Date) -> Bool {
         let path = file.path(in: paths)
         do {
-            try AtomicFile.write(bytes, to: path, permissions: 0o600)
+            if let (entry, name) = file.inRuntimeDirectory {
+                let directory = try runtime.descriptor(of: entry)
+                try AtomicFile.write(
+                    bytes, named: name, in: directory, at: runtime.path(of: entry) + "/", permissions: 0o600)
+            } else {
+                try AtomicFile.write(bytes, to: path, permissions: 0o600)
+            }
         } catch {
             guard file.isRetried else {
                 log(file.failureLevel, file.failure(error, path: path))
@@ -152,7 +175,7 @@ struct StateFiles {
     }
 
     /// Removes acknowledgement files nobody took in time (`AcknowledgementFiles`).
-    private func removeAcknowledgements(_ tokens: [ControlCommand.AckToken]) {
-        for token in tokens { unlink(paths.control.acknowledgement(token)) }
+    private mutating func removeAcknowledgements(_ tokens: [ControlCommand.AckToken]) {
+        for token in tokens { runtime.remove(token.rawValue, from: .acknowledgements) }
     }
 }
