@@ -24,8 +24,6 @@ final class SpawnedProcess {
     let logPath: String
     let newSession: Bool
     private var exitStatus: Int32?
-    /// Its peak resident set in kB (`ru_maxrss`), once it has ended.
-    private(set) var peakResidentKilobytes: Int?
 
     init(
         _ executable: String, _ arguments: [String], environment: [String: String], log: String,
@@ -79,10 +77,8 @@ final class SpawnedProcess {
     func poll() -> Int32? {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
-        var usage = rusage()
-        guard wait4(pid, &status, WNOHANG, &usage) == pid else { return nil }
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
         exitStatus = status
-        peakResidentKilobytes = usage.ru_maxrss
         return status
     }
 
