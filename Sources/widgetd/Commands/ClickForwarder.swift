@@ -57,8 +57,8 @@ struct ClickForwarder {
     /// writes it.
     ///
     /// Never waits for room: a FIFO the daemon does not read (stopped, or stalled) throws `.busy` at once, and the
-    /// click is lost. Its callers are `bar` and `show --follow`, whose output must go on meanwhile: waiting 2 s per
-    /// click, 20 clicks left a bar without a status line for 15 s, its own clocks included.
+    /// click is lost. Its callers are `bar` and `show --follow`, whose output must go on meanwhile: a wait per click
+    /// would hold their status line, clocks included, for as long as clicks keep coming.
     func send(_ click: Click) throws(ControlClientError) {
         try ControlClient.send(command(for: click), fifo: paths.fifo, timeout: .zero)
     }
