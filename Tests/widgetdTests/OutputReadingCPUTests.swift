@@ -48,7 +48,7 @@ struct OutputReadingCPUTests {
             let notes = daemon.log.components(separatedBy: "flood: printed more than 64 KiB in one run").count - 1
             #expect(notes == 1, "said once: \(daemon.log)")
         case .runUntilItsTimeout:
-            // Read at most 200 times a second once past its 64 KiB, until its timeout ends it.
+            // Read with a pause between reads once past its 64 KiB, until its timeout ends it.
             break
         }
         #expect(daemon.process.isRunning)

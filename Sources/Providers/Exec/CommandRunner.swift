@@ -61,8 +61,8 @@ enum CommandRunner {
     /// Bytes of standard output kept; the rest is read and dropped so the command is not blocked.
     static let outputCap = 64 * 1024
     static let errorCap = 4 * 1024
-    /// Reads a second once a cap is passed: 64 KiB each, 12.8 MB/s thrown away at a few per cent of a core.
-    static let throttledReads = 200
+    /// The pause between reads once a cap is passed: at most 200 reads a second, each up to a pipe's 64 KiB.
+    static let throttledReadSpacing: TimeInterval = 0.005
 
     /// Runs `argv` to its end or its timeout. With an `owner` (the widget's name) its descendants are traced
     /// (`ProcessHygiene`): when the timeout kills the command, the processes it moved out of its group go too.
@@ -110,9 +110,11 @@ enum CommandRunner {
                 errors.append(contentsOf: buffer[0..<min(count, errorCap - errors.count)])
             }
         }
-        // Once a cap is reached, what comes after is only thrown away: a command printing flat out until its timeout
-        // (`yes`) is then read at most `throttledReads` times a second, and waits on its full pipe in between.
-        var throttle: ReadBudget?
+        // Once a cap is reached, what comes after is only thrown away: reads are then `throttledReadSpacing` apart, so
+        // a command printing flat out until its timeout (`yes`, a byte at a time) waits on its pipe in between, and
+        // each read takes what a pause let in (up to the pipe's 64 KiB), as a big output drains at full speed.
+        var throttled = false
+        var nextRead = Date.distantPast
         while !open.isEmpty || (exitFile >= 0 && !exited) {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
@@ -125,8 +127,8 @@ enum CommandRunner {
             }
             var wait = min(remaining, 60)
             var descriptors: [pollfd] = []
-            if let resumes = throttle?.resumes(after: Date()) {
-                wait = min(wait, max(resumes.timeIntervalSinceNow, 0.001))
+            if throttled, nextRead.timeIntervalSinceNow > 0 {
+                wait = min(wait, max(nextRead.timeIntervalSinceNow, 0.001))
             } else {
                 descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             }
@@ -159,10 +161,10 @@ enum CommandRunner {
                     continue
                 }
                 take(count, from: descriptor.fd)
-                throttle?.spend(now: Date())
-            }
-            if throttle == nil, truncated || errors.count >= errorCap {
-                throttle = ReadBudget(perSecond: Self.throttledReads)
+                if truncated || errors.count >= errorCap {
+                    throttled = true
+                    nextRead = Date().addingTimeInterval(Self.throttledReadSpacing)
+                }
             }
         }
         // Without a pidfd: its output is closed, but it may linger (a script that backgrounds a child with its own
