@@ -127,4 +127,34 @@ struct RuntimeLinkTests {
         guard stopped else { return }
         #expect(daemon.process.terminationStatus == 1)
     }
+
+    /// A plugin's state file (`plugins/plugin-NAME.json`) is written by descriptor too: with a link put at `plugins/`,
+    /// a plugin's crash and restart write nothing through it.
+    @Test func aLinkPutAtPluginsIsNeverWrittenThrough() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  fake: [/usr/bin/python3, \(script), count, fake, \(directory.url.path)]
+                widgets:
+                  w:
+                    kind: fake
+                    output: [plain]
+                    on_click: {right: crash}
+                """, reusing: directory)
+        let plugins = daemon.runtime + "/plugins"
+        #expect(
+            await daemon.waitFor("the plugin's state file") {
+                FileManager.default.fileExists(atPath: plugins + "/plugin-fake.json")
+            })
+        let elsewhere = try Self.elsewhere(in: daemon.directory)
+        try Self.replaceByLink(plugins, to: elsewhere)
+        _ = try daemon.cli(["click", "w", "--button", "3"])
+        #expect(
+            await daemon.waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") })
+        #expect(await daemon.waitFor("the restart") { daemon.read("w.plain")?.contains("n=1") == true })
+        #expect(Self.contents(of: elsewhere).isEmpty, "written through the link: \(Self.contents(of: elsewhere))")
+    }
 }

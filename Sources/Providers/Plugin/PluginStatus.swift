@@ -1,5 +1,8 @@
 import Basics
 import FoundationEssentials
+import Glibc
+import Output
+import System
 
 /// A plugin's state as the daemon last saw it: a small JSON file per plugin in the daemon's status directory, which
 /// `widgetd plugins` reads.
@@ -14,13 +17,25 @@ public struct PluginStatus: Sendable, Hashable, Codable {
     public var restarts: Int
 
     public static func path(of name: String, in directory: String) -> String {
-        Path.appending("plugin-\(name).json", to: directory)
+        Path.appending(fileName(of: name), to: directory)
     }
 
+    static func fileName(of name: String) -> String { "plugin-\(name).json" }
+
     /// Written atomically (a temporary file, then a rename), so a reader never sees half of it.
+    /// Writes the file by descriptor (`AtomicFile`), in `directory` opened without following a link (`O_NOFOLLOW`)
+    /// and checked to be the user's: the daemon never writes through a link it did not make under its runtime
+    /// directory.
     public func write(in directory: String) throws {
         let data = try JSONEncoder().encode(self)
-        try data.write(to: URL(fileURLWithPath: Self.path(of: name, in: directory)), options: .atomic)
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw SystemError(call: "open", subject: directory, errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_uid == getuid() else {
+            throw SystemError(call: "open", subject: directory, errno: EPERM)
+        }
+        try AtomicFile.write(Array(data), named: Self.fileName(of: name), in: descriptor, at: directory + "/")
     }
 
     public static func read(_ name: String, in directory: String) -> PluginStatus? {
