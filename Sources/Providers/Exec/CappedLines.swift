@@ -1,6 +1,6 @@
 import Glibc
 
-/// Splits a persist command's output into lines as it comes, holding at most `cap` bytes of one: a line that reaches
+/// Splits a persist command's (or a plugin's, `PluginLineReader`) output into lines as it comes, holding at most `cap` bytes of one: a line that reaches
 /// the cap is given as it is then, marked cut, and the rest of it up to its newline is dropped without being kept.
 struct CappedLines {
     struct Line: Equatable {
@@ -28,13 +28,14 @@ struct CappedLines {
                 pending.append(contentsOf: bytes[start..<min(end, start + cap - pending.count)])
                 if pending.count >= cap {
                     lines.append(Line(bytes: pending, cut: true))
-                    pending.removeAll(keepingCapacity: true)
+                    // A megabyte held for a plugin's one long line is let go.
+                    pending.removeAll(keepingCapacity: pending.count < 65_536)
                     discarding = true
                 }
             }
             guard let newline else { break }
             if !discarding { lines.append(Line(bytes: pending, cut: false)) }
-            pending.removeAll(keepingCapacity: true)
+            pending.removeAll(keepingCapacity: pending.count < 65_536)
             discarding = false
             start = newline + 1
         }
