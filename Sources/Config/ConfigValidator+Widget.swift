@@ -379,7 +379,7 @@ extension ConfigValidator {
             guard let intentName = text(pair.value, for: key, expected: "an intent name or a command list") else {
                 continue
             }
-            if let kind, !kind.intents.contains(where: { $0.name == intentName }) {
+            if let kind, !kind.acceptsAnyIntent, !kind.intents.contains(where: { $0.name == intentName }) {
                 let names = kind.intents.map(\.name)
                 let known = names.isEmpty ? "it has none" : "intents: \(names.joined(separator: ", "))"
                 report(

@@ -54,6 +54,9 @@ public protocol WidgetKind: Sendable {
     var intents: [IntentSpec] { get }
     /// True for a kind whose `intent:` takes any parameter name, passing each on as a string (`exec`).
     var acceptsAnyParameter: Bool { get }
+    /// True for a kind whose `on_click:` may name any intent: one whose intents are not known yet (a stand-in for a
+    /// plugin that failed to load).
+    var acceptsAnyIntent: Bool { get }
     /// True for a kind whose calls read or write the shared store (`motivations`, `todos`): the daemon runs them on a
     /// lane of their own, so a store locked by another process holds up no other kind.
     var usesStore: Bool { get }
@@ -127,6 +130,8 @@ extension WidgetKind {
     public var intents: [IntentSpec] { [] }
 
     public var acceptsAnyParameter: Bool { false }
+
+    public var acceptsAnyIntent: Bool { false }
 
     public var widgetKeys: [WidgetKeySpec] { [] }
 

@@ -39,6 +39,7 @@ struct PluginStartFailureTests {
                   s:
                     kind: silent
                     output: [plain, i3blocks]
+                    on_click: {left: toggle}
                   b:
                     kind: bigkind
                     output: [plain]
@@ -150,10 +151,10 @@ struct DaemonPluginsTests {
         #expect(plugins.registry.kind(named: "tomato") == nil, "the stand-ins are not the daemon's kinds")
     }
 
-    @Test func withNoFailedPluginNothingStandsIn() throws {
+    @Test func withNoFailedPluginNothingIsRetried() throws {
         let plugins = DaemonPlugins(standard: KindRegistry([]), found: [try Self.loaded("p", kind: "p")], now: Date())
         #expect(plugins.retryDue == nil)
-        #expect(plugins.registry(standingInFor: ["typo"]).kind(named: "typo") == nil)
+        #expect(plugins.reason(for: "typo") == "no plugin provides it")
     }
 
     @Test func failedPluginsAreTriedAgainAtOnceThenLessAndLessOften() throws {
@@ -172,20 +173,43 @@ struct DaemonPluginsTests {
         }
         #expect(delays == [10, 20, 40, 80, 160, 300, 300, 300])
         _ = plugins.retryStarted()
-        let loaded = plugins.retried([try Self.loaded("slow", kind: "slowkind")], now: now)
+        let loaded = plugins.retried([try Self.loaded("slow", kind: "slowkind")], now: now).loaded
         #expect(loaded.map(\.name) == ["slowkind"])
         #expect(plugins.failed.isEmpty && plugins.retryDue == nil)
         #expect(plugins.registry.kind(named: "slowkind") != nil)
     }
 
-    @Test func aPluginThatLoadsWithAKindAlreadyTakenStaysFailedAndSaysWhy() throws {
+    @Test func aPluginThatLoadsWithAKindAlreadyTakenIsRefusedAndNotTriedAgain() throws {
         var plugins = DaemonPlugins(
             standard: KindRegistry([]), found: [try Self.loaded("first", kind: "k"), Self.failed("second")],
             now: Date())
         _ = plugins.retryStarted()
-        let loaded = plugins.retried([try Self.loaded("second", kind: "k")], now: Date())
-        #expect(loaded.isEmpty)
-        #expect(plugins.failed["second"]?.error == "declares kind 'k', which another kind already has")
+        let retried = plugins.retried([try Self.loaded("second", kind: "k")], now: Date())
+        #expect(retried.loaded.isEmpty)
+        #expect(retried.refused.map(\.error) == ["declares kind 'k', which another kind already has"])
+        #expect(plugins.failed.isEmpty && plugins.retryDue == nil)
+    }
+
+    /// A kind that loaded while the running config could not be checked again (widgets.yaml had errors) stays a
+    /// stand-in, saying so, until a good check: the stand-ins come first.
+    @Test func aKindLoadedSinceStaysAStandInUntilTheConfigIsChecked() throws {
+        var plugins = DaemonPlugins(
+            standard: KindRegistry([]), found: [Self.failed("slow"), Self.failed("other")], now: Date())
+        _ = plugins.retryStarted()
+        _ = plugins.retried([try Self.loaded("slow", kind: "slow"), Self.failed("other")], now: Date())
+        let registry = plugins.registry(standingInFor: ["slow"])
+        let standIn = try #require(registry.kind(named: "slow") as? UnloadedPluginKind)
+        #expect(standIn.reason.hasPrefix("its plugin has loaded since"))
+        #expect(plugins.registry.kind(named: "slow") is PluginKind, "checked with the real kind")
+    }
+
+    /// A clash found at the start is no failure to try again either.
+    @Test func aClashAtTheStartIsNotTriedAgain() throws {
+        var clash = try Self.loaded("second", kind: "k")
+        clash.declaration = nil
+        clash.isClash = true
+        let plugins = DaemonPlugins(standard: KindRegistry([]), found: [clash], now: Date())
+        #expect(plugins.failed.isEmpty && plugins.retryDue == nil)
     }
 
     @Test func aPluginGoneSinceIsNotTriedAgain() {

@@ -24,6 +24,8 @@ public struct FoundPlugin: Sendable {
     /// The kind the plugin declared the last time it said hello, while it fails now: a widget of that kind is told
     /// which plugin it waits for, even when the plugin's name is not its kind's.
     public var lastKind: String?
+    /// It said hello, with a kind a built-in or an earlier plugin already has.
+    public var isClash = false
 }
 
 /// Finds plugins (executables in `$XDG_DATA_HOME/widgetd/plugins/` and `/usr/lib/widgetd/plugins/`, plus
@@ -133,6 +135,7 @@ public enum PluginCatalog {
                 if taken.contains(kind) {
                     found.error = "declares kind '\(kind)', which another kind already has"
                     found.declaration = nil
+                    found.isClash = true
                 } else {
                     taken.insert(kind)
                 }
@@ -197,7 +200,8 @@ public enum PluginCatalog {
             do {
                 return FoundPlugin(source: source, declaration: try PluginDeclaration.parse(hello))
             } catch {
-                return FoundPlugin(source: source, error: "\(error)")
+                // A hello this build refuses (another protocol, a name twice) is a failure too.
+                return retrying == .failures ? nil : FoundPlugin(source: source, error: "\(error)")
             }
         }
         return FoundPlugin(

@@ -24,6 +24,7 @@ public struct UnloadedPluginKind: WidgetKind {
     public var families: [Family] { [.accessoryInline] + Family.allCases.filter { $0 != .accessoryInline } }
     public var parameters: [ParameterSpec] { [] }
     public var acceptsAnyParameter: Bool { true }
+    public var acceptsAnyIntent: Bool { true }
     /// A plugin kind's own widget keys, so that a widget that sets them is accepted while it waits.
     public var widgetKeys: [WidgetKeySpec] { PluginKind.widgetKeys }
 

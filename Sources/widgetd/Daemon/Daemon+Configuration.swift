@@ -54,6 +54,7 @@ extension Daemon {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")
         }
         registry = checkedWith
+        configuredPlugins = configuration.plugins
         let now = Date()
         let (gone, actions) = engine.reconfigure(
             configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)

@@ -25,19 +25,28 @@ extension Daemon {
     /// widgets.yaml checked with the daemon's kinds, and the registry it was checked with: when it names kinds that
     /// none has while some plugin failed to load, with a stand-in for each (`DaemonPlugins`), so that a plugin that
     /// cannot start costs its own widgets, not the daemon.
+    ///
+    /// Only the first errors of a file are kept (`ConfigLimits.maxShownErrors`), so a kind named after more than those
+    /// is found on a later check: a few rounds, each adding the unknown kinds it finds.
     static func loadConfiguration(
         _ path: String, plugins: DaemonPlugins, pipeWait: TimeInterval = FileReading.pipeWait
     ) -> (ConfigLoadResult, KindRegistry) {
-        let loaded = ConfigLoader.load(path: path, registry: plugins.registry, pipeWait: pipeWait)
-        guard loaded.configuration == nil, !plugins.failed.isEmpty else { return (loaded, plugins.registry) }
-        let unknownKinds = Set(
-            loaded.diagnostics.compactMap { diagnostic -> String? in
-                if case .unknownKind(let name) = diagnostic.code { return name }
-                return nil
-            })
-        guard !unknownKinds.isEmpty else { return (loaded, plugins.registry) }
-        let registry = plugins.registry(standingInFor: unknownKinds)
-        return (ConfigLoader.load(path: path, registry: registry, pipeWait: pipeWait), registry)
+        var registry = plugins.registry
+        var loaded = ConfigLoader.load(path: path, registry: registry, pipeWait: pipeWait)
+        guard !plugins.failed.isEmpty else { return (loaded, registry) }
+        var standIns: Set<String> = []
+        for _ in 0..<8 where loaded.configuration == nil {
+            let unknownKinds = Set(
+                loaded.diagnostics.compactMap { diagnostic -> String? in
+                    if case .unknownKind(let name) = diagnostic.code { return name }
+                    return nil
+                })
+            guard !unknownKinds.isSubset(of: standIns) else { break }
+            standIns.formUnion(unknownKinds)
+            registry = plugins.registry(standingInFor: standIns)
+            loaded = ConfigLoader.load(path: path, registry: registry, pipeWait: pipeWait)
+        }
+        return (loaded, registry)
     }
 
     /// Says which widgets wait for a plugin that failed to load, and why (at start and at each config reload).
@@ -59,11 +68,12 @@ extension Daemon {
         guard let due = plugins.retryDue, due <= now else { return }
         let names = plugins.retryStarted()
         let environment = self.environment
-        let configPath = self.configPath
+        // The running config's `plugins:`, not the file's now: a file saved half-way must not lose them.
+        let configured = configuredPlugins
         let completions = self.completions
         let work: @Sendable () -> Void = {
             let found = PluginCatalog.load(
-                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: [],
+                environment: environment, configured: configured, builtIn: [],
                 deadline: PluginCatalog.daemonHelloDeadline, retrying: .failures, only: names)
             completions.post(.pluginsRetried(found))
         }
@@ -79,24 +89,27 @@ extension Daemon {
     /// again, with their kinds in place of the stand-ins), the others are said to have failed again.
     func handleRetriedPlugins(_ found: [FoundPlugin]?) {
         let now = loop.now
-        let loaded = plugins.retried(found, now: now)
+        let retried = plugins.retried(found, now: now)
         let next = plugins.retryDue.map { " (trying again in \(Int($0.timeIntervalSince(now).rounded())) s)" } ?? ""
         for plugin in found ?? [] {
             guard let failure = plugins.failed[plugin.source.name] else { continue }
             log(.warning, DaemonPlugins.describe(failure) + next)
         }
-        guard !loaded.isEmpty else {
-            // The stand-ins give the latest reason; the widgets keep their kinds' names, so no reload is needed.
-            let standIns = Set(registry.kinds.compactMap { ($0 as? UnloadedPluginKind)?.name })
-            registry = plugins.registry(standingInFor: standIns)
-            return
+        for plugin in retried.refused {
+            log(.warning, "plugin '\(plugin.source.name)' \(plugin.error ?? "was refused"); not tried again")
         }
-        for kind in loaded {
+        for kind in retried.loaded {
             listen(to: kind)
             log(.info, "plugin '\(kind.host.name)' loaded: kind '\(LogText.excerpt(kind.name))'")
         }
-        reloadConfiguration()
-        for kind in loaded { request(.kind(kind.name), acknowledgement: nil, now: now) }
+        if !retried.loaded.isEmpty {
+            reloadConfiguration()
+            for kind in retried.loaded { request(.kind(kind.name), acknowledgement: nil, now: now) }
+        }
+        // The widgets still waiting keep their kinds' names, so their stand-ins are swapped for ones with the latest
+        // reason without a reload (a kind loaded while widgets.yaml has errors waits for the next good check).
+        let standIns = Set(registry.kinds.compactMap { ($0 as? UnloadedPluginKind)?.name })
+        if !standIns.isEmpty { registry = plugins.registry(standingInFor: standIns) }
     }
 
     func handle(_ event: PluginEvent) {

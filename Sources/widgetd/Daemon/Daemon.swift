@@ -31,6 +31,8 @@ final class Daemon {
     }
     /// The plugins loaded, and those that failed and are tried again (`Daemon+Plugins`).
     var plugins: DaemonPlugins
+    /// The running config's `plugins:`, for those tries.
+    var configuredPlugins: [PluginCommand]
     let log: Log
     let environment: [String: String]
 
@@ -136,6 +138,7 @@ final class Daemon {
             throw StartError(description: loaded.renderedDiagnostics())
         }
         self.registry = registry
+        configuredPlugins = configuration.plugins
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {

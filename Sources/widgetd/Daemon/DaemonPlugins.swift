@@ -38,25 +38,31 @@ struct DaemonPlugins {
     init(standard: KindRegistry, found: [FoundPlugin], now: Date) {
         registry = standard.adding(found)
         failed = [:]
-        for plugin in found where plugin.declaration == nil { failed[plugin.source.name] = plugin }
+        // A kind another has is no failure to try again: the widgets of that name are the other kind's.
+        for plugin in found where plugin.declaration == nil && !plugin.isClash { failed[plugin.source.name] = plugin }
         retryDue = failed.isEmpty ? nil : now.addingTimeInterval(Self.retryDelays[0])
     }
 
-    /// The registry to check a config with: `registry`, plus a stand-in for each of `unknownKinds` while some plugin
-    /// failed (it may be that plugin's kind), so that its widgets run as placeholders instead of the config failing.
-    func registry(standingInFor unknownKinds: Set<String>) -> KindRegistry {
-        guard !failed.isEmpty, !unknownKinds.isEmpty else { return registry }
-        let standIns = unknownKinds.sorted().map { UnloadedPluginKind(name: $0, reason: reason(for: $0)) }
-        return KindRegistry(registry.kinds + standIns, unavailable: registry.unavailable)
+    /// `registry` with a stand-in for each of `kinds`, so that widgets of a kind a failed plugin may provide run as
+    /// placeholders instead of the config failing. The stand-ins come first: a kind that has loaded since but that the
+    /// running config has not been checked with yet (widgets.yaml had errors then) stays a stand-in until it is.
+    func registry(standingInFor kinds: Set<String>) -> KindRegistry {
+        guard !kinds.isEmpty else { return registry }
+        let standIns = kinds.sorted().map { UnloadedPluginKind(name: $0, reason: reason(for: $0)) }
+        return KindRegistry(standIns + registry.kinds, unavailable: registry.unavailable)
     }
 
     /// Why `kind` is missing: the plugin that provides it (by its name, or the kind it declared when it last loaded),
     /// else every plugin that failed, one of which may.
     func reason(for kind: String) -> String {
+        if registry.kind(named: kind) != nil {
+            return "its plugin has loaded since, and serves it once widgets.yaml checks again (it has errors)"
+        }
         let plugins = failed.values.sorted { $0.source.name < $1.source.name }
         if let plugin = plugins.first(where: { $0.source.name == kind || $0.lastKind == kind }) {
             return Self.describe(plugin)
         }
+        guard !plugins.isEmpty else { return "no plugin provides it" }
         return "no plugin that loaded provides it, and "
             + plugins.map(Self.describe).joined(separator: "; ")
     }
@@ -72,17 +78,24 @@ struct DaemonPlugins {
         return Set(failed.keys)
     }
 
-    /// A try ended with what each plugin said: those that said hello become kinds (returned, for their hosts to be
-    /// started), the rest are tried again later. A plugin whose kind another now has stays failed, with that reason.
+    /// What a try of the failed plugins ended with.
+    struct Retried {
+        /// The plugins that said hello, as kinds, for their hosts to be started.
+        var loaded: [PluginKind] = []
+        /// The plugins that said hello with a kind another already has: not tried again.
+        var refused: [FoundPlugin] = []
+    }
+
+    /// A try ended with what each plugin said: those that said hello become kinds, the rest are tried again later.
     /// `found`: nil when the try could not be made (no thread); nothing changes but the next try's time.
-    mutating func retried(_ found: [FoundPlugin]?, now: Date) -> [PluginKind] {
+    mutating func retried(_ found: [FoundPlugin]?, now: Date) -> Retried {
         tries += 1
         let delay = Self.retryDelays[min(tries, Self.retryDelays.count - 1)]
         guard let found else {
             retryDue = failed.isEmpty ? nil : now.addingTimeInterval(delay)
-            return []
+            return Retried()
         }
-        var loaded: [PluginKind] = []
+        var result = Retried()
         for plugin in found {
             guard let declaration = plugin.declaration else {
                 if failed[plugin.source.name] != nil { failed[plugin.source.name] = plugin }
@@ -92,25 +105,26 @@ struct DaemonPlugins {
                 var clash = plugin
                 clash.declaration = nil
                 clash.error = "declares kind '\(declaration.name)', which another kind already has"
-                failed[plugin.source.name] = clash
+                failed[plugin.source.name] = nil
+                result.refused.append(clash)
                 continue
             }
             let kind = PluginKind(
                 declaration: declaration,
                 host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
             failed[plugin.source.name] = nil
-            loaded.append(kind)
+            result.loaded.append(kind)
         }
-        // A plugin gone from the directories and `plugins:` since is not tried again.
+        // A plugin gone from the directories and the running config's `plugins:` since is not tried again.
         let stillThere = Set(found.map(\.source.name))
         failed = failed.filter { stillThere.contains($0.key) }
         var unavailable = registry.unavailable
-        for kind in loaded {
+        for kind in result.loaded {
             unavailable[kind.host.name] = nil
             unavailable[kind.name] = nil
         }
-        registry = KindRegistry(registry.kinds + loaded, unavailable: unavailable)
+        registry = KindRegistry(registry.kinds + result.loaded, unavailable: unavailable)
         retryDue = failed.isEmpty ? nil : now.addingTimeInterval(delay)
-        return loaded
+        return result
     }
 }

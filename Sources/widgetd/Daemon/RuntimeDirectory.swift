@@ -74,6 +74,8 @@ struct RuntimeDirectory {
             return []
         }
         defer { closedir(listing) }
+        // The copy shares the held descriptor's offset, which an earlier listing left at the end.
+        rewinddir(listing)
         var names: [String] = []
         while let item = readdir(listing) {
             let name = withUnsafeBytes(of: item.pointee.d_name) {
