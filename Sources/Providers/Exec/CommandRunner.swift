@@ -145,7 +145,7 @@ enum CommandRunner {
                     for remaining in open {
                         _ = fcntl(remaining, F_SETFL, fcntl(remaining, F_GETFL) | O_NONBLOCK)
                         // A pipe holds 64 KiB: a few reads empty it, unless a child left behind keeps printing.
-                        for _ in 0..<16 {
+                        for _ in 0..<PersistentProcess.readsAfterExit {
                             let count = retryingInterrupted { read(remaining, &buffer, buffer.count) }
                             if count <= 0 { break }
                             take(count, from: remaining)
