@@ -308,7 +308,7 @@ public final class OutputWriter {
     }
 
     func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
-        // One hash of the name per write: found, the bytes are compared and replaced through the index.
+        // Found, the bytes are compared through the index.
         var known = lastWritten.index(forKey: name)
         if let index = known {
             if lastWritten.values[index].bytes == bytes { return false }
@@ -330,16 +330,14 @@ public final class OutputWriter {
             }
             written.bytes = bytes
             written.at = now
-            lastWritten.values[known] = written
+            // By name, not through `known`: settling the batch's exchanges on the way (16 deferred, or a failed
+            // rename written again by name) may have changed `lastWritten`, and an index into it is then invalid.
+            lastWritten[name] = written
             return true
         }
         // A first write: the file there may not be one of this process's, so it does not become a spare.
         try writeFirst(bytes, name: name, in: directory)
-        if let known {
-            lastWritten.values[known] = Written(bytes: bytes, hasSpare: false, at: HeldSpares.now())
-        } else {
-            lastWritten[name] = Written(bytes: bytes, hasSpare: false, at: HeldSpares.now())
-        }
+        lastWritten[name] = Written(bytes: bytes, hasSpare: false, at: HeldSpares.now())
         return true
     }
 
