@@ -61,3 +61,25 @@ struct EngineAnswerCountTests {
         #expect(harness.engine.unansweredInstances == 3)
     }
 }
+
+/// A config re-read that ends after an entry's date (a second boundary passed while a large widgets.yaml was read):
+/// a kept widget shows that entry at once, instead of waiting for the one after. Its wake was computed from the
+/// re-read's `now`, past the change, and per-second clocks lost a second at every SIGHUP sent just before one.
+@Suite("engine: a re-read across an entry's date")
+struct EngineReconfigureAcrossAnEntryTests {
+    let t0 = at("2026-06-01T12:00:00+00:00")
+
+    @Test func theEntryDueDuringTheReReadIsShownAtOnce() {
+        var harness = EngineHarness([instance("clock")], at: t0)
+        let entries = (0..<5).map { second in
+            TimelineEntry(date: t0.addingTimeInterval(Double(second)), content: EntryContent(text: "s\(second)"))
+        }
+        harness.complete("clock", .success(Timeline(entries: entries, policy: .atEnd)))
+        // Shown up to s1; the re-read starts just before s2's date and ends just after it.
+        harness.now = t0.addingTimeInterval(1)
+        harness.record(harness.engine.advance(now: harness.now))
+        harness.now = t0.addingTimeInterval(2.03)
+        let (_, actions) = harness.engine.reconfigure([instance("clock")], placeholders: [:], now: harness.now)
+        #expect(actions.contains(.show(instance: "clock", content: EntryContent(text: "s2"))), "\(actions)")
+    }
+}

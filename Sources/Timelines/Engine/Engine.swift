@@ -129,6 +129,11 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         heap.removeAll()
         for index in states.indices {
             reschedule(index, now: now)
+            // A kept widget whose entry changed since it was last shown (a second boundary passed while a large
+            // config was read) is due now: its next wake is after that change, which would never be shown.
+            if states[index].shown != states[index].content(at: now) {
+                heap.push(DeadlineHeap.Item(date: now, index: index, generation: generations[index]))
+            }
         }
         return (restartedOrRemoved, advance(now: now))
     }
