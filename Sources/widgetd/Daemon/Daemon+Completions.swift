@@ -58,6 +58,7 @@ extension Daemon {
     /// An intent ran: reload what it changed, acknowledging once those reloads are written. What it says is logged
     /// under the widget's limit, as its provider's messages are: a click is anyone's to send, 2,000 a second.
     private func handle(_ completion: IntentCompletion) {
+        if completion.lane == .commands { commandIntents -= 1 }
         let now = Date()
         // Given back once the reloads below have started (each takes a hold of its own as it is queued): a click
         // on a store widget then opens the store, and loads SQLite, once for its write and the reads it causes.

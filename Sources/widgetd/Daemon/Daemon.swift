@@ -93,6 +93,8 @@ final class Daemon {
     var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet.
     var children: Set<pid_t> = []
+    /// Clicks and intents on command widgets waiting for a thread or running (`Daemon+Control`).
+    var commandIntents = 0
     /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).
     var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
     var lastSessionGeneration: UInt64 = 0

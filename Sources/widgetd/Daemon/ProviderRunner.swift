@@ -42,6 +42,8 @@ struct IntentCompletion: Sendable {
     /// The intent's hold on the store, for the loop to give back (`ProviderRunner.release`) once the reloads the
     /// intent caused have started: the store then stays open, and SQLite loaded, from the intent to those reads.
     var storeHold: StoreHold?
+    /// Where it ran: the loop counts the command lane's intents waiting or running (`Daemon.commandIntents`).
+    var lane = ProviderLane.shared
 }
 
 /// What provider and intent tasks hand back to the loop thread.
@@ -292,7 +294,7 @@ extension ProviderRunner {
                 .intent(
                     IntentCompletion(
                         instance: instance.name, kind: instance.kind, intent: invocation.intent, outcome: outcome,
-                        acknowledgement: acknowledgement, storeHold: hold)))
+                        acknowledgement: acknowledgement, storeHold: hold, lane: lane)))
         }
     }
 }
