@@ -125,6 +125,29 @@ struct LogLimitsTests {
         let late = limiter.admit(Self.line("x3"), from: "x", now: Self.start.addingTimeInterval(7)).map(\.text)
         #expect(late == ["x: 1 more lines not logged (at most 1 every 5 s); the last: x2", "x3"])
     }
+
+    /// Two lines in turn, each repeated at once (a plugin's log line, then its pushed reload): the counts of the repeats
+    /// are lines too, so a window still logs at most its burst, and its summary counts every line held back.
+    @Test func theCountsOfRepeatsAreWithinTheBurst() {
+        var limiter = LogRateLimiter(burst: 10, window: 5)
+        var logged: [String] = []
+        var sent = 0
+        for step in 0..<200 {
+            let now = Self.start.addingTimeInterval(Double(step) * 0.02)
+            let text = step / 2 % 2 == 0 ? "a" : "b"
+            logged += limiter.admit(Self.line(text), from: "p", now: now).map(\.text)
+            sent += 1
+        }
+        #expect(logged.count <= 10, "\(logged)")
+        let summary = limiter.flush(now: Self.start.addingTimeInterval(6)).map(\.text)
+        #expect(summary.count == 1, "\(summary)")
+        let held = Int(summary.first?.split(separator: " ")[1] ?? "") ?? 0
+        let counted = logged.reduce(0) { total, line in
+            guard let range = line.range(of: "(repeated ") else { return total + 1 }
+            return total + (Int(line[range.upperBound...].prefix { $0.isNumber }) ?? 0)
+        }
+        #expect(counted + held == sent, "\(logged) \(summary)")
+    }
 }
 
 /// Lines a test's log sink received.

@@ -76,8 +76,16 @@ struct LogRateLimiter {
             out.append(line)
             return out
         }
+        // The count of the last line's quick repeats is a line too, counted in the burst: alternating lines (a plugin's
+        // log line, then its reload) otherwise logged a count between every two.
         if state.repeats > 0, let last = state.last {
-            out.append(repeated(last, state.repeats))
+            if state.logged < burst {
+                out.append(repeated(last, state.repeats))
+                state.logged += 1
+            } else {
+                state.suppressed += state.repeats
+                state.lastSuppressed = last
+            }
             state.repeats = 0
         }
         if state.logged < burst {
