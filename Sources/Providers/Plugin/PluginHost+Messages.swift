@@ -1,0 +1,118 @@
+import Basics
+import FoundationEssentials
+import Glibc
+import Output
+import Synchronization
+import System
+
+/// What a plugin host does with each message its plugin sends, its requests past their deadlines, and its state file.
+extension PluginHost {
+    /// Sleeps until `seconds` pass or `stop()` is called; true when stopped.
+    func waitForStop(_ wake: Wakeup, seconds: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !state.withLock({ $0.stopped }) {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return false }
+            var descriptor = pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            _ = wake.drain()
+        }
+        return true
+    }
+
+    /// One line from the plugin; returns what was wrong with it, if anything.
+    func handle(_ bytes: [UInt8]) -> String? {
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
+        guard let object = (try? JSONValue.parse(bytes))?.object else {
+            guard String(validating: bytes, as: UTF8.self) != nil else {
+                return "sent a line that is not UTF-8 (JSON must be): \(LogExcerpt.of(bytes))"
+            }
+            return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
+        }
+        if let id = object["id"]?.int, object["type"] == nil {
+            // A reply, even a late one, says the plugin is not hung.
+            let pending = state.withLock { state in
+                state.unansweredInARow = 0
+                state.lastReply = Date()
+                return state.pending.removeValue(forKey: id)
+            }
+            guard let pending else {
+                return "answered request \(id) late or twice; ignored"
+            }
+            pending.finish(.success(Data(bytes)))
+            return nil
+        }
+        switch object["type"]?.string {
+        case "hello":
+            do {
+                let declaration = try PluginDeclaration.parse(object)
+                // The last error stays: `widgetd plugins` shows why it was restarted.
+                state.withLock { $0.hello = declaration }
+                if declaration.name != kindName {
+                    // Changed since the daemon read its declaration: requests still go to it as kind `kindName`.
+                    note("warning", "now declares kind '\(declaration.name)', not '\(kindName)'; restart the daemon")
+                }
+                writeStatus()
+                return nil
+            } catch {
+                return "sent a bad hello: \(error)"
+            }
+        case "reload":
+            let instances = object["instances"]?.strings
+            emit(.reload(kind: kindName, instances: instances?.isEmpty == true ? nil : instances))
+            return nil
+        case "log":
+            let level = object["level"]?.string ?? "info"
+            note(
+                ["debug", "info", "warning", "error"].contains(level) ? level : "info",
+                String((object["message"]?.string ?? "").prefix(500)))
+            return nil
+        case let type:
+            return "sent a message of unknown type '\(type ?? "none")'"
+        }
+    }
+
+    /// Fails the requests whose deadlines passed; returns how many in a row have gone unanswered.
+    func expireRequests() -> Int {
+        let now = Date()
+        let (expired, inARow) = state.withLock { state in
+            let ids = state.pending.filter { $0.value.deadline <= now }.map(\.key)
+            let expired = ids.compactMap { state.pending.removeValue(forKey: $0) }.sorted { $0.sent < $1.sent }
+            for pending in expired {
+                state.unansweredInARow = pending.sent > state.lastReply ? state.unansweredInARow + 1 : 0
+            }
+            return (expired, state.unansweredInARow)
+        }
+        for pending in expired {
+            pending.finish(.failure(PluginProtocolError("\(name) did not answer in time")))
+        }
+        return inARow
+    }
+
+    // MARK: - Events and status
+
+    func note(_ level: String, _ message: String) {
+        emit(.log(kind: kindName, level: level, message: "plugin \(name): \(message)"))
+    }
+
+    func emit(_ event: PluginEvent) {
+        listener.withLock { $0 }?(event)
+    }
+
+    /// The plugin's state as `widgetd plugins` reads it.
+    public var status: PluginStatus {
+        state.withLock { state in
+            PluginStatus(
+                name: name, kind: kindName,
+                state: state.stopped
+                    ? "stopped" : state.pid > 0 ? "running" : state.retryAt != nil ? "crashed" : "idle",
+                pid: state.pid > 0 ? Int(state.pid) : nil, version: state.hello?.version, lastError: state.lastError,
+                restarts: state.restarts)
+        }
+    }
+
+    func writeStatus() {
+        guard let directory = statusDirectory.withLock({ $0 }) else { return }
+        try? status.write(in: directory)
+    }
+}
