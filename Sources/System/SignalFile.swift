@@ -78,8 +78,8 @@ public final class SignalFile: Sendable {
     /// action to ignore discards it while pending, blocked or not (POSIX; Linux's `do_sigaction`), and the action is
     /// set back at once.
     ///
-    /// Reading a long real-time queue one signal at a time costs the kernel a walk of the whole queue per signal (tens
-    /// of milliseconds per batch at a full queue of ~100,000), so a storm is cleared this way, in one walk.
+    /// Reading a long real-time queue one signal at a time costs the kernel a walk of the whole queue per signal, so a
+    /// storm is cleared this way, in one walk.
     public static func discardPending(_ signals: [Int32]) -> [Int32] {
         var pending = sigset_t()
         sigemptyset(&pending)

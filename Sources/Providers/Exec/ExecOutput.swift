@@ -80,8 +80,8 @@ enum ExecOutput {
         guard let list = root["entries"]?.objects, !list.isEmpty else {
             throw ExecError("a JSON timeline needs \"entries\": [{\"date\": …, \"text\": …}, …]")
         }
-        // Each entry is kept, written to the widget's record and swapped in by the loop: a script or plugin answering
-        // 25,000 a second cost the daemon a quarter of a core and a record of 900 kB a second.
+        // Each entry is kept, written to the widget's record and swapped in by the loop: an answer's size is what the
+        // daemon holds and writes, so it is bounded.
         guard list.count <= maxEntries else {
             throw ExecError(
                 "a timeline of \(list.count) entries: at most \(maxEntries) in one answer (a day of minutes fits; "

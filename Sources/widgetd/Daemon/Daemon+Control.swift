@@ -117,8 +117,8 @@ extension Daemon {
     }
 
     /// Runs a click's or an intent's intent on the provider threads. A command widget's take a thread each, and a flood
-    /// of clicks (45,000 in 20 s) queued for minutes behind 16 threads, holding every `--wait` behind them: past
-    /// `commandIntentsAtOnce` waiting or running, one is refused, and said so, as a click's command is.
+    /// of clicks would queue behind them without end, holding every `--wait` behind it: past `commandIntentsAtOnce`
+    /// waiting or running, one is refused, and said so, as a click's command is.
     private func perform(
         _ invocation: IntentInvocation, on instance: WidgetInstance, _ token: ControlCommand.AckToken?, now: Date
     ) {
