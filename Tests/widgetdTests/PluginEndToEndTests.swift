@@ -336,6 +336,27 @@ struct PluginEndToEndTests {
         #expect(daemon.log.contains("plugin fake: floods its output"))
     }
 
+    /// Replies are the daemon's own requests answered: a plugin that also pushes more lines than its limit a second
+    /// must still be heard, not taken for hung.
+    @Test func aReplyAfterAFloodOfPushedLinesIsNotDropped() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let script = try writeFakePlugin(in: directory)
+        let daemon = try DaemonUnderTest(
+            config: Self.config(
+                mode: "chatty", script: script, state: directory.url.path,
+                widgets: "  w:\n    kind: fake\n    timeout: 2s\n    output: [plain]"))
+        #expect(await daemon.waitFor("the first answer") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
+        for count in 2...4 {
+            let reload = try daemon.cli(["reload", "w", "--wait"])
+            #expect(reload.status == 0, "\(reload.stderr)")
+            #expect(
+                await daemon.waitFor("answer \(count)") { Self.shown(daemon, "w")?.hasPrefix("n=\(count) ") == true },
+                "\(Self.shown(daemon, "w") ?? "nothing") \(daemon.log.suffix(1500))")
+        }
+        #expect(!daemon.log.contains("did not answer"), "\(daemon.log.suffix(1500))")
+    }
+
     @Test func anIntentWithParametersReachesThePomodoroPlugin() async throws {
         let daemon = try await Self.idlePomodoro()
         let bad = try daemon.cli(["intent", "tomato", "start", "minutes=0", "--wait"])

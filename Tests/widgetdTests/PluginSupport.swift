@@ -10,6 +10,8 @@ import Foundation
 /// - `push`: as `count`, and sends `reload` for instance `w` whenever STATE_DIR/trigger appears (then removes it).
 /// - `reverse`: holds each timeline request until a second one is in flight, then answers both, the later first.
 /// - `flood`: on its first timeline, prints 40,000 `log` lines as fast as it can, then answers.
+/// - `chatty`: before each answer, prints 600 `log` lines at once (over the 500 a second a plugin may push), then
+///   answers as `count`.
 /// - `orphan`: as `count`, but after its first answer starts `sleep 1000` with its standard output (the sleep's pid
 ///   appended to STATE_DIR/orphans) and exits with status 0, leaving the sleep holding the pipe.
 /// In every mode, a plugin started while STATE_DIR/dead exists exits with status 4 before its hello.
@@ -83,6 +85,11 @@ let fakePluginSource = #"""
             with lock:
                 for _ in range(40000):
                     sys.stdout.write(line)
+                sys.stdout.flush()
+        if mode == "chatty":
+            line = json.dumps({"type": "log", "level": "debug", "message": "chatter"}) + "\n"
+            with lock:
+                sys.stdout.write(line * 600)
                 sys.stdout.flush()
         if mode == "garbage":
             sys.stdout.write("not json at all\n{\"unterminated\": \n[1, 2, 3]\n")

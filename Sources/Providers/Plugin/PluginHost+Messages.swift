@@ -20,27 +20,30 @@ extension PluginHost {
         return true
     }
 
-    /// One line from the plugin; returns what was wrong with it, if anything.
-    func handle(_ bytes: [UInt8]) -> String? {
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return nil }
-        guard let object = (try? JSONValue.parse(bytes))?.object else {
-            guard String(validating: bytes, as: UTF8.self) != nil else {
-                return "sent a line that is not UTF-8 (JSON must be): \(LogExcerpt.of(bytes))"
-            }
-            return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
+    /// A reply to request `id`; returns what was wrong with it, if anything.
+    func answer(_ id: Int, with bytes: [UInt8]) -> String? {
+        // A reply, even a late one, says the plugin is not hung.
+        let pending = state.withLock { state in
+            state.unansweredInARow = 0
+            state.lastReply = Date()
+            return state.pending.removeValue(forKey: id)
         }
-        if let id = object["id"]?.int, object["type"] == nil {
-            // A reply, even a late one, says the plugin is not hung.
-            let pending = state.withLock { state in
-                state.unansweredInARow = 0
-                state.lastReply = Date()
-                return state.pending.removeValue(forKey: id)
-            }
-            guard let pending else {
-                return "answered request \(id) late or twice; ignored"
-            }
-            pending.finish(.success(Data(bytes)))
-            return nil
+        guard let pending else {
+            return "answered request \(id) late or twice; ignored"
+        }
+        pending.finish(.success(Data(bytes)))
+        return nil
+    }
+
+    /// A line from the plugin that is not a reply; returns what was wrong with it, if anything.
+    func handle(_ message: PluginMessage) -> String? {
+        let object: [String: JSONValue]
+        switch message {
+        case .blank, .reply: return nil
+        case .oversized: return "sent a line longer than \(Self.lineCap / 1024) KiB; skipped"
+        case .notUTF8(let bytes): return "sent a line that is not UTF-8 (JSON must be): \(LogExcerpt.of(bytes))"
+        case .notAnObject(let bytes): return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
+        case .push(let pushed): object = pushed
         }
         switch object["type"]?.string {
         case "hello":

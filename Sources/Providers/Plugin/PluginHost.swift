@@ -16,7 +16,7 @@ import System
 public final class PluginHost: @unchecked Sendable {
     /// A longer line is skipped (without being buffered) and counted as a misbehaviour.
     public static let lineCap = 1 << 20
-    /// More lines than this in one second are dropped unread, and counted.
+    /// More lines than this in one second, replies aside, are dropped, and counted.
     static let linesPerSecond = 500
     /// Misbehaviours (garbage, oversized or late lines, floods) within `strikeWindow` before the plugin is restarted.
     static let strikeLimit = 50
@@ -238,6 +238,20 @@ public final class PluginHost: @unchecked Sendable {
             if count <= 0 { break }
             let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
+                // A reply answers a request the daemon made, so its count is the daemon's to bound: it is never
+                // dropped with a flood of pushed lines, or a plugin that also logs a lot would look hung.
+                let message: PluginMessage
+                switch item {
+                case .oversized: message = .oversized
+                case .line(let bytes): message = PluginMessage(bytes)
+                }
+                if case .reply(let id, let bytes) = message {
+                    if let problem = answer(id, with: bytes), strike(problem) {
+                        reason = "restarted: too many bad messages (last: \(problem))"
+                        break loop
+                    }
+                    continue
+                }
                 let now = Date()
                 if now.timeIntervalSince(linesThisSecond.second) >= 1 {
                     if linesThisSecond.dropped > 0 {
@@ -254,12 +268,7 @@ public final class PluginHost: @unchecked Sendable {
                     }
                     continue
                 }
-                let problem: String?
-                switch item {
-                case .oversized: problem = "sent a line longer than \(Self.lineCap / 1024) KiB; skipped"
-                case .line(let bytes): problem = handle(bytes)
-                }
-                if let problem, strike(problem) {
+                if let problem = handle(message), strike(problem) {
                     reason = "restarted: too many bad messages (last: \(problem))"
                     break loop
                 }
