@@ -1,6 +1,7 @@
 import Foundation
 import Kind
 import Output
+import Synchronization
 import Testing
 import Timelines
 
@@ -10,6 +11,24 @@ import Timelines
 struct PluginProtocolTests {
     private func feed(_ reader: inout PluginLineReader, _ text: String) -> [PluginLineReader.Item] {
         Array(text.utf8).withUnsafeBufferPointer { reader.feed($0) }
+    }
+
+    /// Every message reaches the listener through the same calls, however many came before: a listener reached one
+    /// level deeper with each message overflowed a chatty plugin's thread after some minutes.
+    @Test func aPluginsListenerIsCalledAtTheSameDepthForEveryMessage() {
+        let host = PluginHost(name: "chatty", argv: ["/bin/false"], kind: "chatty")
+        let stackAddresses = Mutex<[Int]>([])
+        host.listen(statusDirectory: nil) { _ in
+            var local = 0
+            let address = withUnsafeMutablePointer(to: &local) { Int(bitPattern: $0) }
+            stackAddresses.withLock { $0.append(address) }
+        }
+        for _ in 0..<2000 { host.emit(.log(kind: "chatty", level: "info", message: "said")) }
+        let addresses = stackAddresses.withLock { $0 }
+        #expect(addresses.count == 2000)
+        #expect(
+            abs((addresses.first ?? 0) - (addresses.last ?? 0)) < 1024,
+            "the stack grew by \((addresses.first ?? 0) - (addresses.last ?? 0)) bytes")
     }
 
     @Test func linesSplitAcrossReadsAreJoined() {

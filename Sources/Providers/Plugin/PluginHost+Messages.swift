@@ -99,7 +99,7 @@ extension PluginHost {
     }
 
     func emit(_ event: PluginEvent) {
-        listener.withLock { $0 }?(event)
+        listener.withLock { $0 }?.handle(event)
     }
 
     /// The plugin's state as `widgetd plugins` reads it.

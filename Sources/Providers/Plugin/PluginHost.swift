@@ -34,7 +34,7 @@ public final class PluginHost: @unchecked Sendable {
     public let argv: [String]
 
     let state = Mutex(State())
-    let listener = Mutex<(@Sendable (PluginEvent) -> Void)?>(nil)
+    let listener = Mutex<PluginListener?>(nil)
     let statusDirectory = Mutex<String?>(nil)
     /// The kind name the plugin declared (for events); set by `PluginKind`.
     let kindName: String
@@ -47,7 +47,8 @@ public final class PluginHost: @unchecked Sendable {
 
     /// Where pushed reloads and log lines go, and the directory for the plugin's status file (`widgetd plugins`).
     public func listen(statusDirectory directory: String?, _ handler: @escaping @Sendable (PluginEvent) -> Void) {
-        listener.withLock { $0 = handler }
+        let boxed = PluginListener(handler)
+        listener.withLock { $0 = boxed }
         statusDirectory.withLock { $0 = directory }
         writeStatus()
     }
