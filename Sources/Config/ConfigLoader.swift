@@ -147,7 +147,16 @@ public enum ConfigLoader {
     ///
     /// - Throws: a diagnostic when the file cannot be read or is not YAML, so no name can be checked.
     public static func widgetNames(path: String) throws(Diagnostic) -> [String] {
-        guard let widgets = try document(at: path).root?["widgets"]?.value.mapping else { return [] }
+        names(in: try document(at: path))
+    }
+
+    /// The names under `widgets:` in `bytes`, the contents of `file`, read as `widgetNames(path:)` reads a file's.
+    public static func widgetNames(bytes: [UInt8], file: String) throws(Diagnostic) -> [String] {
+        names(in: try document(of: bytes, file: file))
+    }
+
+    private static func names(in document: YAMLDocument) -> [String] {
+        guard let widgets = document.root?["widgets"]?.value.mapping else { return [] }
         return widgets.compactMap { $0.key.scalar?.text }
     }
 
@@ -162,13 +171,17 @@ public enum ConfigLoader {
         } catch {
             throw Diagnostic(error.description, file: path, at: nil)
         }
+        return try document(of: bytes, file: path)
+    }
+
+    private static func document(of bytes: [UInt8], file: String) throws(Diagnostic) -> YAMLDocument {
         if let mark = firstInvalidUTF8(in: bytes) {
-            throw Diagnostic("the file is not valid UTF-8", file: path, at: mark)
+            throw Diagnostic("the file is not valid UTF-8", file: file, at: mark)
         }
         do {
             return try LastParse.document(of: bytes)
         } catch {
-            throw Diagnostic(error.message, file: path, at: error.mark)
+            throw Diagnostic(error.message, file: file, at: error.mark)
         }
     }
 

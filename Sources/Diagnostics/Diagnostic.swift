@@ -76,7 +76,8 @@ public struct Diagnostic: Error, Sendable, Hashable {
 /// Lines end where libyaml ends them (CR LF, CR, LF, NEL, LS, PS), so line numbers agree with its marks; a CR LF
 /// file quotes its lines like an LF one.
 public struct SourceLines: Sendable {
-    private let text: String
+    /// The whole file, as read: the daemon hands it on as the config it runs (`RunningConfig`).
+    public let text: String
     /// Where each line starts and ends (without its break) in `text`.
     private let lines: [Range<String.Index>]
 

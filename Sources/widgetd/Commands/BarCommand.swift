@@ -27,8 +27,9 @@ enum BarCommand {
         widgets: [String]?, bar: String?, configPath: String, registry: KindRegistry, environment: [String: String],
         console: Console
     ) -> Int32 {
-        let loaded = ConfigLoader.load(path: configPath, registry: registry)
-        guard let configuration = loaded.configuration else {
+        // The blocks of the config the daemon runs: a widgets.yaml saved with a mistake meanwhile keeps them.
+        let source = WidgetSource(configPath: configPath, environment: environment)
+        guard let configuration = source.load(registry: registry).configuration else {
             console.err(
                 "widgetd: error: \(configPath) has errors; "
                     + "'\(ConfigPath.checkCommand(for: configPath, environment: environment))' shows them")

@@ -9,25 +9,25 @@ enum ControlLineCommand {
         _ action: ControlCommand.Action, wait: Bool, configPath: String, registry: KindRegistry,
         environment: [String: String], console: Console
     ) -> Int32 {
+        let source = WidgetSource(configPath: configPath, environment: environment)
         switch action {
         case .click(let instance, _, _, _, _), .intent(let instance, _, _):
-            if let problem = WidgetNameCheck.problem(with: instance, configPath: configPath) {
+            if let problem = WidgetNameCheck.problem(with: instance, in: source) {
                 console.err("widgetd: error: \(problem)")
                 return ExitCode.failure
             }
         default:
             break
         }
-        let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration
         if case .intent(let instance, let intent, let parameters) = action,
             let problem = intentProblem(
-                intent, on: instance, parameters: parameters, configuration: configuration, registry: registry)
+                intent, on: instance, parameters: parameters,
+                configuration: source.load(registry: registry).configuration, registry: registry)
         {
             console.err("widgetd: error: \(problem)")
             return ExitCode.failure
         }
-        let settings = configuration?.settings ?? Settings()
-        let paths = RunningDaemon.paths(environment: environment, settings: settings)
+        let paths = RunningDaemon.paths(environment: environment, settings: source.settings)
         do {
             if wait {
                 try ControlClient.sendAndWait(ControlCommand(action), paths: paths.control)

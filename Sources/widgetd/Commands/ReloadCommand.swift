@@ -9,6 +9,7 @@ enum ReloadCommand {
         target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String, registry: KindRegistry,
         environment: [String: String], console: Console
     ) -> Int32 {
+        let source = WidgetSource(configPath: configPath, environment: environment)
         let action: ControlCommand.Action
         switch target {
         case .all: action = .reloadAll
@@ -24,14 +25,13 @@ enum ReloadCommand {
             action = .reloadKind(kind)
         case .instance(let name):
             // A name the config lacks is caught here rather than dropped by the daemon.
-            if let problem = WidgetNameCheck.problem(with: name, configPath: configPath) {
+            if let problem = WidgetNameCheck.problem(with: name, in: source) {
                 console.err("widgetd: error: \(problem)")
                 return ExitCode.failure
             }
             action = .reloadInstance(name)
         }
-        let settings = ConfigLoader.load(path: configPath, registry: registry).configuration?.settings ?? Settings()
-        let paths = RunningDaemon.paths(environment: environment, settings: settings)
+        let paths = RunningDaemon.paths(environment: environment, settings: source.settings)
         do {
             if wait {
                 try ControlClient.sendAndWait(

@@ -30,13 +30,13 @@ enum ShowCommand {
         } else {
             format = .plain
         }
-        let configuration = ConfigLoader.load(path: configPath, registry: registry).configuration
-        let paths = RunningDaemon.paths(environment: environment, settings: configuration?.settings ?? Settings())
+        let source = WidgetSource(configPath: configPath, environment: environment)
+        let paths = RunningDaemon.paths(environment: environment, settings: source.settings)
         let directory = paths.output
         let path = directory + "/" + instance + ".json"
         // A name the config lacks is an error, not a removed widget's leftover record, nor the daemon's fault. With
         // no config to check against, an existing record still shows (a bar started before the config moved).
-        switch WidgetNameCheck(instance, configPath: configPath) {
+        switch WidgetNameCheck(instance, in: source) {
         case .known:
             break
         case .unchecked(let problem) where !FileManager.default.fileExists(atPath: path):

@@ -1,13 +1,13 @@
 import Config
 import Text
 
-/// Whether a widget name given on the command line is one the config declares.
+/// Whether a widget name given on the command line is one the daemon runs (or, with no daemon, the config declares).
 ///
 /// `reload`, `click`, `intent` and `show` check the name before writing to the daemon or reading its files, so a
 /// typo fails at once with a suggestion instead of being written to the FIFO, dropped by the daemon, and reported
-/// as success (or blamed on the daemon). The check reads the config the CLI reads (`--config`, `$WIDGETD_CONFIG`,
-/// or the default path); names are read even from a config with errors elsewhere, as the daemon keeps running its
-/// last good configuration while the file is edited.
+/// as success (or blamed on the daemon). The names are those of the config the running daemon runs (`WidgetSource`),
+/// so a widgets.yaml saved with a mistake changes nothing while the daemon keeps its config; with no daemon, those of
+/// the file, read even when it has errors elsewhere.
 enum WidgetNameCheck: Equatable {
     case known
     /// The config lacks the name: the message names the config and suggests the closest name.
@@ -15,26 +15,26 @@ enum WidgetNameCheck: Equatable {
     /// The config cannot be read (missing, not YAML), so no name can be checked.
     case unchecked(String)
 
-    init(_ name: String, configPath: String) {
+    init(_ name: String, in source: WidgetSource) {
         let names: [String]
         do {
-            names = try ConfigLoader.widgetNames(path: configPath)
+            names = try source.widgetNames()
         } catch {
             self = .unchecked("cannot check widget '\(name)': \(error.place)")
             return
         }
-        guard !names.contains(name) else {
+        guard !names.contains(name), !source.fileDeclares(name) else {
             self = .known
             return
         }
         let hint = Suggestion.didYouMean(name, in: names)
         let list = names.isEmpty ? "it declares none" : "widgets: " + Self.listed(names)
-        self = .unknown("no widget '\(name)' in \(configPath)" + (hint.isEmpty ? "; " + list : hint))
+        self = .unknown("no widget '\(name)' in \(source.path)" + (hint.isEmpty ? "; " + list : hint))
     }
 
     /// Nil for a known name; else the error to print.
-    static func problem(with name: String, configPath: String) -> String? {
-        switch WidgetNameCheck(name, configPath: configPath) {
+    static func problem(with name: String, in source: WidgetSource) -> String? {
+        switch WidgetNameCheck(name, in: source) {
         case .known: nil
         case .unknown(let message), .unchecked(let message): message
         }

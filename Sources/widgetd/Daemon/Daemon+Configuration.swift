@@ -55,6 +55,8 @@ extension Daemon {
         }
         registry = checkedWith
         configuredPlugins = configuration.plugins
+        runningConfigText = loaded.source?.text ?? ""
+        stateFiles.writeRunningConfig(runningConfigText, now: Date())
         let now = Date()
         let (gone, actions) = engine.reconfigure(
             configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)

@@ -9,6 +9,8 @@ import Timelines
 extension Daemon {
     /// The first paint is written: the bars have something to show, so the service is ready.
     func announceStarted() {
+        // Before `daemon.json`: a CLI that finds this daemon finds the config it runs.
+        stateFiles.writeRunningConfig(runningConfigText, now: Date())
         writeState()
         notifier?.send(["READY=1", "STATUS=\(statusLine)", "MAINPID=\(getpid())"])
     }

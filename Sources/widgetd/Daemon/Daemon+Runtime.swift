@@ -102,7 +102,10 @@ extension Daemon {
                         + "until it is fixed")
             }
         }
-        if DaemonState.read(from: control)?.pid != getpid() { writeState() }
+        if DaemonState.read(from: control)?.pid != getpid() {
+            stateFiles.writeRunningConfig(runningConfigText, now: Date())
+            writeState()
+        }
         if statusMadeAgain {
             for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
         }

@@ -115,6 +115,9 @@ final class Daemon {
     var lastHangupReread: Date?
     /// Errors in the config file at the last reload; non-zero while the daemon runs an older config.
     var configErrors = 0
+    /// The text of the config the daemon runs, for the CLI (`RunningConfig`): a few kilobytes, written again when the
+    /// runtime directory is.
+    var runningConfigText: String
     let startedAt = Date()
 
     /// Why the daemon could not start, worded for the user.
@@ -141,6 +144,7 @@ final class Daemon {
         }
         self.registry = registry
         configuredPlugins = configuration.plugins
+        runningConfigText = loaded.source?.text ?? ""
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {

@@ -7,6 +7,9 @@ import Output
 enum StateFile: Hashable {
     /// `<runtime dir>/daemon.json`: where the daemon is, for every CLI command (`DaemonState`).
     case daemon
+    /// `<runtime dir>/running-config.yaml`: the config the daemon runs, for the CLI to resolve widgets against
+    /// (`RunningConfig`).
+    case runningConfig
     /// `<runtime dir>/status/<name>.json`: a widget's policy, next reload and last error, for `list` and `status`
     /// (`InstanceStatusRecord`).
     case status(String)
@@ -19,6 +22,7 @@ enum StateFile: Hashable {
     func path(in paths: DaemonPaths) -> String {
         switch self {
         case .daemon: DaemonState.path(in: paths.control)
+        case .runningConfig: RunningConfig.path(in: paths.control)
         case .status(let name): InstanceStatusRecord.path(for: name, in: paths.status)
         case .acknowledgement(let token): paths.control.acknowledgement(token)
         case .kept(let name): EntryMemory.path(of: name, in: paths.entries)
@@ -30,6 +34,7 @@ enum StateFile: Hashable {
     var inRuntimeDirectory: (directory: RuntimeDirectory.Entry?, name: String)? {
         switch self {
         case .daemon: (nil, DaemonState.fileName)
+        case .runningConfig: (nil, RunningConfig.fileName)
         case .status(let name): (.status, InstanceStatusRecord.fileName(for: name))
         case .acknowledgement(let token): (.acknowledgements, token.rawValue)
         case .kept: nil
@@ -41,17 +46,17 @@ enum StateFile: Hashable {
     /// the stop).
     var isRetried: Bool {
         switch self {
-        case .daemon, .status: true
+        case .daemon, .runningConfig, .status: true
         case .acknowledgement, .kept: false
         }
     }
 
-    /// How a failure is logged: the CLI falls back without `daemon.json` and a `--wait` fails without its
-    /// acknowledgement, so those are warnings; a missing status or kept entry costs a column of `list` or a
+    /// How a failure is logged: the CLI falls back without `daemon.json` or the running config, and a `--wait` fails
+    /// without its acknowledgement, so those are warnings; a missing status or kept entry costs a column of `list` or a
     /// placeholder after a restart.
     var failureLevel: LogLevel {
         switch self {
-        case .daemon, .acknowledgement: .warning
+        case .daemon, .runningConfig, .acknowledgement: .warning
         case .status, .kept: .debug
         }
     }
@@ -59,7 +64,7 @@ enum StateFile: Hashable {
     /// The log line for a failed write.
     func failure(_ error: any Error, path: String) -> String {
         switch self {
-        case .daemon: "cannot write \(path): \(error)"
+        case .daemon, .runningConfig: "cannot write \(path): \(error)"
         case .status(let name): "\(name): cannot write its status: \(error)"
         case .acknowledgement(let token): "cannot acknowledge \(token): \(error)"
         case .kept(let name): "\(name): cannot keep its record: \(error)"

@@ -53,13 +53,22 @@ struct StateFiles {
         write(.daemon, state.encoded(), now: now)
     }
 
-    /// Removes `daemon.json` if it still names this process (not a newer daemon's).
+    /// Removes `daemon.json`, and the running config beside it, if it still names this process (not a newer
+    /// daemon's).
     mutating func removeDaemonState() {
         forget(.daemon)
+        forget(.runningConfig)
         guard let bytes = runtime.contents(of: DaemonState.fileName, in: nil),
             (try? JSONDecoder().decode(DaemonState.self, from: Data(bytes)))?.pid == getpid()
         else { return }
+        runtime.remove(RunningConfig.fileName, from: nil)
         runtime.remove(DaemonState.fileName, from: nil)
+    }
+
+    /// Writes the config the daemon runs (`RunningConfig`); a failure is logged and retried. Meanwhile an earlier
+    /// daemon's copy must not be taken for this one's: it goes, and the CLI falls back on the file.
+    mutating func writeRunningConfig(_ text: String, now: Date) {
+        if !write(.runningConfig, Array(text.utf8), now: now) { runtime.remove(RunningConfig.fileName, from: nil) }
     }
 
     mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
