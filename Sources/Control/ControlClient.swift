@@ -84,17 +84,23 @@ public enum ControlClient {
         }
     }
 
+    /// A request the daemon carried out: its token, and the widgets whose entries it wrote.
+    public struct Confirmation: Sendable, Equatable {
+        public var token: ControlCommand.AckToken
+        public var widgets: [String]
+    }
+
     /// Sends `command` with an acknowledgement token and waits until the daemon has written the entries it
     /// caused, by watching `<runtime dir>/acks` for the token's file (inotify); removes the file after. Throws
-    /// `.failed` with the daemon's reason when the acknowledgement says the request failed.
+    /// `.failed` with the daemon's reason when the acknowledgement says the request failed (`Acknowledgement`).
     ///
     /// The watch is in place before the request is written, so a fast daemon cannot acknowledge unseen.
     /// Uses the command's token, or a new one when it has none.
-    /// - Returns: the token acknowledged.
+    /// - Returns: the token acknowledged, and the widgets the daemon says it wrote.
     @discardableResult
     public static func sendAndWait(
         _ command: ControlCommand, paths: ControlPaths, timeout: Duration = .seconds(10)
-    ) throws(ControlClientError) -> ControlCommand.AckToken {
+    ) throws(ControlClientError) -> Confirmation {
         var command = command
         let token = command.acknowledgement ?? .unique()
         command.acknowledgement = token
@@ -126,15 +132,13 @@ public enum ControlClient {
             }
             _ = inotify.readEvents()  // the access() above is the test; this only clears the queue
         }
-        // An empty acknowledgement is a success; one with text says why the request failed. The daemon writes
-        // it by rename, so what is there is all of it.
-        let reason = try? FileDescriptor.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).read(upTo: 4096)
+        // The daemon writes it by rename, so what is there is all of it.
+        let bytes = (try? FileDescriptor.open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK).readToEnd()) ?? []
         _ = unlink(file)
-        if var reason, !reason.isEmpty {
-            while reason.last == UInt8(ascii: "\n") { reason.removeLast() }
-            throw .failed(String(decoding: reason, as: UTF8.self))
+        switch Acknowledgement(bytes) {
+        case .done(let widgets): return Confirmation(token: token, widgets: widgets)
+        case .failed(let reason): throw .failed(reason)
         }
-        return token
     }
 
     /// Opens the FIFO for writing after checking it is the user's own FIFO, not a link.

@@ -96,10 +96,27 @@ struct ControlClientTests {
         let daemon = DaemonStandIn(fifo: fifo, paths: paths)
         let serving = onAnotherThread { daemon.serveOne() }
         let token = try ControlClient.sendAndWait(
-            ControlCommand(.reloadKind("quotes")), paths: paths, timeout: .seconds(10))
+            ControlCommand(.reloadKind("quotes")), paths: paths, timeout: .seconds(10)
+        ).token
         #expect(serving.wait(timeout: .now() + 10) == .success)
         #expect(daemon.received == ControlCommand(.reloadKind("quotes"), acknowledgement: token))
         #expect(access(paths.acknowledgement(token), F_OK) != 0, "the acknowledgement file is cleaned up")
+    }
+
+    /// The outcome an acknowledgement file holds; an empty one and one of plain text are what daemons wrote before it.
+    @Test(arguments: [
+        ("", Acknowledgement.done(widgets: [])),
+        ("done\n", .done(widgets: [])),
+        ("done\nquote\nclock\n", .done(widgets: ["quote", "clock"])),
+        ("quote: no\n", .failed("quote: no")),
+        (
+            "todos: right click: xdotool exited with status 1\n",
+            .failed("todos: right click: xdotool exited with status 1")
+        ),
+    ])
+    func anAcknowledgementReadsAsItsOutcome(_ text: String, _ outcome: Acknowledgement) {
+        #expect(Acknowledgement(Array(text.utf8)) == outcome)
+        if !text.isEmpty { #expect(outcome.bytes == Array(text.utf8)) }
     }
 
     @Test func sendAndWaitGivesUpWithoutAnAcknowledgement() throws {

@@ -262,9 +262,10 @@ struct DaemonEndToEndTests {
         let missing = try daemon.cli(["intent", "todos", "toggle", "item=nothing like it", "--wait"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("widgetd: error: todos: toggle failed: "), "\(missing.stderr)")
-        // A button with nothing bound does nothing, which is no failure: bars send every button.
+        // A button with nothing bound does nothing: a `--wait`, which asked for something to happen, is told why.
         let scroll = try daemon.cli(["click", "quote", "--button", "4", "--wait"])
-        #expect(scroll.status == 0, "\(scroll.stderr)")
+        #expect(scroll.status == 1)
+        #expect(scroll.stderr.hasPrefix("widgetd: error: quote: nothing is bound to the scroll-up button"))
         #expect(try daemon.cli(["intent", "quote", "next", "--wait"]).status == 0)
     }
 

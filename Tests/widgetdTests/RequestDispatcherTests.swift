@@ -86,12 +86,14 @@ struct RequestDispatcherTests {
                 == [.startCommand(["xdg-open", "https://x"], instance: "opener", button: .right, acknowledgement: nil)])
     }
 
-    @Test func aClickOnNothingBoundIsAcknowledgedAsDone() throws {
+    /// Issue 37, item 4: `click --wait` exited 0 for a click that did nothing.
+    @Test func aClickOnNothingBoundFailsItsAcknowledgementWithTheReason() throws {
+        let reason = "tap: nothing is bound to the middle button (bound: left)"
         #expect(
             Self.requests("click tap 2 ack=m")
                 == [
-                    .log(.info, "tap: nothing is bound to the middle button", limited: true),
-                    .acknowledge(try Self.token("m"), failure: nil),
+                    .log(.info, reason + "; click dropped", limited: true),
+                    .acknowledge(try Self.token("m"), failure: reason),
                 ])
     }
 

@@ -59,9 +59,12 @@ struct StateFilesTests {
 
         let done = try #require(ControlCommand.AckToken("done"))
         let failed = try #require(ControlCommand.AckToken("failed"))
-        fixture.files.acknowledge(done, failure: nil, now: Self.start)
+        fixture.files.acknowledge(done, failure: nil, widgets: ["quote", "clock"], now: Self.start)
         fixture.files.acknowledge(failed, failure: "quote: no", now: Self.start)
-        #expect(try String(contentsOfFile: fixture.paths.control.acknowledgement(done), encoding: .utf8) == "")
+        // The outcome, and the widgets written, whose text a `--wait` prints (`Acknowledgement`).
+        #expect(
+            try String(contentsOfFile: fixture.paths.control.acknowledgement(done), encoding: .utf8)
+                == "done\nquote\nclock\n")
         #expect(
             try String(contentsOfFile: fixture.paths.control.acknowledgement(failed), encoding: .utf8) == "quote: no\n")
 

@@ -77,8 +77,9 @@ extension CommandSyntax {
                         summary: "Every widget of KIND (WidgetKit's reloadTimelines(ofKind:))."),
                     CommandOption(
                         name: "--wait", value: nil,
-                        summary: "Return once the new entries are written, so a script knows its reload landed; exit 1 "
-                            + "with the reason when a reload or writing its files failed."),
+                        summary: "Return once the new entries are written and print each widget's new text (NAME: "
+                            + "TEXT for all or --kind); exit 1 with the reason when a reload or writing its files "
+                            + "failed."),
                     CommandOption(name: "--timeout", value: "SECONDS", summary: "How long --wait waits (default 10)."),
                     config(),
                 ])
@@ -106,7 +107,8 @@ extension CommandSyntax {
                 options: [
                     CommandOption(
                         name: "--wait", value: nil,
-                        summary: "Return once the widgets show the result; exit 1 with the reason when it failed."),
+                        summary: "Return once the widget shows the result and print what it shows; exit 1 with "
+                            + "the reason when the intent failed."),
                     config(),
                 ])
         case .motivations:
@@ -175,7 +177,9 @@ extension CommandSyntax {
                 position("--modifiers", "KEYS", "Modifier keys held, separated by commas: Shift,Mod4."),
                 CommandOption(
                     name: "--wait", value: nil,
-                    summary: "Return once the widget shows the result; exit 1 with the reason when it failed."),
+                    summary: "Return once the widget shows the result and print what it shows; exit 1 with the "
+                        + "reason when nothing is bound to the button, its program could not start (not found, no "
+                        + "display) or its intent failed."),
                 config(),
             ])
     }

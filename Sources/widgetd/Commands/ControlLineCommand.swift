@@ -3,7 +3,9 @@ import Control
 import Kind
 import Text
 
-/// `widgetd click` and `widgetd intent`: write the FIFO line for the daemon, optionally waiting for its result.
+/// `widgetd click` and `widgetd intent`: write the FIFO line for the daemon; with `--wait`, wait for its result and
+/// print what the widget shows then, or exit 1 with why nothing happened (nothing bound to the button, a command
+/// that could not start, a failed intent).
 enum ControlLineCommand {
     static func send(
         _ action: ControlCommand.Action, wait: Bool, configPath: String, registry: KindRegistry,
@@ -31,6 +33,14 @@ enum ControlLineCommand {
         do {
             if wait {
                 try ControlClient.sendAndWait(ControlCommand(action), paths: paths.control)
+                // What the widget shows now: the click's or intent's result, or, for a click on a command, the
+                // widget as it was.
+                if case .click(let instance, _, _, _, _) = action, let text = ShownText.of(instance, in: paths.output) {
+                    console.out(text)
+                } else if case .intent(let instance, _, _) = action, let text = ShownText.of(instance, in: paths.output)
+                {
+                    console.out(text)
+                }
             } else {
                 try ControlClient.send(ControlCommand(action), fifo: paths.control.fifo)
             }

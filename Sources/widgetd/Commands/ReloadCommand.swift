@@ -3,7 +3,8 @@ import Control
 import Kind
 import Text
 
-/// `widgetd reload`: write a `reload …` line to the daemon's FIFO, and with `--wait` wait for its entries.
+/// `widgetd reload`: write a `reload …` line to the daemon's FIFO, and with `--wait` wait for its entries and print
+/// the new text of each widget reloaded.
 enum ReloadCommand {
     static func run(
         target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String, registry: KindRegistry,
@@ -34,8 +35,12 @@ enum ReloadCommand {
         let paths = RunningDaemon.paths(environment: environment, settings: source.settings)
         do {
             if wait {
-                try ControlClient.sendAndWait(
+                let confirmed = try ControlClient.sendAndWait(
                     ControlCommand(action), paths: paths.control, timeout: .milliseconds(Int((timeout ?? 10) * 1000)))
+                // What the reload brought: a named widget's text alone, else each widget's with its name.
+                var named = true
+                if case .reloadInstance = action { named = false }
+                for line in ShownText.lines(of: confirmed.widgets, in: paths.output, named: named) { console.out(line) }
             } else {
                 try ControlClient.send(ControlCommand(action), fifo: paths.control.fifo)
             }

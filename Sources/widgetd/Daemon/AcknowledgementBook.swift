@@ -8,6 +8,9 @@ import Control
 struct AcknowledgementBook {
     private struct Waiting {
         var token: ControlCommand.AckToken
+        /// The widgets the request reloads, in the order they were named: what its `--wait` prints.
+        var widgets: [String]
+        /// Those whose reload has not finished yet.
         var instances: Set<String>
         /// Reloads with a larger token started after the request.
         var after: UInt64
@@ -22,8 +25,8 @@ struct AcknowledgementBook {
         }
     }
 
-    /// A request that is complete: its token, and why any of its reloads failed.
-    typealias Done = (token: ControlCommand.AckToken, failure: String?)
+    /// A request that is complete: its token, why any of its reloads failed, and the widgets it reloaded.
+    typealias Done = (token: ControlCommand.AckToken, failure: String?, widgets: [String])
 
     /// The most requests waiting at once; a request past it is answered at once with a failure, so a flood of
     /// `--wait` lines cannot grow the daemon without bound.
@@ -35,7 +38,7 @@ struct AcknowledgementBook {
     var count: Int { waiting.count }
 
     mutating func wait(_ token: ControlCommand.AckToken, for instances: [String], after issued: UInt64) {
-        waiting.append(Waiting(token: token, instances: Set(instances), after: issued))
+        waiting.append(Waiting(token: token, widgets: instances, instances: Set(instances), after: issued))
     }
 
     /// Records a finished reload (success or failure, so `--wait` never hangs on a failing provider); `failure` is
@@ -59,7 +62,7 @@ struct AcknowledgementBook {
             guard waiting[index].instances.remove(instance) != nil else { continue }
             if let failure { waiting[index].failures.append(failure) }
             if waiting[index].instances.isEmpty {
-                done.append((waiting[index].token, waiting[index].failure))
+                done.append((waiting[index].token, waiting[index].failure, waiting[index].widgets))
                 waiting.remove(at: index)
             }
         }

@@ -59,10 +59,8 @@ extension Daemon {
         for case .failed(let name, let token, let reason) in actions {
             // The provider call is still running somewhere; its late answer will be ignored.
             log(.warning, from: name, "\(name): \(reason)")
-            for (ack, failure) in acknowledgements.completed(
-                instance: name, token: token, failure: "\(name): \(reason)")
-            {
-                acknowledge(ack, failure: failure)
+            for done in acknowledgements.completed(instance: name, token: token, failure: "\(name): \(reason)") {
+                acknowledge(done.token, failure: done.failure, widgets: done.widgets)
             }
         }
     }
@@ -229,9 +227,10 @@ extension Daemon {
         stateFiles.write(status, of: name, now: now)
     }
 
-    /// Tells a waiting CLI its request is done; with `failure`, why it did not work (the CLI then exits 1).
-    func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil) {
+    /// Tells a waiting CLI its request is done, and which widgets it wrote (their text is what `--wait` prints); with
+    /// `failure`, why it did not work (the CLI then exits 1).
+    func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil, widgets: [String] = []) {
         letReadersRun()
-        stateFiles.acknowledge(token, failure: failure, now: Date())
+        stateFiles.acknowledge(token, failure: failure, widgets: widgets, now: Date())
     }
 }

@@ -48,10 +48,10 @@ extension Daemon {
         if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
         // A timeline that could not be written is no success either: the bars do not show it.
         failure = failure ?? outputRetry.failure(of: completion.instance)
-        for (token, failure) in acknowledgements.completed(
+        for done in acknowledgements.completed(
             instance: completion.instance, token: completion.token, failure: failure)
         {
-            acknowledge(token, failure: failure)
+            acknowledge(done.token, failure: done.failure, widgets: done.widgets)
         }
     }
 
@@ -72,7 +72,8 @@ extension Daemon {
                 perform(engine.install(timeline, for: completion.instance, now: now))
                 writeStatus(of: completion.instance, now: now)
                 completion.acknowledgement.map {
-                    acknowledge($0, failure: outputRetry.failure(of: completion.instance))
+                    acknowledge(
+                        $0, failure: outputRetry.failure(of: completion.instance), widgets: [completion.instance])
                 }
                 return
             }

@@ -71,7 +71,9 @@ extension Daemon {
             stopSession(of: name)
             if !remaining.contains(name) {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
-                for (token, failure) in acknowledgements.forget(instance: name) { acknowledge(token, failure: failure) }
+                for done in acknowledgements.forget(instance: name) {
+                    acknowledge(done.token, failure: done.failure, widgets: done.widgets)
+                }
                 stateFiles.forgetKept(name)
                 outputRetry.forget(name)
                 // What its commands left running in the background goes with the widget.

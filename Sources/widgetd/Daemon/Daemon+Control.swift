@@ -11,9 +11,24 @@ import Timelines
 /// from anywhere (the FIFO, signals, plugins, intents) made with their acknowledgements.
 extension Daemon {
     func reapChildren() {
-        children = DetachedCommand.reap(children)
+        for (started, status) in clickCommands.reap() {
+            let failure = ClickCommands.failure(
+                of: started, status: status, hasDisplay: SessionEnvironment.hasDisplay(environment))
+            // One that fails at once is a click that did nothing; a program closed later with an error is only noted.
+            let atOnce = Date().timeIntervalSince(started.started) <= ClickCommands.grace
+            if let failure { log(atOnce ? .warning : .info, from: started.instance, failure) }
+            started.token.map { acknowledge($0, failure: failure, widgets: [started.instance]) }
+        }
         // Orphans of commands reparented to the daemon (it is their subreaper) and since ended.
         ProcessHygiene.reapOrphans()
+    }
+
+    /// Answers the waiting clicks whose commands have run long enough to count as started (`ClickCommands.grace`).
+    func answerClickCommandsWhenDue(now: Date) {
+        guard let due = clickCommands.nextAnswer, due <= now else { return }
+        for started in clickCommands.takeDueAnswers(now: now) {
+            started.token.map { acknowledge($0, widgets: [started.instance]) }
+        }
     }
 
     // MARK: - Control FIFO
@@ -82,7 +97,7 @@ extension Daemon {
             defer { reapChildren() }
             reapChildren()
             // A flood of click lines (a FIFO read holds up to 1 MiB of them) must not start a process each at once.
-            guard children.count < Self.clickCommandsAtOnce else {
+            guard clickCommands.count < Self.clickCommandsAtOnce else {
                 let failure =
                     "\(name): \(button.rawValue) click not started: \(Self.clickCommandsAtOnce) click commands are "
                     + "still running"
@@ -91,12 +106,15 @@ extension Daemon {
                 return
             }
             do {
-                children.insert(
-                    try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment)))
+                let pid = try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment))
+                // Answered when it exits or has run a moment (`ClickCommands`): a started process may still fail.
+                clickCommands.add(
+                    pid,
+                    ClickCommands.Started(
+                        instance: name, button: button, program: argv.first ?? "", token: token, started: now))
                 log(
                     .info, from: Self.fifoSource,
                     "\(name): \(button.rawValue) click started \(argv.joined(separator: " "))")
-                token.map { acknowledge($0) }
             } catch {
                 log(.warning, from: Self.fifoSource, "\(name): \(LogText.excerpt("\(error)"))")
                 token.map { acknowledge($0, failure: "\(name): \(error)") }

@@ -16,7 +16,9 @@ extension Daemon {
             earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
             earlier(
                 earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
-                earlier(earlier(watchdog?.due, workingSetTrimDue), earlier(plugins.retryDue, hangupRereadDue))))
+                earlier(
+                    earlier(watchdog?.due, workingSetTrimDue),
+                    earlier(earlier(plugins.retryDue, hangupRereadDue), clickCommands.nextAnswer))))
     }
 
     /// Does whatever housekeeping is due at `now`.
@@ -24,6 +26,7 @@ extension Daemon {
         if let due = runtimeRepairDue, due <= now { repairRuntime() }
         if let due = outputRetry.due, due <= now { retryOutputs(now: now) }
         retryFailedPluginsWhenDue(now: now)
+        answerClickCommandsWhenDue(now: now)
         rereadForHangupWhenDue(now: now)
         if let due = logLimits.nextDeadline, due <= now {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }

@@ -22,8 +22,8 @@ extension Daemon {
                 perform(engine.providerStopped(instance: instance.name, reason: "\(error)", now: Date()))
             }
         }
-        for (ack, failure) in acknowledgements.completed(instance: instance.name, token: token) {
-            acknowledge(ack, failure: failure)
+        for done in acknowledgements.completed(instance: instance.name, token: token) {
+            acknowledge(done.token, failure: done.failure, widgets: done.widgets)
         }
     }
 
@@ -60,7 +60,7 @@ extension Daemon {
         }
         running.session.deliver(invocation)
         log(.info, from: instance.name, "\(instance.name): click sent to its persistent command")
-        token.map { acknowledge($0) }
+        token.map { acknowledge($0, widgets: [instance.name]) }
         return true
     }
 

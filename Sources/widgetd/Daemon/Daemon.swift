@@ -91,8 +91,8 @@ final class Daemon {
     var storeHold: StoreHold?
     /// Acknowledgements waiting for reloads to finish.
     var acknowledgements = AcknowledgementBook()
-    /// Commands started by clicks that have not been reaped yet.
-    var children: Set<pid_t> = []
+    /// Commands started by clicks that have not been reaped yet, and the waiting clicks they answer.
+    var clickCommands = ClickCommands()
     /// Clicks and intents on command widgets waiting for a thread or running (`Daemon+Control`).
     var commandIntents = 0
     /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).

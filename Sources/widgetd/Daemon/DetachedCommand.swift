@@ -7,7 +7,7 @@ import System
 ///
 /// `posix_spawnp` with its own session (so it outlives the daemon and gets no terminal signals), an empty
 /// signal mask (the daemon blocks SIGHUP, SIGTERM, SIGINT and SIGCHLD; a child must not inherit that), and
-/// /dev/null for its standard streams. The daemon reaps it when SIGCHLD arrives, never blocking on it.
+/// /dev/null for its standard streams. The daemon reaps it when SIGCHLD arrives, never blocking on it (`ClickCommands`).
 enum DetachedCommand {
     struct SpawnError: Error, CustomStringConvertible {
         var description: String
@@ -29,14 +29,6 @@ enum DetachedCommand {
         switch spawned {
         case .success(let pid): return pid
         case .failure(let failure): throw SpawnError(description: "cannot start \(program): \(failure.reason)")
-        }
-    }
-
-    /// Collects the exit status of each finished child in `children`; returns those still running.
-    static func reap(_ children: Set<pid_t>) -> Set<pid_t> {
-        children.filter { pid in
-            var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) == 0
         }
     }
 }

@@ -72,8 +72,10 @@ struct RequestDispatcher {
         let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
         switch action {
         case nil:
-            return [.log(.info, "\(name): nothing is bound to the \(button.rawValue) button", limited: true)]
-                + answer(token)
+            // Bars send every button, so this is common and only informational; a `--wait` is told, as it asked
+            // for something to happen.
+            let reason = Self.nothingBound(to: button, of: instance, kind: kind)
+            return [.log(.info, "\(reason); click dropped", limited: true)] + answer(token, failure: reason)
         case .command(let argv)?:
             return [.startCommand(argv, instance: name, button: button, acknowledgement: token)]
         case .intent(let intent)?:
@@ -123,6 +125,15 @@ struct RequestDispatcher {
                     limited: true)
             ] + answer(token, failure: "\(name): \(intent): \(error)")
         }
+    }
+
+    /// Why a click on `button` does nothing, with the buttons that do something, so the user sees which to press.
+    static func nothingBound(to button: MouseButton, of instance: WidgetInstance, kind: any WidgetKind) -> String {
+        let bound = MouseButton.allCases.filter { instance.onClick[$0] != nil || kind.defaultIntent(for: $0) != nil }
+        let others =
+            bound.isEmpty
+            ? "nor to any other ('on_click:' binds one)" : "bound: \(bound.map(\.rawValue).joined(separator: ", "))"
+        return "\(instance.name): nothing is bound to the \(button.rawValue) button (\(others))"
     }
 
     /// An acknowledgement for `token`, when the line carried one.

@@ -11,11 +11,15 @@
 enum SessionEnvironment {
     static let variables = ["DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY"]
 
+    /// Whether `environment` names an X or Wayland display.
+    static func hasDisplay(_ environment: [String: String]) -> Bool {
+        ["DISPLAY", "WAYLAND_DISPLAY"].contains { environment[$0]?.isEmpty == false }
+    }
+
     /// `argv` as given, or wrapped so it runs with the user manager's display variables.
     static func clickCommand(_ argv: [String], environment: [String: String]) -> [String] {
         let underSystemd = environment["INVOCATION_ID"] != nil || environment["NOTIFY_SOCKET"] != nil
-        let hasDisplay = ["DISPLAY", "WAYLAND_DISPLAY"].contains { environment[$0]?.isEmpty == false }
-        guard underSystemd, !hasDisplay else { return argv }
+        guard underSystemd, !hasDisplay(environment) else { return argv }
         let patterns = variables.map { "\($0)=*" }.joined(separator: "|")
         // `show-environment` prints one NAME=VALUE per line; values with odd characters come $'…'-quoted, which a
         // display name never needs, so such lines are left out rather than unquoted here.

@@ -97,10 +97,11 @@ struct StateFiles {
         try runtime.make(directory)
     }
 
-    /// Tells a waiting CLI its request is done: an empty file, or with `failure`, why it did not work (the CLI then
-    /// exits 1). The file goes `AcknowledgementFiles.lifetime` later if nobody took it.
-    mutating func acknowledge(_ token: ControlCommand.AckToken, failure: String?, now: Date) {
-        guard write(.acknowledgement(token), failure.map { Array(($0 + "\n").utf8) } ?? [], now: now) else { return }
+    /// Tells a waiting CLI its request is done, with the widgets it wrote (`Acknowledgement`), or with `failure`, why
+    /// it did not work (the CLI then exits 1). The file goes `AcknowledgementFiles.lifetime` later if nobody took it.
+    mutating func acknowledge(_ token: ControlCommand.AckToken, failure: String?, widgets: [String] = [], now: Date) {
+        let outcome = failure.map(Acknowledgement.failed) ?? .done(widgets: widgets)
+        guard write(.acknowledgement(token), outcome.bytes, now: now) else { return }
         removeAcknowledgements(acknowledgementFiles.wrote(token, now: now))
     }
 

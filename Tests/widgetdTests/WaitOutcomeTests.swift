@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// Issue 37, item 4: `--wait` tells the truth. `click --wait` and `intent --wait` print what the widget shows once the
+/// daemon confirmed, and exit 1 with the reason when nothing happened; `reload --wait` prints what each widget reloaded
+/// shows now.
+@Suite("--wait says what happened", .spawnsDaemons)
+struct WaitOutcomeTests {
+    static let config = """
+        widgets:
+          clock:
+            kind: clock
+          quote:
+            kind: quotes
+          todos:
+            kind: todos
+            on_click:
+              right: [xdotool, getmouselocation]
+          missing:
+            kind: quotes
+            on_click:
+              right: [widgetd-no-such-program]
+
+        """
+
+    static func started(_ daemon: DaemonUnderTest) async -> Bool {
+        await daemon.waitFor("the first timelines") {
+            ["clock", "quote", "todos", "missing"].allSatisfy(daemon.hasTimeline)
+        }
+    }
+
+    @Test func aClickOnAButtonWithNothingBoundFailsWithTheReason() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(await Self.started(daemon))
+        let click = try daemon.cli(["click", "clock", "--wait"])
+        #expect(click.status == 1)
+        #expect(click.stdout == "")
+        #expect(
+            click.stderr == "widgetd: error: clock: nothing is bound to the left button (nor to any other "
+                + "('on_click:' binds one))\n")
+        // Without --wait a bar's click is not told, but the daemon says why it dropped it.
+        #expect(try daemon.cli(["click", "clock", "--button", "2"]).status == 0)
+        #expect(
+            await daemon.waitFor("the dropped click logged") {
+                daemon.log.contains("clock: nothing is bound to the middle button") && daemon.log.contains("dropped")
+            })
+    }
+
+    @Test func aRightClickWhoseProgramHasNoDisplayFailsNamingIt() async throws {
+        // The daemon's environment names no display (DaemonUnderTest passes none), as at a login before the session.
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(await Self.started(daemon))
+        let click = try daemon.cli(["click", "todos", "--button", "3", "--wait"])
+        #expect(click.status == 1)
+        #expect(
+            click.stderr.hasPrefix("widgetd: error: todos: right click: xdotool exited with status 1"),
+            "\(click.stderr)")
+        #expect(click.stderr.contains("no display"))
+        let missing = try daemon.cli(["click", "missing", "--button", "3", "--wait"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("widgetd-no-such-program"), "\(missing.stderr)")
+    }
+
+    @Test func clickIntentAndReloadPrintWhatTheWidgetsShowNow() async throws {
+        let daemon = try DaemonUnderTest(config: Self.config)
+        #expect(await Self.started(daemon))
+        let click = try daemon.cli(["click", "quote", "--wait"])
+        #expect(click.status == 0, "\(click.stderr)")
+        #expect(click.stdout == (daemon.read("quote.plain") ?? "-"))
+        #expect(!click.stdout.isEmpty)
+
+        let intent = try daemon.cli(["intent", "quote", "next", "--wait"])
+        #expect(intent.status == 0, "\(intent.stderr)")
+        #expect(intent.stdout == (daemon.read("quote.plain") ?? "-"))
+
+        let one = try daemon.cli(["reload", "quote", "--wait"])
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(one.stdout == (daemon.read("quote.plain") ?? "-"))
+
+        let kind = try daemon.cli(["reload", "--kind", "quotes", "--wait"])
+        #expect(kind.status == 0, "\(kind.stderr)")
+        let lines = kind.stdout.split(separator: "\n").map(String.init).sorted()
+        #expect(lines.count == 2)
+        for name in ["missing", "quote"] {
+            let text = (daemon.read(name + ".plain") ?? "-").trimmingCharacters(in: .newlines)
+            #expect(lines.contains(name + ": " + text), "\(lines)")
+        }
+    }
+}
