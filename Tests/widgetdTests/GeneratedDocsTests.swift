@@ -111,7 +111,8 @@ struct GeneratedDocsTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try directory.write(page, try Self.generated(["man", page]))
-        let rendered = try runProgram("/usr/bin/man", ["--warnings", "-l", path], environment: ["MANWIDTH": "80"])
+        let man = try requireExecutable("man", package: "man-db")
+        let rendered = try runProgram(man, ["--warnings", "-l", path], environment: ["MANWIDTH": "80"])
         #expect(rendered.status == 0)
         #expect(rendered.stderr.isEmpty, "man --warnings: \(rendered.stderr)")
         #expect(rendered.stdout.contains(page == "widgetd.1" ? "WIDGETD(1)" : "WIDGETS.YAML(5)"))
@@ -152,7 +153,7 @@ struct GeneratedDocsTests {
 
     @Test("fish completes subcommands, formats, families and the config's widget names")
     func fishCompletes() throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/fish"), "fish is not installed (.ci/run)")
+        let fish = try requireExecutable("fish", package: "fish")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let config = try directory.write(
@@ -160,7 +161,7 @@ struct GeneratedDocsTests {
         let script = try directory.write("completion.fish", try Self.generated(["completion", "fish"]))
         func complete(_ line: String) throws -> [String] {
             let result = try runProgram(
-                "/usr/bin/fish", ["--no-config", "-c", "source \(script); complete -C '\(line)'"],
+                fish, ["--no-config", "-c", "source \(script); complete -C '\(line)'"],
                 environment: [
                     "PATH": widgetdBinary.deletingLastPathComponent().path + ":/usr/bin:/bin",
                     "XDG_RUNTIME_DIR": directory.url.path,
@@ -177,9 +178,7 @@ struct GeneratedDocsTests {
 
     @Test("zsh and fish read their scripts without a syntax error", arguments: ["zsh", "fish"])
     func syntaxChecks(shell: String) throws {
-        let program = "/usr/bin/" + shell
-        try #require(
-            FileManager.default.isExecutableFile(atPath: program), "\(shell) is not installed (.ci/run installs it)")
+        let program = try requireExecutable(shell, package: shell)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let script = try directory.write("completion", try Self.generated(["completion", shell]))

@@ -254,9 +254,7 @@ struct I3blocksMigrationTests {
     }
 
     @Test(.aheadInLine) func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {
-        let i3blocks = try #require(
-            I3blocks.executable,
-            "i3blocks is not installed: this test runs the real one (apt-get install -y i3blocks; .ci/run does)")
+        let i3blocks = try requireExecutable("i3blocks", package: "i3blocks")
         let directory = try workspace(config: Self.i3blocks14Config)
         defer { directory.remove() }
         let configPath = directory.url.path + "/i3blocks.config"

@@ -24,9 +24,7 @@ struct I3blocksTests {
         """
 
     @Test func aClickInRealI3blocksTogglesTheStar() async throws {
-        let i3blocks = try #require(
-            I3blocks.executable,
-            "i3blocks is not installed: this test runs the real one (apt-get install -y i3blocks; .ci/run does)")
+        let i3blocks = try requireExecutable("i3blocks", package: "i3blocks")
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment
         let added = try runWidgetd(["motivations", "add", "No zero days."], environment: env)
@@ -268,14 +266,6 @@ final class I3blocks {
     private var stopped = false
     /// How many `interval=persist` blocks the config has: the processes i3blocks keeps running.
     private let persistBlocks: Int
-
-    /// The `i3blocks` on the PATH or in /usr/bin, nil when there is none.
-    static var executable: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
-        return (path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"])
-            .map { $0 + "/i3blocks" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
 
     /// The shipped config with `widgetd` in its commands replaced by the built binary.
     static func config(from path: String) throws -> String {

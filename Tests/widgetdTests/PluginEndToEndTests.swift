@@ -719,6 +719,7 @@ struct PluginEndToEndTests {
     }
 
     @Test func theContribPluginsPassTheirOwnTests() async throws {
+        try requirePythonModule("jsonschema", package: "python3-jsonschema")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = ["-m", "unittest", "contrib/plugins/test_plugins.py"]

@@ -6,7 +6,7 @@ import Testing
 struct ReleaseBinaryTests {
     @Test func itIsLinkedStrippedAndWithoutICU() async throws {
         let binary = try await PackagingTests.builtReleaseBinary()
-        let file = try runProgram("/usr/bin/file", [binary])
+        let file = try runProgram(try requireExecutable("file", package: "file"), [binary])
         #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: binary))
         // ICU's data is linked in as `icudt76l-…` entries (34 MB); FoundationInternationalization brings it along.

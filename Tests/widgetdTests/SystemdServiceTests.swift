@@ -203,7 +203,7 @@ struct SystemdServiceTests {
         let run = try TemporaryDirectory()
         defer { run.remove() }
         let verify = try runProgram(
-            "/usr/bin/systemd-analyze", ["verify", "--user", unit],
+            try requireExecutable("systemd-analyze", package: "systemd"), ["verify", "--user", unit],
             environment: ["XDG_RUNTIME_DIR": run.url.path, "MANPATH": prefix.url.path + "/share/man"])
         #expect(verify.status == 0, "systemd-analyze verify: \(verify.stdout)\(verify.stderr)")
         #expect(verify.stderr.isEmpty, "\(verify.stderr)")

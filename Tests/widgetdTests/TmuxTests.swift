@@ -13,9 +13,8 @@ struct TmuxTests {
     static let hostile = "5#[fg=red]#{host} C## x ### y #"
 
     @Test func theShippedConfigShowsTheWidgetLiterallyAndAClickTogglesIt() async throws {
-        let tmux = try #require(
-            Self.executable("tmux"), "tmux is not installed: this test runs the real one (apt-get install -y tmux)")
-        let script = try #require(Self.executable("script"), "script (util-linux) is not installed")
+        let tmux = try requireExecutable("tmux", package: "tmux")
+        let script = try requireExecutable("script", package: "bsdutils")
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  motivation:\n    kind: motivations\n    family: systemMedium\n")
         let added = try runWidgetd(["motivations", "add", Self.hostile], environment: daemon.environment)
@@ -66,10 +65,6 @@ struct TmuxTests {
             await waitFor("the star after the click", timeout: .seconds(15)) { drawn().contains("⭐ " + Self.hostile) },
             "tmux drew:\n\(drawn())\ndaemon log:\n\(daemon.log)")
         #expect(daemon.read("motivation.plain") == "⭐ " + Self.hostile + "\n")
-    }
-
-    static func executable(_ name: String) -> String? {
-        ["/usr/bin/", "/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }
 

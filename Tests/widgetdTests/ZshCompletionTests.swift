@@ -11,12 +11,8 @@ import Testing
 struct ZshCompletionTests {
     @Test("zsh completes subcommands, formats, families and the config's widget names")
     func zshCompletes() async throws {
-        let zsh = try #require(
-            ["/usr/bin/zsh", "/bin/zsh"].first { FileManager.default.isExecutableFile(atPath: $0) },
-            "zsh is not installed (.ci/run installs it)")
-        let tmux = try #require(
-            ["/usr/bin/tmux", "/bin/tmux"].first { FileManager.default.isExecutableFile(atPath: $0) },
-            "tmux is not installed (.ci/run installs it)")
+        let zsh = try requireExecutable("zsh", package: "zsh")
+        let tmux = try requireExecutable("tmux", package: "tmux")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.url.path

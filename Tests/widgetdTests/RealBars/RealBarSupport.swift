@@ -2,20 +2,6 @@ import Foundation
 import System
 import Testing
 
-/// A bar or tool a real-bar test needs and cannot find: the test fails with this reason, never passes quietly.
-struct MissingTool: Error, CustomStringConvertible {
-    var description: String
-}
-
-/// The path of `name` on the usual system paths; throws, naming the Debian package, when it is not installed.
-func requireExecutable(_ name: String, package: String) throws -> String {
-    for directory in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin", "/sbin"] {
-        let path = directory + "/" + name
-        if access(path, X_OK) == 0 { return path }
-    }
-    throw MissingTool(description: "\(name) is not installed: apt-get install \(package) (.ci/run installs it)")
-}
-
 /// A child process started with `posix_spawn`, not Foundation's `Process`: several tests start bars at once, and
 /// `Process` left a `setsid` child unreaped and a waiting test hung. Optionally in a session of its own
 /// (`POSIX_SPAWN_SETSID`), so stopping it stops what it started too; its output goes to a log file.
