@@ -82,14 +82,15 @@ struct PackagingTests {
         for plugin in ["countdown", "loadavg", "pomodoro"] {
             #expect(access(prefix + "/share/doc/widgetd/examples/plugins/" + plugin, X_OK) == 0, "\(plugin)")
         }
-        #expect(access(prefix + "/share/doc/widgetd/examples/plugins/widgetd_plugin.py", X_OK) != 0)
+        #expect(access(prefix + "/share/doc/widgetd/examples/plugins/test_plugins.py", X_OK) != 0)
         let version = try runProgram(prefix + "/bin/widgetd", ["--version"])
         #expect(version.stdout == (try runWidgetd(["--version"]).stdout))
-        let file = try runProgram("/usr/bin/file", [prefix + "/bin/widgetd"])
+        let file = try runProgram(try requireExecutable("file", package: "file"), [prefix + "/bin/widgetd"])
         #expect(file.stdout.contains("stripped") && !file.stdout.contains("not stripped"), "\(file.stdout)")
+        let manProgram = try requireExecutable("man", package: "man-db")
         for page in ["man1/widgetd.1", "man5/widgets.yaml.5"] {
             let man = try await awaitingPrograms {
-                try runProgram("/usr/bin/man", ["--warnings", "-l", prefix + "/share/man/" + page])
+                try runProgram(manProgram, ["--warnings", "-l", prefix + "/share/man/" + page])
             }
             #expect(man.status == 0 && man.stderr.isEmpty, "\(page): \(man.stderr)")
         }
@@ -138,27 +139,43 @@ struct PackagingTests {
     }
 
     @Test(
-        "package-deb builds a .deb with every part, the binary's version, libyaml and libsqlite3 Depends, and lintian finds no error"
+        "package-deb builds a .deb under .build with every part, the binary's version, the Depends install.md lists, and lintian finds no error"
     )
     func debianPackage() async throws {
+        for (tool, package) in [
+            ("dpkg-deb", "dpkg"), ("dpkg-shlibdeps", "dpkg-dev"), ("strip", "binutils"), ("lintian", "lintian"),
+        ] {
+            _ = try requireExecutable(tool, package: package)
+        }
         let binary = try await Self.builtReleaseBinary()
         let output = try TemporaryDirectory()
         defer { output.remove() }
         // dpkg-deb's fastest gzip level, through its own variable (the script passes `-Zgzip` and no level): what this
         // test checks — the parts, the fields, lintian's errors — is the same at any level, and level 9 cost 1.3 s of
-        // CPU on this run's longest chain.
+        // CPU on this run's longest chain. No `--output`: the default must be a build directory, not the checkout.
         let build = try await awaitingPrograms {
-            try runScript(
-                "package-deb", ["--binary", binary, "--output", output.url.path],
-                environment: ["DPKG_DEB_COMPRESSOR_LEVEL": "1"])
+            try runScript("package-deb", ["--binary", binary], environment: ["DPKG_DEB_COMPRESSOR_LEVEL": "1"])
         }
         try #require(build.status == 0, "\(build.stderr)")
         let deb = build.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        defer { try? FileManager.default.removeItem(atPath: deb) }
+        #expect(deb.hasPrefix(packageRoot.path + "/.build/deb/"), "\(deb)")
         let version = try runProgram(binary, ["--version"]).stdout.split(separator: " ")[1]
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(deb.hasSuffix("widgetd_\(version)_amd64.deb") || deb.hasSuffix("widgetd_\(version)_arm64.deb"))
 
         let contents = try runProgram("/usr/bin/dpkg-deb", ["-c", deb]).stdout
+        // The example plugins keep their run bit, so a copy into the plugin directory runs; their tests do not.
+        let modes = Dictionary(
+            contents.split(separator: "\n").compactMap { line -> (String, String)? in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard let mode = fields.first, let path = fields.last else { return nil }
+                return (String(path), String(mode))
+            }, uniquingKeysWith: { first, _ in first })
+        for plugin in ["countdown", "loadavg", "pomodoro"] {
+            #expect(modes["./usr/share/doc/widgetd/examples/plugins/" + plugin] == "-rwxr-xr-x", "\(plugin)")
+        }
+        #expect(modes["./usr/share/doc/widgetd/examples/plugins/test_plugins.py"] == "-rw-r--r--")
         for path in [
             "./usr/bin/widgetd", "./usr/share/man/man1/widgetd.1.gz", "./usr/share/man/man5/widgets.yaml.5.gz",
             "./usr/share/bash-completion/completions/widgetd", "./usr/share/zsh/vendor-completions/_widgetd",
@@ -181,21 +198,43 @@ struct PackagingTests {
         #expect(depends.contains("libyaml-0-2"), "\(depends)")
         #expect(depends.contains("libsqlite3-0"), "\(depends)")
         #expect(depends.contains("libc6"), "\(depends)")
+        #expect(
+            try Self.packageNames(in: depends) == Self.documentedDepends(),
+            "docs/install.md's list; the package's: \(depends)")
         #expect(try !field("Description").isEmpty)
 
         // Every check that can give an error runs (`--tags-from-file`, lintian's own selection of checks by the tags
         // asked for), and no other: 2.9 s of CPU against 4.2 for all of them, for the same verdict.
+        let lintianProgram = try requireExecutable("lintian", package: "lintian")
         let errorTags = try Self.lintianErrorTags()
         try #require(errorTags.count > 100, "lintian's error tags: \(errorTags.count)")
         let tagList = output.url.path + "/error-tags"
         try (errorTags.joined(separator: "\n") + "\n").write(toFile: tagList, atomically: false, encoding: .utf8)
         let lintian = try await awaitingPrograms {
-            try runProgram("/usr/bin/lintian", ["--tag-display-limit", "0", "--tags-from-file", tagList, deb])
+            try runProgram(lintianProgram, ["--tag-display-limit", "0", "--tags-from-file", tagList, deb])
         }
         #expect(lintian.status == 0, "lintian: \(lintian.stderr)")
         let errors = lintian.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") }
         #expect(errors.isEmpty, "lintian errors:\n\(errors.joined(separator: "\n"))")
-        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian"))
+    }
+
+    /// The packages of a `Depends` field, without versions, sorted: `libc6 (>= 2.34), libyaml-0-2` → both names.
+    static func packageNames(in depends: String) -> [String] {
+        depends.split(separator: ",").flatMap { $0.split(separator: "|") }.compactMap {
+            $0.split(separator: " ", omittingEmptySubsequences: true).first.map(String.init)
+        }.sorted()
+    }
+
+    /// The packages docs/install.md says the .deb depends on: the list after "reads them from the built package's
+    /// control file:", in backquotes.
+    static func documentedDepends() throws -> [String] {
+        let text = try String(contentsOfFile: packageRoot.path + "/docs/install.md", encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        let marker = "from the built package's control file: `"
+        guard let start = text.range(of: marker), let end = text[start.upperBound...].firstIndex(of: "`") else {
+            return []
+        }
+        return packageNames(in: String(text[start.upperBound..<end]))
     }
 
     /// The names of lintian's tags of severity `error`, from its tag files: `Tag:`, prefixed with `Check:` and a slash
