@@ -157,6 +157,35 @@ struct I3blocksMigrationTests {
             }, "\(daemon.log)")
     }
 
+    /// A block with `signal=` is named with the command that replaces a key binding's `pkill -RTMIN+N i3blocks` (which
+    /// ends i3blocks 1.4 once the new config asks for no signal): on the terminal and in the file, which still checks.
+    @Test func blocksWithSignalsAreListedWithTheReloadThatReplacesThePkill() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = try directory.write(
+            "i3blocks.config",
+            "[volume]\ncommand=echo 50%\nsignal=10\n\n[cpu]\ncommand=echo 3%\ninterval=5\n\n"
+                + "[mail]\ncommand=echo 0\nsignal=3\n")
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("widgetd: note: blocks with signal= are widgets now"), "\(imported.stderr)")
+        let advice = imported.stderr.split(separator: "\n").filter { $0.contains("pkill") && $0.contains("->") }
+        #expect(
+            advice == [
+                "  pkill -RTMIN+10 i3blocks  ->  widgetd reload volume",
+                "  pkill -RTMIN+3 i3blocks  ->  widgetd reload mail",
+            ], "\(imported.stderr)")
+        #expect(
+            imported.stdout.contains("#   pkill -RTMIN+10 i3blocks  ->  widgetd reload volume"), "\(imported.stdout)")
+        let yamlPath = try directory.write("widgets.yaml", imported.stdout)
+        let check = try runWidgetd(["check", "--config", yamlPath])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        // Without a signal, nothing to change, nothing said.
+        let quiet = try runWidgetd(
+            ["import", "i3blocks", try directory.write("plain.config", "[cpu]\ncommand=echo 3%\ninterval=5\n")])
+        #expect(quiet.stderr.isEmpty && !quiet.stdout.contains("pkill"), "\(quiet.stderr)")
+    }
+
     /// What the import cannot take is said, and the file it writes still checks: a `format=` it does not know is a
     /// comment, and control characters of the old file never reach a comment (a NUL there failed the whole file).
     @Test func oddPropertiesAreNotedAndTheResultStillChecks() throws {

@@ -35,8 +35,10 @@ enum Help {
             """
             Read an i3blocks config and print the widgets.yaml that runs its blocks as exec widgets (commands,
             interval, persist, signal, format and every property), then the new i3blocks config that shows
-            them through widgetd. What cannot be translated is listed as comments. Without FILE, i3blocks'
-            own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
+            them through widgetd. What cannot be translated is listed as comments. Blocks with signal= are
+            listed on stderr with the 'widgetd reload NAME' that replaces each 'pkill -RTMIN+N i3blocks' in
+            your key bindings (i3blocks 1.4 ends on a signal its new config does not ask for). Without FILE,
+            i3blocks' own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
             $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf.
             """
         case .plugins:

@@ -20,6 +20,21 @@ struct I3blocksImport {
     struct Result {
         var yaml: String
         var i3blocksConfig: String
+        /// The widgets made from blocks with `signal=`, with their signal: a key binding's `pkill -RTMIN+N i3blocks`
+        /// must become `widgetd reload NAME`, as i3blocks 1.4 ends on a real-time signal that no block of its new
+        /// config asks for.
+        var signalled: [(widget: String, signal: Int)] = []
+
+        /// What to tell the user about `signalled`, one line each after a heading; empty when no block had a signal.
+        var signalAdvice: [String] {
+            guard !signalled.isEmpty else { return [] }
+            return [
+                "blocks with signal= are widgets now: change each `pkill -RTMIN+N i3blocks` (in your i3 or sway key "
+                    + "bindings, scripts) as below; the new i3blocks config asks for no signal, and i3blocks 1.4 "
+                    + "ends on one it does not ask for"
+            ]
+                + signalled.map { "pkill -RTMIN+\($0.signal) i3blocks  ->  widgetd reload \($0.widget)" }
+        }
     }
 
     /// i3bar keys widgetd passes on from `intent:`, as the exec kind names them.
@@ -80,8 +95,10 @@ struct I3blocksImport {
         let directory = Path.directory(of: path)
         var yaml = [
             "# widgets.yaml made by `widgetd import i3blocks \(path)`.",
-            "# Commands run with sh in \(directory), as i3blocks runs them in its config's directory.",
+            "# Commands run with sh in \(directory), the config's directory, as i3blocks 1.5 runs them (1.4 runs them in",
+            "# its own working directory, the one i3 or sway started it in).",
         ]
+        var signalled: [(widget: String, signal: Int)] = []
         yaml += problems.map { "# not read: \(commentText($0))" }
         yaml.append("widgets:")
         var bar = [
@@ -135,6 +152,7 @@ struct I3blocksImport {
             if let signal = section.value("signal") {
                 if let number = Int(signal), (1...30).contains(number) {
                     keys.append("    signal: \(number)")
+                    signalled.append((name, number))
                 } else {
                     notes.append("signal=\(signal) is outside 1-30: left out")
                 }
@@ -182,8 +200,14 @@ struct I3blocksImport {
                 "command=exec \(widgetd) show \(name) --format i3bar --follow",
             ]
         }
-        return Result(
-            yaml: yaml.joined(separator: "\n") + "\n", i3blocksConfig: bar.joined(separator: "\n") + "\n")
+        var result = Result(
+            yaml: "", i3blocksConfig: bar.joined(separator: "\n") + "\n", signalled: signalled)
+        let advice = result.signalAdvice
+        if let heading = advice.first {
+            yaml.insert(contentsOf: ["# " + heading + ":"] + advice.dropFirst().map { "#   " + $0 }, at: 3)
+        }
+        result.yaml = yaml.joined(separator: "\n") + "\n"
+        return result
     }
 
     /// A note as a YAML comment can hold it: the file's text is quoted in notes, and a control character (a NUL, a

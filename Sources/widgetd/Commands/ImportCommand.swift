@@ -36,6 +36,11 @@ enum ImportCommand {
                 .map { $0.isEmpty ? "#" : "# " + $0 }.joined(separator: "\n") + "\n"
         }
         console.out(String(text.dropLast()))
+        // On the terminal too: the YAML usually goes to a file, and a key binding left as it was ends i3blocks 1.4.
+        if let heading = result.signalAdvice.first {
+            console.err("widgetd: note: " + heading + ":")
+            for line in result.signalAdvice.dropFirst() { console.err("  " + line) }
+        }
         return ExitCode.success
     }
 }
