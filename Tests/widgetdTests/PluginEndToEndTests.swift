@@ -398,7 +398,7 @@ struct PluginEndToEndTests {
             "LOADAVG_FILE": directory.url.path + "/loadavg",
         ]
         let list = try runWidgetd(["plugins"], environment: environment)
-        #expect(list.status == 0)
+        #expect(list.status == 1, "broken plugins are a failure a script can tell")
         let lines = list.stdout.split(separator: "\n")
         #expect(
             lines.last == "skipped \(plugins)/copied: not executable (chmod +x \(plugins)/copied to make it a plugin)")
@@ -408,7 +408,7 @@ struct PluginEndToEndTests {
         #expect(list.stdout.contains("declares kind 'quotes', which another kind already has"), "\(list.stdout)")
         #expect(list.stdout.contains("speaks protocol 2; this widgetd speaks 1"))
         #expect(list.stdout.contains("its first line is not JSON: 'hello there'"))
-        #expect(rows.last.map { $0.prefix(4).joined(separator: " ") } == "loadavg loadavg 1.0 not", "\(list.stdout)")
+        #expect(rows.last.map { $0.prefix(4).joined(separator: " ") } == "loadavg loadavg 1.0 ready", "\(list.stdout)")
         let kinds = try runWidgetd(["kinds"], environment: environment)
         #expect(kinds.stdout.contains("loadavg — Load average"))
         #expect(!kinds.stdout.contains("later"))

@@ -5,7 +5,8 @@ import Glibc
 import System
 
 /// A persistent command's process: in a process group of its own (so stopping it ends everything it started), its
-/// standard input a pipe the daemon writes clicks to, its standard output a pipe the session reads.
+/// standard input a pipe the daemon writes clicks to, its standard output a pipe the session reads, and its standard
+/// error /dev/null, or a pipe for a plugin, whose last lines say why it failed.
 ///
 /// It is watched by its process, not by its pipe: a child it started in the background keeps the pipe open after it
 /// exits (`sleep 1000 &` in a script), so the output's end does not say it exited; `exitFile` does.
@@ -18,46 +19,59 @@ struct PersistentProcess {
     /// A pidfd (Linux 5.3), readable once the process has exited; -1 on a kernel without, where only the output's end
     /// tells.
     private(set) var exitFile: Int32
+    /// The read end of its standard error (non-blocking) when spawned `keepingErrors`; -1 otherwise.
+    private(set) var errors: Int32 = -1
 
     /// Reads of 64 KiB, at most, of what a command printed before it exited: 1 MiB, the most an unprivileged process
     /// may make its pipe hold. A child it left holding the pipe may print on; that is not waited for.
     static let readsAfterExit = 16
 
-    static func spawn(_ argv: [String], environment: [String: String]) throws -> PersistentProcess {
+    static func spawn(_ argv: [String], environment: [String: String], keepingErrors: Bool = false) throws
+        -> PersistentProcess
+    {
         guard let program = argv.first, !program.isEmpty else { throw CommandError(description: "empty command") }
         return try SpawnGuard.withLock { () throws -> PersistentProcess in
             var inPipe: [Int32] = [-1, -1]
             var outPipe: [Int32] = [-1, -1]
-            guard pipe(&inPipe) == 0 else {
-                throw CommandError(description: "pipe: \(String(cString: strerror(errno)))")
+            var errorPipe: [Int32] = [-1, -1]
+            func closePipes() {
+                for end in inPipe + outPipe + errorPipe where end >= 0 { close(end) }
             }
-            guard pipe(&outPipe) == 0 else {
-                close(inPipe[0])
-                close(inPipe[1])
-                throw CommandError(description: "pipe: \(String(cString: strerror(errno)))")
+            guard pipe(&inPipe) == 0, pipe(&outPipe) == 0, !keepingErrors || pipe(&errorPipe) == 0 else {
+                let error = errno
+                closePipes()
+                throw CommandError(description: "pipe: \(String(cString: strerror(error)))")
             }
-            for end in inPipe + outPipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            for end in inPipe + outPipe + errorPipe where end >= 0 { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             _ = fcntl(inPipe[1], F_SETFL, fcntl(inPipe[1], F_GETFL) | O_NONBLOCK)
+            if keepingErrors { _ = fcntl(errorPipe[0], F_SETFL, fcntl(errorPipe[0], F_GETFL) | O_NONBLOCK) }
 
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            if keepingErrors {
+                posix_spawn_file_actions_adddup2(&actions, errorPipe[1], 2)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            }
             let spawned = ChildAttributes.spawn(argv, environment: environment, actions: &actions)
             close(inPipe[0])
             close(outPipe[1])
+            if keepingErrors { close(errorPipe[1]) }
             switch spawned {
             case .success(let pid):
                 // Under the spawn lock, so that `ProcessHygiene.reapOrphans` never takes its exit from the thread
                 // that waits for it (the caller calls `RunningCommands.ended` once it has reaped it).
                 RunningCommands.started(pid)
                 return PersistentProcess(
-                    pid: pid, input: inPipe[1], output: outPipe[0], exitFile: widgetd_pidfd_open(pid))
+                    pid: pid, input: inPipe[1], output: outPipe[0], exitFile: widgetd_pidfd_open(pid),
+                    errors: errorPipe[0])
             case .failure(let failure):
                 close(inPipe[1])
                 close(outPipe[0])
+                if keepingErrors { close(errorPipe[0]) }
                 throw CommandError(description: "cannot run \(program): \(failure.reason)")
             }
         }
@@ -107,9 +121,11 @@ struct PersistentProcess {
         if input >= 0 { close(input) }
         if output >= 0 { close(output) }
         if exitFile >= 0 { close(exitFile) }
+        if errors >= 0 { close(errors) }
         input = -1
         output = -1
         exitFile = -1
+        errors = -1
     }
 
     /// WIFEXITED / WEXITSTATUS, which Swift does not import (they are macros).

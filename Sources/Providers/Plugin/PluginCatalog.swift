@@ -26,6 +26,8 @@ public struct FoundPlugin: Sendable {
     public var lastKind: String?
     /// It said hello, with a kind a built-in or an earlier plugin already has.
     public var isClash = false
+    /// The last lines of its standard error when it failed to say hello (`StandardErrorTail`).
+    public var standardError: [String] = []
 }
 
 /// Finds plugins (executables in `$XDG_DATA_HOME/widgetd/plugins/` and `/usr/lib/widgetd/plugins/`, plus
@@ -106,9 +108,7 @@ public enum PluginCatalog {
     public enum Retry: Sendable {
         /// None: a command a bar runs at every click must not wait for a silent plugin each time.
         case none
-        /// Plugins that said nothing in time (`widgetd plugins`: a slow start may have been the machine's).
-        case timeouts
-        /// Every failure (the daemon: a plugin that crashed before its hello may have been fixed since).
+        /// Every failure (the daemon's start and `widgetd plugins`: a plugin that failed may have been fixed since).
         case failures
     }
 
@@ -184,16 +184,18 @@ public enum PluginCatalog {
         return found.map { $0! }
     }
 
-    /// The cache's entry when it matches the files and is not a failure `retrying` names; nil otherwise.
+    /// The cache's entry when it matches the files and is not a failure `retrying` names; nil otherwise. A failure
+    /// holds only while the directories of the plugin's files are as they were too: a helper copied in beside it, or a
+    /// module it imports fixed there, is a reason to run it again that its own files do not show.
     private static func cachedDeclaration(
         of source: PluginSource, cacheDirectory: String, retrying: Retry
     ) -> FoundPlugin? {
         guard let cached = cacheEntry(of: source.name, in: cacheDirectory),
-            cached["key"]?.string == cacheKey(source.argv)
+            cached["key"]?.string == cacheKey(source.argv),
+            cached["hello"] != nil || cached["directories"]?.string == directoriesKey(source.argv)
         else { return nil }
         switch retrying {
         case .none: break
-        case .timeouts: if cached["timeout"] == .bool(true) { return nil }
         case .failures: if cached["hello"] == nil { return nil }
         }
         if let hello = cached["hello"]?.object {
@@ -205,7 +207,8 @@ public enum PluginCatalog {
             }
         }
         return FoundPlugin(
-            source: source, error: cached["error"]?.string ?? "unknown error", lastKind: cached["lastKind"]?.string)
+            source: source, error: cached["error"]?.string ?? "unknown error", lastKind: cached["lastKind"]?.string,
+            standardError: cached["stderr"]?.strings ?? [])
     }
 
     private static func cacheEntry(of name: String, in cacheDirectory: String) -> [String: JSONValue]? {
@@ -235,10 +238,12 @@ public enum PluginCatalog {
             }
         case .failure(let error):
             record["error"] = JSONValue(error.description)
-            if error.isTimeout { record["timeout"] = .bool(true) }
+            record["stderr"] = JSONValue(error.standardError)
+            record["directories"] = JSONValue(directoriesKey(source.argv))
             let lastKind = kindName(in: cacheEntry(of: source.name, in: cacheDirectory))
             if let lastKind { record["lastKind"] = JSONValue(lastKind) }
-            found = FoundPlugin(source: source, error: error.description, lastKind: lastKind)
+            found = FoundPlugin(
+                source: source, error: error.description, lastKind: lastKind, standardError: error.standardError)
         }
         try? PrivateDirectory.make(cacheDirectory)
         try? Data(JSONValue.object(record).serialized()).write(
@@ -250,16 +255,52 @@ public enum PluginCatalog {
     /// needed, and a script it is given), and the words themselves.
     static func cacheKey(_ argv: [String]) -> String {
         var parts = argv
-        for (index, word) in argv.enumerated() {
+        for path in files(of: argv) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            parts.append("\(path):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+        }
+        return parts.joined(separator: "\u{1F}")
+    }
+
+    /// The files the command names: the program (found on PATH when it is a bare name) and the words that are files.
+    /// Files only: a directory's mtime changes with every file written in it (a plugin's state directory).
+    private static func files(of argv: [String]) -> [String] {
+        argv.enumerated().compactMap { index, word in
             var path = word
             if index == 0, !word.contains("/") {
                 let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
                 path = directories.map { "\($0)/\(word)" }.first { access($0, X_OK) == 0 } ?? word
             }
             var info = stat()
-            // Files only: a directory's mtime changes with every file written in it (a plugin's state directory).
-            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            parts.append("\(path):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return path
+        }
+    }
+
+    /// Most files of one directory a failure's key looks at: a plugin's directory holds a few, and a directory of
+    /// thousands (a script in /usr/bin) is then keyed by its own mtime alone, which still changes when a file is
+    /// added, removed or renamed there.
+    static let directoryKeyLimit = 256
+
+    /// What a failure is remembered with beside `cacheKey`: every regular file (name, size, mtime) in the directory
+    /// of each file the command names but its interpreter (the program, when a script follows it), so that a plugin
+    /// that failed for want of a file beside it runs again as soon as that file is there.
+    static func directoriesKey(_ argv: [String]) -> String {
+        var files = files(of: argv)
+        if files.count > 1 { files.removeFirst() }
+        var parts: [String] = []
+        for directory in Set(files.map(Path.directory(of:))).sorted() {
+            var info = stat()
+            guard stat(directory, &info) == 0 else { continue }
+            parts.append("\(directory):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            guard names.count <= directoryKeyLimit else { continue }
+            for name in names.sorted() {
+                let path = directory + "/" + name
+                guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+                parts.append("\(name):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)")
+            }
         }
         return parts.joined(separator: "\u{1F}")
     }
@@ -268,47 +309,91 @@ public enum PluginCatalog {
 /// Runs a plugin just long enough to read its hello.
 enum PluginProbe {
     struct Failure: Error, CustomStringConvertible {
+        /// Why, with the last line of standard error when there is one.
         var description: String
-        var isTimeout = false
+        /// The last lines of its standard error (`StandardErrorTail`).
+        var standardError: [String] = []
+    }
+
+    /// What reading the hello came to, before the process is ended.
+    private enum Outcome {
+        case hello([String: JSONValue])
+        case failed(String)
+        /// Its output ended before a hello: it exited (or closed its output); its status says which.
+        case exited
     }
 
     static func hello(_ argv: [String], deadline seconds: TimeInterval) -> Result<[String: JSONValue], Failure> {
         var process: PersistentProcess
         do {
-            process = try PersistentProcess.spawn(argv, environment: ProcessInfo.processInfo.environment)
+            // The environment the daemon gives it, so that the hello it says here is the one it says there.
+            var environment = ProcessInfo.processInfo.environment
+            environment["WIDGETD_PLUGIN_PROTOCOL"] = String(PluginDeclaration.protocolVersion)
+            process = try PersistentProcess.spawn(argv, environment: environment, keepingErrors: true)
         } catch {
             return .failure(Failure(description: "cannot start: \(error)"))
         }
-        defer {
-            kill(-process.pid, SIGTERM)
-            // Ends what it started in its group too (a child that ignores SIGTERM), before the pid can be reused.
-            _ = process.waitForExit(killingAfter: 1)
-            process.closeAll()
-            RunningCommands.ended(process.pid)
+        var errors = StandardErrorTail()
+        let outcome = readHello(from: process, deadline: seconds, errors: &errors)
+        kill(-process.pid, SIGTERM)
+        // Ends what it started in its group too (a child that ignores SIGTERM), before the pid can be reused.
+        let status = process.waitForExit(killingAfter: 1)
+        errors.read(from: process.errors)
+        process.closeAll()
+        RunningCommands.ended(process.pid)
+        let reason: String
+        switch outcome {
+        case .hello(let object): return .success(object)
+        case .failed(let why):
+            reason = why
+        case .exited:
+            reason =
+                switch status {
+                case 0: "exited before its hello"
+                case 128 + SIGTERM: "closed its output before its hello"
+                default: "exited with status \(status) before its hello"
+                }
         }
+        let lines = errors.lines
+        return .failure(
+            Failure(
+                description: StandardErrorTail.described(reason, lines: lines), standardError: lines))
+    }
+
+    /// Reads the plugin's output until its first line, keeping what it writes on standard error meanwhile (a pipe
+    /// nobody reads would stop a plugin that writes much there before its hello).
+    private static func readHello(
+        from process: PersistentProcess, deadline seconds: TimeInterval, errors: inout StandardErrorTail
+    ) -> Outcome {
         let deadline = Date().addingTimeInterval(seconds)
         var reader = PluginLineReader(cap: PluginHost.lineCap)
         var buffer = [UInt8](repeating: 0, count: 65_536)
+        var errorsOpen = process.errors >= 0
         while true {
             let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else {
-                return .failure(Failure(description: "said no hello within \(Int(seconds)) s", isTimeout: true))
-            }
-            var descriptor = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            guard remaining > 0 else { return .failed("said no hello within \(Int(seconds)) s") }
+            var descriptors = [
+                pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorsOpen ? process.errors : -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 2, Int32((remaining * 1000).rounded(.up)))
             if ready <= 0 { continue }
+            if descriptors[1].revents != 0 {
+                errors.read(from: process.errors)
+                // At its end (POLLHUP with nothing left) it would wake every poll: not watched from then on.
+                if descriptors[1].revents & Int16(POLLIN) == 0 { errorsOpen = false }
+            }
+            guard descriptors[0].revents != 0 else { continue }
             let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
-            if count <= 0 { return .failure(Failure(description: "exited before its hello")) }
+            if count <= 0 { return .exited }
             let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
-                guard case .line(let bytes) = item else {
-                    return .failure(Failure(description: "its first line is longer than 1 MiB"))
-                }
+                guard case .line(let bytes) = item else { return .failed("its first line is longer than 1 MiB") }
                 if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
                 guard let object = (try? JSONValue.parse(bytes))?.object else {
-                    return .failure(Failure(description: "its first line is not JSON: \(LogExcerpt.of(bytes))"))
+                    return .failed("its first line is not JSON: \(LogExcerpt.of(bytes))")
                 }
-                return .success(object)
+                return .hello(object)
             }
         }
     }

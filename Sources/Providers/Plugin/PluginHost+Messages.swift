@@ -110,7 +110,7 @@ extension PluginHost {
                 state: state.stopped
                     ? "stopped" : state.pid > 0 ? "running" : state.retryAt != nil ? "crashed" : "idle",
                 pid: state.pid > 0 ? Int(state.pid) : nil, version: state.hello?.version, lastError: state.lastError,
-                restarts: state.restarts)
+                restarts: state.restarts, standardError: state.lastStandardError, argv: argv)
         }
     }
 

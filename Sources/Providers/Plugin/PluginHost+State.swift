@@ -26,6 +26,8 @@ extension PluginHost {
         var retryAt: Date?
         var backoff = PluginHost.firstBackoff
         var lastError: String?
+        /// The last lines of standard error of the run that ended last (`StandardErrorTail`).
+        var lastStandardError: [String] = []
         var restarts = 0
         var stopped = false
     }

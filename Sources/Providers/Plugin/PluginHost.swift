@@ -11,8 +11,8 @@ import System
 /// in flight at once. A thread of its own per plugin sleeps in `poll()` on the plugin's output and on the earliest
 /// reply deadline; results reach the caller through a continuation, so neither the daemon's loop nor another kind
 /// ever waits for a plugin. The process is spawned through the exec kind's layer (`PersistentProcess`: own process
-/// group, no inherited descriptors, stderr to /dev/null), started on the first request, and started again after a
-/// crash, or a hang (`unansweredLimit`), with a pause that doubles from 1 s to a minute.
+/// group, no inherited descriptors, stderr a pipe whose last lines are kept), started on the first request, and
+/// started again after a crash, or a hang (`unansweredLimit`), with a pause that doubles from 1 s to a minute.
 public final class PluginHost: @unchecked Sendable {
     /// A longer line is skipped (without being buffered) and counted as a misbehaviour.
     public static let lineCap = 1 << 20
@@ -149,7 +149,7 @@ public final class PluginHost: @unchecked Sendable {
     private func start(_ state: inout State) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["WIDGETD_PLUGIN_PROTOCOL"] = String(PluginDeclaration.protocolVersion)
-        var process = try PersistentProcess.spawn(argv, environment: environment)
+        var process = try PersistentProcess.spawn(argv, environment: environment, keepingErrors: true)
         let wake: Wakeup
         do {
             wake = try Wakeup()
@@ -198,6 +198,8 @@ public final class PluginHost: @unchecked Sendable {
         // Once it has exited, what it printed before is read without waiting, up to a pipe's worth.
         var exited = false
         var readsAfterExit = 0
+        var errors = StandardErrorTail()
+        var errorsOpen = process.errors >= 0
         func strike(_ what: String) -> Bool {
             let now = Date()
             strikes.removeAll { now.timeIntervalSince($0) > Self.strikeWindow }
@@ -219,12 +221,18 @@ public final class PluginHost: @unchecked Sendable {
                 pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wantsWrite ? process.input : -1, events: Int16(POLLOUT), revents: 0),
                 pollfd(fd: exited ? -1 : process.exitFile, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errorsOpen ? process.errors : -1, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 4, timeout)
+            let ready = poll(&descriptors, 5, timeout)
             if ready < 0 && errno != EINTR { reason = "poll failed"; break }
             if descriptors[1].revents != 0 { _ = wake.drain() }
             if descriptors[2].revents != 0 { state.withLock { flush(&$0) } }
             if descriptors[3].revents != 0 { exited = true }
+            if descriptors[4].revents != 0 {
+                errors.read(from: process.errors)
+                // Its end (POLLHUP with nothing left) would wake every poll: not watched from then on.
+                if descriptors[4].revents & Int16(POLLIN) == 0 { errorsOpen = false }
+            }
             if expireRequests() >= Self.unansweredLimit {
                 reason = "restarted: did not answer in time \(Self.unansweredLimit) times in a row"
                 break
@@ -284,6 +292,7 @@ public final class PluginHost: @unchecked Sendable {
         kill(-process.pid, SIGTERM)
         // What it left running in its group is ended with it.
         let status = process.waitForExit(killingAfter: 1)
+        errors.read(from: process.errors)
         process.closeAll()
         RunningCommands.ended(process.pid)
         if reason == "exited" {
@@ -295,6 +304,8 @@ public final class PluginHost: @unchecked Sendable {
                 default: "exited with status \(status)"
                 }
         }
+        let standardError = errors.lines
+        if !stopped { reason = StandardErrorTail.described(reason, lines: standardError) }
         let failed = state.withLock { state in
             defer { state.pending = [:] }
             state.pid = -1
@@ -303,6 +314,7 @@ public final class PluginHost: @unchecked Sendable {
             if !stopped {
                 if Date().timeIntervalSince(started) > Self.maximumBackoff { state.backoff = Self.firstBackoff }
                 state.lastError = reason
+                state.lastStandardError = standardError
                 state.restarts += 1
                 state.retryAt = Date().addingTimeInterval(state.backoff)
             }
@@ -313,6 +325,7 @@ public final class PluginHost: @unchecked Sendable {
         if stopped { return }
         let backoff = state.withLock { $0.backoff }
         note("warning", "\(reason); starting it again in \(Int(backoff)) s")
+        if let earlier = PluginStatus.earlierStandardError(standardError) { note("warning", earlier) }
         emit(.stopped(kind: kindName, reason: "plugin \(name) \(reason); starting it again in \(Int(backoff)) s"))
         // Waits out the pause, then reloads the kind's widgets, which starts the plugin again.
         if waitForStop(wake, seconds: backoff) { return }

@@ -15,6 +15,17 @@ public struct PluginStatus: Sendable, Hashable, Codable {
     public var version: String?
     public var lastError: String?
     public var restarts: Int
+    /// The last lines of standard error of its last run that ended (absent in files of older daemons).
+    public var standardError: [String]?
+    /// How the daemon starts it: `widgetd plugins` tells a plugin renamed or removed since from one still there.
+    public var argv: [String]?
+
+    /// `its standard error before that: a | b | c` for the lines before the last of `lines` (the last one is in the
+    /// failure's own message), or nil when there are none.
+    public static func earlierStandardError(_ lines: [String]) -> String? {
+        guard lines.count > 1 else { return nil }
+        return "wrote on its standard error before that: " + lines.dropLast().joined(separator: " | ")
+    }
 
     public static func path(of name: String, in directory: String) -> String {
         Path.appending(fileName(of: name), to: directory)

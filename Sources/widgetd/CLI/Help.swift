@@ -45,9 +45,12 @@ enum Help {
             """
             List the plugins found: executables in $XDG_DATA_HOME/widgetd/plugins/ and
             /usr/lib/widgetd/plugins/, and the 'plugins:' of widgets.yaml. For each: the kind it declares,
-            its version, where it was found, and its state as the running daemon last saw it (running,
-            crashed, idle) with its last error. Declarations are cached in $XDG_CACHE_HOME/widgetd/plugins/
-            and read again when a plugin's files change. The protocol is in docs/PLUGINS.md.
+            its version, where it was found, and its state as the running daemon last saw it (ready,
+            running, crashed, idle, gone) with its last error; under the table, the last lines of standard
+            error of each plugin that failed. Every plugin that failed before is run again. Declarations are
+            cached in $XDG_CACHE_HOME/widgetd/plugins/ and read again when a plugin's files change (after a
+            failure, also the files beside them). Exit 1 when a plugin is broken, gone or not executable. The
+            protocol is in docs/PLUGINS.md.
             """
         case .kinds:
             """

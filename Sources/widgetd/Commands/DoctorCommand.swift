@@ -77,6 +77,7 @@ enum DoctorCommand {
                 daemon?.output ?? DaemonPaths(environment: environment, settings: configuration.settings).output
             findings += readers(of: configuration, output: output, environment: environment)
         }
+        findings += plugins(configPath: path, environment: environment)
         findings.append(program(environment: environment))
         findings.append(unit(environment: environment))
         return findings

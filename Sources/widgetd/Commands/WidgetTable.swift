@@ -30,12 +30,13 @@ enum WidgetTable {
     /// `list`'s table: every column in full, times as ISO 8601, for reading and for scripts.
     static func lines(_ widgets: [Row], paths: DaemonPaths) -> [String] {
         var rows = [["NAME", "KIND", "FAMILY", "TEXT", "POLICY", "NEXT RELOAD", "LAST ERROR"]]
+        let gone = GonePlugins(statusDirectory: paths.plugins)
         for widget in widgets {
             let (text, status) = current(widget, paths: paths)
             rows.append([
                 widget.name, widget.kind, widget.family, TerminalText.escaped(text), status?.policy ?? "-",
                 status.map { $0.reloading ? "now (reloading)" : $0.nextReload ?? "on request" } ?? "-",
-                status.map { TerminalText.escaped($0.lastError ?? "-") } ?? "-",
+                lastError(of: widget, status: status, gone: gone),
             ])
         }
         return aligned(rows)
@@ -50,6 +51,7 @@ enum WidgetTable {
         _ widgets: [Row], paths: DaemonPaths, now: Date, zone: Zone, width: Int = 80, textWidth: Int = 24
     ) -> [String] {
         var rows = [["NAME", "KIND", "TEXT", "NEXT RELOAD", "LAST ERROR"]]
+        let gone = GonePlugins(statusDirectory: paths.plugins)
         for widget in widgets {
             let (text, status) = current(widget, paths: paths)
             let next: String
@@ -61,7 +63,7 @@ enum WidgetTable {
             }
             rows.append([
                 widget.name, widget.kind, TerminalText.escaped(text), next,
-                status.map { TerminalText.escaped($0.lastError ?? "-") } ?? "-",
+                lastError(of: widget, status: status, gone: gone),
             ])
         }
         let errorRoom = 10
@@ -110,6 +112,14 @@ enum WidgetTable {
             format = "%b %e  %Y"
         }
         return TimeFormat(format).string(at: seconds, in: zone)
+    }
+
+    /// The widget's last error; for a widget whose plugin is gone since the daemon started it, that, first: its next
+    /// error is only the plugin failing to start.
+    private static func lastError(of widget: Row, status: InstanceStatusRecord?, gone: GonePlugins) -> String {
+        let error = status.map { TerminalText.escaped($0.lastError ?? "-") } ?? "-"
+        guard let note = gone.note(forKind: widget.kind) else { return error }
+        return TerminalText.escaped(note) + (error == "-" ? "" : "; " + error)
     }
 
     /// Rows padded into columns two spaces apart; the last column is not padded.

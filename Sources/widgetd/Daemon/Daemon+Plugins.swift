@@ -94,6 +94,7 @@ extension Daemon {
         for plugin in found ?? [] {
             guard let failure = plugins.failed[plugin.source.name] else { continue }
             log(.warning, DaemonPlugins.describe(failure) + next)
+            if let earlier = DaemonPlugins.earlierStandardError(of: failure) { log(.warning, earlier) }
         }
         for plugin in retried.refused {
             log(.warning, "plugin '\(plugin.source.name)' \(plugin.error ?? "was refused"); not tried again")

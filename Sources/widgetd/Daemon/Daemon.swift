@@ -225,6 +225,7 @@ final class Daemon {
         }
         for plugin in plugins.failed.values.sorted(by: { $0.source.name < $1.source.name }) {
             log(.warning, DaemonPlugins.describe(plugin) + "; trying again at once, waiting longer for its hello")
+            if let earlier = DaemonPlugins.earlierStandardError(of: plugin) { log(.warning, earlier) }
         }
         logWidgetsWaitingForPlugins()
         perform(engine.advance(now: loop.now), painting: true)

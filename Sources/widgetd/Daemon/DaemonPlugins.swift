@@ -72,6 +72,12 @@ struct DaemonPlugins {
         "plugin '\(plugin.source.name)' (\(plugin.source.origin)) failed to load: \(plugin.error ?? "unknown error")"
     }
 
+    /// The lines of standard error before the last (which `describe` shows) as one log line, or nil when there are
+    /// none: a traceback's frames say where a plugin failed.
+    static func earlierStandardError(of plugin: FoundPlugin) -> String? {
+        PluginStatus.earlierStandardError(plugin.standardError).map { "plugin '\(plugin.source.name)' \($0)" }
+    }
+
     /// A try of the failed plugins starts: no other until it ends.
     mutating func retryStarted() -> Set<String> {
         retryDue = nil
