@@ -69,10 +69,14 @@ public struct IntentOutcome: Sendable, Hashable {
     /// A timeline the intent produced itself (the exec kind's click run, whose output is what i3blocks
     /// would show); the widget shows it instead of reloading.
     public var timeline: Timeline?
+    /// A program the click starts instead of changing data, as an `on_click:` command would: a to-dos click off the
+    /// items runs the widget's `app:`, as the seed's tap outside the items opens the app.
+    public var command: [String]?
 
-    public init(_ message: String, reloadsKind: Bool = true, timeline: Timeline? = nil) {
+    public init(_ message: String, reloadsKind: Bool = true, timeline: Timeline? = nil, command: [String]? = nil) {
         self.message = message
         self.reloadsKind = reloadsKind
         self.timeline = timeline
+        self.command = command
     }
 }

@@ -60,13 +60,13 @@ struct MotivationsKindTests {
         let old = try fixture.store.motivations.add(
             message: "Push beyond limits.", timestamp: Date(timeIntervalSince1970: 1))
         _ = try fixture.store.motivations.add(message: "Café time", timestamp: Date(timeIntervalSince1970: 2))
-        #expect(try await content(kind, [:], fixture).text == "Café time")
+        #expect(try await content(kind, [:], fixture).text == "☆ Café time")
         #expect(
             try await content(kind, ["motivation": .entity(.id(String(old.id.prefix(6))))], fixture).text
-                == "Push beyond limits.")
+                == "☆ Push beyond limits.")
         #expect(
-            try await content(kind, ["motivation": .entity(.match("LIMITS"))], fixture).text == "Push beyond limits.")
-        #expect(try await content(kind, ["motivation": .entity(.match("cafe"))], fixture).text == "Café time")
+            try await content(kind, ["motivation": .entity(.match("LIMITS"))], fixture).text == "☆ Push beyond limits.")
+        #expect(try await content(kind, ["motivation": .entity(.match("cafe"))], fixture).text == "☆ Café time")
         // A search that finds nothing is the widget's error (it showed the empty store's text, as if all were well).
         await #expect {
             _ = try await content(kind, ["motivation": .entity(.match("nothing like it"))], fixture)
@@ -94,12 +94,26 @@ struct MotivationsKindTests {
             IntentInvocation(intent: "toggle-favorite"), for: kind.defaultConfiguration, in: fixture.context)
         #expect(outcome.reloadsKind)
         let shown = try await content(kind, ["show_timestamp": .bool(true)], fixture)
-        #expect(shown.text == "⭐ No zero days. · 15 Jan 2027, 08:00")
-        #expect(shown.shortText == "⭐ No zero days.")
+        #expect(shown.text == "★ No zero days. · 15 Jan 2027, 08:00")
+        #expect(shown.shortText == "★ No zero days.")
         #expect(shown.background == Color(hex: "#1E3A8A"))
         #expect(shown.foreground == Color(hex: "#FFFFFF"))  // readable on dark blue
         #expect(shown.classes == ["favorite"])
         #expect(kind.defaultIntent(for: .left) == "toggle-favorite")
+    }
+
+    @Test(arguments: [
+        ("text", "☆ Hi.", "★ Hi."), ("emoji", "☆ Hi.", "⭐ Hi."), ("nerd-font", "\u{F006} Hi.", "\u{F005} Hi."),
+    ])
+    func theStarIsHollowUntilFavouriteInTheChosenSymbols(_ symbols: String, _ off: String, _ on: String) async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let kind = MotivationsKind(store: fixture.access)
+        _ = try fixture.store.motivations.add(message: "Hi.")
+        #expect(try await content(kind, ["symbols": .enumCase(symbols)], fixture).text == off)
+        _ = try await kind.perform(
+            IntentInvocation(intent: "toggle-favorite"), for: kind.defaultConfiguration, in: fixture.context)
+        #expect(try await content(kind, ["symbols": .enumCase(symbols)], fixture).text == on)
     }
 
     @Test(arguments: [
@@ -120,24 +134,36 @@ struct MotivationsKindTests {
 
 @Suite("todos kind")
 struct TodosKindTests {
-    @Test func topThreeOpenFirstCompletedMarkedEmptyTextFromTheSeed() async throws {
+    /// The fixture's context, at `now` when given, with the widget's `app:` when given.
+    func context(_ fixture: StoreFixture, now: Date? = nil, app: [String]? = nil) -> ProviderContext {
+        var context = fixture.context
+        if let now { context.now = now }
+        if let app { context.settings = WidgetSettings(["app": .command(app)]) }
+        return context
+    }
+
+    func add(_ titles: [String], to fixture: StoreFixture) throws {
+        for (offset, title) in titles.enumerated() {
+            _ = try fixture.store.todos.add(title: title, created: Date(timeIntervalSince1970: Double(offset)))
+        }
+    }
+
+    @Test func topThreeInTheOrderAddedADoneOneKeepsItsPlaceEmptyTextFromTheSeed() async throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let kind = TodosKind(store: fixture.access)
         let empty = try await kind.timeline(for: IntentValues(), in: fixture.context)
         #expect(empty.entries.first?.content.text == "No todos yet")
         #expect(empty.policy == .atEnd)
-        for (offset, title) in ["Buy milk", "Call mom", "Pay rent", "Water plants"].enumerated() {
-            _ = try fixture.store.todos.add(title: title, created: Date(timeIntervalSince1970: Double(offset)))
-        }
+        try add(["Buy milk", "Call mom", "Pay rent", "Water plants"], to: fixture)
         _ = try fixture.store.todos.toggle(titleOrID: "call mom")
         let shown = try #require(try await kind.timeline(for: IntentValues(), in: fixture.context).entries.first)
-        #expect(shown.content.text == "☐ Buy milk  ☐ Pay rent  ☐ Water plants")
-        for title in ["Buy milk", "Pay rent", "Water plants"] {
+        #expect(shown.content.text == "○ Buy milk  ◉ Call mom  ○ Pay rent")
+        for title in ["Buy milk", "Pay rent"] {
             _ = try fixture.store.todos.toggle(titleOrID: title)
         }
         let done = try #require(try await kind.timeline(for: IntentValues(), in: fixture.context).entries.first)
-        #expect(done.content.text.hasPrefix("☑ "))
+        #expect(done.content.text == "◉ Buy milk  ◉ Call mom  ◉ Pay rent")
         #expect(done.content.foreground == Color(hex: "#888888"))
     }
 
@@ -145,37 +171,100 @@ struct TodosKindTests {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let kind = TodosKind(store: fixture.access)
-        for (offset, title) in ["Alpha", "Beta"].enumerated() {
-            _ = try fixture.store.todos.add(title: title, created: Date(timeIntervalSince1970: Double(offset)))
-        }
+        try add(["Alpha", "Beta"], to: fixture)
         _ = try fixture.store.todos.toggle(titleOrID: "Beta")
         let shown = try #require(try await kind.timeline(for: IntentValues(), in: fixture.context).entries.first)
-        #expect(shown.content.text == "☐ Alpha  ☑ Beta")
+        #expect(shown.content.text == "○ Alpha  ◉ Beta")
         #expect(shown.content.dimmedRanges == [9..<15])
         #expect(shown.content.foreground == nil)
         let waybar = Renderer.render(shown.content, family: .systemLarge, format: .waybar, instance: "todos")
-        #expect(waybar.hasPrefix(#"{"text":"☐ Alpha  <span alpha='50%'>☑ Beta</span>","#))
+        #expect(waybar.hasPrefix(#"{"text":"○ Alpha  <span alpha='50%'>◉ Beta</span>","#))
     }
 
-    @Test func aClickTogglesTheItemUnderThePointerElseTheFirstOpenOne() async throws {
+    @Test func aClickTogglesTheItemUnderThePointerAndASecondClickThereUndoesIt() async throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
         let kind = TodosKind(store: fixture.access)
-        for (offset, title) in ["Buy milk", "Call mom", "Pay rent"].enumerated() {
-            _ = try fixture.store.todos.add(title: title, created: Date(timeIntervalSince1970: Double(offset)))
-        }
-        // "☐ Buy milk  ☐ Call mom  ☐ Pay rent": 34 cells; the middle third is "Call mom".
+        try add(["Buy milk", "Call mom", "Pay rent"], to: fixture)
+        // "○ Buy milk  ○ Call mom  ○ Pay rent": 34 cells; the middle third is "Call mom".
         let middle = IntentInvocation(intent: "toggle", click: ClickLocation(button: .left, relativeX: 150, width: 300))
         #expect(try await kind.perform(middle, for: IntentValues(), in: fixture.context).message == "done: Call mom")
-        let end = IntentInvocation(intent: "toggle", click: ClickLocation(button: .left, relativeX: 299, width: 300))
-        // Now "☐ Buy milk  ☐ Pay rent  ☑ Call mom": the right end is the done one, which opens again.
-        #expect(try await kind.perform(end, for: IntentValues(), in: fixture.context).message == "open again: Call mom")
+        #expect(
+            try await kind.perform(middle, for: IntentValues(), in: fixture.context).message == "open again: Call mom")
         let noPosition = IntentInvocation(intent: "toggle", click: ClickLocation(button: .left))
         let first = try await kind.perform(noPosition, for: IntentValues(), in: fixture.context)
         #expect(first.message == "done: Buy milk")
         let named = IntentInvocation(intent: "toggle", parameters: IntentValues(["item": .string("buy MILK")]))
         #expect(
             try await kind.perform(named, for: IntentValues(), in: fixture.context).message == "open again: Buy milk")
+    }
+
+    @Test func aWidgetOfOneItemShowsAndTogglesItAndAnEmptyOneRunsTheApp() async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let kind = TodosKind(store: fixture.access)
+        let first = IntentValues(["item": .int(1)])
+        #expect(try await kind.timeline(for: first, in: fixture.context).entries.first?.content.text == "No todos yet")
+        try add(["Alpha", "Beta"], to: fixture)
+        let second = IntentValues(["item": .int(2)])
+        let third = IntentValues(["item": .int(3)])
+        #expect(try await kind.timeline(for: second, in: fixture.context).entries.first?.content.text == "○ Beta")
+        // No third to-do: nothing shows, so the bar hides the block.
+        #expect(try await kind.timeline(for: third, in: fixture.context).entries.first?.content.text == "")
+        let click = IntentInvocation(intent: "toggle", click: ClickLocation(button: .left))
+        #expect(try await kind.perform(click, for: second, in: fixture.context).message == "done: Beta")
+        let done = try #require(try await kind.timeline(for: second, in: fixture.context).entries.first)
+        #expect(done.content.text == "◉ Beta")
+        #expect(done.content.foreground == Color(hex: "#888888"))
+        #expect(try await kind.perform(click, for: second, in: fixture.context).message == "open again: Beta")
+        // Off the items: the widget's app, and no to-do changes.
+        let app = ["x-terminal-emulator", "-e", "widgetd", "todos", "list"]
+        let off = try await kind.perform(click, for: third, in: context(fixture, app: app))
+        #expect(off.command == app)
+        #expect(try fixture.store.todos.all().allSatisfy { !$0.completed })
+        #expect(try await kind.perform(click, for: third, in: fixture.context).command == nil)
+        #expect(kind.widgetKeys.map(\.name) == ["app"])
+    }
+
+    @Test func withShowDoneFalseADoneItemLeavesAtAnEntryAfterItsGrace() async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let kind = TodosKind(store: fixture.access)
+        try add(["Alpha", "Beta", "Gamma", "Delta"], to: fixture)
+        let ticked = fixture.context.now
+        _ = try fixture.store.todos.toggle(titleOrID: "Alpha", at: ticked)
+        let hiding = IntentValues(["show_done": .bool(false)])
+        let soon = ticked.addingTimeInterval(TodosKind.doneGrace / 2)
+        let timeline = try await kind.timeline(for: hiding, in: context(fixture, now: soon))
+        #expect(timeline.entries.map(\.date) == [soon, ticked.addingTimeInterval(TodosKind.doneGrace)])
+        #expect(
+            timeline.entries.map(\.content.text) == ["◉ Alpha  ○ Beta  ○ Gamma", "○ Beta  ○ Gamma  ○ Delta"])
+        #expect(timeline.policy == .atEnd)
+        // Within the grace, a second click at the same place undoes the tick.
+        let click = IntentInvocation(intent: "toggle", click: ClickLocation(button: .left, relativeX: 1, width: 300))
+        #expect(
+            try await kind.perform(click, for: hiding, in: context(fixture, now: soon)).message == "open again: Alpha")
+        _ = try fixture.store.todos.toggle(titleOrID: "Alpha", at: ticked)
+        let later = ticked.addingTimeInterval(TodosKind.doneGrace)
+        let after = try await kind.timeline(for: hiding, in: context(fixture, now: later))
+        #expect(after.entries.map(\.content.text) == ["○ Beta  ○ Gamma  ○ Delta"])
+        // Shown by default.
+        let shown = try await kind.timeline(for: IntentValues(), in: context(fixture, now: later))
+        #expect(shown.entries.map(\.content.text) == ["◉ Alpha  ○ Beta  ○ Gamma"])
+    }
+
+    @Test(arguments: [
+        ("text", "◉ Alpha  ○ Beta"), ("emoji", "🔘 Alpha  ⚪ Beta"), ("nerd-font", "\u{F192} Alpha  \u{F10C} Beta"),
+    ])
+    func symbolsChooseTheMarkers(_ symbols: String, _ expected: String) async throws {
+        let fixture = try StoreFixture()
+        defer { fixture.remove() }
+        let kind = TodosKind(store: fixture.access)
+        try add(["Alpha", "Beta"], to: fixture)
+        _ = try fixture.store.todos.toggle(titleOrID: "Alpha")
+        let configuration = IntentValues(["symbols": .enumCase(symbols)])
+        #expect(
+            try await kind.timeline(for: configuration, in: fixture.context).entries.first?.content.text == expected)
     }
 
     @Test func itemUnderAFractionFollowsTheLayout() throws {

@@ -24,7 +24,7 @@ struct MigrationTests {
         }
 
         let store = try SharedStore(path: directory.storePath)
-        #expect(try store.database.userVersion == 2)
+        #expect(try store.database.userVersion == 3)
         let all = try store.motivations.all()
         #expect(all.map(\.id) == [ids[2], ids[1], ids[0]])
         #expect(all.map(\.message) == ["Café ☕️ — 頑張って", nil, "Keep going!"])
@@ -43,12 +43,12 @@ struct MigrationTests {
         let directory = try TestDirectory()
         defer { directory.remove() }
         let database = try Database(path: directory.storePath)
-        #expect(try Migrations.migrate(database) == (from: 0, to: 2))
-        #expect(try Migrations.migrate(database) == (from: 2, to: 2))
+        #expect(try Migrations.migrate(database) == (from: 0, to: 3))
+        #expect(try Migrations.migrate(database) == (from: 3, to: 3))
         let indexes = try database.query(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
         ) { $0.string(at: 0) ?? "" }
-        #expect(indexes == ["motivations_by_timestamp", "todos_by_display_order"])
+        #expect(indexes == ["motivations_by_timestamp", "todos_by_creation"])
     }
 
     @Test("a file from a newer widgetd is refused and left as it was")
@@ -60,8 +60,8 @@ struct MigrationTests {
             try newer.execute("CREATE TABLE future(x); PRAGMA user_version = 99;")
         }
         let error = #expect(throws: StoreError.self) { try SharedStore(path: directory.storePath) }
-        #expect(error == .unsupportedSchemaVersion(path: directory.storePath, found: 99, newestKnown: 2))
-        #expect(error?.description.contains("schema version 99, but this widgetd knows versions up to 2") == true)
+        #expect(error == .unsupportedSchemaVersion(path: directory.storePath, found: 99, newestKnown: 3))
+        #expect(error?.description.contains("schema version 99, but this widgetd knows versions up to 3") == true)
 
         let database = try Database(path: directory.storePath)
         #expect(try database.userVersion == 99)
@@ -83,6 +83,6 @@ struct MigrationTests {
         }
         #expect(finished)
         #expect(errors.values == [])
-        #expect(try SharedStore(path: path).database.userVersion == 2)
+        #expect(try SharedStore(path: path).database.userVersion == 3)
     }
 }

@@ -7,7 +7,7 @@ import Testing
 struct TodoStoreTests {
     private func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: seconds) }
 
-    @Test("open items first, oldest first; then done items, most recently done first")
+    @Test("in the order they were added, done or not: a done item keeps its place")
     func ordering() throws {
         let fixture = try StoreFixture()
         defer { fixture.remove() }
@@ -19,8 +19,8 @@ struct TodoStoreTests {
         try todos.toggle(titleOrID: "C", at: at(10))
         try todos.toggle(titleOrID: "A", at: at(20))
 
-        #expect(try todos.all().map(\.title) == ["B", "D", "A", "C"])
-        #expect(try todos.top(3).map(\.title) == ["B", "D", "A"])
+        #expect(try todos.all().map(\.title) == ["A", "B", "C", "D"])
+        #expect(try todos.top(3).map(\.title) == ["A", "B", "C"])
         #expect(try todos.top().count == 3)
         #expect(try todos.top(10).count == 4)
         #expect(try todos.top(0) == [])
@@ -30,11 +30,11 @@ struct TodoStoreTests {
         #expect(a.completedAt == at(20))
         #expect(a.created == at(1))
 
-        // Reopened, A is open again and goes back among the open ones by its age.
+        // Reopened, A is open again, still first.
         let reopened = try todos.toggle(titleOrID: "a", at: at(30))
         #expect(!reopened.completed)
         #expect(reopened.completedAt == nil)
-        #expect(try todos.all().map(\.title) == ["A", "B", "D", "C"])
+        #expect(try todos.all().map(\.title) == ["A", "B", "C", "D"])
     }
 
     @Test("the display order reads its index instead of sorting")
@@ -44,7 +44,7 @@ struct TodoStoreTests {
         let plan = try fixture.store.database.query(
             "EXPLAIN QUERY PLAN SELECT \(Todo.columns) FROM todos \(TodoStore.displayOrder) LIMIT 3"
         ) { $0.string(at: 3) ?? "" }
-        #expect(plan.contains { $0.contains("todos_by_display_order") }, "\(plan)")
+        #expect(plan.contains { $0.contains("todos_by_creation") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
     }
 
@@ -101,7 +101,7 @@ struct TodoStoreTests {
         #expect(reopened.id == second.id)
         #expect(!reopened.completed)
 
-        #expect(try fixture.todos.remove(titleOrID: "water plants").id == second.id, "the open one, first in the list")
+        #expect(try fixture.todos.remove(titleOrID: "water plants").id == second.id, "the open one, named first")
         #expect(try fixture.todos.remove(titleOrID: "water plants").id == first.id)
         #expect(try fixture.todos.all() == [])
         #expect(throws: StoreError.notFound("water plants")) { try fixture.todos.remove(titleOrID: "water plants") }

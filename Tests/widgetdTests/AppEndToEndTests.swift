@@ -32,12 +32,12 @@ struct AppEndToEndTests {
         let id = String(try #require(added.stdout.split(separator: " ").dropFirst().first))
         #expect(id.count == 8)
         _ = try home.widgetd("motivations", "add", "Café time")
-        #expect(try home.widgetd("motivations", "favorite", id).stdout.hasPrefix("⭐ favourite: \(id)"))
+        #expect(try home.widgetd("motivations", "favorite", id).stdout.hasPrefix("★ favourite: \(id)"))
         #expect(try home.widgetd("motivations", "color", id, "#1e3a8a").status == 0)
         let list = try home.widgetd("motivations", "list").stdout.split(separator: "\n")
         #expect(list.count == 2)
         #expect(list[0].hasSuffix("Café time"))  // newest first
-        #expect(list[1].hasPrefix("\(id)  ⭐  #1e3a8a  "))
+        #expect(list[1].hasPrefix("\(id)  ★  #1e3a8a  "))
         #expect(try home.widgetd("motivations", "search", "CAFE").stdout.contains("Café time"))
         let none = try home.widgetd("motivations", "search", "no such text")
         #expect(none.status == 1 && none.stderr == "widgetd: error: no motivation matches 'no such text'\n")
@@ -88,9 +88,10 @@ struct AppEndToEndTests {
         #expect(try home.widgetd("todos", "list").stdout == "No todos yet\n")
         _ = try home.widgetd("todos", "add", "Buy", "milk")
         _ = try home.widgetd("todos", "add", "Call mom")
-        #expect(try home.widgetd("todos", "toggle", "buy milk").stdout == "☑ done: Buy milk\n")
+        #expect(try home.widgetd("todos", "toggle", "buy milk").stdout == "◉ done: Buy milk\n")
         let list = try home.widgetd("todos", "list").stdout.split(separator: "\n")
-        #expect(list.map { $0.hasPrefix("☐") } == [true, false])
+        // In the order they were added: the done one keeps its place.
+        #expect(list.map { $0.hasPrefix("○") } == [false, true])
         #expect(try home.widgetd("todos", "rm", "Call mom").status == 0)
         let missing = try home.widgetd("todos", "toggle", "Nothing like it")
         #expect(missing.status == 1)
@@ -145,13 +146,13 @@ struct InteractiveEndToEndTests {
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
         // The app's write reloads the kind: the widget shows the new motivation without the daemon polling.
-        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        #expect(daemon.read("motivation.plain") == "⭐ No zero days.\n")
+        #expect(daemon.read("motivation.plain") == "★ No zero days.\n")
         #expect(daemon.read("motivation.waybar")?.contains("\"favorite\"") == true)
         _ = try daemon.cli(["intent", "motivation", "toggle-favorite", "--wait"])
-        #expect(daemon.read("motivation.plain") == "No zero days.\n")
+        #expect(daemon.read("motivation.plain") == "☆ No zero days.\n")
     }
 
     @Test func manyProcessesWritingAtOnceLoseNothing() async throws {
@@ -184,12 +185,15 @@ struct InteractiveEndToEndTests {
         }
         // 100 toggles from the writers and 10 from clicks: an even number, so not a favourite.
         let list = try runWidgetd(["motivations", "list"], environment: env).stdout
-        #expect(list.hasPrefix("\(id)      #"), "\(list)")
+        #expect(list.hasPrefix("\(id)  ☆  #"), "\(list)")
         let todos = try runWidgetd(["todos", "list"], environment: env).stdout.split(separator: "\n")
         #expect(todos.count == 100)
         #expect(Set(todos.map { $0.split(separator: " ").last }).count == 100)
         #expect(!daemon.log.contains("database is locked"))
-        #expect(await daemon.waitFor("the widget to show no star") { daemon.read("motivation.plain") == "Shared\n" })
+        #expect(
+            await daemon.waitFor("the widget to show the hollow star") {
+                daemon.read("motivation.plain") == "☆ Shared\n"
+            })
     }
 }
 

@@ -103,12 +103,12 @@ struct BarCommandTests {
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "○ Alpha  ○ Beta\n" })
         let bar = try Bar(daemon, ["--bar", "main"])
         let text = { (instance: String) in
             bar.statusLines.last?.first { $0["instance"] as? String == instance }?["full_text"] as? String
         }
-        #expect(await waitFor("the first line") { text("todos") == "☐ Alpha  ☐ Beta" })
+        #expect(await waitFor("the first line") { text("todos") == "○ Alpha  ○ Beta" })
         // The bar's layout for todos comes with the block.
         let todos = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "todos" })
         #expect(todos["min_width"] as? Int == 200)
@@ -120,9 +120,9 @@ struct BarCommandTests {
         bar.click(
             #"{"name":"widgetd","instance":"todos","button":1,"modifiers":["Shift"],"x":1186,"y":8,"relative_x":110,"#
                 + #""relative_y":8,"output_x":1186,"output_y":8,"width":120,"height":18}"#)
-        #expect(await waitFor("Beta ticked off") { text("todos") == "☐ Alpha  ☑ Beta" })
+        #expect(await waitFor("Beta ticked off") { text("todos") == "○ Alpha  ◉ Beta" })
         bar.click(#"{"name":"widgetd","instance":"motivation","button":1,"modifiers":[],"relative_x":3,"width":90}"#)
-        #expect(await waitFor("the star") { text("motivation") == "⭐ No zero days." })
+        #expect(await waitFor("the star") { text("motivation") == "★ No zero days." })
         // On i3bar the background shows, so the text colour chosen for it comes with it.
         let motivation = try #require(bar.statusLines.last?.first { $0["instance"] as? String == "motivation" })
         #expect(motivation["color"] as? String == "#000000")
@@ -130,7 +130,7 @@ struct BarCommandTests {
         // Another program's block on the same bar is not widgetd's to click.
         bar.click(#"{"name":"volume","instance":"todos","button":1}"#)
         #expect(try daemon.cli(["todos", "list"]).stdout.contains("Alpha"))
-        #expect(text("todos") == "☐ Alpha  ☑ Beta")
+        #expect(text("todos") == "○ Alpha  ◉ Beta")
     }
 
     @Test func aClickReachesAScriptWithEveryKeyTheBarSent() async throws {

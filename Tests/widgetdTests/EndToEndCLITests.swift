@@ -9,7 +9,7 @@ struct EndToEndCLITests {
             "check", "--config", packageRoot.appendingPathComponent("config/widgets.yaml").path,
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == "7 widgets OK\n")
+        #expect(result.stdout == "10 widgets OK\n")
     }
 
     @Test func configWithOneOfEachMistakeReportsThemAllAtTheirPlaces() throws {

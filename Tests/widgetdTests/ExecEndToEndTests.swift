@@ -104,10 +104,10 @@ struct ExecEndToEndTests {
         #expect(reload.status == 0, "\(reload.stderr)")
         #expect(daemon.read("quote.plain") != before)
         #expect(try runWidgetd(["motivations", "add", "Keep going."], environment: daemon.environment).status == 0)
-        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "Keep going.\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "☆ Keep going.\n" })
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        #expect(daemon.read("motivation.plain") == "⭐ Keep going.\n")
+        #expect(daemon.read("motivation.plain") == "★ Keep going.\n")
 
         // A daemon that stops ends the commands still running, as i3blocks does with its blocks.
         let pidsPath = daemon.directory.url.path + "/pids"

@@ -17,6 +17,15 @@ struct I3blocksTests {
           todos:
             kind: todos
             family: systemLarge
+          todo_1:
+            kind: todos
+            intent: {item: 1}
+          todo_2:
+            kind: todos
+            intent: {item: 2}
+          todo_3:
+            kind: todos
+            intent: {item: 3}
           clock:
             kind: clock
             intent:
@@ -29,7 +38,7 @@ struct I3blocksTests {
         let env = daemon.environment
         let added = try runWidgetd(["motivations", "add", "No zero days."], environment: env)
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
         let expected = try JSONDecoder().decode(
             I3barBlock.self, from: Data(try daemon.cli(["show", "motivation", "--format", "i3bar"]).stdout.utf8))
 
@@ -47,7 +56,7 @@ struct I3blocksTests {
         #expect(
             await waitFor("the motivation block in i3blocks' output", timeout: .seconds(15)) {
                 block = bar.latest(instance: "motivation")
-                return block?.fullText == "No zero days."
+                return block?.fullText == "☆ No zero days."
             }, "i3blocks printed:\n\(bar.output)\nstderr:\n\(bar.errors)")
         let shown = try #require(block)
         #expect(shown.name == "widgetd")
@@ -56,8 +65,9 @@ struct I3blocksTests {
         // takes the motivation's colour, which reads on i3bar's black, not the black chosen for that background.
         #expect(expected.color == "#d3d3d3" && expected.background == nil)
         #expect(shown.background == nil)
-        // The other sections work too, and the click handlers print nothing, so the bar shows no extra blocks.
-        let widgets = ["motivation", "todos", "clock"]
+        // The other sections work too, and the click handlers print nothing, so the bar shows no extra blocks; with no
+        // to-dos, todo_1 says so and todo_2 and todo_3 print nothing either.
+        let widgets = ["motivation", "todo_1", "clock"]
         #expect(await waitFor("a block per widget") { bar.latestLine?.compactMap(\.instance) == widgets })
 
         // i3bar opens its click stream with "[", then writes one event per line, later ones after a comma.
@@ -65,9 +75,9 @@ struct I3blocksTests {
         try bar.write(I3blocks.clickEvent(instance: "motivation", button: 1) + "\n")
         #expect(
             await waitFor("the star after a left click in i3blocks") {
-                bar.latest(instance: "motivation")?.fullText == "⭐ No zero days."
+                bar.latest(instance: "motivation")?.fullText == "★ No zero days."
             }, "i3blocks printed:\n\(bar.output)\ndaemon log:\n\(daemon.log)")
-        #expect(daemon.read("motivation.plain") == "⭐ No zero days.\n")
+        #expect(daemon.read("motivation.plain") == "★ No zero days.\n")
 
         // Sideways scrolling (button 6) is no click widgetd takes: nothing changes, and no error block appears.
         // i3blocks 1.4 drops a click that comes while the block's command for the click before still runs, so
@@ -77,11 +87,11 @@ struct I3blocksTests {
         let printed = bar.lines.count
         try bar.write("," + I3blocks.clickEvent(instance: "motivation", button: 6) + "\n")
         #expect(await waitFor("the sideways scroll's command reaped") { bar.lines.count > printed && bar.isIdle })
-        #expect(bar.latest(instance: "motivation")?.fullText == "⭐ No zero days.")
+        #expect(bar.latest(instance: "motivation")?.fullText == "★ No zero days.")
         try bar.write("," + I3blocks.clickEvent(instance: "motivation", button: 1) + "\n")
         #expect(
             await waitFor("the star gone after a second left click") {
-                bar.latest(instance: "motivation")?.fullText == "No zero days."
+                bar.latest(instance: "motivation")?.fullText == "☆ No zero days."
             }, "i3blocks printed:\n\(bar.output)")
         // No error block (i3blocks shows a failed command as an urgent block of its own).
         #expect(bar.latestLine?.compactMap(\.instance) == widgets)
@@ -97,25 +107,25 @@ struct I3blocksTests {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
-        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
         let show = { (name: String, click: [String: String]) in
             try runWidgetd(["show", name, "--config", daemon.configPath], environment: env.merging(click) { $1 })
         }
         // What i3blocks 1.4 sets on a click: the button, and where the pointer was on the screen.
         let clicked = try show("motivation", ["BLOCK_BUTTON": "1", "BLOCK_X": "1186", "BLOCK_Y": "13"])
         #expect(clicked.status == 0, "\(clicked.stderr)")
-        #expect(clicked.stdout == "⭐ No zero days.\n")
+        #expect(clicked.stdout == "★ No zero days.\n")
         // A run for the interval or a signal: BLOCK_BUTTON is empty, and nothing is clicked.
-        #expect(try show("motivation", ["BLOCK_BUTTON": ""]).stdout == "⭐ No zero days.\n")
+        #expect(try show("motivation", ["BLOCK_BUTTON": ""]).stdout == "★ No zero days.\n")
         #expect(daemon.log.components(separatedBy: "toggle-favorite:").count == 2)
 
         // i3blocks 1.5 adds i3bar's relative_x and width: the click ticks off the to-do under the pointer.
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "○ Alpha  ○ Beta\n" })
         let onBeta = try show("todos", ["BLOCK_BUTTON": "1", "relative_x": "110", "width": "120"])
-        #expect(onBeta.stdout == "☐ Alpha  ☑ Beta\n", "\(onBeta.stderr)")
+        #expect(onBeta.stdout == "○ Alpha  ◉ Beta\n", "\(onBeta.stderr)")
     }
 
     @Test func showFollowForwardsClicksFromStandardInputAndOutlivesItsEnd() async throws {
@@ -124,7 +134,7 @@ struct I3blocksTests {
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "○ Alpha  ○ Beta\n" })
         let follower = Process()
         follower.executableURL = widgetdBinary
         follower.arguments = ["show", "todos", "--follow", "--config", daemon.configPath]
@@ -145,23 +155,23 @@ struct I3blocksTests {
             return shown.count >= count
         }
         #expect(await waitFor("the first entry") { printed(1) })
-        #expect(shown == ["☐ Alpha  ☐ Beta"])
+        #expect(shown == ["○ Alpha  ○ Beta"])
         // i3blocks 1.5's format=json: the block's keys and the click's, one object per line, here in two writes.
         // The click is near the right end of the block, on Beta.
-        let json = #"{"":"","full_text":"☐ Alpha  ☐ Beta","name":"widgetd","instance":"todos","button":1,"#
+        let json = #"{"":"","full_text":"○ Alpha  ○ Beta","name":"widgetd","instance":"todos","button":1,"#
         input.fileHandleForWriting.write(Data(json.utf8))
         input.fileHandleForWriting.write(Data(#""x":1186,"relative_x":110,"width":120,"modifiers":[]}"#.utf8 + [10]))
         #expect(await waitFor("Beta ticked off") { printed(2) })
-        #expect(shown.last == "☐ Alpha  ☑ Beta")
+        #expect(shown.last == "○ Alpha  ◉ Beta")
         // i3blocks 1.5's default format: the button alone on a line; the first open to-do is ticked off.
         input.fileHandleForWriting.write(Data("1\n".utf8))
         #expect(await waitFor("Alpha ticked off") { printed(3) })
-        #expect(shown.last == "☑ Alpha  ☑ Beta")
+        #expect(shown.last == "◉ Alpha  ◉ Beta")
         // End of file on standard input ends the clicks, not the entries.
         try input.fileHandleForWriting.close()
         #expect(try runWidgetd(["todos", "add", "Gamma"], environment: env).status == 0)
         #expect(await waitFor("the entry after standard input closed") { printed(4) })
-        #expect(shown.last == "☐ Gamma  ☑ Alpha  ☑ Beta")
+        #expect(shown.last == "◉ Alpha  ◉ Beta  ○ Gamma")
         #expect(follower.isRunning)
     }
 

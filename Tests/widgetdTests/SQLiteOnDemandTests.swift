@@ -21,14 +21,14 @@ struct SQLiteOnDemandTests {
             config: "widgets:\n  motivation:\n    kind: motivations\n    output: [plain]\n")
         let pid = daemon.process.processIdentifier
         #expect(try runWidgetd(["motivations", "add", "First."], environment: daemon.environment).status == 0)
-        #expect(await daemon.waitFor("the first motivation") { daemon.read("motivation.plain") == "First.\n" })
+        #expect(await daemon.waitFor("the first motivation") { daemon.read("motivation.plain") == "☆ First.\n" })
         #expect(try await waitFor("libsqlite3 to be unmapped after the read") { try !Self.mapsSQLite(pid) })
         // Loaded again for the reload the CLI's write asks for, and for the click's write.
         #expect(try runWidgetd(["motivations", "add", "Second."], environment: daemon.environment).status == 0)
-        #expect(await daemon.waitFor("the second motivation") { daemon.read("motivation.plain") == "Second.\n" })
+        #expect(await daemon.waitFor("the second motivation") { daemon.read("motivation.plain") == "☆ Second.\n" })
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        #expect(daemon.read("motivation.plain") == "⭐ Second.\n")
+        #expect(daemon.read("motivation.plain") == "★ Second.\n")
         #expect(try await waitFor("libsqlite3 to be unmapped after the click") { try !Self.mapsSQLite(pid) })
         #expect(!daemon.log.contains("cannot load SQLite"))
     }
@@ -47,7 +47,7 @@ struct SQLiteOnDemandTests {
         // by another read, which could land after the count below is taken.
         #expect(await daemon.waitFor("the start-up read") { daemon.hasTimeline("motivation") })
         #expect(try runWidgetd(["motivations", "add", "First."], environment: daemon.environment).status == 0)
-        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "First.\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "☆ First.\n" })
         #expect(try await waitFor("libsqlite3 to be unmapped after the read") { try !Self.mapsSQLite(pid) })
         let before = Self.sqliteLoads(prefix: loaderLog, pid: pid)
         #expect(
@@ -58,7 +58,7 @@ struct SQLiteOnDemandTests {
 
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        #expect(daemon.read("motivation.plain") == "⭐ First.\n")
+        #expect(daemon.read("motivation.plain") == "★ First.\n")
         #expect(try await waitFor("libsqlite3 to be unmapped after the click") { try !Self.mapsSQLite(pid) })
         #expect(
             await waitFor("the loader to report the click's unload") {
@@ -129,7 +129,7 @@ struct SQLiteOnDemandTests {
         #expect(try runWidgetd(["motivations", "add", "First."], environment: daemon.environment).status == 0)
         #expect(
             await daemon.waitFor("every widget showing the new motivation") {
-                names.allSatisfy { daemon.read("\($0).plain") == "First.\n" }
+                names.allSatisfy { daemon.read("\($0).plain") == "☆ First.\n" }
             })
         let burst = try await settledCounts(after: "the reloads")
         let callsSince = burst.failingCalls - startUp.failingCalls

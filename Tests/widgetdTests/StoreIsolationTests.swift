@@ -21,7 +21,7 @@ struct StoreIsolationTests {
                 """)
         let env = daemon.environment
         #expect(try runWidgetd(["motivations", "add", "Hold on."], environment: env).status == 0)
-        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "Hold on.\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "☆ Hold on.\n" })
         #expect(await daemon.waitFor("the quote's timeline") { daemon.hasTimeline("quote") })
 
         // A second process holds the store's write lock, as a `sqlite3` shell in `BEGIN EXCLUSIVE` would.
@@ -56,13 +56,13 @@ struct StoreIsolationTests {
         locker.release()
         let redraw = try daemon.cli(["reload", "motivation", "--wait"])
         #expect(redraw.status == 0, "\(redraw.stderr)")
-        #expect(daemon.read("motivation.plain") == "Hold on.\n")
+        #expect(daemon.read("motivation.plain") == "☆ Hold on.\n")
         let list = try runWidgetd(["motivations", "list"], environment: env).stdout
         #expect(!list.contains("★") && !list.contains("⭐"), "\(list)")
         // And the store works again for clicks.
         let click = try daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
-        #expect(daemon.read("motivation.plain") == "⭐ Hold on.\n")
+        #expect(daemon.read("motivation.plain") == "★ Hold on.\n")
     }
 }
 

@@ -16,10 +16,14 @@ struct TmuxTests {
         let tmux = try requireExecutable("tmux", package: "tmux")
         let script = try requireExecutable("script", package: "bsdutils")
         let daemon = try DaemonUnderTest(
-            config: "widgets:\n  motivation:\n    kind: motivations\n    family: systemMedium\n")
+            config: "widgets:\n  motivation:\n    kind: motivations\n    family: systemMedium\n"
+                + "  todo_1:\n    kind: todos\n    intent:\n      item: 1\n")
         let added = try runWidgetd(["motivations", "add", Self.hostile], environment: daemon.environment)
         #expect(added.status == 0, "\(added.stderr)")
-        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == Self.hostile + "\n" })
+        #expect(try runWidgetd(["todos", "add", "Alpha"], environment: daemon.environment).status == 0)
+        #expect(await daemon.waitFor("the to-do") { daemon.read("todo_1.plain") == "○ Alpha\n" })
+        #expect(
+            await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "☆ " + Self.hostile + "\n" })
 
         // `widgetd` on tmux's PATH, as the config expects, and the daemon's directories in its environment.
         let bin = daemon.directory.url.path + "/bin"
@@ -53,18 +57,36 @@ struct TmuxTests {
 
         // Readable: the motivation's black text goes with its grey background (tmux maps #000000 and #d3d3d3 to the
         // 256 colours 16 and 252 on xterm-256color), so the escapes tmux drew just before the text set both.
-        let before = drawn().components(separatedBy: Self.hostile).first.map { String($0.suffix(24)) } ?? ""
+        let before = drawn().components(separatedBy: "☆ " + Self.hostile).first.map { String($0.suffix(40)) } ?? ""
         #expect(
             before.contains("\u{1B}[38;5;16m") && before.contains("\u{1B}[48;5;252m"),
             "tmux drew just before the widget: \(before.debugDescription)")
 
-        // A left click on the right of the status line (row 24 of the 80×24 terminal `script` gives it), as an
+        // A left click on the left of the status line (row 24 of the 80×24 terminal `script` gives it), as an
         // xterm in SGR mouse mode sends it: the binding runs `widgetd click motivation --wait` and redraws.
-        try client.type("\u{1b}[<0;75;24M\u{1b}[<0;75;24m")
+        try client.type("\u{1b}[<0;3;24M\u{1b}[<0;3;24m")
         #expect(
-            await waitFor("the star after the click", timeout: .seconds(15)) { drawn().contains("⭐ " + Self.hostile) },
+            await waitFor("the star after the click", timeout: .seconds(15)) { drawn().contains("★ " + Self.hostile) },
             "tmux drew:\n\(drawn())\ndaemon log:\n\(daemon.log)")
-        #expect(daemon.read("motivation.plain") == "⭐ " + Self.hostile + "\n")
+        #expect(daemon.read("motivation.plain") == "★ " + Self.hostile + "\n")
+
+        // The right of the status line is todo_1 and the time: a click there (on the time, which is right whatever the
+        // to-do's length) ticks Alpha off, a second opens it again.
+        #expect(
+            await waitFor("the to-do in tmux's status line", timeout: .seconds(15)) { drawn().contains("○ Alpha") },
+            "tmux drew:\n\(drawn())")
+        try client.type("\u{1b}[<0;79;24M\u{1b}[<0;79;24m")
+        #expect(
+            await waitFor("Alpha ticked off", timeout: .seconds(15)) { drawn().contains("◉ Alpha") },
+            "tmux drew:\n\(drawn())\ndaemon log:\n\(daemon.log)")
+        try client.type("\u{1b}[<0;79;24M\u{1b}[<0;79;24m")
+        #expect(
+            await waitFor("Alpha open again", timeout: .seconds(15)) {
+                drawn().components(separatedBy: "◉ Alpha").last?.contains("○ Alpha") == true
+            }, "tmux drew:\n\(drawn())\ndaemon log:\n\(daemon.log)")
+        #expect(daemon.read("todo_1.plain") == "○ Alpha\n")
+        // The terminal's font is the user's; the README's, DejaVu Sans Mono, draws every glyph widgetd writes.
+        #expect(try FontCoverage.missing(in: "DejaVu Sans Mono") == [])
     }
 }
 

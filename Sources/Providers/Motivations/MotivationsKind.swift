@@ -7,8 +7,9 @@ import Timelines
 import YAML
 
 /// One motivation from the shared store (seed 000's configurable widget): chosen by id, id prefix or
-/// search, else the newest; ⭐ when favourite; painted in the record's colour; a left click toggles the
-/// favourite. Policy `.never`: it changes only when the app (the CLI) or a click changes the store.
+/// search, else the newest; led by the seed's star, filled when favourite and hollow when not (`Symbols`), so a click
+/// always changes what the bar shows; painted in the record's colour; a left click toggles the favourite. Policy
+/// `.never`: it changes only when the app (the CLI) or a click changes the store.
 public struct MotivationsKind: WidgetKind {
     public let name = "motivations"
     public let displayName = "Motivation"
@@ -25,6 +26,7 @@ public struct MotivationsKind: WidgetKind {
         ParameterSpec(
             "show_timestamp", displayName: "Show Timestamp", type: .bool, default: .bool(false),
             summary: "Show when the motivation was added."),
+        Symbols.parameter,
     ]
     public let intents = [IntentSpec("toggle-favorite", summary: "Mark or unmark the motivation as a favourite.")]
 
@@ -123,7 +125,8 @@ public struct MotivationsKind: WidgetKind {
     private func content(for configuration: IntentValues, in context: ProviderContext) throws -> EntryContent {
         guard let motivation = try resolve(configuration) else { return placeholder(in: context) }
         let message = motivation.message ?? Self.fallbackText
-        let star = motivation.isFavorite ? "⭐ " : ""
+        let symbols = Symbols.chosen(in: configuration)
+        let star = (motivation.isFavorite ? symbols.favorite : symbols.notFavorite) + " "
         var text = star + message
         let stamp = Self.timestampText(motivation.timestamp, in: context.timeZone)
         if configuration.bool("show_timestamp") == true {

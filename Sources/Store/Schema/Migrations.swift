@@ -38,6 +38,14 @@ public enum Migrations {
                 CREATE INDEX todos_by_display_order
                     ON todos(completed, (CASE WHEN completed THEN -completed_at ELSE created END));
                 """),
+        // To-dos in the order they were added, done or not, as the seed's widget keeps them: a done item stays in
+        // its place, so a second click on it opens it again. The index TodoStore's order walks.
+        Step(
+            version: 3,
+            sql: """
+                DROP INDEX todos_by_display_order;
+                CREATE INDEX todos_by_creation ON todos(created);
+                """),
     ]
 
     /// The version a file has after `migrate`.

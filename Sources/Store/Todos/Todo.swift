@@ -8,9 +8,9 @@ public struct Todo: Sendable, Hashable, Identifiable {
     public var title: String
     /// Whether it is done.
     public var completed: Bool
-    /// When it was added; open items are listed oldest first.
+    /// When it was added; items are listed oldest first, done or not.
     public var created: Date
-    /// When it was last marked done; nil while open. Done items are listed most recently done first.
+    /// When it was last marked done; nil while open.
     public var completedAt: Date?
 
     /// A to-do as given; the store makes them with `TodoStore.add`, this is for callers and tests.

@@ -14,10 +14,17 @@ public struct TodoStore: Sendable {
         self.database = database
     }
 
-    /// Open items first, oldest first (the next thing to do leads); then done items, most recently done first.
+    /// The order they were added, done or not (the seed's list, where a done item keeps its place); a tie in time by
+    /// insertion.
     ///
-    /// Written exactly as the `todos_by_display_order` index, so SQLite reads the index in order instead of sorting.
-    static let displayOrder = "ORDER BY completed, (CASE WHEN completed THEN -completed_at ELSE created END), rowid"
+    /// Written as the `todos_by_creation` index (which holds the rowid too), so SQLite reads the index in order
+    /// instead of sorting.
+    static let displayOrder = "ORDER BY created, rowid"
+
+    /// Which of several to-dos with one title a title names: the oldest open one, or when all are done, the most
+    /// recently done one, so that toggling a title twice undoes and a title names what the user most likely means.
+    static let titleChoiceOrder =
+        "ORDER BY completed, (CASE WHEN completed THEN -completed_at ELSE created END), rowid"
 
     /// Every to-do in display order.
     public func all() throws(StoreError) -> [Todo] {
@@ -45,8 +52,8 @@ public struct TodoStore: Sendable {
 
     /// Marks the to-do `titleOrID` names done, or open again if it was done, and returns it as stored.
     ///
-    /// Of several items with that title the first in display order is toggled: the oldest open one, or when all are
-    /// done, the most recently done one (so toggling twice undoes).
+    /// Of several items with that title, the one `titleChoiceOrder` puts first is toggled: the oldest open one, or
+    /// when all are done, the most recently done one (so toggling twice undoes).
     @discardableResult
     public func toggle(titleOrID: String, at now: Date = Date()) throws(StoreError) -> Todo {
         try database.writeTransaction { () throws(StoreError) in
@@ -88,7 +95,7 @@ public struct TodoStore: Sendable {
         guard !text.isEmpty else { throw .notFound(titleOrID) }
         let byTitle = try database.fetch(
             """
-            SELECT \(Todo.columns) FROM todos WHERE \(TextFolding.caseFunction)(title) = ? \(Self.displayOrder) LIMIT 1
+            SELECT \(Todo.columns) FROM todos WHERE \(TextFolding.caseFunction)(title) = ? \(Self.titleChoiceOrder) LIMIT 1
             """, [TextFolding.caseKey(text)], map: Todo.init)
         if let todo = byTitle.first { return todo }
         let id = try RecordID.resolve(text, in: "todos", label: "title", database: database)

@@ -116,7 +116,10 @@ extension CommandSyntax {
                 command: .motivations,
                 usageArguments: "list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT",
                 arguments: [
-                    ("list", "Newest first, with short ids, ⭐ for favourites and colours; control characters escaped."),
+                    (
+                        "list",
+                        "Newest first, with short ids, ★ for favourites (☆ for the rest) and colours; control characters escaped."
+                    ),
                     (
                         "add [MESSAGE]",
                         "Store a motivation (a sample when MESSAGE is left out; a blank one is refused)."

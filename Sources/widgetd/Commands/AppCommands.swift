@@ -9,6 +9,9 @@ import TimeZones
 /// The CLI as the app: edits the shared store in one transaction per command, then tells a running daemon
 /// to reload the kind (the seed's `WidgetCenter.shared.reloadTimelines(ofKind:)`).
 enum AppCommands {
+    /// The glyphs the app prints: a terminal's font is the user's, so the ones every font has.
+    static let symbols = Symbols.text
+
     /// How long a command waits for another process's lock on the store (a `sqlite3` shell in `BEGIN EXCLUSIVE`)
     /// before it gives up with nothing changed: without a deadline each retry waited SQLite's busy timeout again, and a
     /// click handler sat silent for 46 s.
@@ -63,7 +66,8 @@ enum AppCommands {
             case .motivationsFavorite(let id):
                 let toggled = try store.motivations.toggleFavorite(id: id)
                 console.out(
-                    "\(toggled.isFavorite ? "⭐ favourite" : "no longer favourite"): \(short(toggled.id))  "
+                    "\(toggled.isFavorite ? "\(symbols.favorite) favourite" : "\(symbols.notFavorite) no longer favourite"): "
+                        + "\(short(toggled.id))  "
                         + TerminalText.escaped(toggled.message ?? ""))
                 reload("motivations", configPath: configPath, environment: environment)
             case .motivationsColor(let id, let hex):
@@ -76,7 +80,9 @@ enum AppCommands {
                 let todos = try store.todos.all()
                 if todos.isEmpty { console.out(TodosKind.emptyText) }
                 for todo in todos {
-                    console.out("\(todo.completed ? "☑" : "☐")  \(short(todo.id))  \(TerminalText.escaped(todo.title))")
+                    console.out(
+                        "\(todo.completed ? symbols.done : symbols.open)  \(short(todo.id))  \(TerminalText.escaped(todo.title))"
+                    )
                 }
             case .todosAdd(let title):
                 let added = try store.todos.add(title: title)
@@ -84,7 +90,9 @@ enum AppCommands {
                 reload("todos", configPath: configPath, environment: environment)
             case .todosToggle(let reference):
                 let toggled = try store.todos.toggle(titleOrID: reference)
-                console.out("\(toggled.completed ? "☑ done" : "☐ open again"): \(TerminalText.escaped(toggled.title))")
+                console.out(
+                    "\(toggled.completed ? "\(symbols.done) done" : "\(symbols.open) open again"): "
+                        + TerminalText.escaped(toggled.title))
                 reload("todos", configPath: configPath, environment: environment)
             case .todosRemove(let reference):
                 let removed = try store.todos.remove(titleOrID: reference)
@@ -100,7 +108,7 @@ enum AppCommands {
                 }
                 for motivation in found {
                     console.out(
-                        "\(motivation.id)  \(motivation.isFavorite ? "⭐ " : "")\(TerminalText.escaped(motivation.message ?? ""))"
+                        "\(motivation.id)  \(motivation.isFavorite ? symbols.favorite + " " : "")\(TerminalText.escaped(motivation.message ?? ""))"
                     )
                 }
                 console.out("")
@@ -136,7 +144,7 @@ enum AppCommands {
             console.out("No motivations yet: widgetd motivations add [MESSAGE]")
         }
         for motivation in motivations {
-            let star = motivation.isFavorite ? "⭐" : "  "
+            let star = motivation.isFavorite ? symbols.favorite : symbols.notFavorite
             let stamp = MotivationsKind.timestampText(motivation.timestamp, in: zone)
             console.out(
                 "\(short(motivation.id))  \(star)  \(motivation.backgroundColorHex)  \(stamp)  "

@@ -68,6 +68,14 @@ extension Daemon {
             log(
                 .info, from: completion.instance,
                 "\(completion.instance): \(completion.intent): \(LogText.excerpt(outcome.message))")
+            if let command = outcome.command {
+                // The button is the one that binds the kind's click intent: the left.
+                carryOut(
+                    .startCommand(
+                        command, instance: completion.instance, button: .left,
+                        acknowledgement: completion.acknowledgement))
+                return
+            }
             if let timeline = outcome.timeline {
                 perform(engine.install(timeline, for: completion.instance, now: now))
                 writeStatus(of: completion.instance, now: now)

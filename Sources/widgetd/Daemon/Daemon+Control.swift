@@ -82,7 +82,7 @@ extension Daemon {
 
     /// Does what a request asks: the dispatcher decided, the loop acts on the engine, the provider threads and the
     /// files.
-    private func carryOut(_ request: DaemonRequest) {
+    func carryOut(_ request: DaemonRequest) {
         let now = Date()
         switch request {
         case .reload(let target, let acknowledgement, let line):

@@ -112,15 +112,17 @@ final class HeadlessSway {
         return shot
     }
 
-    /// Saves the top 40 rows as `<name>.png` in `$WIDGETD_SAVE_SCREENSHOTS`, when that is set.
-    func saveScreenshot(named name: String) throws {
+    /// Saves the top `height` rows as `<name>.png` in `$WIDGETD_SAVE_SCREENSHOTS`, doubled (`readableCopy`), when that
+    /// is set.
+    func saveScreenshot(named name: String, height: Int = 40) throws {
         guard let saved = ProcessInfo.processInfo.environment["WIDGETD_SAVE_SCREENSHOTS"], !saved.isEmpty else {
             return
         }
         try FileManager.default.createDirectory(atPath: saved, withIntermediateDirectories: true)
         _ = try runCapturing(
-            try requireExecutable("grim", package: "grim"), ["-g", "0,0 800x40", saved + "/\(name).png"],
+            try requireExecutable("grim", package: "grim"), ["-g", "0,0 800x\(height)", saved + "/\(name).png"],
             environment: display)
+        try readableCopy(of: saved + "/\(name).png")
     }
 
     /// The live processes of the test user whose command line contains all of `words`.

@@ -12,6 +12,10 @@ struct I3barTests {
           todos:
             kind: todos
             family: systemLarge
+          todo_1:
+            kind: todos
+            intent:
+              item: 1
         bars:
           main:
             - motivation
@@ -23,6 +27,9 @@ struct I3barTests {
     static let statusArea = Screenshot.Region(minX: 100, minY: 0, maxX: 799, maxY: 30)
     static let black = Screenshot.RGB("#000000")
     static let grey = Screenshot.RGB("#d3d3d3")
+    static let white = Screenshot.RGB("#ffffff")
+    /// The font the i3 config below names, whose glyphs the widgets' symbols must be in.
+    static let font = "DejaVu Sans Mono"
 
     /// A daemon with one motivation and two to-dos, as a new user has after `motivations add` and `todos add`.
     static func daemonWithData() async throws -> DaemonUnderTest {
@@ -32,8 +39,8 @@ struct I3barTests {
         for title in ["Alpha", "Beta"] {
             #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
         }
-        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "☐ Alpha  ☐ Beta\n" })
-        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "No zero days.\n" })
+        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "○ Alpha  ○ Beta\n" })
+        #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
         return daemon
     }
 
@@ -47,7 +54,7 @@ struct I3barTests {
             "i3-\(UUID().uuidString).conf",
             """
             # i3 config file (v4)
-            font pango:DejaVu Sans Mono 12
+            font pango:\(font) 12
             bar {
                 status_command \(statusCommand)
                 position top
@@ -94,23 +101,30 @@ struct I3barTests {
         #expect(shot.count(differingFrom: Self.grey, by: 150, in: box.inset(by: 2)) > 40, "motivation at \(box)")
         // The to-dos' text on i3bar's black.
         #expect(shot.count(differingFrom: Self.black, by: 150, in: frame.inset(by: 2)) > 40, "to-dos at \(frame)")
-        try display.saveScreenshot(named: "i3bar-widgetd-bar")
 
-        // A click on the motivation stars it; the screen changes where it is.
+        #expect(try FontCoverage.missing(in: Self.font) == [])
+
+        // A click on the motivation stars it: ☆ becomes ★ where it is.
         try display.click(x: box.midX, y: box.midY)
         #expect(
-            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
+            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "★ No zero days.\n" },
             "clicked \(box.midX),\(box.midY); i3:\n\(i3.log)\ndaemon:\n\(daemon.log.suffix(3000))")
-        let starred = try await waitForScreen("the starred motivation on screen", on: display) { now in
-            Self.blocks(in: now).motivation != motivation
-        }
-        #expect(starred != nil)
+        let starred = try #require(
+            try await waitForChange("the star drawn filled", from: shot, in: box, take: display.screenshot))
         // A click near the right end of the to-dos ticks off the one under the pointer, Beta, not the first.
-        let after = try #require(starred.flatMap { Self.blocks(in: $0).todos })
-        try display.click(x: after.maxX - 12, y: after.midY)
+        try display.click(x: frame.maxX - 12, y: frame.midY)
         #expect(
-            await daemon.waitFor("Beta ticked off") { daemon.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
+            await daemon.waitFor("Beta ticked off") { daemon.read("todos.plain") == "○ Alpha  ◉ Beta\n" },
             "\(daemon.read("todos.plain") ?? "")")
+        let ticked = try #require(
+            try await waitForChange("Beta drawn ticked", from: starred, in: frame, take: display.screenshot))
+        try display.saveScreenshot(named: "i3bar-widgetd-bar", height: 28)
+        // Beta kept its place: a second click at the same spot opens it again.
+        try display.click(x: frame.maxX - 12, y: frame.midY)
+        #expect(
+            await daemon.waitFor("Beta open again") { daemon.read("todos.plain") == "○ Alpha  ○ Beta\n" },
+            "\(daemon.read("todos.plain") ?? "")")
+        #expect(try await waitForChange("Beta drawn open", from: ticked, in: frame, take: display.screenshot) != nil)
     }
 
     /// The last few kB of the file at `path`, for a failure's message.
@@ -135,6 +149,16 @@ struct I3barTests {
             format=json
             command=exec '\(widgetd)' show motivation --format i3bar --follow
 
+            [widgetd]
+            instance=todo_1
+            command=case $BLOCK_BUTTON in [1-5]) exec '\(widgetd)' click todo_1 --button $BLOCK_BUTTON;; esac
+
+            [widgetd]
+            instance=todo_1
+            interval=persist
+            format=json
+            command=exec '\(widgetd)' show todo_1 --format i3bar --follow
+
             """)
         let display = try await VirtualDisplay()
         // i3blocks' debug log (`-vv`: each click it parses and each child it forks) goes to a file the failures print.
@@ -142,17 +166,22 @@ struct I3barTests {
         let i3 = try Self.startI3(
             "exec '\(i3blocks)' -vv -c '\(blocks)' 2>'\(i3blocksLog)'", on: display, daemon: daemon)
         defer { i3.stop() }
-        // i3blocks 1.4 drops the background: the text is on i3bar's black, in the motivation's grey.
+        // i3blocks 1.4 drops the background: the text is on i3bar's black, in the motivation's grey; the to-do's
+        // right of it in i3bar's white, found first, as the white text's smoothed edges hold greys too.
         var text: Screenshot.Region?
-        let first = try await waitForScreen("the motivation's text on i3bar", on: display) { shot in
-            text = shot.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea)
+        var todo: Screenshot.Region?
+        let first = try await waitForScreen("the motivation's and the to-do's text on i3bar", on: display) { shot in
+            todo = shot.bounds(of: Self.white, tolerance: 10, within: Self.statusArea)
+            guard let found = todo, found.width > 20 else { return false }
+            var left = Self.statusArea
+            left.maxX = found.minX - 1
+            text = left.maxX > left.minX ? shot.bounds(of: Self.grey, tolerance: 40, within: left) : nil
             return text.map { $0.width > 40 } == true
         }
         if first == nil { try display.saveScreenshot(named: "failed-i3bar-i3blocks", force: true) }
         let shot = try #require(first, "i3 log:\n\(i3.log)")
         let area = try #require(text)
         #expect(shot.count(differingFrom: Self.black, by: 150, in: area) > 40, "text at \(area)")
-        try display.saveScreenshot(named: "i3bar-i3blocks")
         try display.click(x: area.midX, y: area.midY)
         // i3blocks 1.4 reads its clicks a byte at a time and stops at an empty line. i3bar sends its first click as
         // four writes ("[", "\n", the event, "\n"); when i3blocks reads the "[" alone and the other three arrive
@@ -169,13 +198,30 @@ struct I3barTests {
                     nudged = true
                     try display.click(x: area.midX, y: area.midY, button: 9)
                 }
-                return daemon.read("motivation.plain") == "⭐ No zero days.\n"
+                return daemon.read("motivation.plain") == "★ No zero days.\n"
             },
             "clicked \(area.midX),\(area.midY); i3:\n\(i3.log)\ni3blocks:\n\(Self.tail(of: i3blocksLog))\ndaemon:\n\(daemon.log.suffix(3000))"
         )
+        // The grey's bounds may start after the hollow star's thin strokes: all left of the to-do is looked at.
+        var motivationSide = Self.statusArea
+        motivationSide.maxX = try #require(todo).minX - 1
+        let starred = try #require(
+            try await waitForChange("the star drawn filled", from: shot, in: motivationSide, take: display.screenshot))
+        #expect(try FontCoverage.missing(in: Self.font) == [])
+
+        // The to-do's own block: a click ticks Alpha off, dimmed in its place; a second opens it again.
+        let item = try #require(todo)
+        try display.click(x: item.midX, y: item.midY)
         #expect(
-            try await waitForScreen("the starred motivation on screen", on: display) { now in
-                now.bounds(of: Self.grey, tolerance: 40, within: Self.statusArea) != text
-            } != nil)
+            await daemon.waitFor("Alpha ticked off") { daemon.read("todo_1.plain") == "◉ Alpha\n" },
+            "i3blocks:\n\(Self.tail(of: i3blocksLog))\ndaemon:\n\(daemon.log.suffix(3000))")
+        let ticked = try #require(
+            try await waitForChange("Alpha drawn ticked", from: starred, in: item, take: display.screenshot))
+        try display.saveScreenshot(named: "i3bar-i3blocks", height: 28)
+        try display.click(x: item.midX, y: item.midY)
+        #expect(
+            await daemon.waitFor("Alpha open again") { daemon.read("todo_1.plain") == "○ Alpha\n" },
+            "i3blocks:\n\(Self.tail(of: i3blocksLog))")
+        #expect(try await waitForChange("Alpha drawn open", from: ticked, in: item, take: display.screenshot) != nil)
     }
 }

@@ -2,9 +2,12 @@ import Foundation
 import Testing
 
 /// The real polybar on its own Xvfb, with the shipped `contrib/polybar/widgetd.ini` module: the motivation shows on
-/// its background, readable, and a click stars it.
+/// its background, readable, and a click stars it; a to-do's own module ticks its item off and on again.
 @Suite("real bars: polybar", .spawnsDaemons)
 struct PolybarTests {
+    /// The bar's one font: polybar drops a character it lacks (`Dropping unmatched character`).
+    static let font = "DejaVu Sans"
+
     @Test func theContribModuleShowsTheMotivationAndAClickStarsIt() async throws {
         let polybar = try requireExecutable("polybar", package: "polybar")
         let daemon = try await I3barTests.daemonWithData()
@@ -19,8 +22,8 @@ struct PolybarTests {
             height = 28
             background = #222222
             foreground = #ffffff
-            font-0 = DejaVu Sans:size=12;3
-            modules-right = widgetd-motivation
+            font-0 = \(Self.font):size=12;3
+            modules-right = widgetd-motivation widgetd-todo-1
 
             """)
         // The module runs `exec widgetd show …` and `widgetd click …`: widgetd on polybar's PATH.
@@ -33,22 +36,39 @@ struct PolybarTests {
         defer { bar.stop() }
         let strip = Screenshot.Region(minX: 0, minY: 0, maxX: 799, maxY: 27)
         var box: Screenshot.Region?
-        let first = try await waitForScreen("the motivation on polybar", on: display) { shot in
-            box = shot.bounds(of: I3barTests.grey, within: strip)
+        var todo: Screenshot.Region?
+        let first = try await waitForScreen("the motivation and the to-do on polybar", on: display) { shot in
+            todo = shot.bounds(of: I3barTests.white, tolerance: 10, within: strip)
+            guard let found = todo, found.width > 20 else { return false }
+            var left = strip
+            left.maxX = found.minX - 1
+            box = left.maxX > left.minX ? shot.bounds(of: I3barTests.grey, within: left) : nil
             return box.map { $0.width > 40 } == true
         }
         let shot = try #require(first, "polybar log:\n\(bar.log)\n\(display.diagnostics)")
         let area = try #require(box)
         // Black text on the motivation's grey.
         #expect(shot.count(differingFrom: I3barTests.grey, by: 150, in: area) > 40, "motivation at \(area)")
-        try display.saveScreenshot(named: "polybar")
         try display.click(x: area.midX, y: area.midY)
         #expect(
-            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "⭐ No zero days.\n" },
+            await daemon.waitFor("the star") { daemon.read("motivation.plain") == "★ No zero days.\n" },
             "polybar log:\n\(bar.log)\n\(display.diagnostics)")
+        let starred = try #require(
+            try await waitForChange("the star drawn filled", from: shot, in: area, take: display.screenshot))
+        #expect(try FontCoverage.missing(in: Self.font) == [])
+        #expect(!bar.log.contains("Dropping unmatched character"), "polybar log:\n\(bar.log)")
+
+        let item = try #require(todo)
+        try display.click(x: item.midX, y: item.midY)
         #expect(
-            try await waitForScreen("the starred motivation on screen", on: display) { now in
-                now.bounds(of: I3barTests.grey, within: strip) != box
-            } != nil)
+            await daemon.waitFor("Alpha ticked off") { daemon.read("todo_1.plain") == "◉ Alpha\n" },
+            "polybar log:\n\(bar.log)")
+        let ticked = try #require(
+            try await waitForChange("Alpha drawn ticked", from: starred, in: item, take: display.screenshot))
+        try display.saveScreenshot(named: "polybar", height: 28)
+        try display.click(x: item.midX, y: item.midY)
+        #expect(await daemon.waitFor("Alpha open again") { daemon.read("todo_1.plain") == "○ Alpha\n" })
+        #expect(try await waitForChange("Alpha drawn open", from: ticked, in: item, take: display.screenshot) != nil)
+        #expect(!bar.log.contains("Dropping unmatched character"), "polybar log:\n\(bar.log)")
     }
 }

@@ -142,16 +142,19 @@ final class VirtualDisplay {
         return shot
     }
 
-    /// Saves the bar's strip of the screen as `<name>.png` in `$WIDGETD_SAVE_SCREENSHOTS`, when that is set; with
-    /// `force` (a failure, to look at), in the temporary directory when it is not.
-    func saveScreenshot(named name: String, force: Bool = false) throws {
+    /// Saves the bar's strip of the screen, `height` rows, as `<name>.png` in `$WIDGETD_SAVE_SCREENSHOTS` (doubled for
+    /// the README, `readableCopy`), when that is set; with `force` (a failure, to look at), as taken in the temporary
+    /// directory when it is not.
+    func saveScreenshot(named name: String, height: Int = 40, force: Bool = false) throws {
         let chosen = ProcessInfo.processInfo.environment["WIDGETD_SAVE_SCREENSHOTS"].flatMap { $0.isEmpty ? nil : $0 }
         guard let directory = chosen ?? (force ? NSTemporaryDirectory() : nil) else { return }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "\(directory)/\(name).png"
         _ = try runCapturing(
             try requireExecutable("import", package: "imagemagick"),
-            ["-window", "root", "-crop", "800x40+0+0", "+repage", "png:\(directory)/\(name).png"],
+            ["-window", "root", "-crop", "800x\(height)+0+0", "+repage", "png:" + path],
             environment: ["DISPLAY": display])
+        if chosen != nil { try readableCopy(of: path) }
     }
 
     /// Moves the pointer to (x, y) and clicks `button` (`xdotool`).
@@ -183,6 +186,30 @@ func runCapturing(_ executable: String, _ arguments: [String], environment: [Str
             description: "\(executable) \(arguments.joined(separator: " ")) failed (\(status)): \(process.log)")
     }
     return FileManager.default.contents(atPath: out) ?? Data()
+}
+
+/// Doubles the picture at `path` in place (pixel for pixel, so text stays sharp: a bar's 10-point font is small on a
+/// README page) and writes it as a compact PNG.
+func readableCopy(of path: String) throws {
+    _ = try runCapturing(
+        try requireExecutable("convert", package: "imagemagick"),
+        [path, "-scale", "200%", "-strip", "-define", "png:compression-level=9", "png:" + path], environment: [:])
+}
+
+/// Takes screenshots (`take`) until more than `pixels` pixels of `area` differ from `before`: a change drawn there, such
+/// as the star's other state or a to-do's marker and dimming. The last screenshot, or nil at the timeout.
+func waitForChange(
+    _ what: String, from before: Screenshot, in area: Screenshot.Region, pixels: Int = 10,
+    timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation,
+    take: () throws -> Screenshot
+) async throws -> Screenshot? {
+    var last: Screenshot?
+    let found = try await waitFor(what, timeout: timeout, sourceLocation: sourceLocation) {
+        let shot = try take()
+        last = shot
+        return shot.changedPixels(from: before, in: area) > pixels
+    }
+    return found ? last : nil
 }
 
 /// Takes screenshots until `condition` finds what it looks for in one, or the timeout passes; the last screenshot.

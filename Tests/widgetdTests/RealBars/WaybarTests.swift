@@ -3,12 +3,20 @@ import Testing
 
 /// The real waybar and swaybar under a headless sway (`HeadlessSway`): waybar with the shipped
 /// `contrib/waybar/config.jsonc` and `style.css`, swaybar with `contrib/sway/config` (`widgetd bar`). The motivation is
-/// on the screen and readable, and a click stars it.
+/// on the screen and readable, and a click stars it; a click ticks a to-do off, dimmed in its place, and a second
+/// click opens it again.
 @Suite("real bars: waybar and swaybar under sway", .spawnsDaemons)
 struct WaybarTests {
     static let moduleBackground = Screenshot.RGB("#2b303b")
     static let favorite = Screenshot.RGB("#f1c40f")
     static let strip = Screenshot.Region(minX: 0, minY: 0, maxX: 799, maxY: 40)
+    /// The font both bars draw with: contrib/sway/config names it, and waybar's GTK default (`sans-serif`) is it.
+    static let font = "DejaVu Sans"
+    /// The contrib waybar config's widgets: one to-do per module, as waybar does not say where a click landed.
+    static let waybarWidgets =
+        "widgets:\n  motivation:\n    kind: motivations\n  todos:\n    kind: todos\n  clock:\n"
+        + "    kind: clock\n    intent:\n      format: \"%Y\"\n"
+        + (1...3).map { "  todo_\($0):\n    kind: todos\n    intent:\n      item: \($0)\n" }.joined()
 
     /// The modules of waybar's right side, left to right: runs of columns with the modules' own dark background.
     static func modules(in shot: Screenshot) -> [Screenshot.Region] {
@@ -47,22 +55,22 @@ struct WaybarTests {
 
     @Test func waybarWithTheContribModuleShowsTheMotivationReadablyAndAClickStarsIt() async throws {
         _ = try requireExecutable("waybar", package: "waybar")
-        let sway = try HeadlessSway(
-            widgets: "widgets:\n  motivation:\n    kind: motivations\n  todos:\n    kind: todos\n  clock:\n"
-                + "    kind: clock\n    intent:\n      format: \"%Y\"\n")
+        let sway = try HeadlessSway(widgets: Self.waybarWidgets)
         try sway.cli(["motivations", "add", "No zero days."])
+        for title in ["Alpha", "Beta"] { try sway.cli(["todos", "add", title]) }
         #expect(
-            await waitFor("the motivation") { sway.read("motivation.plain") == "No zero days.\n" }, "\(sway.daemon.log)"
+            await waitFor("the motivation") { sway.read("motivation.plain") == "☆ No zero days.\n" },
+            "\(sway.daemon.log)"
         )
         let contrib = packageRoot.path + "/contrib/waybar"
         try await sway.start("exec waybar -c \(contrib)/config.jsonc -s \(contrib)/style.css\n")
         var modules: [Screenshot.Region] = []
         var shot: Screenshot?
         #expect(
-            try await waitFor("waybar's three widgetd modules", timeout: .seconds(30)) {
+            try await waitFor("waybar's four widgetd modules (todo-3 has no to-do and hides)", timeout: .seconds(30)) {
                 shot = try sway.screenshot()
                 modules = shot.map(Self.modules) ?? []
-                return modules.count == 3
+                return modules.count == 4
             }, "sway and waybar:\n\(sway.log)")
         let motivation = try #require(modules.first)
         let first = try #require(shot)
@@ -70,10 +78,10 @@ struct WaybarTests {
         #expect(
             first.count(differingFrom: Self.moduleBackground, by: 150, in: motivation) > 40,
             "motivation at \(motivation)")
-        try sway.saveScreenshot(named: "waybar")
+        #expect(try FontCoverage.missing(in: Self.font) == [])
 
         try sway.click(x: motivation.midX, y: motivation.midY)
-        #expect(await waitFor("the star") { sway.read("motivation.plain") == "⭐ No zero days.\n" }, "\(sway.log)")
+        #expect(await waitFor("the star") { sway.read("motivation.plain") == "★ No zero days.\n" }, "\(sway.log)")
         // The favourite's yellow text and underline, and the module as high as before (no border that pushes).
         var starred: Screenshot?
         #expect(
@@ -84,9 +92,21 @@ struct WaybarTests {
         let after = try #require(starred.map(Self.modules)?.first)
         #expect(after.minY == motivation.minY, "the module moved: \(motivation) → \(after)")
 
-        // waybar killed outright (no chance to stop its modules): its three followers notice and exit.
+        // todo-1's module: a click ticks Alpha off, dimmed in its place; a second opens it again.
+        let item = try #require(starred.map(Self.modules).flatMap { $0.count > 1 ? $0[1] : nil })
+        try sway.click(x: item.midX, y: item.midY)
+        #expect(await waitFor("Alpha ticked off") { sway.read("todo_1.plain") == "◉ Alpha\n" }, "\(sway.log)")
+        let starredShot = try #require(starred)
+        let ticked = try #require(
+            try await waitForChange("Alpha drawn ticked", from: starredShot, in: item, take: sway.screenshot))
+        try sway.saveScreenshot(named: "waybar", height: 30)
+        try sway.click(x: item.midX, y: item.midY)
+        #expect(await waitFor("Alpha open again") { sway.read("todo_1.plain") == "○ Alpha\n" }, "\(sway.log)")
+        #expect(try await waitForChange("Alpha drawn open", from: ticked, in: item, take: sway.screenshot) != nil)
+
+        // waybar killed outright (no chance to stop its modules): its five followers (one per module) notice and exit.
         let followers = sway.processes(with: ["show", "--follow"])
-        #expect(followers.count == 3, "followers: \(followers)")
+        #expect(followers.count == 5, "followers: \(followers)")
         for waybar in sway.processes(with: ["waybar"]) { kill(waybar, SIGKILL) }
         #expect(
             await waitFor("no follower left") { sway.processes(with: ["show", "--follow"]).isEmpty },
@@ -98,7 +118,7 @@ struct WaybarTests {
         let sway = try HeadlessSway(widgets: I3barTests.config)
         try sway.cli(["motivations", "add", "No zero days."])
         for title in ["Alpha", "Beta"] { try sway.cli(["todos", "add", title]) }
-        #expect(await waitFor("two to-dos") { sway.read("todos.plain") == "☐ Alpha  ☐ Beta\n" }, "\(sway.daemon.log)")
+        #expect(await waitFor("two to-dos") { sway.read("todos.plain") == "○ Alpha  ○ Beta\n" }, "\(sway.daemon.log)")
         // contrib/sway/config as it ships: `status_command exec widgetd bar --bar main`.
         try await sway.start("include \(packageRoot.path)/contrib/sway/config\n")
         var blocks: (todos: Screenshot.Region?, motivation: Screenshot.Region?) = (nil, nil)
@@ -115,12 +135,23 @@ struct WaybarTests {
         #expect(first.count(differingFrom: I3barTests.grey, by: 150, in: box.inset(by: 2)) > 40, "motivation at \(box)")
         #expect(
             first.count(differingFrom: I3barTests.black, by: 150, in: frame.inset(by: 2)) > 40, "to-dos at \(frame)")
-        try sway.saveScreenshot(named: "swaybar-widgetd-bar")
+        #expect(try FontCoverage.missing(in: Self.font) == [])
         try sway.click(x: box.midX, y: box.midY)
-        #expect(await waitFor("the star") { sway.read("motivation.plain") == "⭐ No zero days.\n" }, "\(sway.log)")
+        #expect(await waitFor("the star") { sway.read("motivation.plain") == "★ No zero days.\n" }, "\(sway.log)")
+        let starred = try #require(
+            try await waitForChange("the star drawn filled", from: first, in: box, take: sway.screenshot))
         try sway.click(x: frame.maxX - 12, y: frame.midY)
         #expect(
-            await waitFor("Beta ticked off") { sway.read("todos.plain") == "☐ Alpha  ☑ Beta\n" },
+            await waitFor("Beta ticked off") { sway.read("todos.plain") == "○ Alpha  ◉ Beta\n" },
             "\(sway.read("todos.plain") ?? "")")
+        let ticked = try #require(
+            try await waitForChange("Beta drawn ticked", from: starred, in: frame, take: sway.screenshot))
+        try sway.saveScreenshot(named: "swaybar-widgetd-bar", height: 30)
+        // Beta kept its place: a second click at the same spot opens it again.
+        try sway.click(x: frame.maxX - 12, y: frame.midY)
+        #expect(
+            await waitFor("Beta open again") { sway.read("todos.plain") == "○ Alpha  ○ Beta\n" },
+            "\(sway.read("todos.plain") ?? "")")
+        #expect(try await waitForChange("Beta drawn open", from: ticked, in: frame, take: sway.screenshot) != nil)
     }
 }
