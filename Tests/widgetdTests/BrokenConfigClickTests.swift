@@ -54,7 +54,7 @@ struct BrokenConfigClickTests {
             (
                 "tmux",
                 try Self.contribClick(
-                    "tmux/widgetd.tmux.conf", after: "run-shell '", marker: "MouseDown1StatusRight", upTo: "'")
+                    "tmux/widgetd.tmux.conf", after: "run-shell '", marker: "MouseDown1StatusLeft", upTo: "'")
             ),
         ]
         var shown = try #require(daemon.read("motivation.plain"))
