@@ -34,18 +34,27 @@ struct ThreadAndLockTests {
 
     @Test func aBroadcastWakesAThreadWaitingOnTheCondition() throws {
         let condition = Condition()
+        // Both under the condition's lock: `waiting` is set just before the waiter's first `wait()`, which is the only
+        // way it lets the lock go, so once the broadcaster holds the lock and reads it true, the waiter is asleep in
+        // `wait()` and only the broadcast can wake it.
+        let waiting = Mutex(false)
         let ready = Mutex(false)
         let woke = Mutex(false)
         try DetachedThread.start(name: "waiter") {
             condition.lock()
+            waiting.withLock { $0 = true }
             while !ready.withLock({ $0 }) { condition.wait() }
             condition.unlock()
             woke.withLock { $0 = true }
         }
-        condition.lock()
-        ready.withLock { $0 = true }
-        condition.broadcast()
-        condition.unlock()
+        wait(for: "the thread to wait on the condition") {
+            condition.lock()
+            defer { condition.unlock() }
+            guard waiting.withLock({ $0 }) else { return false }
+            ready.withLock { $0 = true }
+            condition.broadcast()
+            return true
+        }
         wait(for: "the waiting thread to wake") { woke.withLock { $0 } }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Store
@@ -256,29 +257,29 @@ struct DatabaseTests {
     }
 
     @Test("with no busy timeout at all, the transaction is retried until the lock frees")
-    func busyRetry() throws {
+    func busyRetry() async throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
         let holder = try Database(path: directory.storePath)
         try holder.execute("CREATE TABLE t(x)")
         try holder.execute("BEGIN IMMEDIATE")
-        let released = DispatchSemaphore(value: 0)
-        // The lock is held for a while on purpose (well inside the retries' pauses): this sleep is the test's premise.
-        Thread {
-            Thread.sleep(forTimeInterval: 0.05)
-            try? holder.execute("COMMIT")
-            released.signal()
-        }.start()
-
         let writer = try Database(path: directory.storePath, busyTimeout: .zero)
-        var attempts = 0
-        try writer.transaction {
-            attempts += 1
-            try writer.execute("INSERT INTO t VALUES (1)")
+        let attempts = Mutex(0)
+        async let written: Void = onItsOwnThread {
+            try writer.transaction {
+                attempts.withLock { $0 += 1 }
+                try writer.execute("INSERT INTO t VALUES (1)")
+            }
         }
-        released.wait()
+        // The lock goes only once the writer has met it and is pausing to try again: without the retry, its
+        // transaction fails.
+        let deadline = Date().addingTimeInterval(10)
+        while writer.busyRetries.load(ordering: .relaxed) == 0, Date() < deadline { usleep(1_000) }
+        #expect(writer.busyRetries.load(ordering: .relaxed) > 0, "the writer never met the lock")
+        try holder.execute("COMMIT")
+        try await written
         #expect(try writer.query("SELECT count(*) FROM t") { $0.int(at: 0) } == [1])
-        #expect(attempts == 1, "BEGIN IMMEDIATE failed, not the body")
+        #expect(attempts.withLock { $0 } == 1, "BEGIN IMMEDIATE failed, not the body")
     }
 
     @Test("a lock that never frees ends in SQLITE_BUSY after the bounded retries")

@@ -62,6 +62,7 @@ extension Database {
                         throw error
                     }
                     attempt += 1
+                    busyRetries.add(1, ordering: .relaxed)
                     Self.pause(beforeRetry: attempt)
                 }
             }

@@ -48,6 +48,9 @@ public final class Database: @unchecked Sendable {
 
     /// How often a transaction or statement that met `SQLITE_BUSY` is run again before the error is thrown.
     let busyRetryLimit = 8
+    /// How many times a transaction or statement on this connection was run again after `SQLITE_BUSY`: for a test
+    /// that must see a retry happen before it lets the lock go.
+    let busyRetries = Atomic<Int>(0)
 
     /// Opens or creates the store file at `path` (`sqlite3_open_v2`), creating its parent directory (mode 0700).
     ///
@@ -337,6 +340,7 @@ public final class Database: @unchecked Sendable {
                         throw wrap(error)
                     }
                     attempt += 1
+                    busyRetries.add(1, ordering: .relaxed)
                     Self.pause(beforeRetry: attempt)
                     continue
                 }
