@@ -4,29 +4,51 @@ import Testing
 /// Issue 38, item 3: a command's output is never read in a spin. A persist script printing with no newline was read
 /// flat out, a write at a time; `yes` as a repeat command was read flat out past the 64 KiB a run keeps, to be
 /// dropped; a command run once was read flat out until its timeout. Each cost the daemon a core; now each waits on
-/// its full pipe between a few reads a second.
+/// its full pipe between a few reads a second. The same holds for a plugin's output and its standard error.
 @Suite("exec output: reading never spins", .spawnsDaemons)
 struct OutputReadingCPUTests {
     enum Flood: String, CaseIterable, CustomTestStringConvertible {
         case persistWithoutNewline, repeatThatNeverExits, runUntilItsTimeout
+        case pluginLineWithoutEnd, pluginStandardErrorFlatOut
         var testDescription: String { rawValue }
 
-        /// The widget's settings; its command writes its pid to `pid`, then floods.
-        var settings: String {
+        /// The config: one widget `flood`, whose command (or plugin) writes its pid to `pid`, then floods.
+        var config: String {
             switch self {
             case .persistWithoutNewline:
-                "interval: persist\n    command: [sh, -c, 'echo $$ > pid; while :; do printf x; done']"
+                Self.exec("interval: persist\n    command: [sh, -c, 'echo $$ > pid; while :; do printf x; done']")
             case .repeatThatNeverExits:
-                "interval: repeat\n    command: [sh, -c, 'echo $$ > pid; exec yes']"
+                Self.exec("interval: repeat\n    command: [sh, -c, 'echo $$ > pid; exec yes']")
             case .runUntilItsTimeout:
-                "timeout: 1m\n    command: [sh, -c, 'echo $$ > pid; exec yes']"
+                Self.exec("timeout: 1m\n    command: [sh, -c, 'echo $$ > pid; exec yes']")
+            case .pluginLineWithoutEnd:
+                Self.plugin("while :; do printf x; done")
+            case .pluginStandardErrorFlatOut:
+                Self.plugin("exec yes >&2")
             }
+        }
+
+        private static func exec(_ settings: String) -> String {
+            "widgets:\n  flood:\n    kind: exec\n    \(settings)\n"
+        }
+
+        /// A plugin that says hello, then runs `flood` in the shell.
+        private static func plugin(_ flood: String) -> String {
+            let hello = #"{"type":"hello","protocol":1,"kind":{"name":"flood"}}"#
+            return """
+                plugins:
+                  flood: [sh, -c, 'printf ''%s\\n'' ''\(hello)''; echo $$ > pid; \(flood)']
+                widgets:
+                  flood:
+                    kind: flood
+
+                """
         }
     }
 
     @Test(arguments: Flood.allCases)
     func aCommandPrintingFlatOutCostsTheDaemonNoCore(flood: Flood) async throws {
-        let daemon = try DaemonUnderTest(config: "widgets:\n  flood:\n    kind: exec\n    \(flood.settings)\n")
+        let daemon = try DaemonUnderTest(config: flood.config)
         let pidPath = daemon.directory.url.path + "/pid"
         #expect(await daemon.waitFor("the command to start") { FileManager.default.fileExists(atPath: pidPath) })
         #expect(
@@ -49,6 +71,9 @@ struct OutputReadingCPUTests {
             #expect(notes == 1, "said once: \(daemon.log)")
         case .runUntilItsTimeout:
             // Read with a pause between reads once past its 64 KiB, until its timeout ends it.
+            break
+        case .pluginLineWithoutEnd, .pluginStandardErrorFlatOut:
+            // Read at most a thousand (its output) or fifty (its standard error) times a second.
             break
         }
         #expect(daemon.process.isRunning)

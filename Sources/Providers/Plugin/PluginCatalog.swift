@@ -338,7 +338,7 @@ enum PluginProbe {
         kill(-process.pid, SIGTERM)
         // Ends what it started in its group too (a child that ignores SIGTERM), before the pid can be reused.
         let status = process.waitForExit(killingAfter: 1)
-        errors.read(from: process.errors)
+        errors.drain(from: process.errors)
         process.closeAll()
         RunningCommands.ended(process.pid)
         let reason: String
@@ -379,7 +379,7 @@ enum PluginProbe {
             let ready = poll(&descriptors, 2, Int32((remaining * 1000).rounded(.up)))
             if ready <= 0 { continue }
             if descriptors[1].revents != 0 {
-                errors.read(from: process.errors)
+                _ = errors.read(from: process.errors)
                 // At its end (POLLHUP with nothing left) it would wake every poll: not watched from then on.
                 if descriptors[1].revents & Int16(POLLIN) == 0 { errorsOpen = false }
             }

@@ -27,6 +27,8 @@ public final class PluginHost: @unchecked Sendable {
     static let unansweredLimit = 3
     /// Queued requests a plugin that does not read its input may hold before new ones fail at once.
     static let outboxCap = 4 << 20
+    /// Reads of its output in any second, at most: twice the lines a plugin may send, were each written on its own.
+    static let outputReadsPerSecond = 1000
     static let firstBackoff: TimeInterval = 1
     static let maximumBackoff: TimeInterval = 60
 
@@ -200,6 +202,10 @@ public final class PluginHost: @unchecked Sendable {
         var readsAfterExit = 0
         var errors = StandardErrorTail()
         var errorsOpen = process.errors >= 0
+        // A plugin that writes flat out (a line with no end, a loop on its standard error) waits on its full pipe
+        // past these, instead of costing its host thread a core.
+        var outputBudget = ReadBudget(perSecond: Self.outputReadsPerSecond)
+        var errorBudget = ReadBudget(perSecond: StandardErrorTail.readsPerSecond)
         func strike(_ what: String) -> Bool {
             let now = Date()
             strikes.removeAll { now.timeIntervalSince($0) > Self.strikeWindow }
@@ -213,15 +219,20 @@ public final class PluginHost: @unchecked Sendable {
                 (state.pending.values.map(\.deadline).min(), !state.outbox.isEmpty, state.stopped)
             }
             if stopped { reason = "stopped"; break }
+            let now = Date()
+            let outputResumes = outputBudget.resumes(after: now)
+            let errorsResume = errorBudget.resumes(after: now)
+            let wakeAt = [deadline, outputResumes, errorsResume].compactMap { $0 }.min()
             var timeout =
-                deadline.map { max(0, Int32(min($0.timeIntervalSinceNow * 1000, 3_600_000).rounded(.up))) } ?? -1
+                wakeAt.map { max(0, Int32(min($0.timeIntervalSince(now) * 1000, 3_600_000).rounded(.up))) } ?? -1
             if exited { timeout = 0 }
             var descriptors = [
-                pollfd(fd: process.output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: outputResumes == nil ? process.output : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wantsWrite ? process.input : -1, events: Int16(POLLOUT), revents: 0),
                 pollfd(fd: exited ? -1 : process.exitFile, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: errorsOpen ? process.errors : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(
+                    fd: errorsOpen && errorsResume == nil ? process.errors : -1, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 5, timeout)
             if ready < 0 && errno != EINTR { reason = "poll failed"; break }
@@ -229,7 +240,8 @@ public final class PluginHost: @unchecked Sendable {
             if descriptors[2].revents != 0 { state.withLock { flush(&$0) } }
             if descriptors[3].revents != 0 { exited = true }
             if descriptors[4].revents != 0 {
-                errors.read(from: process.errors)
+                _ = errors.read(from: process.errors)
+                errorBudget.spend(now: Date())
                 // Its end (POLLHUP with nothing left) would wake every poll: not watched from then on.
                 if descriptors[4].revents & Int16(POLLIN) == 0 { errorsOpen = false }
             }
@@ -245,6 +257,7 @@ public final class PluginHost: @unchecked Sendable {
             let count = retryingInterrupted { read(process.output, &buffer, buffer.count) }
             if count < 0 && errno == EAGAIN { continue }
             if count <= 0 { break }
+            outputBudget.spend(now: Date())
             let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
                 // A reply answers a request the daemon made, so its count is the daemon's to bound: it is never
@@ -292,7 +305,7 @@ public final class PluginHost: @unchecked Sendable {
         kill(-process.pid, SIGTERM)
         // What it left running in its group is ended with it.
         let status = process.waitForExit(killingAfter: 1)
-        errors.read(from: process.errors)
+        errors.drain(from: process.errors)
         process.closeAll()
         RunningCommands.ended(process.pid)
         if reason == "exited" {

@@ -9,6 +9,8 @@ import Glibc
 struct StandardErrorTail: Sendable {
     static let maximumLines = 20
     static let maximumBytes = 4096
+    /// Reads of the pipe in any second, at most: past that, a plugin that writes on and on waits on its full pipe.
+    static let readsPerSecond = 50
 
     private var bytes: [UInt8] = []
     /// Bytes before `bytes` were dropped, so its first line may be the end of a longer one.
@@ -22,15 +24,20 @@ struct StandardErrorTail: Sendable {
         }
     }
 
-    /// Reads what `descriptor` (non-blocking) holds now, until it would block or ends; nothing when it is -1.
-    mutating func read(from descriptor: Int32) {
-        guard descriptor >= 0 else { return }
+    /// Reads one chunk of what `descriptor` (non-blocking) holds now; returns how many bytes, 0 at its end, -1 when
+    /// nothing is there yet. One chunk per call: a plugin writing flat out is read at its host's budget, not in a loop.
+    mutating func read(from descriptor: Int32) -> Int {
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = retryingInterrupted { Glibc.read(descriptor, &buffer, buffer.count) }
-            guard count > 0 else { return }
-            buffer.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<count])) }
-        }
+        let count = retryingInterrupted { Glibc.read(descriptor, &buffer, buffer.count) }
+        if count > 0 { buffer.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0[0..<count])) } }
+        return count
+    }
+
+    /// Reads what is left in `descriptor` once the plugin has exited: a pipe's worth at most (a child it started in a
+    /// session of its own might hold the pipe and write on).
+    mutating func drain(from descriptor: Int32) {
+        guard descriptor >= 0 else { return }
+        for _ in 0..<8 where read(from: descriptor) > 0 {}
     }
 
     /// The last lines that hold more than white space, control characters shown as `?` (they are an outsider's text,
