@@ -90,7 +90,7 @@ func checkPolybarTags(_ bytes: [UInt8], output: String) {
 
 /// An odd run of `#` before `[` opens a style; every one is the renderer's own. Checked on bytes, as tmux reads them.
 func checkTmuxStyles(_ bytes: [UInt8], output: String) {
-    let known = ["[fg=#", "[bg=#", "[dim]", "[nodim]", "[default]"]
+    let known = ["[fg=#", "[bg=#", "[fg=default]", "[default]"]
     var index = 0
     while index < bytes.count {
         guard bytes[index] == UInt8(ascii: "#") else {

@@ -178,11 +178,15 @@ public enum Renderer {
     }
 
     /// One i3bar block object on one line, for i3blocks' `format=json` and swaybar.
+    ///
+    /// A block with a dimmed part is always sent as pango markup (`"markup":"pango"`, the rest escaped): i3bar and
+    /// swaybar parse markup per block, and without it they can only colour a block whole, so a done to-do beside open
+    /// ones would look open.
     private static func appendI3bar(
         _ text: FittedText, content: EntryContent, instance: String, markup: Bool, to output: inout [UInt8]
     ) {
         output.append(contentsOf: #"{"full_text":"#.utf8)
-        let markup = markup || text.isMarkup
+        let markup = markup || text.isMarkup || !text.dimmed.isEmpty
         if markup, !text.dimmed.isEmpty {
             Escaping.appendJSONString(pangoMarkup(text), to: &output)
         } else {
@@ -279,19 +283,23 @@ public enum Renderer {
         }
         let runs = text.runs
         for (index, run) in runs.enumerated() {
-            if run.dimmed { output.append(contentsOf: "#[dim]".utf8) }
-            // Whether a style's `#[` comes right after this run's text: its own `#[nodim]`, the next run's `#[dim]`, or
+            // A grey, not tmux's `dim` attribute: many terminals (rxvt-unicode, the Linux console) draw faint text as
+            // normal text.
+            if run.dimmed { output.append(contentsOf: "#[fg=\(tmuxHex(dimmedForeground))]".utf8) }
+            // Whether a style's `#[` comes right after this run's text: its own colour's end, the next run's grey, or
             // the closing `#[default]`.
             let styleFollows = run.dimmed || (index + 1 < runs.count ? runs[index + 1].dimmed : !style.isEmpty)
             Escaping.appendTmux(String(run.text), styleFollows: styleFollows, to: &output)
-            if run.dimmed { output.append(contentsOf: "#[nodim]".utf8) }
+            if run.dimmed {
+                output.append(contentsOf: "#[fg=\(content.foreground.map(tmuxHex) ?? "default")]".utf8)
+            }
         }
         if !style.isEmpty {
             output.append(contentsOf: "#[default]".utf8)
         }
     }
 
-    /// polybar has no dim attribute: dimmed runs take this grey instead.
+    /// The grey of dimmed runs in polybar, which has no dim attribute, and in tmux, whose `dim` many terminals ignore.
     static let dimmedForeground = Color(red: 0x88, green: 0x88, blue: 0x88)
 
     /// polybar's colour form: `#rrggbb`, or `#aarrggbb` with the alpha first (polybar's `rgba` reads ARGB, not the

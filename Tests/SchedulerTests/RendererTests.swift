@@ -184,7 +184,7 @@ struct RendererTests {
         let coloured = render(EntryContent(text: text, foreground: Color(hex: "#ff0000")), .tmux)
         #expect(coloured == "#[fg=#ff0000]C######## x ############ y ####[z ###[default]\n")
         let dimmed = render(EntryContent(text: "a#b#", dimmedRanges: [2..<4]), .tmux)
-        #expect(dimmed == "a###[dim]b###[nodim]\n")
+        #expect(dimmed == "a###[fg=#888888]b###[fg=default]\n")
         for (output, shown) in [(coloured, text), (dimmed, "a#b#")] {
             let drawn = try #require(TmuxStatusLine.drawn(String(output.dropLast())))
             #expect(drawn.text == shown)
@@ -245,12 +245,16 @@ struct RendererTests {
             try jsonObject(render(content, .waybar))["text"] as? String
                 == "☐ &lt;b&gt;&amp;  <span alpha='50%'>☑ 50% #[x]</span>")
         #expect(render(content, .polybar) == "☐ <b>&  %{F#888888}☑ 50% #[x]%{F-}\n")
-        #expect(render(content, .tmux) == "☐ <b>&  #[dim]☑ 50% ##[x]#[nodim]\n")
-        // i3bar without markup cannot dim a part; with pango markup it can.
-        #expect(try jsonObject(render(content, .i3bar))["full_text"] as? String == "☐ <b>&  ☑ 50% #[x]")
-        let marked = Renderer.render(content, family: .systemSmall, format: .i3bar, instance: "clock", markup: true)
-        #expect(
-            try jsonObject(marked)["full_text"] as? String == "☐ &lt;b&gt;&amp;  <span alpha='50%'>☑ 50% #[x]</span>")
+        #expect(render(content, .tmux) == "☐ <b>&  #[fg=#888888]☑ 50% ##[x]#[fg=default]\n")
+        // i3bar can dim a part only with pango markup, so a block with a dimmed part says it is markup, with or
+        // without the flag (`widgetd bar` does not set it).
+        for marked in [false, true] {
+            let block = try jsonObject(
+                Renderer.render(content, family: .systemSmall, format: .i3bar, instance: "clock", markup: marked))
+            #expect(block["full_text"] as? String == "☐ &lt;b&gt;&amp;  <span alpha='50%'>☑ 50% #[x]</span>")
+            #expect(block["short_text"] as? String == "☐ &lt;b&gt;&amp;  ☑ 5…")
+            #expect(block["markup"] as? String == "pango")
+        }
         // Its own colour comes back after a dimmed part in polybar.
         var coloured = content
         coloured.foreground = Color(hex: "#ff0000")
@@ -267,10 +271,12 @@ struct RendererTests {
     func dimmingNeverChangesTheText(_ text: String, _ range: Range<Int>, _ waybarText: String) throws {
         let dimmed = EntryContent(text: text, dimmedRanges: [range])
         let plain = EntryContent(text: text)
-        for format in [OutputFormat.plain, .i3blocks, .i3bar] {
+        for format in [OutputFormat.plain, .i3blocks] {
             #expect(render(dimmed, format) == render(plain, format), "\(format)")
         }
         #expect(try jsonObject(render(dimmed, .waybar))["text"] as? String == waybarText)
+        let i3bar = try jsonObject(render(dimmed, .i3bar))
+        #expect(i3bar["full_text"] as? String == waybarText)
     }
 
     @Test func aCutRunKeepsTheEllipsisInsideItsStyle() throws {
@@ -286,7 +292,7 @@ struct RendererTests {
         #expect(render(late, .waybar) == render(EntryContent(text: long), .waybar))
         // Ranges out of order or past the end change nothing and break nothing.
         let hostile = EntryContent(text: "abc", dimmedRanges: [2..<9, 0..<1])
-        #expect(render(hostile, .tmux) == "ab#[dim]c#[nodim]\n")
+        #expect(render(hostile, .tmux) == "ab#[fg=#888888]c#[fg=default]\n")
     }
 
     @Test func exactShapes() {
@@ -316,9 +322,9 @@ struct RendererTests {
         let output = render(content, .polybar)
         #expect(Array(output.utf8) == Array("%{F#ff8800}\u{743}{now}%{F-}\n".utf8))
         #expect(render(content, .tmux) == "#[fg=#ff8800]\u{743}{now}#[default]\n")
-        // And after tmux's dim style (found the same way): the style's bytes stay whole.
+        // And after tmux's dimmed style (found the same way): the style's bytes stay whole.
         let dimmed = EntryContent(text: "\u{747}\u{741}String", dimmedRanges: [0..<1])
-        #expect(Array(render(dimmed, .tmux).utf8) == Array("#[dim]\u{747}\u{741}#[nodim]String\n".utf8))
+        #expect(Array(render(dimmed, .tmux).utf8) == Array("#[fg=#888888]\u{747}\u{741}#[fg=default]String\n".utf8))
     }
 
     @Test func jsonStringsEscapeEveryControlAndKeepUnicode() throws {
