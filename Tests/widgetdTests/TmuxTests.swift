@@ -79,6 +79,11 @@ struct TmuxTests {
         #expect(
             await waitFor("Alpha ticked off", timeout: .seconds(15)) { drawn().contains("◉ Alpha") },
             "tmux drew:\n\(drawn())\ndaemon log:\n\(daemon.log)")
+        // Dimmed: drawn in the grey #888888 (xterm-256color's 102, #878787), which every terminal shows.
+        let beforeDone = drawn().components(separatedBy: "◉ Alpha").first.map { String($0.suffix(40)) } ?? ""
+        #expect(
+            beforeDone.contains("\u{1B}[38;5;102m"),
+            "tmux drew just before the done to-do: \(beforeDone.debugDescription)")
         try client.type("\u{1b}[<0;79;24M\u{1b}[<0;79;24m")
         #expect(
             await waitFor("Alpha open again", timeout: .seconds(15)) {

@@ -80,6 +80,20 @@ struct I3barTests {
         return (frame, left.maxX > left.minX ? shot.bounds(of: grey, within: left) : nil)
     }
 
+    /// Expects the done item of the to-dos' two (Beta, right) drawn dimmer than the open one (Alpha, left) in `frame`:
+    /// their text's brightest pixels, inside the red frame.
+    static func expectBetaDimmed(
+        in shot: Screenshot, frame: Screenshot.Region, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let inside = frame.inset(by: 3)
+        var alpha = inside
+        alpha.maxX = frame.minX + frame.width * 2 / 5
+        var beta = inside
+        beta.minX = frame.minX + frame.width * 3 / 5
+        let (open, done) = (shot.peakBrightness(in: alpha), shot.peakBrightness(in: beta))
+        #expect(done + 40 < open, "done Beta's brightest \(done), open Alpha's \(open)", sourceLocation: sourceLocation)
+    }
+
     @Test func widgetdBarShowsTheMotivationOnItsBackgroundAndClicksByPosition() async throws {
         let daemon = try await Self.daemonWithData()
         let display = try await VirtualDisplay()
@@ -118,7 +132,7 @@ struct I3barTests {
             "\(daemon.read("todos.plain") ?? "")")
         let ticked = try #require(
             try await waitForChange("Beta drawn ticked", from: starred, in: frame, take: display.screenshot))
-        try display.saveScreenshot(named: "i3bar-widgetd-bar", height: 28)
+        Self.expectBetaDimmed(in: ticked, frame: frame)
         // Beta kept its place: a second click at the same spot opens it again.
         try display.click(x: frame.maxX - 12, y: frame.midY)
         #expect(
@@ -217,7 +231,8 @@ struct I3barTests {
             "i3blocks:\n\(Self.tail(of: i3blocksLog))\ndaemon:\n\(daemon.log.suffix(3000))")
         let ticked = try #require(
             try await waitForChange("Alpha drawn ticked", from: starred, in: item, take: display.screenshot))
-        try display.saveScreenshot(named: "i3bar-i3blocks", height: 28)
+        let (open, done) = (starred.peakBrightness(in: item), ticked.peakBrightness(in: item))
+        #expect(done + 40 < open, "Alpha's brightest pixel: \(open) open, \(done) done")
         try display.click(x: item.midX, y: item.midY)
         #expect(
             await daemon.waitFor("Alpha open again") { daemon.read("todo_1.plain") == "○ Alpha\n" },

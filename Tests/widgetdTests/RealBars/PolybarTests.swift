@@ -65,7 +65,8 @@ struct PolybarTests {
             "polybar log:\n\(bar.log)")
         let ticked = try #require(
             try await waitForChange("Alpha drawn ticked", from: starred, in: item, take: display.screenshot))
-        try display.saveScreenshot(named: "polybar", height: 28)
+        let (open, done) = (starred.peakBrightness(in: item), ticked.peakBrightness(in: item))
+        #expect(done + 40 < open, "Alpha's brightest pixel: \(open) open, \(done) done")
         try display.click(x: item.midX, y: item.midY)
         #expect(await daemon.waitFor("Alpha open again") { daemon.read("todo_1.plain") == "○ Alpha\n" })
         #expect(try await waitForChange("Alpha drawn open", from: ticked, in: item, take: display.screenshot) != nil)

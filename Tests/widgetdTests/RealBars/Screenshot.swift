@@ -120,6 +120,19 @@ struct Screenshot: Equatable {
         return count
     }
 
+    /// The brightness (0–255, the mean of red, green and blue) of the brightest pixel of `area`: on a dark bar, the
+    /// core of its light text, which a dimmed text draws darker whatever its glyphs.
+    func peakBrightness(in area: Region) -> Int {
+        var peak = 0
+        for y in max(area.minY, 0)...min(area.maxY, height - 1) {
+            for x in max(area.minX, 0)...min(area.maxX, width - 1) {
+                let rgb = pixel(x, y)
+                peak = max(peak, (rgb.red + rgb.green + rgb.blue) / 3)
+            }
+        }
+        return peak
+    }
+
     /// The whole picture as a region.
     var all: Region { Region(minX: 0, minY: 0, maxX: width - 1, maxY: height - 1) }
 }

@@ -99,7 +99,10 @@ struct WaybarTests {
         let starredShot = try #require(starred)
         let ticked = try #require(
             try await waitForChange("Alpha drawn ticked", from: starredShot, in: item, take: sway.screenshot))
-        try sway.saveScreenshot(named: "waybar", height: 30)
+        // Inside the module's rounded corners, where the bar's own background shows.
+        let text = item.inset(by: 4)
+        let (open, done) = (starredShot.peakBrightness(in: text), ticked.peakBrightness(in: text))
+        #expect(done + 40 < open, "Alpha's brightest pixel: \(open) open, \(done) done")
         try sway.click(x: item.midX, y: item.midY)
         #expect(await waitFor("Alpha open again") { sway.read("todo_1.plain") == "○ Alpha\n" }, "\(sway.log)")
         #expect(try await waitForChange("Alpha drawn open", from: ticked, in: item, take: sway.screenshot) != nil)
@@ -146,7 +149,7 @@ struct WaybarTests {
             "\(sway.read("todos.plain") ?? "")")
         let ticked = try #require(
             try await waitForChange("Beta drawn ticked", from: starred, in: frame, take: sway.screenshot))
-        try sway.saveScreenshot(named: "swaybar-widgetd-bar", height: 30)
+        I3barTests.expectBetaDimmed(in: ticked, frame: frame)
         // Beta kept its place: a second click at the same spot opens it again.
         try sway.click(x: frame.maxX - 12, y: frame.midY)
         #expect(
