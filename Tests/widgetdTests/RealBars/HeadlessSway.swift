@@ -14,6 +14,8 @@ final class HeadlessSway {
     let daemon: SpawnedProcess
     private(set) var compositor: SpawnedProcess?
     private(set) var display: [String: String] = [:]
+    /// The headless output's width in pixels, set by `start`; 200 pixels high.
+    private(set) var width = 800
     private let setpriv: String
     private let asUser: [String]
     private let environment: [String: String]
@@ -78,12 +80,13 @@ final class HeadlessSway {
         try? String(contentsOfFile: root + "/run/widgetd/out/" + name, encoding: .utf8)
     }
 
-    /// Starts sway on an 800×200 output with `swayConfig` after the output line, and waits for its socket.
-    func start(_ swayConfig: String) async throws {
+    /// Starts sway on a `width`×200 output with `swayConfig` after the output line, and waits for its socket.
+    func start(_ swayConfig: String, width: Int = 800) async throws {
+        self.width = width
         // No Xwayland: the bars here are Wayland clients, and an X display of sway's own would take a display number
         // beside the X bars' Xvfb servers, which run at the same time.
         let path = try directory.write(
-            "sway.conf", "xwayland disable\noutput HEADLESS-1 resolution 800x200\n" + swayConfig)
+            "sway.conf", "xwayland disable\noutput HEADLESS-1 resolution \(width)x200\n" + swayConfig)
         chown(path, try Self.unprivilegedUser().uid, try Self.unprivilegedUser().gid)
         let sway = try requireExecutable("sway", package: "sway")
         let compositor = try SpawnedProcess(
@@ -120,7 +123,7 @@ final class HeadlessSway {
         }
         try FileManager.default.createDirectory(atPath: saved, withIntermediateDirectories: true)
         _ = try runCapturing(
-            try requireExecutable("grim", package: "grim"), ["-g", "0,0 800x\(height)", saved + "/\(name).png"],
+            try requireExecutable("grim", package: "grim"), ["-g", "0,0 \(width)x\(height)", saved + "/\(name).png"],
             environment: display)
         try readableCopy(of: saved + "/\(name).png")
     }
@@ -145,7 +148,8 @@ final class HeadlessSway {
     func click(x: Int, y: Int) throws {
         let clicker = packageRoot.path + "/Tests/widgetdTests/RealBars/Tools/wayland-click.py"
         _ = try runCapturing(
-            try requireExecutable("python3", package: "python3"), [clicker, String(x), String(y), "800", "200"],
+            try requireExecutable("python3", package: "python3"),
+            [clicker, String(x), String(y), String(width), "200"],
             environment: display)
     }
 }

@@ -96,8 +96,12 @@ final class VirtualDisplay {
     let server: SpawnedProcess
     let display: String
     let directory: TemporaryDirectory
+    let width: Int
+    let height: Int
 
     init(width: Int = 800, height: Int = 200) async throws {
+        self.width = width
+        self.height = height
         directory = try TemporaryDirectory()
         let log = directory.url.path + "/xvfb.out"
         let server = try SpawnedProcess(
@@ -142,17 +146,17 @@ final class VirtualDisplay {
         return shot
     }
 
-    /// Saves the bar's strip of the screen, `height` rows, as `<name>.png` in `$WIDGETD_SAVE_SCREENSHOTS` (doubled for
-    /// the README, `readableCopy`), when that is set; with `force` (a failure, to look at), as taken in the temporary
-    /// directory when it is not.
-    func saveScreenshot(named name: String, height: Int = 40, force: Bool = false) throws {
+    /// Saves the bar's strip of the screen, `height` rows from row `top`, the screen's width, as `<name>.png` in
+    /// `$WIDGETD_SAVE_SCREENSHOTS` (doubled for the README, `readableCopy`), when that is set; with `force` (a failure,
+    /// to look at), as taken in the temporary directory when it is not.
+    func saveScreenshot(named name: String, height: Int = 40, top: Int = 0, force: Bool = false) throws {
         let chosen = ProcessInfo.processInfo.environment["WIDGETD_SAVE_SCREENSHOTS"].flatMap { $0.isEmpty ? nil : $0 }
         guard let directory = chosen ?? (force ? NSTemporaryDirectory() : nil) else { return }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = "\(directory)/\(name).png"
         _ = try runCapturing(
             try requireExecutable("import", package: "imagemagick"),
-            ["-window", "root", "-crop", "800x\(height)+0+0", "+repage", "png:" + path],
+            ["-window", "root", "-crop", "\(width)x\(height)+0+\(top)", "+repage", "png:" + path],
             environment: ["DISPLAY": display])
         if chosen != nil { try readableCopy(of: path) }
     }
