@@ -188,8 +188,14 @@ public enum ConfigLoader {
     /// Only the valid entries of `plugins:` in the file at `path`, whatever else is wrong with it: the CLI needs them
     /// to know the plugin kinds before it checks the widgets (the full check reports the section's errors).
     public static func plugins(path: String) -> [PluginCommand] {
-        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes),
-            firstInvalidUTF8(in: bytes) == nil,
+        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes) else { return [] }
+        return plugins(bytes: bytes)
+    }
+
+    /// Only the valid entries of `plugins:` in `bytes`, a config's text (the copy of the config the daemon runs), read
+    /// as `plugins(path:)` reads a file's.
+    public static func plugins(bytes: [UInt8]) -> [PluginCommand] {
+        guard firstInvalidUTF8(in: bytes) == nil,
             let root = try? LastParse.document(of: bytes).root, let pairs = root.mapping,
             let section = pairs.first(where: { $0.key.scalar?.text == "plugins" })
         else { return [] }

@@ -73,6 +73,15 @@ public struct WidgetdMain {
             PluginSetup.registry(
                 standard: KindRegistry.standard(store: store), configPath: configPath, environment: environment)
         }
+        // The kinds of the config the running daemon runs (`WidgetSource`), for the commands that resolve widgets
+        // against it: the plugins its `plugins:` names, which a widgets.yaml saved with a YAML mistake names no more.
+        func runningRegistry(explicit path: String?) -> KindRegistry {
+            let source = WidgetSource(
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment), environment: environment
+            )
+            return PluginSetup.registry(
+                standard: KindRegistry.standard(store: store), configured: source.plugins, environment: environment)
+        }
         switch command {
         case .help(let topic):
             console.out(Help.text(for: topic))
@@ -107,7 +116,8 @@ public struct WidgetdMain {
                 store: store,
                 environment: environment, console: console)
         case .list:
-            return ListCommand.run(registry: registry, environment: environment, console: console)
+            return ListCommand.run(
+                registry: runningRegistry(explicit: nil), environment: environment, console: console)
         case .status(let path):
             return StatusCommand.run(
                 configPath: ConfigPath.resolve(explicit: path, environment: environment), registry: registry,
@@ -121,18 +131,20 @@ public struct WidgetdMain {
         case .show(let instance, let format, let follow, let path):
             return ShowCommand.run(
                 instance: instance, formatName: format, follow: follow,
-                configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment),
+                registry: runningRegistry(explicit: path),
                 environment: environment, console: console)
         case .bar(let widgets, let bar, let path):
             return BarCommand.run(
                 widgets: widgets, bar: bar,
                 configPath: RunningDaemon.configPath(explicit: path, environment: environment),
-                registry: registry, environment: environment, console: console)
+                registry: runningRegistry(explicit: path), environment: environment, console: console)
         case .click(let instance, let button, let relativeX, let width, let details, let wait, let path):
             return ControlLineCommand.send(
                 .click(instance: instance, button: button, relativeX: relativeX, width: width, details: details),
                 wait: wait,
-                configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment),
+                registry: runningRegistry(explicit: path),
                 environment: environment, console: console)
         case .intent(let instance, let intent, let parameters, let wait, let path):
             return ControlLineCommand.send(
@@ -140,7 +152,7 @@ public struct WidgetdMain {
                     instance: instance, intent: intent,
                     parameters: parameters.map { ControlCommand.Parameter($0.key, $0.value) }),
                 wait: wait, configPath: RunningDaemon.configPath(explicit: path, environment: environment),
-                registry: registry, environment: environment, console: console)
+                registry: runningRegistry(explicit: path), environment: environment, console: console)
         case .app(let app, let path):
             let location: String
             do {
@@ -155,7 +167,8 @@ public struct WidgetdMain {
         case .reload(let target, let wait, let timeout, let path):
             return ReloadCommand.run(
                 target: target, wait: wait, timeout: timeout,
-                configPath: RunningDaemon.configPath(explicit: path, environment: environment), registry: registry,
+                configPath: RunningDaemon.configPath(explicit: path, environment: environment),
+                registry: runningRegistry(explicit: path),
                 environment: environment, console: console)
         }
     }

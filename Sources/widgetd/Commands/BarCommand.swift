@@ -117,6 +117,7 @@ enum BarCommand {
         // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
         var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
         var lines = ClickForwarder.LineSplitter()
+        var droppedClicks = DroppedClickLog()
         var last: String?
         var paused = false
         var first = true
@@ -141,7 +142,7 @@ enum BarCommand {
             let ready: Set<Int32>
             do {
                 let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
-                try timer.arm(at: next)
+                try timer.arm(at: [next, droppedClicks.nextDeadline].compactMap { $0 }.min())
                 if trimDue && !first {
                     trimDue = false
                     WorkingSet.trim()
@@ -157,6 +158,7 @@ enum BarCommand {
                 return ExitCode.failure
             }
             if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
+            for line in droppedClicks.flush(now: Date()) { console.err(line) }
             if ready.contains(signals.fileDescriptor) {
                 for signal in signals.readSignals() {
                     paused = signal == stopSignal
@@ -165,7 +167,9 @@ enum BarCommand {
                 }
             }
             if let input = clicks, ready.contains(input.rawValue),
-                !forwardClicks(from: input, lines: &lines, items: items, control: control, console: console)
+                !forwardClicks(
+                    from: input, lines: &lines, items: items, control: control, dropped: &droppedClicks,
+                    console: console)
             {
                 clicks = nil
             }
@@ -200,7 +204,7 @@ enum BarCommand {
     /// `input` has ended, so the caller stops polling it.
     private static func forwardClicks(
         from input: FileDescriptor, lines: inout ClickForwarder.LineSplitter, items: [BarItem], control: ControlPaths,
-        console: Console
+        dropped: inout DroppedClickLog, console: Console
     ) -> Bool {
         let bytes: [UInt8]
         do {
@@ -222,7 +226,7 @@ enum BarCommand {
             do {
                 try ClickForwarder(instance: instance, paths: control).send(click)
             } catch {
-                console.err("widgetd: warning: click on '\(instance)' dropped: \(error)")
+                for line in dropped.dropped(instance, because: error, now: Date()) { console.err(line) }
             }
         }
         return true

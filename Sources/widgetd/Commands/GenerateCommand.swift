@@ -13,11 +13,13 @@ enum GenerateCommand {
         case .completion(let shell):
             printDocument(CompletionScript.script(for: shell, table: CompletionTable(registry: registry)), on: console)
         case .names(let explicit):
-            let path = RunningDaemon.configPath(explicit: explicit, environment: environment)
-            guard let configuration = ConfigLoader.load(path: path, registry: registry).configuration else {
-                return ExitCode.failure
-            }
-            for widget in configuration.widgets { console.out(widget.name) }
+            // The widgets the daemon runs, for a `widgetd click <TAB>` while widgets.yaml is saved with a mistake;
+            // with no daemon, the file's names, read even when the rest of it has errors.
+            let source = WidgetSource(
+                configPath: RunningDaemon.configPath(explicit: explicit, environment: environment),
+                environment: environment)
+            guard let names = try? source.widgetNames() else { return ExitCode.failure }
+            for name in names { console.out(name) }
         }
         return ExitCode.success
     }

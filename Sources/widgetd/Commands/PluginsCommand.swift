@@ -96,9 +96,14 @@ enum PluginSetup {
     /// The built-in kinds, then the plugins' kinds, as a command sees them (the daemon loads its own:
     /// `DaemonPlugins`).
     static func registry(standard: KindRegistry, configPath: String, environment: [String: String]) -> KindRegistry {
-        standard.adding(
-            PluginCatalog.load(
-                environment: environment, configured: ConfigLoader.plugins(path: configPath), builtIn: standard.names))
+        registry(standard: standard, configured: ConfigLoader.plugins(path: configPath), environment: environment)
+    }
+
+    /// The built-in kinds, then the kinds of the plugin directories and of `configured` (a `plugins:` section).
+    static func registry(standard: KindRegistry, configured: [PluginCommand], environment: [String: String])
+        -> KindRegistry
+    {
+        standard.adding(PluginCatalog.load(environment: environment, configured: configured, builtIn: standard.names))
     }
 
     /// Where the daemon writes one status file per plugin (`DaemonPaths.plugins`).

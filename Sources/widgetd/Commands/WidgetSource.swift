@@ -7,9 +7,10 @@ import YAML
 /// Where a command finds the widgets it names: the config the running daemon runs (its copy, `RunningConfig`), else,
 /// with no daemon running, the config file.
 ///
-/// `click`, `reload`, `intent`, `show` and `bar` talk to the daemon, which keeps running its last good config while
-/// widgets.yaml is saved with a mistake; checking their names, kinds and bars against the file would stop every
-/// click from a bar until the file is fixed, for widgets the daemon runs all the while.
+/// `click`, `reload`, `intent`, `show`, `bar`, `list` and `generate names` (the shell completions) are about the
+/// widgets the daemon runs, and it keeps running its last good config while widgets.yaml is saved with a mistake;
+/// checking their names, kinds and bars against the file would stop every click from a bar, and every completion,
+/// until the file is fixed, for widgets the daemon runs all the while.
 struct WidgetSource {
     /// The config file, as messages name it: the daemon's when one runs.
     let path: String
@@ -48,6 +49,13 @@ struct WidgetSource {
     /// may be taking the edit in, and decides (and answers a `--wait`) itself.
     func fileDeclares(_ name: String) -> Bool {
         running != nil && (try? ConfigLoader.widgetNames(path: path))?.contains(name) == true
+    }
+
+    /// The plugins named under `plugins:` of the config the daemon runs (or the file's): the kinds a command needs to
+    /// check the widgets it resolves here, which a file saved with a YAML mistake no longer names.
+    var plugins: [PluginCommand] {
+        guard let running else { return ConfigLoader.plugins(path: path) }
+        return ConfigLoader.plugins(bytes: running)
     }
 
     /// The settings for the paths when no daemon runs; a running daemon's paths come from `daemon.json`.
