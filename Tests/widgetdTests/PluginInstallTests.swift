@@ -176,4 +176,57 @@ struct PluginFailureReportTests {
         let doctor = try daemon.cli(["doctor"])
         #expect(doctor.stdout.contains("warning " + gone), "\(doctor.stdout)")
     }
+
+    /// A plugin whose file went while it served, and which then exited: the daemon's start of it again failed at every
+    /// reload with "cannot run …" (or, started through python3, as a crash loop), and nothing said the file was gone.
+    /// Its widgets are stale with the reason, the log says it once, it is not started again until the file is back,
+    /// and then it is.
+    @Test func aPluginWhoseFileWentIsNotStartedAgainUntilItIsBack() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let plugin = try writeFakePlugin(in: directory)
+        let state = directory.url.path
+        let daemon = try DaemonUnderTest(
+            config: """
+                plugins:
+                  fake: [/usr/bin/python3, \(plugin), count, fakekind, \(state)]
+                widgets:
+                  w:
+                    kind: fakekind
+                """, reusing: directory)
+        defer { daemon.stop() }
+        #expect(await daemon.waitFor("the plugin's widget") { daemon.read("w.plain")?.hasPrefix("n=1") == true })
+        // Each run of the plugin says "hello" there: the daemon's probe for its declaration, then its host's start.
+        let hellos = {
+            (try? String(contentsOfFile: state + "/requests", encoding: .utf8))?.split(separator: "\n")
+                .filter { $0 == "hello" }.count
+        }
+        let hellosBefore = hellos()
+        try FileManager.default.moveItem(atPath: plugin, toPath: plugin + ".renamed")
+        _ = try daemon.cli(["intent", "w", "crash"])
+        let gone = "its file \(plugin) is gone (renamed or removed since the daemon started it)"
+        #expect(
+            await daemon.waitFor("the log to say the file is gone") {
+                daemon.log.contains("plugin fake: exited with status 3; " + gone)
+            }, "\(daemon.log)")
+        #expect(daemon.log.contains("not started again until it is back"), "\(daemon.log)")
+        #expect(
+            await daemon.waitFor("the widget stale with the reason") {
+                daemon.read("w.json")?.contains(#""failure":"plugin fake exited with status 3; its file"#) == true
+            }, "\(daemon.read("w.json") ?? "")")
+        // A reload meanwhile fails at once with the reason, and starts nothing.
+        let reload = try daemon.cli(["reload", "w", "--wait"])
+        #expect(reload.status == 1 && (reload.stdout + reload.stderr).contains(gone), "\(reload)")
+        #expect(daemon.loggedTimes("plugin fake: started (pid") == 1, "\(daemon.log)")
+        #expect(hellos() == hellosBefore)
+
+        try FileManager.default.moveItem(atPath: plugin + ".renamed", toPath: plugin)
+        #expect(
+            await daemon.waitFor("the plugin started again", timeout: .seconds(20)) {
+                daemon.log.contains("plugin fake: \(plugin) is back; starting it again")
+                    && daemon.read("w.plain")?.hasPrefix("n=1") == true
+                    && daemon.read("w.json")?.contains("failure") == false
+            }, "\(daemon.log)")
+        #expect(daemon.loggedTimes("cannot run") == 0, "\(daemon.log)")
+    }
 }

@@ -99,18 +99,24 @@ public final class PluginHost: @unchecked Sendable {
         let failure: PluginProtocolError? = state.withLock { state in
             if state.stopped { return PluginProtocolError("\(name) is stopped") }
             if let retryAt = state.retryAt, retryAt > Date() {
-                return PluginProtocolError(
-                    "\(name) \(state.lastError ?? "crashed"); starting it again in "
-                        + "\(Int(retryAt.timeIntervalSinceNow.rounded(.up))) s")
+                let again =
+                    Self.missingFile(in: argv) == nil
+                    ? "starting it again in \(Int(retryAt.timeIntervalSinceNow.rounded(.up))) s"
+                    : "not started again until it is back"
+                return PluginProtocolError("\(name) \(state.lastError ?? "crashed"); \(again)")
             }
             if state.pid < 0 {
                 do {
                     try start(&state)
                     started = true
                 } catch {
-                    state.lastError = "cannot start: \(error)"
+                    // Tried again at each request after the pause, which doubles: a plugin that cannot start costs a
+                    // spawn a minute at most, however often its widgets reload.
+                    let why = Self.missingFile(in: argv).map(Self.gone) ?? "\(error)"
+                    state.lastError = "cannot start: \(why)"
                     state.retryAt = Date().addingTimeInterval(state.backoff)
-                    return PluginProtocolError("\(name): cannot start: \(error)")
+                    state.backoff = min(state.backoff * 2, Self.maximumBackoff)
+                    return PluginProtocolError("\(name): cannot start: \(why)")
                 }
             }
             guard state.outbox.count < Self.outboxCap else {
@@ -319,6 +325,8 @@ public final class PluginHost: @unchecked Sendable {
         }
         let standardError = errors.lines
         if !stopped { reason = StandardErrorTail.described(reason, lines: standardError) }
+        let missing = stopped ? nil : Self.missingFile(in: argv)
+        if let missing { reason += "; " + Self.gone(missing) }
         let failed = state.withLock { state in
             defer { state.pending = [:] }
             state.pid = -1
@@ -337,11 +345,12 @@ public final class PluginHost: @unchecked Sendable {
         writeStatus()
         if stopped { return }
         let backoff = state.withLock { $0.backoff }
-        note("warning", "\(reason); starting it again in \(Int(backoff)) s")
+        let again = missing == nil ? "starting it again in \(Int(backoff)) s" : "not started again until it is back"
+        note("warning", "\(reason); \(again)")
         if let earlier = PluginStatus.earlierStandardError(standardError) { note("warning", earlier) }
-        emit(.stopped(kind: kindName, reason: "plugin \(name) \(reason); starting it again in \(Int(backoff)) s"))
+        emit(.stopped(kind: kindName, reason: "plugin \(name) \(reason); \(again)"))
         // Waits out the pause, then reloads the kind's widgets, which starts the plugin again.
-        if waitForStop(wake, seconds: backoff) { return }
+        if waitForStop(wake, seconds: backoff) || waitWhileFileIsGone(reported: missing, wake) { return }
         state.withLock { state in
             state.retryAt = nil
             state.backoff = min(state.backoff * 2, Self.maximumBackoff)

@@ -25,7 +25,7 @@ struct GonePlugins {
 
     /// Whether a file the plugin's command names by its path is missing now.
     static func isGone(_ status: PluginStatus) -> Bool {
-        (status.argv ?? []).contains { $0.hasPrefix("/") && access($0, F_OK) != 0 && errno == ENOENT }
+        PluginHost.missingFile(in: status.argv ?? []) != nil
     }
 
     /// What a widget of `kind` is told, or nil when its plugin (if any) is still there.
