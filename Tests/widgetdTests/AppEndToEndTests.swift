@@ -92,6 +92,8 @@ struct AppEndToEndTests {
         let list = try home.widgetd("todos", "list").stdout.split(separator: "\n")
         // In the order they were added: the done one keeps its place.
         #expect(list.map { $0.hasPrefix("○") } == [false, true])
+        // And its help says so (it said open ones first, then done ones, from before the order was kept).
+        #expect(try home.widgetd("todos", "--help").stdout.contains("In the order added, done or not"))
         #expect(try home.widgetd("todos", "rm", "Call mom").status == 0)
         let missing = try home.widgetd("todos", "toggle", "Nothing like it")
         #expect(missing.status == 1)

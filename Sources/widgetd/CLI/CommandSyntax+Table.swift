@@ -133,7 +133,7 @@ extension CommandSyntax {
             CommandSyntax(
                 command: .todos, usageArguments: "list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID",
                 arguments: [
-                    ("list", "Open ones oldest first, then done ones, most recently done first."),
+                    ("list", "In the order added, done or not (◉ done, ○ open), as the widget shows them."),
                     ("add TITLE", "Add a to-do."), ("toggle TITLE-OR-ID", "Mark done, or open again."),
                     ("rm TITLE-OR-ID", "Delete a to-do."),
                 ],

@@ -3,8 +3,8 @@ import Glibc
 import Providers
 
 /// Plugins the running daemon serves whose files are gone since it started them (renamed or removed from the plugin
-/// directory): the daemon keeps the process it has, but cannot start it again, and it learns of new plugin files
-/// only when it starts. `plugins`, `status` and `list` say so beside the plugin and its widgets.
+/// directory): the daemon keeps the process it has, but does not start it again until the file is back, and it
+/// learns of new plugin files only when it starts. `plugins`, `status` and `list` say so beside the plugin and its widgets.
 struct GonePlugins {
     /// The daemon's status of each gone plugin, by the kind it serves.
     let byKind: [String: PluginStatus]
@@ -38,6 +38,7 @@ struct GonePlugins {
     static func note(for status: PluginStatus) -> String {
         let missing = (status.argv ?? []).first { $0.hasPrefix("/") && access($0, F_OK) != 0 } ?? "its file"
         return "plugin '\(status.name)' is gone (\(missing) was renamed or removed since the daemon started it): its "
-            + "widgets stop when it exits; restart the daemon to use the plugin under its new name"
+            + "widgets go stale when it exits, until the file is back; restart the daemon to use the plugin under its "
+            + "new name"
     }
 }
