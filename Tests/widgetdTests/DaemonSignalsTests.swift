@@ -180,10 +180,13 @@ struct DaemonSignalsTests {
         }
         // The signalled widget reloaded; the log counted the storm instead of a line per signal.
         #expect(daemon.log.contains("signal RTMIN+5 (×"), "\(daemon.log.suffix(2000))")
-        // A burst of SIGHUPs is a re-read or two, not one each.
+        // A burst of SIGHUPs is a re-read or two, not one each. (Its "SIGHUP: re-reading" line shares the signals'
+        // log limit with the storm's, so it may be held back for the window's summary: the re-read is what counts.)
+        let applied = { daemon.log.components(separatedBy: "configuration applied").count - 1 }
+        let appliedBefore = applied()
         for _ in 0..<2000 { kill(pid, SIGHUP) }
-        #expect(await daemon.waitFor("the re-read") { daemon.log.contains("SIGHUP") })
-        #expect(daemon.log.components(separatedBy: "configuration applied").count - 1 <= 2)
+        #expect(await daemon.waitFor("the re-read") { applied() > appliedBefore }, "\(daemon.log.suffix(2000))")
+        #expect(applied() - appliedBefore <= 2)
         // Lines a user's log keeps (this daemon logs at debug, a line per reload of the signalled widget).
         let lines = daemon.log.split(separator: "\n").filter { !$0.hasPrefix("widgetd: debug:") }
         #expect(lines.count < 60, "\(lines.count) log lines: \(lines.suffix(20))")
