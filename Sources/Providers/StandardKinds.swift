@@ -1,15 +1,17 @@
 import Kind
+import SystemKinds
 
 extension KindRegistry {
     /// Every kind widgetd ships, in the order `widgetd kinds` lists them; the store-backed ones share
     /// `store`, which opens on first use.
     public static func standard(store: StoreAccess) -> KindRegistry {
-        KindRegistry([
-            QuotesKind(),
-            ClockKind(),
-            MotivationsKind(store: store),
-            TodosKind(store: store),
-            ExecKind(),
-        ])
+        KindRegistry(
+            [
+                QuotesKind(),
+                ClockKind(),
+                MotivationsKind(store: store),
+                TodosKind(store: store),
+                ExecKind(),
+            ] + SystemKindsCatalog.kinds())
     }
 }

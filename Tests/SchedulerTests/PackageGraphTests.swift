@@ -58,6 +58,8 @@ struct PackageGraphTests {
         ("Text", ["YAML", "Timelines", "Kind", "Output", "Config", "System", "Control"]),
         ("Config", ["Control", "Providers"]),
         ("Control", ["Config", "YAML", "Providers"]),
+        // The system kinds are kinds like any other: behind the kind boundary, knowing no config, output or store.
+        ("SystemKinds", ["Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers", "Store"]),
     ])
     func layerReachesNothingAboveIt(layer: String, forbidden: [String]) {
         let reached = graph.reachable(from: layer)

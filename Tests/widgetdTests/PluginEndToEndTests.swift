@@ -459,7 +459,8 @@ struct PluginEndToEndTests {
             "XDG_DATA_HOME": directory.url.path + "/data", "XDG_RUNTIME_DIR": directory.url.path,
             "LOADAVG_FILE": directory.url.path + "/loadavg",
         ]
-        #expect(!(try runWidgetd(["kinds"], environment: environment)).stdout.contains("loadavg"))
+        // The kind's own line: the built-in load kind's summary names /proc/loadavg.
+        #expect(!(try runWidgetd(["kinds"], environment: environment)).stdout.contains("loadavg — "))
         #expect(try runWidgetd(["kinds", "--config", config], environment: environment).stdout.contains("loadavg — "))
         let preview = try runWidgetd(
             ["preview", "loadavg", "--set", "above=0", "--config", config], environment: environment)

@@ -1,0 +1,86 @@
+import FoundationEssentials
+import Kind
+import Timelines
+
+/// CPU usage, overall and per core, from the difference between this sample of /proc/stat and the instance's last.
+///
+/// An instance's first sample (start-up, a new widget) does not wait for a second: it shows usage since boot, as
+/// i3status's first line does, and the next sample, an interval later, shows the interval's.
+public struct CPUKind: WidgetKind {
+    public let name = "cpu"
+    public let displayName = "CPU usage"
+    public let summary = "CPU usage overall and per core, from /proc/stat, sampled at its interval."
+    public let families = SampledParameters.families
+    public let parameters = [
+        SampledParameters.format(default: "{usage}", placeholders: "{usage} and {cpu0}, {cpu1}… (each core)"),
+        SampledParameters.threshold("warning", default: 90, range: 0...100, of: "usage (%)"),
+        SampledParameters.threshold("critical", default: 95, range: 0...100, of: "usage (%)"),
+    ]
+    public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
+
+    static let defaultInterval: TimeInterval = 5
+
+    let files: SystemFiles
+    let previous = PreviousSamples<CPUTimes>()
+
+    public init(files: SystemFiles = .standard) {
+        self.files = files
+    }
+
+    public func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: "--%")
+    }
+
+    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        try timeline(configuration, context, keepsSample: false).entries[0]
+    }
+
+    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        try timeline(configuration, context, keepsSample: !context.isPreview)
+    }
+
+    /// One small file read: the daemon runs it on its loop thread.
+    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
+        try timeline(configuration, context, keepsSample: !context.isPreview)
+    }
+
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        SampledParameters.unknownPlaceholders(in: configuration, known: Self.isPlaceholder, list: "usage, cpu0, cpu1…")
+    }
+
+    static func isPlaceholder(_ name: String) -> Bool {
+        name == "usage"
+            || (name.hasPrefix("cpu") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isASCII)
+                && Int(name.dropFirst(3)) != nil)
+    }
+
+    private func timeline(_ configuration: IntentValues, _ context: ProviderContext, keepsSample: Bool) throws
+        -> Timeline
+    {
+        guard let text = files.text("/proc/stat"), let times = CPUTimes(procStat: text) else {
+            throw IntentError("cannot read CPU times from \(files.root)/proc/stat")
+        }
+        let earlier = keepsSample ? previous.exchange(times, for: context.instance) : previous.peek(context.instance)
+        let reading = Self.reading(CPUUsage(from: earlier, to: times))
+        let content = reading.content(
+            format: PlaceholderFormat(configuration.string("format") ?? "{usage}"),
+            thresholds: SampledParameters.thresholds(configuration), family: context.family)
+        return SampledParameters.timeline(content, in: context, interval: Self.defaultInterval)
+    }
+
+    /// i3status writes usage as two digits and `%` (`07%`); so does this, whole percent rounded.
+    static func reading(_ usage: CPUUsage) -> SystemReading {
+        func percent(_ value: Double) -> String {
+            let whole = Int(value.rounded())
+            return (whole < 10 ? "0" : "") + String(whole) + "%"
+        }
+        var values = ["usage": percent(usage.overall)]
+        for (index, core) in usage.cores.enumerated() {
+            if let core { values["cpu\(index)"] = percent(core) }
+        }
+        let cores = usage.cores.enumerated().compactMap { index, core in core.map { "cpu\(index) \(percent($0))" } }
+        return SystemReading(
+            values: values, level: usage.overall, fraction: usage.overall / 100,
+            tooltip: (["CPU \(percent(usage.overall))"] + cores).joined(separator: " · "))
+    }
+}

@@ -1,0 +1,90 @@
+import FoundationEssentials
+import Kind
+import Timelines
+
+/// The space of the file system holding a path, from `statvfs`, as `df` and i3status's `disk` module count it.
+public struct DiskKind: WidgetKind {
+    public let name = "disk"
+    public let displayName = "Disk space"
+    public let summary = "Space used and available on a mount point, from statvfs, as df counts it."
+    public let families = SampledParameters.families
+    public let parameters = [
+        ParameterSpec(
+            "path", displayName: "Path", type: .string, default: .string("/"),
+            summary: "a path on the file system to show"),
+        SampledParameters.format(
+            default: "{avail}", placeholders: "{" + DiskKind.placeholders.joined(separator: "} {") + "}"),
+        ParameterSpec(
+            "prefix_type", displayName: "Prefixes", type: .enumeration(DiskKind.prefixTypes),
+            default: .enumCase("binary"),
+            summary: "binary: KiB, GiB (1024); decimal: kB, GB (1000); custom: KB, GB (1024)"),
+        SampledParameters.threshold("warning", default: nil, range: 0...100, of: "percentage used"),
+        SampledParameters.threshold("critical", default: nil, range: 0...100, of: "percentage used"),
+    ]
+    public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
+
+    static let placeholders = [
+        "total", "used", "free", "avail", "percentage_used", "percentage_free", "percentage_avail",
+        "percentage_used_of_avail", "path",
+    ]
+    static let prefixTypes = ByteFormat.Prefixes.allCases.map { EnumCase($0.rawValue, displayName: $0.rawValue) }
+    /// Space changes slowly, and `statvfs` of a network file system is a round trip.
+    static let defaultInterval: TimeInterval = 30
+
+    let files: SystemFiles
+
+    public init(files: SystemFiles = .standard) {
+        self.files = files
+    }
+
+    public func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: "-- GiB")
+    }
+
+    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        sample(configuration, context).entries[0]
+    }
+
+    /// Not `immediateTimeline`: `statvfs` of a hung network mount blocks, and must not block the daemon's loop.
+    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        sample(configuration, context)
+    }
+
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        SampledParameters.unknownPlaceholders(
+            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
+    }
+
+    /// A path that is not there is the widget's state, not an error to retry with back-off: a USB stick comes and goes.
+    private func sample(_ configuration: IntentValues, _ context: ProviderContext) -> Timeline {
+        let path = configuration.string("path") ?? "/"
+        let content: EntryContent
+        switch files.fileSystem(at: path) {
+        case .success(let blocks):
+            let prefixes = ByteFormat.Prefixes(rawValue: configuration.enumCase("prefix_type") ?? "") ?? .binary
+            content = Self.reading(DiskSpace(blocks), path: path, sizes: ByteFormat(prefixes: prefixes)).content(
+                format: PlaceholderFormat(configuration.string("format") ?? "{avail}"),
+                thresholds: SampledParameters.thresholds(configuration), family: context.family)
+        case .failure(let error):
+            content = EntryContent(
+                text: "\(path): not mounted", tooltip: "\(path): \(error.message)", classes: ["absent"])
+        }
+        return SampledParameters.timeline(content, in: context, interval: Self.defaultInterval)
+    }
+
+    static func reading(_ space: DiskSpace, path: String, sizes: ByteFormat) -> SystemReading {
+        let values = [
+            "total": sizes.format(space.total), "used": sizes.format(space.used), "free": sizes.format(space.free),
+            "avail": sizes.format(space.available),
+            "percentage_used": ByteFormat.percent(space.percentage(space.used)),
+            "percentage_free": ByteFormat.percent(space.percentage(space.free)),
+            "percentage_avail": ByteFormat.percent(space.percentage(space.available)),
+            "percentage_used_of_avail": ByteFormat.percent(space.percentage(space.usedOfAvailable)),
+            "path": path,
+        ]
+        let used = space.percentage(space.used)
+        return SystemReading(
+            values: values, level: used, fraction: used / 100,
+            tooltip: "\(path): \(values["used"]!) of \(values["total"]!) used, \(values["avail"]!) available")
+    }
+}

@@ -1,0 +1,63 @@
+/// The lines of /proc/meminfo the memory kind reads, in bytes.
+public struct MemoryInfo: Sendable, Hashable {
+    public var total: UInt64
+    public var free: UInt64
+    /// `MemAvailable`: what can be had without swapping, the kernel's estimate (Linux 3.14 and later).
+    public var available: UInt64
+    public var buffers: UInt64
+    /// `Cached` plus `SReclaimable`, as `free` counts its buff/cache column.
+    public var cached: UInt64
+    public var shared: UInt64
+    public var swapTotal: UInt64
+    public var swapFree: UInt64
+
+    public init(
+        total: UInt64, free: UInt64, available: UInt64, buffers: UInt64 = 0, cached: UInt64 = 0, shared: UInt64 = 0,
+        swapTotal: UInt64 = 0, swapFree: UInt64 = 0
+    ) {
+        self.total = total
+        self.free = free
+        self.available = available
+        self.buffers = buffers
+        self.cached = cached
+        self.shared = shared
+        self.swapTotal = swapTotal
+        self.swapFree = swapFree
+    }
+
+    /// Reads the text of /proc/meminfo (`Name:   123 kB` lines); nil without `MemTotal` and `MemFree`.
+    public init?(procMeminfo text: String) {
+        var fields: [Substring: UInt64] = [:]
+        for line in text.split(separator: "\n") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let words = line[line.index(after: colon)...].split(separator: " ")
+            guard let number = words.first.flatMap({ UInt64($0) }) else { continue }
+            fields[line[..<colon]] = words.count > 1 && words[1] == "kB" ? number * 1024 : number
+        }
+        guard let total = fields["MemTotal"], let free = fields["MemFree"] else { return nil }
+        let buffers = fields["Buffers"] ?? 0
+        let cached = (fields["Cached"] ?? 0) + (fields["SReclaimable"] ?? 0)
+        // Kernels before 3.14 have no MemAvailable; free(1) then falls back to free + buffers + cache, and so does this.
+        self.init(
+            total: total, free: free, available: fields["MemAvailable"] ?? min(total, free + buffers + cached),
+            buffers: buffers, cached: cached, shared: fields["Shmem"] ?? 0, swapTotal: fields["SwapTotal"] ?? 0,
+            swapFree: fields["SwapFree"] ?? 0)
+    }
+
+    /// How "used" is counted (i3status's `memory_used_method`).
+    public enum UsedMethod: String, Sendable, CaseIterable {
+        /// total − available: what `free` (procps 4) and i3status print by default.
+        case memavailable
+        /// total − free − buffers − cache: what GNOME's system monitor and procps 3's `free` printed.
+        case classical
+    }
+
+    public func used(_ method: UsedMethod) -> UInt64 {
+        switch method {
+        case .memavailable: total - min(available, total)
+        case .classical: total - min(total, free + buffers + cached)
+        }
+    }
+
+    public var swapUsed: UInt64 { swapTotal - min(swapFree, swapTotal) }
+}
