@@ -6,7 +6,7 @@ import Timelines
 ///
 /// An instance's first sample (start-up, a new widget) does not wait for a second: it shows usage since boot, as
 /// i3status's first line does, and the next sample, an interval later, shows the interval's.
-public struct CPUKind: WidgetKind {
+public struct CPUKind: SampledKind {
     public let name = "cpu"
     public let displayName = "CPU usage"
     public let summary = "CPU usage overall and per core, from /proc/stat, sampled at its interval."
@@ -20,6 +20,10 @@ public struct CPUKind: WidgetKind {
 
     static let defaultInterval: TimeInterval = 5
 
+    public static let placeholders = ["usage"]
+    /// One small file read.
+    public static let readsOnTheLoop = true
+
     let files: SystemFiles
     let previous = PreviousSamples<CPUTimes>()
 
@@ -31,19 +35,7 @@ public struct CPUKind: WidgetKind {
         EntryContent(text: "--%")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        try timeline(configuration, context, keepsSample: false).entries[0]
-    }
-
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        try timeline(configuration, context, keepsSample: !context.isPreview)
-    }
-
-    /// One small file read: the daemon runs it on its loop thread.
-    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
-        try timeline(configuration, context, keepsSample: !context.isPreview)
-    }
-
+    /// `{cpu0}`, `{cpu1}` … follow the machine's cores, so any `cpuN` is known.
     public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
         SampledParameters.unknownPlaceholders(in: configuration, known: Self.isPlaceholder, list: "usage, cpu0, cpu1…")
     }
@@ -54,7 +46,7 @@ public struct CPUKind: WidgetKind {
                 && Int(name.dropFirst(3)) != nil)
     }
 
-    private func timeline(_ configuration: IntentValues, _ context: ProviderContext, keepsSample: Bool) throws
+    public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws
         -> Timeline
     {
         guard let text = files.text("/proc/stat"), let times = CPUTimes(procStat: text) else {

@@ -3,7 +3,7 @@ import Kind
 import Timelines
 
 /// The space of the file system holding a path, from `statvfs`, as `df` and i3status's `disk` module count it.
-public struct DiskKind: WidgetKind {
+public struct DiskKind: SampledKind {
     public let name = "disk"
     public let displayName = "Disk space"
     public let summary = "Space used and available on a mount point, from statvfs, as df counts it."
@@ -23,13 +23,16 @@ public struct DiskKind: WidgetKind {
     ]
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
-    static let placeholders = [
+    public static let placeholders = [
         "total", "used", "free", "avail", "percentage_used", "percentage_free", "percentage_avail",
         "percentage_used_of_avail", "path",
     ]
     static let prefixTypes = ByteFormat.Prefixes.allCases.map { EnumCase($0.rawValue, displayName: $0.rawValue) }
     /// Space changes slowly, and `statvfs` of a network file system is a round trip.
     static let defaultInterval: TimeInterval = 30
+
+    /// `statvfs` of a hung network mount blocks, and must not block the daemon's loop.
+    public static let readsOnTheLoop = false
 
     let files: SystemFiles
 
@@ -41,22 +44,8 @@ public struct DiskKind: WidgetKind {
         EntryContent(text: "-- GiB")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        sample(configuration, context).entries[0]
-    }
-
-    /// Not `immediateTimeline`: `statvfs` of a hung network mount blocks, and must not block the daemon's loop.
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        sample(configuration, context)
-    }
-
-    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(
-            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
-    }
-
     /// A path that is not there is the widget's state, not an error to retry with back-off: a USB stick comes and goes.
-    private func sample(_ configuration: IntentValues, _ context: ProviderContext) -> Timeline {
+    public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) -> Timeline {
         let path = configuration.string("path") ?? "/"
         let content: EntryContent
         switch files.fileSystem(at: path) {

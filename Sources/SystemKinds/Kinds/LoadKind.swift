@@ -3,7 +3,7 @@ import Kind
 import Timelines
 
 /// The load averages of /proc/loadavg.
-public struct LoadKind: WidgetKind {
+public struct LoadKind: SampledKind {
     public let name = "load"
     public let displayName = "Load average"
     public let summary = "The load averages over 1, 5 and 15 minutes, from /proc/loadavg."
@@ -19,8 +19,11 @@ public struct LoadKind: WidgetKind {
     ]
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
-    static let placeholders = ["1min", "5min", "15min"]
+    public static let placeholders = ["1min", "5min", "15min"]
     static let defaultInterval: TimeInterval = 5
+
+    /// Two small file reads.
+    public static let readsOnTheLoop = true
 
     let files: SystemFiles
 
@@ -32,19 +35,6 @@ public struct LoadKind: WidgetKind {
         EntryContent(text: "-.--")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        try sample(configuration, context).entries[0]
-    }
-
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        try sample(configuration, context)
-    }
-
-    /// Two small file reads: the daemon runs it on its loop thread.
-    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
-        try sample(configuration, context)
-    }
-
     /// Load thresholds are decimals (`0.5`), which the config's int type cannot hold: a string, checked here.
     public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
         let thresholds = ["warning", "critical"].compactMap { name in
@@ -53,12 +43,11 @@ public struct LoadKind: WidgetKind {
                     parameter: $0, message: "'\($0)' is not a number; the widget shows an error until it is one")
             }
         }
-        return thresholds
-            + SampledParameters.unknownPlaceholders(
-                in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
+        return thresholds + placeholderProblems(in: configuration)
     }
 
-    private func sample(_ configuration: IntentValues, _ context: ProviderContext) throws -> Timeline {
+    public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws -> Timeline
+    {
         guard let text = files.text("/proc/loadavg"), let load = LoadAverage(procLoadavg: text) else {
             throw IntentError("cannot read \(files.root)/proc/loadavg")
         }

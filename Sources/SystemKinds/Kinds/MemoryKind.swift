@@ -3,7 +3,7 @@ import Kind
 import Timelines
 
 /// Memory and swap use from /proc/meminfo, counted as i3status's `memory` module and `free` count them.
-public struct MemoryKind: WidgetKind {
+public struct MemoryKind: SampledKind {
     public let name = "memory"
     public let displayName = "Memory"
     public let summary = "Memory and swap in use, from /proc/meminfo, as free and i3status count them."
@@ -26,7 +26,7 @@ public struct MemoryKind: WidgetKind {
     ]
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
-    static let placeholders = [
+    public static let placeholders = [
         "used", "free", "available", "total", "shared", "buffers", "cached", "percentage_used", "percentage_free",
         "percentage_available", "percentage_shared", "swap_used", "swap_free", "swap_total", "percentage_swap_used",
         "percentage_swap_free",
@@ -40,6 +40,9 @@ public struct MemoryKind: WidgetKind {
     }
     static let defaultInterval: TimeInterval = 5
 
+    /// One small file read.
+    public static let readsOnTheLoop = true
+
     let files: SystemFiles
 
     public init(files: SystemFiles = .standard) {
@@ -50,25 +53,8 @@ public struct MemoryKind: WidgetKind {
         EntryContent(text: "-- / --")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        try sample(configuration, context).entries[0]
-    }
-
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        try sample(configuration, context)
-    }
-
-    /// One small file read: the daemon runs it on its loop thread.
-    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
-        try sample(configuration, context)
-    }
-
-    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(
-            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
-    }
-
-    private func sample(_ configuration: IntentValues, _ context: ProviderContext) throws -> Timeline {
+    public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws -> Timeline
+    {
         guard let text = files.text("/proc/meminfo"), let memory = MemoryInfo(procMeminfo: text) else {
             throw IntentError("cannot read \(files.root)/proc/meminfo")
         }

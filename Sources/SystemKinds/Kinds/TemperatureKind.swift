@@ -6,7 +6,7 @@ import Timelines
 ///
 /// A machine with no sensor (a virtual machine, a container) shows "no sensor" as the widget's state: not an error,
 /// which would be retried with back-off and logged at every try.
-public struct TemperatureKind: WidgetKind {
+public struct TemperatureKind: SampledKind {
     public let name = "temperature"
     public let displayName = "Temperature"
     public let summary = "The hottest (or a named) sensor of /sys/class/thermal and /sys/class/hwmon."
@@ -22,10 +22,13 @@ public struct TemperatureKind: WidgetKind {
     ]
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
-    static let placeholders = ["degrees", "sensor"]
+    public static let placeholders = ["degrees", "sensor"]
     static let defaultInterval: TimeInterval = 5
     /// The gauge is full at this many degrees when no `critical:` is set.
     static let gaugeCeiling: Double = 100
+
+    /// Some hwmon drivers read their chip over a slow bus when the file is read.
+    public static let readsOnTheLoop = false
 
     let files: SystemFiles
 
@@ -37,21 +40,7 @@ public struct TemperatureKind: WidgetKind {
         EntryContent(text: "--°C")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        sample(configuration, context).entries[0]
-    }
-
-    /// Not `immediateTimeline`: some hwmon drivers read their chip over a slow bus when the file is read.
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        sample(configuration, context)
-    }
-
-    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(
-            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
-    }
-
-    private func sample(_ configuration: IntentValues, _ context: ProviderContext) -> Timeline {
+    public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) -> Timeline {
         let wanted = configuration.string("sensor")
         let sensors = Self.sensors(in: files)
         let content: EntryContent

@@ -4,7 +4,7 @@ import Timelines
 
 /// Time since boot, as a timeline: an entry at each minute the uptime reaches for the coming hour, so the daemon
 /// swaps them in without reading /proc/uptime more than once an hour.
-public struct UptimeKind: WidgetKind {
+public struct UptimeKind: SampledKind {
     public let name = "uptime"
     public let displayName = "Uptime"
     public let summary = "Time since boot, from /proc/uptime, precomputed minute by minute for the coming hour."
@@ -13,10 +13,13 @@ public struct UptimeKind: WidgetKind {
         SampledParameters.format(default: "up {uptime}", placeholders: "{uptime} (3d 4h 12m) {days} {hours} {minutes}")
     ]
 
-    static let placeholders = ["uptime", "days", "hours", "minutes"]
+    public static let placeholders = ["uptime", "days", "hours", "minutes"]
     /// How many minutes one timeline reaches; then the policy `.atEnd` reads /proc/uptime again, which also puts a
     /// suspend (the uptime does not count it) right.
     static let horizonMinutes = 60
+
+    /// One small file read and sixty short texts.
+    public static let readsOnTheLoop = true
 
     let files: SystemFiles
 
@@ -28,25 +31,8 @@ public struct UptimeKind: WidgetKind {
         EntryContent(text: "up --")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        try sample(configuration, context).entries[0]
-    }
-
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        try sample(configuration, context)
-    }
-
-    /// One small file read and sixty short texts: the daemon runs it on its loop thread.
-    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
-        try sample(configuration, context)
-    }
-
-    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(
-            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
-    }
-
-    private func sample(_ configuration: IntentValues, _ context: ProviderContext) throws -> Timeline {
+    public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws -> Timeline
+    {
         guard let text = files.text("/proc/uptime"), let uptime = Uptime(procUptime: text) else {
             throw IntentError("cannot read \(files.root)/proc/uptime")
         }

@@ -1,0 +1,40 @@
+import FoundationEssentials
+import Kind
+import Timelines
+
+/// A kind that samples a value of the system at its widget's `interval:`: one reading makes the snapshot, the timeline
+/// and, for a reading quick enough, the daemon's answer on its loop thread.
+public protocol SampledKind: WidgetKind {
+    /// Whether a reading may run on the daemon's loop thread (`immediateTimeline`): a small /proc file may; `statvfs`
+    /// of a network mount, or a sensor read over a slow bus, may block, and runs on a provider thread.
+    static var readsOnTheLoop: Bool { get }
+    /// The `{names}` its `format:` knows, for `check`.
+    static var placeholders: [String] { get }
+    /// One reading as a timeline. `keepsSample`: false for a snapshot or a preview, which must not change what a
+    /// kind that counts from its previous reading (`cpu`) counts the widget's next one from.
+    func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws -> Timeline
+}
+
+extension SampledKind {
+    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        try sample(configuration, in: context, keepsSample: false).entries[0]
+    }
+
+    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        try sample(configuration, in: context, keepsSample: !context.isPreview)
+    }
+
+    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
+        Self.readsOnTheLoop ? try sample(configuration, in: context, keepsSample: !context.isPreview) : nil
+    }
+
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        placeholderProblems(in: configuration)
+    }
+
+    /// `{names}` in `format:` that this kind does not know.
+    func placeholderProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        SampledParameters.unknownPlaceholders(
+            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
+    }
+}
