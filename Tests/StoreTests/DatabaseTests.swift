@@ -257,7 +257,7 @@ struct DatabaseTests {
     }
 
     @Test("with no busy timeout at all, the transaction is retried until the lock frees")
-    func busyRetry() async throws {
+    func busyRetry() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
         let holder = try Database(path: directory.storePath)
@@ -265,21 +265,36 @@ struct DatabaseTests {
         try holder.execute("BEGIN IMMEDIATE")
         let writer = try Database(path: directory.storePath, busyTimeout: .zero)
         let attempts = Mutex(0)
-        async let written: Void = onItsOwnThread {
-            try writer.transaction {
-                attempts.withLock { $0 += 1 }
-                try writer.execute("INSERT INTO t VALUES (1)")
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        // A thread of its own, not a task: this test blocks its own thread while it waits, and a task might wait for
+        // that thread.
+        Thread {
+            let result = Result {
+                try writer.transaction {
+                    attempts.withLock { $0 += 1 }
+                    try writer.execute("INSERT INTO t VALUES (1)")
+                }
             }
-        }
+            outcome.withLock { $0 = result }
+        }.start()
         // The lock goes only once the writer has met it and is pausing to try again: without the retry, its
         // transaction fails.
-        let deadline = Date().addingTimeInterval(10)
-        while writer.busyRetries.load(ordering: .relaxed) == 0, Date() < deadline { usleep(1_000) }
-        #expect(writer.busyRetries.load(ordering: .relaxed) > 0, "the writer never met the lock")
+        #expect(Self.waitUpTo10s { writer.busyRetries.load(ordering: .relaxed) > 0 }, "the writer never met the lock")
         try holder.execute("COMMIT")
-        try await written
+        #expect(Self.waitUpTo10s { outcome.withLock { $0 != nil } }, "the writer never finished")
+        try outcome.withLock { $0 }?.get()
         #expect(try writer.query("SELECT count(*) FROM t") { $0.int(at: 0) } == [1])
         #expect(attempts.withLock { $0 } == 1, "BEGIN IMMEDIATE failed, not the body")
+    }
+
+    /// Polls `done` every millisecond for at most 10 s.
+    private static func waitUpTo10s(_ done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while !done() {
+            if Date() > deadline { return false }
+            usleep(1_000)
+        }
+        return true
     }
 
     @Test("a lock that never frees ends in SQLITE_BUSY after the bounded retries")
