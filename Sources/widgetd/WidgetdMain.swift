@@ -100,6 +100,8 @@ public struct WidgetdMain {
         case .importI3blocks(let file, let output):
             return ImportCommand.run(
                 file: file, i3blocksOutput: output, environment: environment, console: console)
+        case .importI3status(let file):
+            return ImportCommand.runI3status(file: file, environment: environment, console: console)
         case .preview(let kind, let family, let settings, _):
             return blocking {
                 await PreviewCommand.run(

@@ -21,6 +21,8 @@ enum Command: Equatable {
     case intent(instance: String, intent: String, parameters: [ParameterSetting], wait: Bool, configPath: String?)
     /// `import i3blocks [FILE] [--i3blocks-config PATH]`.
     case importI3blocks(file: String?, i3blocksOutput: String?)
+    /// `import i3status [FILE]`.
+    case importI3status(file: String?)
     /// `plugins [--config PATH]`: the plugins found, their versions and states.
     case plugins(configPath: String?)
     /// The app: `motivations …`, `todos …`, `entities …`.
@@ -56,7 +58,7 @@ extension Command {
         case .click(_, _, _, _, _, _, let path), .intent(_, _, _, _, let path), .app(_, let path): path
         case .status(let path), .doctor(let path), .generate(.names(let path)): path
         case .kinds(let path), .preview(_, _, _, let path): path
-        case .help, .version, .cron, .importI3blocks, .generate: nil
+        case .help, .version, .cron, .importI3blocks, .importI3status, .generate: nil
         }
     }
 }

@@ -264,12 +264,21 @@ enum CommandLineParser {
             }
         }
         guard let source = words.first else {
-            throw UsageError("Missing what to import from; widgetd imports from i3blocks.", command: .importConfig)
+            throw UsageError(
+                "Missing what to import from; widgetd imports from i3blocks or i3status.", command: .importConfig)
         }
-        guard source == "i3blocks" else {
-            throw UsageError("widgetd imports from i3blocks only, not '\(source)'.", command: .importConfig)
+        guard source == "i3blocks" || source == "i3status" else {
+            throw UsageError(
+                "widgetd imports from i3blocks or i3status only, not '\(source)'.", command: .importConfig)
         }
         guard words.count <= 2 else { throw UsageError("Unexpected argument '\(words[2])'.", command: .importConfig) }
+        if source == "i3status" {
+            // The i3blocks config it would write has no i3status counterpart: i3status is replaced by `widgetd bar`.
+            guard output == nil else {
+                throw UsageError("--i3blocks-config is for 'import i3blocks' only.", command: .importConfig)
+            }
+            return .importI3status(file: words.count == 2 ? words[1] : nil)
+        }
         return .importI3blocks(file: words.count == 2 ? words[1] : nil, i3blocksOutput: output)
     }
 }

@@ -11,12 +11,15 @@ extension CommandSyntax {
             CommandSyntax(command: .kinds, options: [config("The widgets.yaml whose 'plugins:' to include.")])
         case .importConfig:
             CommandSyntax(
-                command: .importConfig, usageArguments: "i3blocks [FILE]",
-                arguments: [("i3blocks", "What to import from."), ("FILE", "The i3blocks config to read.")],
+                command: .importConfig, usageArguments: "i3blocks | i3status [FILE]",
+                arguments: [
+                    ("i3blocks | i3status", "What to import from."),
+                    ("FILE", "The config to read (default: the program's own search path)."),
+                ],
                 options: [
                     CommandOption(
                         name: "--i3blocks-config", value: "PATH",
-                        summary: "Write the new i3blocks config there instead of printing it as comments.")
+                        summary: "i3blocks: write the new i3blocks config there instead of printing it as comments.")
                 ])
         case .plugins:
             CommandSyntax(command: .plugins, options: [config("The widgets.yaml whose 'plugins:' to include.")])

@@ -39,7 +39,15 @@ enum Help {
             listed on stderr with the 'widgetd reload NAME' that replaces each 'pkill -RTMIN+N i3blocks' in
             your key bindings (i3blocks 1.4 ends on a signal its new config does not ask for). Without FILE,
             i3blocks' own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
-            $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf.
+            $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf. A block running a well-known
+            i3blocks-contrib script (cpu_usage, memory, disk, load_average, temperature) gets a note naming the
+            system kind that replaces it and what changes; it is not replaced.
+            From i3status: the modules with a kind (cpu_usage, memory, load, disk, cpu_temperature, tztime,
+            time) as widgets of it, placeholders, thresholds and the bar layout kept, 'order' as the bars: entry
+            i3status, and the i3 'bar {}' block that runs 'widgetd bar --bar i3status' as comments at the end.
+            Modules without a kind yet and options with no counterpart are listed as comments. Without FILE,
+            i3status' search path: $XDG_CONFIG_HOME/i3status/config (~/.config/…), $XDG_CONFIG_DIRS/i3status/config
+            (/etc/xdg/…), ~/.i3status.conf, /etc/i3status.conf.
             """
         case .plugins:
             """
@@ -194,7 +202,7 @@ enum Help {
         case .help: "Show help."
         case .check: "Check widgets.yaml."
         case .kinds: "List the widget kinds."
-        case .importConfig: "Turn an i3blocks config into widgets."
+        case .importConfig: "Turn an i3blocks or i3status config into widgets."
         case .preview: "Render a kind's snapshot."
         case .run: "Run the daemon."
         case .list: "List the daemon's widgets."

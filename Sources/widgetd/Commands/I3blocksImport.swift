@@ -212,7 +212,7 @@ struct I3blocksImport {
 
     /// A note as a YAML comment can hold it: the file's text is quoted in notes, and a control character (a NUL, a
     /// tab, a carriage return) in a comment makes the whole generated file fail to load.
-    private static func commentText(_ note: String) -> String {
+    static func commentText(_ note: String) -> String {
         String(
             String.UnicodeScalarView(
                 note.unicodeScalars.map {
@@ -221,7 +221,7 @@ struct I3blocksImport {
     }
 
     /// The section's name made a widget name, unique in the file.
-    private static func uniqueName(for section: String, used: inout Set<String>) -> String {
+    static func uniqueName(for section: String, used: inout Set<String>) -> String {
         var name = String(
             section.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" }
                 .drop { $0 == "-" }.prefix(InstanceName.maximumLength - 4))
