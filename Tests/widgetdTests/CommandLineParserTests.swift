@@ -17,6 +17,7 @@ struct CommandLineParserTests {
         (["check", "--bogus", "--help"], .help(topic: .check)),
         (["--version"], .version),
         (["import", "i3blocks"], .importI3blocks(file: nil, i3blocksOutput: nil)),
+        (["import", "i3status", "/etc/i3status.conf"], .importI3status(file: "/etc/i3status.conf")),
         (
             ["import", "i3blocks", "old.conf", "--i3blocks-config", "new.conf"],
             .importI3blocks(file: "old.conf", i3blocksOutput: "new.conf")
@@ -62,8 +63,8 @@ struct CommandLineParserTests {
             (["preview", "quotes", "--set", "=focus"], "Expected KEY=VALUE after '--set', found '=focus'.", .preview),
             (["preview", "quotes", "clock"], "Unexpected argument 'clock'.", .preview),
             (["help", "prevew"], "Unknown command 'prevew'. Did you mean 'preview'?", .help),
-            (["import"], "Missing what to import from; widgetd imports from i3blocks.", .importConfig),
-            (["import", "polybar"], "widgetd imports from i3blocks only, not 'polybar'.", .importConfig),
+            (["import"], "Missing what to import from; widgetd imports from i3blocks or i3status.", .importConfig),
+            (["import", "polybar"], "widgetd imports from i3blocks or i3status only, not 'polybar'.", .importConfig),
             (["import", "i3blocks", "a", "b"], "Unexpected argument 'b'.", .importConfig),
             (
                 ["click", "cpu", "--modifiers", "Shift+Mod4"],

@@ -144,7 +144,7 @@ struct GeneratedDocsTests {
         #expect(try complete([widgetdBinary.path, "preview", "--family", "systemM"]) == ["systemMedium"])
         #expect(try complete([widgetdBinary.path, "show", "quote", ""]).isEmpty)
         // A literal word with a digit in it: `import i3blocks`.
-        #expect(try complete([widgetdBinary.path, "import", ""]) == ["i3blocks"])
+        #expect(try complete([widgetdBinary.path, "import", ""]) == ["i3blocks", "i3status"])
         daemon.stop()
         // No daemon: the names of the config on the line.
         let other = try daemon.directory.write("other.yaml", "widgets:\n  solo:\n    kind: clock\n")

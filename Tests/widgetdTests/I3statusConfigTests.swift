@@ -1,0 +1,120 @@
+import Testing
+
+@testable import widgetd
+
+/// i3status's config syntax (libconfuse's) on tricky inputs, and the translation of each module.
+@Suite("i3status config reading and translation")
+struct I3statusConfigTests {
+    @Test func escapesCommentsAndInstancesWithSpaces() {
+        let config = I3statusConfig(
+            parsing: """
+                # a comment with { braces } and "quotes"
+                general { colors = false  // another comment
+                  color_bad = "#CC0000" /* a block
+                  comment */ interval = 10 }
+                order += "disk /mnt/my disk"
+                order += 'tztime a "quoted" zone'
+                order += wireless
+                disk "/mnt/my disk" { format = "free: \\"%free\\"\\t# not a comment\\\\" }
+                tztime 'a "quoted" zone' { format = '%H:%M \\' it' }
+                wireless _first_ { format_up = "W: %essid" }
+                """)
+        #expect(config.problems == [])
+        #expect(config.order == ["disk /mnt/my disk", "tztime a \"quoted\" zone", "wireless"])
+        #expect(config.general?.value("colors") == "false")
+        #expect(config.general?.value("color_bad") == "#CC0000")
+        #expect(config.general?.value("interval") == "10")
+        #expect(config.section("disk /mnt/my disk")?.value("format") == "free: \"%free\"\t# not a comment\\")
+        #expect(config.section("tztime a \"quoted\" zone")?.value("format") == "%H:%M ' it")
+        #expect(config.section("wireless _first_")?.value("format_up") == "W: %essid")
+    }
+
+    @Test func unclosedStringIsAProblemWithItsLine() {
+        let config = I3statusConfig(parsing: "general {\n interval = 5\n}\norder += \"load\nload { }\n")
+        #expect(config.problems.last == "line 4: string is not closed (a '\"' is missing)")
+        #expect(config.general?.value("interval") == "5")
+    }
+
+    @Test func unknownModulesAndOptionsAreNamedAsComments() {
+        let yaml = I3statusImport.translate(
+            """
+            general { colors = false color_degraded = "#AAAA00" markup = pango }
+            order += "volume master"
+            order += "frobnicate"
+            order += "cpu_usage"
+            order += "cpu_temperature 0"
+            cpu_usage { format = "all: %usage c0: %cpu0 %bogus" max_threshold = 80 degraded_threshold = 60
+                        color_bad = "#FF0000" min_width = "100%" align = right separator = false }
+            cpu_temperature 0 { format = "T: %degrees °C" max_threshold = 70 path = "/sys/x/temp1_input" }
+            memory { format = "%used" }
+            """, path: "/tmp/i3status.conf")
+        #expect(yaml.contains("# general: colors = false is not translated"))
+        #expect(yaml.contains("# general: color_degraded = #AAAA00 is not translated: warning is #FFFF00"))
+        #expect(yaml.contains("# general: markup = pango is not translated"))
+        #expect(yaml.contains("# memory is not in 'order': i3status does not show it; left out"))
+        #expect(
+            yaml.contains("  # order += \"volume master\": no widgetd kind for volume yet: the sound kind is coming"))
+        #expect(
+            yaml.contains("  # order += \"frobnicate\": no widgetd kind for frobnicate yet: not an i3status module"))
+        #expect(
+            yaml.contains(
+                """
+                  cpu_usage:
+                    kind: cpu
+                    intent:
+                      format: "all: {usage} c0: {cpu0} %bogus"
+                      warning: 60
+                      critical: 80
+                """))
+        #expect(yaml.contains("  # cpu_usage: %bogus in format has no counterpart in the cpu kind: it shows as typed"))
+        #expect(yaml.contains("  # cpu_usage: color_bad = #FF0000 is not translated"))
+        #expect(
+            yaml.contains(
+                """
+                  cpu_temperature_0:
+                    kind: temperature
+                    intent:
+                      format: "T: {degrees} °C"
+                      sensor: thermal_zone0
+                      critical: 70
+                """))
+        #expect(yaml.contains("  # cpu_temperature_0: path = /sys/x/temp1_input is not translated"))
+        #expect(
+            yaml.contains(
+                "bars:\n  i3status:\n    - cpu_usage: {min_width: \"100%\", align: right, separator: false}\n"
+                    + "    - cpu_temperature_0\n"))
+    }
+
+    @Test(arguments: [
+        (
+            "memory", "%percentage_used of %total, %percentage_available free",
+            "{percentage_used} of {total}, {percentage_available} free"
+        ),
+        (
+            "disk", "%percentage_used_of_avail %percentage_avail %avail",
+            "{percentage_used_of_avail} {percentage_avail} {avail}"
+        ),
+        ("load", "%1min %5min %15min", "{1min} {5min} {15min}"),
+    ])
+    func placeholdersTakeTheLongestKnownName(module: String, format: String, expected: String) {
+        let (translated, unknown) = I3statusModule.translatePlaceholders(
+            format, known: I3statusModule.placeholders[module]!, perCore: false)
+        #expect(translated == expected)
+        #expect(unknown == [])
+    }
+
+    @Test func thresholdsOfWhatIsLeftBecomeThresholdsOfWhatIsUsed() {
+        let yaml = I3statusImport.translate(
+            """
+            order += "memory"
+            order += "disk /home"
+            memory { threshold_degraded = "10%" threshold_critical = "5%" }
+            disk "/home" { low_threshold = 20 threshold_type = percentage_free }
+            """, path: "x")
+        #expect(yaml.contains("      warning: 90\n      critical: 95\n"))
+        #expect(
+            yaml.contains(
+                "  disk__home:\n    kind: disk\n    interval: 5s\n    intent:\n      format: \"{free}\"\n      path: \"/home\"\n      critical: 80\n"
+            ))
+    }
+}
