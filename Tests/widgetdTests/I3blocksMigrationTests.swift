@@ -186,6 +186,28 @@ struct I3blocksMigrationTests {
         #expect(quiet.stderr.isEmpty && !quiet.stdout.contains("pkill"), "\(quiet.stderr)")
     }
 
+    /// A block running a well-known i3blocks-contrib script is told the system kind that replaces it, and kept as it
+    /// is: the script may have been changed, and switching is the user's choice.
+    @Test func contribScriptsAreToldTheirKindAndKept() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = try directory.write(
+            "i3blocks.config",
+            "[cpu]\ncommand=$SCRIPT_DIR/cpu_usage\ninterval=10\n\n[memory]\ncommand=/usr/share/i3blocks/$BLOCK_NAME\n"
+                + "interval=30\n\n[battery]\ncommand=~/blocks/battery -a\ninterval=30\n\n[mine]\ncommand=echo 1\n")
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let notes = imported.stdout.split(separator: "\n").filter { $0.contains("i3blocks-contrib") }
+        #expect(notes.count == 3, "\(imported.stdout)")
+        #expect(notes.first?.contains("runs i3blocks-contrib's cpu_usage: kind cpu replaces it") == true, "\(notes)")
+        #expect(notes.dropFirst().first?.contains("contrib's memory: kind memory replaces it") == true, "\(notes)")
+        #expect(notes.last?.contains("contrib's battery: widgetd has no battery kind yet") == true, "\(notes)")
+        // Kept as exec widgets, and the file checks.
+        #expect(imported.stdout.components(separatedBy: "kind: exec").count - 1 == 4, "\(imported.stdout)")
+        let check = try runWidgetd(["check", "--config", try directory.write("widgets.yaml", imported.stdout)])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+    }
+
     /// What the import cannot take is said, and the file it writes still checks: a `format=` it does not know is a
     /// comment, and control characters of the old file never reach a comment (a NUL there failed the whole file).
     @Test func oddPropertiesAreNotedAndTheResultStillChecks() throws {

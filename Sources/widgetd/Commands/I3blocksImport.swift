@@ -119,6 +119,9 @@ struct I3blocksImport {
             }
             // An empty `command=` is none: i3blocks shows the section's full_text.
             if let command = section.value("command"), !command.allSatisfy(\.isWhitespace) {
+                if let note = I3blocksContribScripts.note(command: command, section: section.name) {
+                    notes.append(note)
+                }
                 let shell = "cd \(ShellQuoting.quoted(directory)) && \(command)"
                 keys.append("    command: [sh, -c, \(yamlQuoted(shell))]")
             } else if let text = section.value("full_text") {

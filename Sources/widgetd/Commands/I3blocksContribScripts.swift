@@ -1,0 +1,42 @@
+import Basics
+
+/// The i3blocks-contrib scripts that a system kind replaces, and what changes: `import i3blocks` names the kind beside
+/// such a block, and leaves the block an `exec` widget (the script may have been changed, and its output is the user's
+/// to keep or give up).
+enum I3blocksContribScripts {
+    /// By the script's file name: the kind, and what a user gives and gets by switching.
+    static let replacements: [String: (kind: String, changes: String)] = [
+        "cpu_usage": (
+            "cpu", "read from /proc/stat in the daemon, no fork; format: '{usage}', T_WARN/T_CRIT as warning:/critical:"
+        ),
+        "memory": (
+            "memory",
+            "read from /proc/meminfo in the daemon; format: '{used}', '{percentage_used}', swap as '{swap_used}'"
+        ),
+        "disk": ("disk", "statvfs in the daemon, as df; path: for DIR, format: '{avail}', ALERT_LOW as critical:"),
+        "load_average": (
+            "load", "read from /proc/loadavg in the daemon; format: '{1min}', warning:/critical: as numbers"
+        ),
+        "temperature": ("temperature", "hwmon and thermal zones read directly, no `sensors`; sensor: names one"),
+    ]
+    /// Scripts whose kind is not there yet.
+    static let planned: [String: String] = [
+        "iface": "network", "bandwidth": "network", "wifi": "network", "battery": "battery", "battery2": "battery",
+        "batterybar": "battery", "volume": "sound", "volume-pulseaudio": "sound", "backlight": "backlight",
+    ]
+
+    /// The note for a block whose command runs one of these scripts (`$SCRIPT_DIR/cpu_usage`,
+    /// `/usr/share/i3blocks/$BLOCK_NAME` in section [memory]); nil for any other command.
+    static func note(command: String, section: String) -> String? {
+        guard let program = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first else { return nil }
+        let script = Path.lastComponent(of: String(program).replacingAll("$BLOCK_NAME", with: section))
+        if let replacement = replacements[script] {
+            return "runs i3blocks-contrib's \(script): kind \(replacement.kind) replaces it (\(replacement.changes)); "
+                + "left as it is, change it by hand"
+        }
+        if let kind = planned[script] {
+            return "runs i3blocks-contrib's \(script): widgetd has no \(kind) kind yet; left as it is"
+        }
+        return nil
+    }
+}
