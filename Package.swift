@@ -138,10 +138,12 @@ let package = Package(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
             swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
-        // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature): pure readings of
-        // /proc, /sys and statvfs, behind the kind boundary like every other kind (issue 36).
+        // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature) and pushed by kobject
+        // uevents (battery): pure readings of /proc, /sys and statvfs, behind the kind boundary like every other kind
+        // (issue 36).
         .target(
-            name: "SystemKinds", dependencies: ["Basics", "Kind", "Timelines"], swiftSettings: sizeOptimizedInRelease),
+            name: "SystemKinds", dependencies: ["Basics", "Kind", "TimeZones", "Timelines"],
+            swiftSettings: sizeOptimizedInRelease),
         .target(
             name: "Providers",
             dependencies: [
@@ -188,7 +190,8 @@ let package = Package(
                 "Providers", "Config", "Kind", "Output", "Timelines", "TimeZones", "YAML", "Store", "TestSupport",
             ]),
         // The system kinds against a procfs/sysfs-shaped tree and against this machine's /proc, free, df and i3status.
-        .testTarget(name: "SystemKindsTests", dependencies: ["SystemKinds", "Kind", "Timelines", "TestSupport"]),
+        .testTarget(
+            name: "SystemKindsTests", dependencies: ["SystemKinds", "Kind", "TimeZones", "Timelines", "TestSupport"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
             name: "widgetdTests",

@@ -5,7 +5,7 @@ public enum SystemKindsCatalog {
     public static func kinds(files: SystemFiles = .standard) -> [any WidgetKind] {
         [
             CPUKind(files: files), MemoryKind(files: files), LoadKind(files: files), DiskKind(files: files),
-            TemperatureKind(files: files), UptimeKind(files: files),
+            TemperatureKind(files: files), UptimeKind(files: files), BatteryKind(files: files),
         ]
     }
 }

@@ -36,3 +36,53 @@ struct SystemKindsEndToEndTests {
             "\(result.stdout)\(result.stderr)")
     }
 }
+
+/// The battery kind in a running daemon: pushed by a uevent, which a test sends to the socket
+/// `WIDGETD_UEVENT_SOCKET` names since the kernel sends none for a sysfs-shaped tree.
+@Suite("battery through the daemon")
+struct BatteryEndToEndTests {
+    static func uevent(status: String) -> String {
+        "POWER_SUPPLY_TYPE=Battery\nPOWER_SUPPLY_STATUS=\(status)\nPOWER_SUPPLY_POWER_NOW=10000000\n"
+            + "POWER_SUPPLY_ENERGY_FULL=100000000\nPOWER_SUPPLY_ENERGY_NOW=50000000\n"
+    }
+
+    @Test func aBatteryThatStartsChargingIsShownWithinADeadlineOfItsUevent() async throws {
+        let tree = try TemporaryDirectory()
+        defer { tree.remove() }
+        try FileManager.default.createDirectory(
+            atPath: tree.url.path + "/sys/class/power_supply/BAT0", withIntermediateDirectories: true)
+        let batteryFile = tree.url.path + "/sys/class/power_supply/BAT0/uevent"
+        try writeFile(Self.uevent(status: "Discharging"), to: batteryFile)
+        let socketPath = tree.url.path + "/uevent.sock"
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  bat:\n    kind: battery\n    output: [plain]\n",
+            extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path, "WIDGETD_UEVENT_SOCKET": socketPath])
+        #expect(await daemon.waitFor("the discharging battery") { daemon.read("bat.plain") == "BAT 50% 05:00\n" })
+        #expect(await daemon.waitFor("the uevent socket") { FileManager.default.fileExists(atPath: socketPath) })
+        try writeFile(Self.uevent(status: "Charging"), to: batteryFile)
+        let sent = ContinuousClock.now
+        try sendUevent("change@/devices/power_supply/BAT0\0ACTION=change\0SUBSYSTEM=power_supply\0", to: socketPath)
+        #expect(
+            await daemon.waitFor("the charging battery", timeout: .seconds(5)) {
+                daemon.read("bat.plain") == "CHR 50% 05:00\n"
+            }, "\(daemon.read("bat.plain") ?? "no file")\n\(daemon.log)")
+        // The safety re-read is minutes away: only the uevent can have shown it this soon.
+        #expect(ContinuousClock.now - sent < .seconds(5))
+    }
+
+    /// Sends `text` as one datagram to the Unix socket at `path`, as the kernel multicasts a uevent.
+    func sendUevent(_ text: String, to path: String) throws {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bytes = Array(text.utf8)
+        let sent = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(descriptor, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(sent == bytes.count, "sendto: \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,175 @@
+import Basics
+import FoundationEssentials
+import Glibc
+import Synchronization
+
+/// The one uevent socket of the process, shared by every battery and backlight widget: one descriptor and one
+/// thread, however many widgets listen.
+///
+/// A thread of its own, not the daemon's loop: the loop polls a fixed set of descriptors the core owns, and the kind
+/// boundary keeps uevents out of the core (no system kind is known to it). A session's `updates` already wakes the
+/// loop from any thread, so this thread only reads, filters and tells the subscribed sessions, which re-read their
+/// files and push a timeline.
+///
+/// It also wakes each subscriber at its safety interval: some firmware sends no uevent as a battery drains.
+public final class UeventListener: Sendable {
+    /// The listener of the daemon: the kernel's socket, or the test's (`WIDGETD_UEVENT_SOCKET`).
+    public static let shared = UeventListener()
+
+    /// Why a subscriber is told to read again.
+    public enum Cause: Sendable, Equatable {
+        /// A uevent of its subsystem arrived.
+        case uevent
+        /// Its safety interval passed with no uevent, or the kernel dropped messages.
+        case reread
+    }
+
+    /// One listening session's wish, until cancelled.
+    public final class Subscription: Sendable {
+        let id: Int
+        let listener: UeventListener
+
+        init(id: Int, listener: UeventListener) {
+            self.id = id
+            self.listener = listener
+        }
+
+        /// Stops the calls; one already running may finish.
+        public func cancel() { listener.remove(id) }
+    }
+
+    private struct Subscriber {
+        var subsystem: String
+        var safetyInterval: Duration
+        var nextReread: ContinuousClock.Instant
+        var notify: @Sendable (Cause) -> Void
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var lastID = 0
+        var started = false
+        /// Why the socket could not be opened, once the thread tried.
+        var socketProblem: String?
+    }
+
+    private let state = Mutex(State())
+    /// A pipe that wakes the thread when the subscribers change, so it waits for the right safety deadline.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let testPath: String?
+
+    /// The most messages one wake-up reads before the subscribers are told: a flood costs one re-read per batch.
+    static let messagesPerWake = 64
+
+    init(testPath: String? = UeventSocket.testPath) {
+        self.testPath = testPath
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) != 0 { ends = [-1, -1] }
+        for end in ends where end >= 0 {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        wakeRead = ends[0]
+        wakeWrite = ends[1]
+    }
+
+    /// Calls `notify` (on the listener's thread) for each batch of uevents of `subsystem`, and when `safetyInterval`
+    /// passes without one. Starts the thread on first use; nil with the reason when no thread can be started.
+    public func subscribe(
+        subsystem: String, safetyInterval: Duration, notify: @escaping @Sendable (Cause) -> Void
+    ) -> Result<Subscription, DetachedThread.StartError> {
+        let (id, start) = state.withLock { state in
+            state.lastID += 1
+            state.subscribers[state.lastID] = Subscriber(
+                subsystem: subsystem, safetyInterval: safetyInterval,
+                nextReread: .now.advanced(by: safetyInterval), notify: notify)
+            defer { state.started = true }
+            return (state.lastID, !state.started)
+        }
+        if start {
+            // Opened here, not on the thread, so the first session already knows whether uevents can come.
+            var socket: UeventSocket?
+            do {
+                socket = try UeventSocket(testPath: testPath)
+            } catch {
+                state.withLock { $0.socketProblem = error.description }
+            }
+            do {
+                try DetachedThread.start(name: "widgetd-uevent") { [socket] in self.run(socket) }
+            } catch {
+                state.withLock {
+                    $0.started = false
+                    $0.subscribers[id] = nil
+                }
+                return .failure(error)
+            }
+        } else {
+            wake()
+        }
+        return .success(Subscription(id: id, listener: self))
+    }
+
+    /// Why uevents cannot be heard (only the safety re-reads come), or nil.
+    public var socketProblem: String? { state.withLock { $0.socketProblem } }
+
+    private func remove(_ id: Int) {
+        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
+        wake()
+    }
+
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// The thread: waits for a uevent, a change of subscribers or the nearest safety deadline, and tells whom it
+    /// concerns. It runs as long as the process; with no subscriber it sleeps with no timeout.
+    private func run(_ socket: UeventSocket?) {
+        var socket = socket
+        var buffer = [UInt8](repeating: 0, count: UeventMessage.byteLimit + 1)
+        var drain = [UInt8](repeating: 0, count: 64)
+        while true {
+            let timeout = state.withLock { state in
+                state.subscribers.values.map(\.nextReread).min().map { ContinuousClock.now.duration(to: $0) }
+            }
+            var descriptors = [
+                pollfd(fd: socket?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            let milliseconds = timeout.map { Int32(clamping: max(0, $0.components.seconds * 1000 + 1)) } ?? -1
+            _ = poll(&descriptors, 2, milliseconds)
+            if descriptors[1].revents != 0 { while read(wakeRead, &drain, drain.count) > 0 {} }
+            var touched: Set<String> = []
+            var rereadAll = false
+            if socket != nil, descriptors[0].revents & Int16(POLLERR | POLLNVAL | POLLHUP) != 0,
+                descriptors[0].revents & Int16(POLLIN) == 0
+            {
+                // A socket that only reports errors would wake this thread without end: give it up.
+                state.withLock { $0.socketProblem = "the uevent socket failed; re-reading at the safety interval" }
+                socket = nil
+            } else if let socket, descriptors[0].revents != 0 {
+                reading: for _ in 0..<Self.messagesPerWake {
+                    switch socket.receive(into: &buffer) {
+                    case .message(let message): message.subsystem.map { _ = touched.insert($0) }
+                    case .skipped: continue
+                    case .overrun: rereadAll = true
+                    case .empty: break reading
+                    }
+                }
+            }
+            let now = ContinuousClock.now
+            let due = state.withLock { state in
+                var due: [(@Sendable (Cause) -> Void, Cause)] = []
+                for (id, subscriber) in state.subscribers {
+                    let heard = touched.contains(subscriber.subsystem) || rereadAll
+                    guard heard || subscriber.nextReread <= now else { continue }
+                    state.subscribers[id]?.nextReread = now.advanced(by: subscriber.safetyInterval)
+                    due.append((subscriber.notify, touched.contains(subscriber.subsystem) ? .uevent : .reread))
+                }
+                return due
+            }
+            for (notify, cause) in due { notify(cause) }
+        }
+    }
+}

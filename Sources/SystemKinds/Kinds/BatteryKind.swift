@@ -1,0 +1,116 @@
+import FoundationEssentials
+import Kind
+import Timelines
+
+/// The battery, or all batteries combined by energy, from /sys/class/power_supply: pushed, not polled. A session
+/// per widget listens on the process's one uevent socket (`UeventListener`) and reads the batteries again when the
+/// kernel announces a `power_supply` change; between uevents its timeline counts the remaining time down.
+///
+/// A machine with no battery shows "no battery", a state: nothing is logged and nothing retried.
+public struct BatteryKind: WidgetKind {
+    public let name = "battery"
+    public let displayName = "Battery"
+    public let summary = "Level, state and time left of the batteries in /sys/class/power_supply, pushed by uevents."
+    public let families = SampledParameters.families
+    public let parameters = [
+        ParameterSpec(
+            "battery", displayName: "Battery", type: .string,
+            summary: "one battery by its name in /sys/class/power_supply (BAT0); absent: all, combined by energy"),
+        SampledParameters.format(
+            default: Self.defaultFormat,
+            placeholders: "{percentage} {status} (CHR, BAT, FULL, IDLE, UNK) {state} {remaining} {emptytime} "
+                + "{consumption}"),
+        ParameterSpec(
+            "warning", displayName: "Warning", type: .int(0...100), default: .int(20),
+            summary: "at or below this percentage, while not charging, the text is yellow (waybar class warning)"),
+        ParameterSpec(
+            "critical", displayName: "Critical", type: .int(0...100), default: .int(10),
+            summary: "at or below this percentage, while not charging, the text is red and urgent (class critical)"),
+    ]
+
+    static let defaultFormat = "{status} {percentage} {remaining}"
+    static let placeholders = ["percentage", "status", "state", "remaining", "emptytime", "consumption"]
+    /// How often a session reads the batteries with no uevent: some firmware announces no change of level, only of
+    /// state, so the level would stand still for hours without it.
+    static let safetyInterval: Duration = .seconds(180)
+
+    let files: SystemFiles
+    let listener: UeventListener
+
+    public init(files: SystemFiles = .standard, listener: UeventListener = .shared) {
+        self.files = files
+        self.listener = listener
+    }
+
+    public func runMode(for settings: WidgetSettings) -> RunMode { RunMode(isPersistent: true) }
+
+    public func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: "BAT --%")
+    }
+
+    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        timeline(configuration, context, at: context.now).entries[0]
+    }
+
+    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        timeline(configuration, context, at: context.now)
+    }
+
+    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
+        SampledParameters.unknownPlaceholders(
+            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
+    }
+
+    /// Pushes a timeline now, then one at each `power_supply` uevent and safety re-read, until stopped.
+    public func startSession(
+        for configuration: IntentValues, in context: ProviderContext,
+        updates: @escaping @Sendable (SessionUpdate) -> Void
+    ) throws -> any ProviderSession {
+        updates(.timeline(timeline(configuration, context, at: Date())))
+        let subscription = listener.subscribe(subsystem: "power_supply", safetyInterval: Self.safetyInterval) { _ in
+            updates(.timeline(timeline(configuration, context, at: Date())))
+        }
+        switch subscription {
+        case .success(let subscription):
+            if let problem = listener.socketProblem { updates(.note(problem)) }
+            return UeventSession(subscription)
+        case .failure(let error):
+            throw error
+        }
+    }
+
+    private func timeline(_ configuration: IntentValues, _ context: ProviderContext, at now: Date) -> Timeline {
+        let wanted = configuration.string("battery")
+        let batteries = Self.batteries(in: files)
+        let chosen = wanted.map { name in batteries.filter { $0.name == name } } ?? batteries
+        guard let battery = Battery.combined(chosen) else {
+            return Timeline(
+                entries: [TimelineEntry(date: now, content: Self.absent(named: wanted, among: batteries))],
+                policy: .never)
+        }
+        let presentation = BatteryTimeline(
+            format: PlaceholderFormat(configuration.string("format") ?? Self.defaultFormat),
+            warning: configuration.int("warning").map(Double.init),
+            critical: configuration.int("critical").map(Double.init), family: context.family,
+            timeZone: context.timeZone)
+        return presentation.timeline(battery, at: now)
+    }
+
+    /// "no battery", with the reason (and the batteries there are) in the tooltip.
+    static func absent(named wanted: String?, among batteries: [Battery]) -> EntryContent {
+        let tooltip =
+            batteries.isEmpty
+            ? "no battery in /sys/class/power_supply"
+            : "no battery named '\(wanted ?? "")'; there are: " + batteries.map(\.name).joined(separator: ", ")
+        return EntryContent(text: "no battery", tooltip: tooltip, classes: ["absent"])
+    }
+
+    /// Every system battery under /sys/class/power_supply, each from its `uevent` file.
+    static func batteries(in files: SystemFiles) -> [Battery] {
+        files.entries(of: "/sys/class/power_supply").compactMap { name in
+            files.text("/sys/class/power_supply/\(name)/uevent").flatMap {
+                Battery(name: name, properties: UeventMessage.properties(ofUeventFile: $0))
+            }
+        }
+    }
+}
