@@ -139,8 +139,8 @@ let package = Package(
             swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
         // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature) and pushed by kobject
-        // uevents (battery): pure readings of /proc, /sys and statvfs, behind the kind boundary like every other kind
-        // (issue 36).
+        // uevents (battery, backlight): pure readings of /proc, /sys and statvfs, behind the kind boundary like every
+        // other kind (issue 36).
         .target(
             name: "SystemKinds", dependencies: ["Basics", "Kind", "TimeZones", "Timelines"],
             swiftSettings: sizeOptimizedInRelease),

@@ -66,16 +66,10 @@ public struct BatteryKind: WidgetKind {
         for configuration: IntentValues, in context: ProviderContext,
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws -> any ProviderSession {
-        updates(.timeline(timeline(configuration, context, at: Date())))
-        let subscription = listener.subscribe(subsystem: "power_supply", safetyInterval: Self.safetyInterval) { _ in
-            updates(.timeline(timeline(configuration, context, at: Date())))
-        }
-        switch subscription {
-        case .success(let subscription):
-            if let problem = listener.socketProblem { updates(.note(problem)) }
-            return UeventSession(subscription)
-        case .failure(let error):
-            throw error
+        try UeventSession.start(
+            on: listener, subsystem: "power_supply", safetyInterval: Self.safetyInterval, updates: updates
+        ) { now in
+            timeline(configuration, context, at: now)
         }
     }
 
