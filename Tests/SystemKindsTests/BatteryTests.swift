@@ -153,6 +153,14 @@ struct BatteryTests {
         #expect(try await shown(BatteryKind(files: tree.files)).text == "BAT 50% 04:32")
     }
 
+    @Test func theListenersTimeoutIsRoundedUpSoItNeverWakesJustBeforeADeadline() {
+        #expect(UeventListener.pollMilliseconds(.nanoseconds(1)) == 1)
+        #expect(UeventListener.pollMilliseconds(.milliseconds(1500)) == 1500)
+        #expect(UeventListener.pollMilliseconds(.seconds(179) + .nanoseconds(999_999_999)) == 180_000)
+        #expect(UeventListener.pollMilliseconds(.zero - .seconds(2)) == 0)
+        #expect(UeventListener.pollMilliseconds(.seconds(Int64.max / 2)) == .max)
+    }
+
     @Test func aBatterySessionPushesAgainWhenAPowerSupplyUeventArrives() async throws {
         let tree = try FakeSystemTree()
         defer { tree.remove() }

@@ -75,7 +75,7 @@ public final class UeventListener: Sendable {
     }
 
     /// Calls `notify` (on the listener's thread) for each batch of uevents of `subsystem`, and when `safetyInterval`
-    /// passes without one. Starts the thread on first use; nil with the reason when no thread can be started.
+    /// passes without one. Starts the thread on first use; fails only when no thread can be started.
     public func subscribe(
         subsystem: String, safetyInterval: Duration, notify: @escaping @Sendable (Cause) -> Void
     ) -> Result<Subscription, DetachedThread.StartError> {
@@ -123,6 +123,16 @@ public final class UeventListener: Sendable {
         _ = write(wakeWrite, &byte, 1)
     }
 
+    /// `poll`'s timeout for `duration`, rounded up to the next millisecond: rounded down, the thread would wake just
+    /// before a deadline, find nothing due and poll again with a timeout of 0 until it passed.
+    static func pollMilliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        guard !milliseconds.overflow else { return .max }
+        return Int32(clamping: milliseconds.partialValue + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
     /// The thread: waits for a uevent, a change of subscribers or the nearest safety deadline, and tells whom it
     /// concerns. It runs as long as the process; with no subscriber it sleeps with no timeout.
     private func run(_ socket: UeventSocket?) {
@@ -137,7 +147,7 @@ public final class UeventListener: Sendable {
                 pollfd(fd: socket?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
             ]
-            let milliseconds = timeout.map { Int32(clamping: max(0, $0.components.seconds * 1000 + 1)) } ?? -1
+            let milliseconds = timeout.map(Self.pollMilliseconds) ?? -1
             _ = poll(&descriptors, 2, milliseconds)
             if descriptors[1].revents != 0 { while read(wakeRead, &drain, drain.count) > 0 {} }
             var touched: Set<String> = []
