@@ -194,14 +194,14 @@ struct I3blocksMigrationTests {
         let configPath = try directory.write(
             "i3blocks.config",
             "[cpu]\ncommand=$SCRIPT_DIR/cpu_usage\ninterval=10\n\n[memory]\ncommand=/usr/share/i3blocks/$BLOCK_NAME\n"
-                + "interval=30\n\n[battery]\ncommand=~/blocks/battery -a\ninterval=30\n\n[mine]\ncommand=echo 1\n")
+                + "interval=30\n\n[volume]\ncommand=~/blocks/volume -a\ninterval=30\n\n[mine]\ncommand=echo 1\n")
         let imported = try runWidgetd(["import", "i3blocks", configPath])
         #expect(imported.status == 0, "\(imported.stderr)")
         let notes = imported.stdout.split(separator: "\n").filter { $0.contains("i3blocks-contrib") }
         #expect(notes.count == 3, "\(imported.stdout)")
         #expect(notes.first?.contains("runs i3blocks-contrib's cpu_usage: kind cpu replaces it") == true, "\(notes)")
         #expect(notes.dropFirst().first?.contains("contrib's memory: kind memory replaces it") == true, "\(notes)")
-        #expect(notes.last?.contains("contrib's battery: widgetd has no battery kind yet") == true, "\(notes)")
+        #expect(notes.last?.contains("contrib's volume: widgetd has no sound kind yet") == true, "\(notes)")
         // Kept as exec widgets, and the file checks.
         #expect(imported.stdout.components(separatedBy: "kind: exec").count - 1 == 4, "\(imported.stdout)")
         let check = try runWidgetd(["check", "--config", try directory.write("widgets.yaml", imported.stdout)])

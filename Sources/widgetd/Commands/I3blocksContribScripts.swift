@@ -18,11 +18,14 @@ enum I3blocksContribScripts {
             "load", "read from /proc/loadavg in the daemon; format: '{1min}', warning:/critical: as numbers"
         ),
         "temperature": ("temperature", "hwmon and thermal zones read directly, no `sensors`; sensor: names one"),
+        "battery": ("battery", "pushed by the kernel's uevents, no polling; format: '{percentage} {remaining}'"),
+        "battery2": ("battery", "pushed by the kernel's uevents, no polling; format: '{percentage} {remaining}'"),
+        "batterybar": ("battery", "pushed by the kernel's uevents; the small families draw a gauge instead of a bar"),
+        "backlight": ("backlight", "pushed by the kernel's uevents; scrolling to change it stays an on_click command"),
     ]
     /// Scripts whose kind is not there yet.
     static let planned: [String: String] = [
-        "iface": "network", "bandwidth": "network", "wifi": "network", "battery": "battery", "battery2": "battery",
-        "batterybar": "battery", "volume": "sound", "volume-pulseaudio": "sound", "backlight": "backlight",
+        "iface": "network", "bandwidth": "network", "wifi": "network", "volume": "sound", "volume-pulseaudio": "sound",
     ]
 
     /// The note for a block whose command runs one of these scripts (`$SCRIPT_DIR/cpu_usage`,
