@@ -7,7 +7,7 @@ import Timelines
 ///
 /// Read only: writing `brightness` needs root or a udev rule granting the file, so scrolling to change it is left to
 /// a tool that has the permission (an `on_click:` running brightnessctl).
-public struct BacklightKind: WidgetKind {
+public struct BacklightKind: PushedKind {
     public let name = "backlight"
     public let displayName = "Backlight"
     public let summary = "The screen's brightness from /sys/class/backlight, pushed by uevents."
@@ -21,51 +21,26 @@ public struct BacklightKind: WidgetKind {
     ]
 
     static let defaultFormat = "☀ {percentage}"
-    static let placeholders = ["percentage", "brightness", "max", "device"]
+    public static let placeholders = ["percentage", "brightness", "max", "device"]
     /// How often a session reads the brightness with no uevent: some laptops' firmware changes it on its own (the
     /// ACPI brightness keys handled by firmware), which the backlight class does not announce.
-    static let safetyInterval: Duration = .seconds(60)
+    public static let safetyInterval: Duration = .seconds(60)
+
+    public static let subsystem = "backlight"
 
     let files: SystemFiles
-    let listener: UeventListener
+    public let listener: UeventListener
 
     public init(files: SystemFiles = .standard, listener: UeventListener = .shared) {
         self.files = files
         self.listener = listener
     }
 
-    public func runMode(for settings: WidgetSettings) -> RunMode { RunMode(isPersistent: true) }
-
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "☀ --%")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        timeline(configuration, context, at: context.now).entries[0]
-    }
-
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        timeline(configuration, context, at: context.now)
-    }
-
-    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(
-            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
-    }
-
-    /// Pushes a timeline now, then one at each `backlight` uevent and safety re-read, until stopped.
-    public func startSession(
-        for configuration: IntentValues, in context: ProviderContext,
-        updates: @escaping @Sendable (SessionUpdate) -> Void
-    ) throws -> any ProviderSession {
-        try UeventSession.start(
-            on: listener, subsystem: "backlight", safetyInterval: Self.safetyInterval, updates: updates
-        ) { now in
-            timeline(configuration, context, at: now)
-        }
-    }
-
-    private func timeline(_ configuration: IntentValues, _ context: ProviderContext, at now: Date) -> Timeline {
+    public func reading(_ configuration: IntentValues, in context: ProviderContext, at now: Date) -> Timeline {
         let wanted = configuration.string("device")
         let names = files.entries(of: "/sys/class/backlight")
         let content: EntryContent

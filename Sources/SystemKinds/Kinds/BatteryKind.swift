@@ -7,7 +7,7 @@ import Timelines
 /// kernel announces a `power_supply` change; between uevents its timeline counts the remaining time down.
 ///
 /// A machine with no battery shows "no battery", a state: nothing is logged and nothing retried.
-public struct BatteryKind: WidgetKind {
+public struct BatteryKind: PushedKind {
     public let name = "battery"
     public let displayName = "Battery"
     public let summary = "Level, state and time left of the batteries in /sys/class/power_supply, pushed by uevents."
@@ -29,51 +29,26 @@ public struct BatteryKind: WidgetKind {
     ]
 
     static let defaultFormat = "{status} {percentage} {remaining}"
-    static let placeholders = ["percentage", "status", "state", "remaining", "emptytime", "consumption"]
+    public static let placeholders = ["percentage", "status", "state", "remaining", "emptytime", "consumption"]
     /// How often a session reads the batteries with no uevent: some firmware announces no change of level, only of
     /// state, so the level would stand still for hours without it.
-    static let safetyInterval: Duration = .seconds(180)
+    public static let safetyInterval: Duration = .seconds(180)
+
+    public static let subsystem = "power_supply"
 
     let files: SystemFiles
-    let listener: UeventListener
+    public let listener: UeventListener
 
     public init(files: SystemFiles = .standard, listener: UeventListener = .shared) {
         self.files = files
         self.listener = listener
     }
 
-    public func runMode(for settings: WidgetSettings) -> RunMode { RunMode(isPersistent: true) }
-
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "BAT --%")
     }
 
-    public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
-        timeline(configuration, context, at: context.now).entries[0]
-    }
-
-    public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        timeline(configuration, context, at: context.now)
-    }
-
-    public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(
-            in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
-    }
-
-    /// Pushes a timeline now, then one at each `power_supply` uevent and safety re-read, until stopped.
-    public func startSession(
-        for configuration: IntentValues, in context: ProviderContext,
-        updates: @escaping @Sendable (SessionUpdate) -> Void
-    ) throws -> any ProviderSession {
-        try UeventSession.start(
-            on: listener, subsystem: "power_supply", safetyInterval: Self.safetyInterval, updates: updates
-        ) { now in
-            timeline(configuration, context, at: now)
-        }
-    }
-
-    private func timeline(_ configuration: IntentValues, _ context: ProviderContext, at now: Date) -> Timeline {
+    public func reading(_ configuration: IntentValues, in context: ProviderContext, at now: Date) -> Timeline {
         let wanted = configuration.string("battery")
         let batteries = Self.batteries(in: files)
         let chosen = wanted.map { name in batteries.filter { $0.name == name } } ?? batteries
