@@ -62,8 +62,8 @@ struct BacklightTests {
         defer { session.stop() }
         #expect(texts.all == ["☀ 50%"])
         try tree.write("/sys/class/backlight/intel_backlight/actual_brightness", "90000\n")
-        try sendDatagram("change@/devices/power_supply/AC\0SUBSYSTEM=power_supply\0", to: socketPath)
-        try sendDatagram("change@/devices/pci0000:00/backlight/intel_backlight\0SUBSYSTEM=backlight\0", to: socketPath)
+        try sendUevent("change@/devices/power_supply/AC\0SUBSYSTEM=power_supply\0", to: socketPath)
+        try sendUevent("change@/devices/pci0000:00/backlight/intel_backlight\0SUBSYSTEM=backlight\0", to: socketPath)
         try await waitUntil("the pushed timeline") { texts.all.count >= 2 }
         #expect(texts.all == ["☀ 50%", "☀ 75%"])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Kind
+import TestSupport
 import Testing
 import TimeZones
 import Timelines
@@ -179,8 +180,8 @@ struct BatteryTests {
             "/sys/class/power_supply/BAT0/uevent",
             Self.discharging.replacingOccurrences(of: "Discharging", with: "Charging"))
         // Another subsystem's uevent is not this session's business.
-        try sendDatagram("change@/devices/backlight/intel_backlight\0SUBSYSTEM=backlight\0", to: socketPath)
-        try sendDatagram("change@/devices/power_supply/BAT0\0SUBSYSTEM=power_supply\0", to: socketPath)
+        try sendUevent("change@/devices/backlight/intel_backlight\0SUBSYSTEM=backlight\0", to: socketPath)
+        try sendUevent("change@/devices/power_supply/BAT0\0SUBSYSTEM=power_supply\0", to: socketPath)
         try await waitUntil("the pushed timeline") { texts.all.count >= 2 }
         #expect(texts.all == ["BAT 50% 04:32", "CHR 50% 04:32"])
     }
@@ -207,18 +208,8 @@ func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
     }
 }
 
-/// Sends `text` as one datagram to the Unix socket at `path`, as the kernel sends a uevent.
-func sendDatagram(_ text: String, to path: String) throws {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(descriptor) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let bytes = Array(text.utf8)
-    let sent = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            sendto(descriptor, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    #expect(sent == bytes.count, "sendto: \(String(cString: strerror(errno)))")
+/// Sends `text` to the test's uevent socket, as the kernel would.
+func sendUevent(_ text: String, to path: String) throws {
+    let sent = sendDatagram(text, to: path)
+    #expect(sent == text.utf8.count, "sendto: \(String(cString: strerror(errno)))")
 }

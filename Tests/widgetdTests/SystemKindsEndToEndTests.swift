@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The system kinds through the built binary: `WIDGETD_SYSTEM_ROOT` moves /proc and /sys for tests, `preview`
@@ -70,19 +71,9 @@ struct BatteryEndToEndTests {
         #expect(ContinuousClock.now - sent < .seconds(5))
     }
 
-    /// Sends `text` as one datagram to the Unix socket at `path`, as the kernel multicasts a uevent.
+    /// Sends `text` to the daemon's uevent socket, as the kernel would.
     func sendUevent(_ text: String, to path: String) throws {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let bytes = Array(text.utf8)
-        let sent = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(descriptor, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        #expect(sent == bytes.count, "sendto: \(String(cString: strerror(errno)))")
+        let sent = sendDatagram(text, to: path)
+        #expect(sent == text.utf8.count, "sendto: \(String(cString: strerror(errno)))")
     }
 }
