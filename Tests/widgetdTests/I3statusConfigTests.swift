@@ -117,4 +117,26 @@ struct I3statusConfigTests {
                 "  disk__home:\n    kind: disk\n    interval: 5s\n    intent:\n      format: \"{free}\"\n      path: \"/home\"\n      critical: 80\n"
             ))
     }
+
+    @Test func batteriesBecomeTheBatteryKindWithWhatHasNoCounterpartNamed() {
+        let yaml = I3statusImport.translate(
+            """
+            order += "battery all"
+            order += "battery 1"
+            battery all { low_threshold = 30 threshold_type = percentage format_down = "" }
+            battery 1 { format = "%status %remaining (%consumption)" low_threshold = 10 status_chr = "⚡" }
+            """, path: "x")
+        #expect(
+            yaml.contains(
+                "  battery:\n    kind: battery\n    intent:\n      format: \"{status} {percentage} {remaining}\"\n"
+                    + "      format_down: \"\"\n      critical: 30\n"), "\(yaml)")
+        #expect(
+            yaml.contains(
+                "  battery_1:\n    kind: battery\n    intent:\n      format: \"{status} {remaining} ({consumption})\"\n"
+                    + "      battery: \"BAT1\"\n      format_down: \"No battery\"\n"), "\(yaml)")
+        #expect(yaml.contains("# battery_1: low_threshold = 10 of threshold_type time is not translated"))
+        #expect(yaml.contains("# battery_1: status_chr = ⚡ is not translated"))
+        #expect(yaml.contains("# battery: %remaining and %emptytime show hours and minutes"))
+        #expect(yaml.contains("bars:\n  i3status:\n    - battery\n    - battery_1\n"))
+    }
 }

@@ -79,17 +79,19 @@ struct I3statusMigrationTests {
         let imported = try runWidgetd(["import", "i3status", configPath])
         #expect(imported.status == 0, "\(imported.stderr)")
         let yaml = imported.stdout
-        for module in ["ipv6", "wireless _first_", "ethernet _first_", "battery all"] {
+        for module in ["ipv6", "wireless _first_", "ethernet _first_"] {
             #expect(yaml.contains("  # order += \"\(module)\": no widgetd kind for"), "\(module) is named as left out")
         }
         #expect(yaml.contains("  # memory: threshold_degraded = 1G is not translated"))
         #expect(yaml.contains("  # memory: format_degraded = MEMORY < %available is not translated"))
-        #expect(yaml.contains("bars:\n  i3status:\n    - disk_root\n    - load\n    - memory\n    - clock_local\n"))
+        #expect(
+            yaml.contains(
+                "bars:\n  i3status:\n    - battery\n    - disk_root\n    - load\n    - memory\n    - clock_local\n"))
         #expect(yaml.contains("#     status_command exec widgetd bar --bar i3status"))
 
         let yamlPath = try directory.write("widgets.yaml", yaml)
         let check = try runWidgetd(["check", "--config", yamlPath])
-        #expect(check.status == 0 && check.stdout.contains("4 widgets OK"), "\(check.stdout)\(check.stderr)")
+        #expect(check.status == 0 && check.stdout.contains("5 widgets OK"), "\(check.stdout)\(check.stderr)")
 
         // i3status on the same config, its modules tab-separated so that memory's own '|' does not split it.
         let plainConfig = try directory.write(
@@ -98,7 +100,7 @@ struct I3statusMigrationTests {
                 of: "interval = 5\n", with: "interval = 5\n output_format = \"none\"\n separator = \"\\t\"\n"))
         let daemon = try DaemonUnderTest(config: yaml, reusing: directory)
         defer { daemon.stop() }
-        let names = ["disk_root", "load", "memory", "clock_local"]
+        let names = ["disk_root", "load", "memory", "clock_local", "battery"]
         #expect(await daemon.waitFor("every widget's text") { names.allSatisfy { daemon.read("\($0).plain") != nil } })
         let theirs = try firstI3statusLine(config: plainConfig).split(separator: "\t", omittingEmptySubsequences: false)
         try #require(theirs.count == 8, "i3status's eight modules: \(theirs)")
@@ -125,6 +127,8 @@ struct I3statusMigrationTests {
                     "memory: ours \(ours[2]), i3status's \(theirs[6])")
             }
         }
+        // The same batteries (this machine has none: both say so in format_down's words).
+        #expect(ours[4] == theirs[3], "battery: ours \(ours[4]), i3status's \(theirs[3])")
         let clock = DateFormatter()
         clock.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let times = (mine: clock.date(from: ours[3]), i3status: clock.date(from: String(theirs[7])))

@@ -21,6 +21,9 @@ public struct BatteryKind: PushedKind {
             placeholders: "{percentage} {status} (CHR, BAT, FULL, IDLE, UNK) {state} {remaining} {emptytime} "
                 + "{consumption}"),
         ParameterSpec(
+            "format_down", displayName: "Format with no battery", type: .string, default: .string("no battery"),
+            summary: "the text when there is no battery (or none by the name `battery` gives)"),
+        ParameterSpec(
             "warning", displayName: "Warning", type: .int(0...100), default: .int(20),
             summary: "at or below this percentage, while not charging, the text is yellow (waybar class warning)"),
         ParameterSpec(
@@ -54,7 +57,12 @@ public struct BatteryKind: PushedKind {
         let chosen = wanted.map { name in batteries.filter { $0.name == name } } ?? batteries
         guard let battery = Battery.combined(chosen) else {
             return Timeline(
-                entries: [TimelineEntry(date: now, content: Self.absent(named: wanted, among: batteries))],
+                entries: [
+                    TimelineEntry(
+                        date: now,
+                        content: Self.absent(
+                            named: wanted, among: batteries, text: configuration.string("format_down") ?? "no battery"))
+                ],
                 policy: .never)
         }
         let presentation = BatteryTimeline(
@@ -65,13 +73,13 @@ public struct BatteryKind: PushedKind {
         return presentation.timeline(battery, at: now)
     }
 
-    /// "no battery", with the reason (and the batteries there are) in the tooltip.
-    static func absent(named wanted: String?, among batteries: [Battery]) -> EntryContent {
+    /// `format_down` ("no battery"), with the reason (and the batteries there are) in the tooltip.
+    static func absent(named wanted: String?, among batteries: [Battery], text: String) -> EntryContent {
         let tooltip =
             batteries.isEmpty
             ? "no battery in /sys/class/power_supply"
             : "no battery named '\(wanted ?? "")'; there are: " + batteries.map(\.name).joined(separator: ", ")
-        return EntryContent(text: "no battery", tooltip: tooltip, classes: ["absent"])
+        return EntryContent(text: text, tooltip: tooltip, classes: ["absent"])
     }
 
     /// Every system battery under /sys/class/power_supply, each from its `uevent` file.

@@ -12,7 +12,8 @@ struct I3statusModule {
     /// i3status's own defaults (i3status.c), used when the config leaves `format` out.
     static let defaultFormats = [
         "cpu_usage": "%usage", "memory": "%used %free %available", "load": "%1min %5min %15min", "disk": "%free",
-        "cpu_temperature": "%degrees C", "tztime": "%Y-%m-%d %H:%M:%S %Z", "time": "%Y-%m-%d %H:%M:%S",
+        "cpu_temperature": "%degrees C", "battery": "%status %percentage %remaining", "tztime": "%Y-%m-%d %H:%M:%S %Z",
+        "time": "%Y-%m-%d %H:%M:%S",
     ]
     /// The kinds' placeholders, as i3status names them after `%`.
     static let placeholders = [
@@ -27,6 +28,7 @@ struct I3statusModule {
             "percentage_used_of_avail",
         ],
         "cpu_temperature": ["degrees"],
+        "battery": ["status", "percentage", "remaining", "emptytime", "consumption"],
     ]
     /// Options any module takes that the import reads elsewhere (the bar's layout) or not at all.
     static let layoutOptions: Set<String> = ["min_width", "align", "separator", "separator_block_width"]
@@ -103,6 +105,9 @@ struct I3statusModule {
             kind = "temperature"
             if let zone = section.title { intent.append("sensor: thermal_zone\(zone)") }
             if let value = integer("max_threshold") { intent.append("critical: \(value)") }
+        case "battery":
+            kind = "battery"
+            battery(section, consumed: &consumed, intent: &intent, notes: &notes, format: format)
         case "tztime", "time":
             return clock(section)
         default:
@@ -114,12 +119,40 @@ struct I3statusModule {
         for name in unknown {
             notes.append("%\(name) in format has no counterpart in the \(kind) kind: it shows as typed")
         }
-        if interval != kindIntervals[kind] { keys.append("interval: \(interval)s") }
+        // A pushed kind (battery) has no interval: the kernel says when to read.
+        if let kindInterval = kindIntervals[kind], interval != kindInterval { keys.append("interval: \(interval)s") }
         notes += unreadOptions(section, consumed: consumed)
         let widgetName =
-            section.name == "disk" && section.title == "/" ? "disk_root" : section.reference
+            section.name == "disk" && section.title == "/"
+            ? "disk_root" : section.name == "battery" && section.title == "all" ? "battery" : section.reference
         return I3statusModule(
             name: widgetName, lines: ["kind: \(kind)"] + keys + ["intent:"] + intent.map { "  " + $0 }, notes: notes)
+    }
+
+    /// `battery all` (the batteries combined, as the kind does with no `battery:`) or `battery N` (BAT<N>, the path
+    /// i3status reads by default). i3status's status strings, a time threshold and a path of its own have no
+    /// counterpart and become notes.
+    static func battery(
+        _ section: I3statusConfig.Section, consumed: inout Set<String>, intent: inout [String], notes: inout [String],
+        format: String
+    ) {
+        if let number = section.title, number != "all" {
+            intent.append("battery: \(I3blocksImport.yamlQuoted("BAT" + number))")
+        }
+        consumed.formUnion(["format_down", "low_threshold", "threshold_type", "hide_seconds"])
+        intent.append("format_down: \(I3blocksImport.yamlQuoted(section.value("format_down") ?? "No battery"))")
+        if let low = section.value("low_threshold") {
+            let type = section.value("threshold_type") ?? "time"
+            if type == "percentage", let number = Double(low), (0...100).contains(number) {
+                intent.append("critical: \(Int(number.rounded()))")
+            } else {
+                notes.append(
+                    "low_threshold = \(low) of threshold_type \(type) is not translated: critical: is a percentage")
+            }
+        }
+        if section.value("hide_seconds") != "true", format.contains("%remaining") || format.contains("%emptytime") {
+            notes.append("%remaining and %emptytime show hours and minutes, as with hide_seconds = true")
+        }
     }
 
     /// `tztime NAME` and `time` as a clock: strftime's format is the clock's where the clock has the conversion.
