@@ -2,17 +2,19 @@ import FoundationEssentials
 import Kind
 import Timelines
 
-/// CPU usage, overall and per core, from the difference between this sample of /proc/stat and the instance's last.
+/// CPU usage, overall and per core, from the difference between this sample of /proc/stat and the instance's last;
+/// the cores' mean frequency when the format shows `{frequency}` (and only then: it is a file per core).
 ///
 /// An instance's first sample (start-up, a new widget) does not wait for a second: it shows usage since boot, as
 /// i3status's first line does, and the next sample, an interval later, shows the interval's.
 public struct CPUKind: SampledKind {
     public let name = "cpu"
     public let displayName = "CPU usage"
-    public let summary = "CPU usage overall and per core, from /proc/stat, sampled at its interval."
+    public let summary = "CPU usage overall and per core from /proc/stat, and frequency, sampled at its interval."
     public let families = SampledParameters.families
     public let parameters = [
-        SampledParameters.format(default: "{usage}", placeholders: "{usage} and {cpu0}, {cpu1}… (each core)"),
+        SampledParameters.format(
+            default: "{usage}", placeholders: "{usage}, {cpu0}, {cpu1}… (each core) and {frequency} (the cores' mean)"),
         SampledParameters.threshold("warning", default: 90, range: 0...100, of: "usage (%)"),
         SampledParameters.threshold("critical", default: 95, range: 0...100, of: "usage (%)"),
     ]
@@ -20,7 +22,7 @@ public struct CPUKind: SampledKind {
 
     static let defaultInterval: TimeInterval = 5
 
-    public static let placeholders = ["usage"]
+    public static let placeholders = ["usage", "frequency"]
     /// One small file read.
     public static let readsOnTheLoop = true
 
@@ -37,11 +39,12 @@ public struct CPUKind: SampledKind {
 
     /// `{cpu0}`, `{cpu1}` … follow the machine's cores, so any `cpuN` is known.
     public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
-        SampledParameters.unknownPlaceholders(in: configuration, known: Self.isPlaceholder, list: "usage, cpu0, cpu1…")
+        SampledParameters.unknownPlaceholders(
+            in: configuration, known: Self.isPlaceholder, list: "usage, frequency, cpu0, cpu1…")
     }
 
     static func isPlaceholder(_ name: String) -> Bool {
-        name == "usage"
+        name == "usage" || name == "frequency"
             || (name.hasPrefix("cpu") && name.count > 3 && name.dropFirst(3).allSatisfy(\.isASCII)
                 && Int(name.dropFirst(3)) != nil)
     }
@@ -53,26 +56,33 @@ public struct CPUKind: SampledKind {
             throw IntentError("cannot read CPU times from \(files.root)/proc/stat")
         }
         let earlier = keepsSample ? previous.exchange(times, for: context.instance) : previous.peek(context.instance)
-        let reading = Self.reading(CPUUsage(from: earlier, to: times))
+        let format = PlaceholderFormat(configuration.string("format") ?? "{usage}")
+        let frequency =
+            format.placeholders.contains("frequency") ? CPUFrequency.averageMegahertz(in: files) : nil
+        let reading = Self.reading(CPUUsage(from: earlier, to: times), megahertz: frequency)
         let content = reading.content(
-            format: PlaceholderFormat(configuration.string("format") ?? "{usage}"),
+            format: format,
             thresholds: SampledParameters.thresholds(configuration), family: context.family)
         return SampledParameters.timeline(content, in: context, interval: Self.defaultInterval)
     }
 
-    /// i3status writes usage as two digits and `%` (`07%`); so does this, whole percent rounded.
-    static func reading(_ usage: CPUUsage) -> SystemReading {
+    /// i3status writes usage as two digits and `%` (`07%`); so does this, whole percent rounded. Without `megahertz`
+    /// (not asked for, or no source), `{frequency}` is `?`.
+    static func reading(_ usage: CPUUsage, megahertz: Double? = nil) -> SystemReading {
         func percent(_ value: Double) -> String {
             let whole = Int(value.rounded())
             return (whole < 10 ? "0" : "") + String(whole) + "%"
         }
-        var values = ["usage": percent(usage.overall)]
+        var values = [
+            "usage": percent(usage.overall), "frequency": megahertz.map { CPUFrequency.text(megahertz: $0) } ?? "?",
+        ]
         for (index, core) in usage.cores.enumerated() {
             if let core { values["cpu\(index)"] = percent(core) }
         }
         let cores = usage.cores.enumerated().compactMap { index, core in core.map { "cpu\(index) \(percent($0))" } }
         return SystemReading(
             values: values, level: usage.overall, fraction: usage.overall / 100,
-            tooltip: (["CPU \(percent(usage.overall))"] + cores).joined(separator: " · "))
+            tooltip: (["CPU \(percent(usage.overall))"] + (megahertz.map { [CPUFrequency.text(megahertz: $0)] } ?? [])
+                + cores).joined(separator: " · "))
     }
 }

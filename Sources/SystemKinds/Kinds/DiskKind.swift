@@ -2,11 +2,13 @@ import FoundationEssentials
 import Kind
 import Timelines
 
-/// The space of the file system holding a path, from `statvfs`, as `df` and i3status's `disk` module count it.
+/// The space of the file system holding a path, from `statvfs`, as `df` and i3status's `disk` module count it; and,
+/// when the format shows `{read}` or `{write}` (only then: it is three more files), the bytes a second its block
+/// device read and wrote since the widget's last sample.
 public struct DiskKind: SampledKind {
     public let name = "disk"
     public let displayName = "Disk space"
-    public let summary = "Space used and available on a mount point, from statvfs, as df counts it."
+    public let summary = "Space used and available on a mount point, as df counts it, and its device's I/O rate."
     public let families = SampledParameters.families
     public let parameters = [
         ParameterSpec(
@@ -25,7 +27,7 @@ public struct DiskKind: SampledKind {
 
     public static let placeholders = [
         "total", "used", "free", "avail", "percentage_used", "percentage_free", "percentage_avail",
-        "percentage_used_of_avail", "path",
+        "percentage_used_of_avail", "path", "read", "write",
     ]
     static let prefixTypes = ByteFormat.Prefixes.allCases.map { EnumCase($0.rawValue, displayName: $0.rawValue) }
     /// Space changes slowly, and `statvfs` of a network file system is a round trip.
@@ -35,6 +37,7 @@ public struct DiskKind: SampledKind {
     public static let readsOnTheLoop = false
 
     let files: SystemFiles
+    let previous = PreviousSamples<DiskTraffic>()
 
     public init(files: SystemFiles = .standard) {
         self.files = files
@@ -51,9 +54,18 @@ public struct DiskKind: SampledKind {
         switch files.fileSystem(at: path) {
         case .success(let blocks):
             let prefixes = ByteFormat.Prefixes(rawValue: configuration.enumCase("prefix_type") ?? "") ?? .binary
-            content = Self.reading(DiskSpace(blocks), path: path, sizes: ByteFormat(prefixes: prefixes)).content(
-                format: PlaceholderFormat(configuration.string("format") ?? "{avail}"),
-                thresholds: SampledParameters.thresholds(configuration), family: context.family)
+            let format = PlaceholderFormat(configuration.string("format") ?? "{avail}")
+            let showsTraffic = !Set(format.placeholders).isDisjoint(with: ["read", "write"])
+            var rates: (read: Double, write: Double)?
+            if showsTraffic, let traffic = traffic(at: path) {
+                let earlier =
+                    keepsSample ? previous.exchange(traffic, for: context.instance) : previous.peek(context.instance)
+                rates = traffic.rates(since: earlier)
+            }
+            content = Self.reading(DiskSpace(blocks), path: path, sizes: ByteFormat(prefixes: prefixes), rates: rates)
+                .content(
+                    format: format,
+                    thresholds: SampledParameters.thresholds(configuration), family: context.family)
         case .failure(let error):
             content = EntryContent(
                 text: "\(path): not mounted", tooltip: "\(path): \(error.message)", classes: ["absent"])
@@ -61,7 +73,20 @@ public struct DiskKind: SampledKind {
         return SampledParameters.timeline(content, in: context, interval: Self.defaultInterval)
     }
 
-    static func reading(_ space: DiskSpace, path: String, sizes: ByteFormat) -> SystemReading {
+    /// The block device's counters under `path`, or nil when it has none (tmpfs, NFS) or they cannot be read.
+    func traffic(at path: String) -> DiskTraffic? {
+        guard let mountinfo = files.text("/proc/self/mountinfo"),
+            let device = DiskTraffic.device(holding: path, mountinfo: mountinfo),
+            let stat = files.text("/sys/dev/block/\(device)/stat"),
+            let uptime = files.text("/proc/uptime").flatMap(Uptime.init(procUptime:))
+        else { return nil }
+        return DiskTraffic(blockStat: stat, uptime: uptime.seconds)
+    }
+
+    /// `rates`: bytes a second read and written, nil when not asked for or not known (`?`).
+    static func reading(
+        _ space: DiskSpace, path: String, sizes: ByteFormat, rates: (read: Double, write: Double)? = nil
+    ) -> SystemReading {
         let values = [
             "total": sizes.format(space.total), "used": sizes.format(space.used), "free": sizes.format(space.free),
             "avail": sizes.format(space.available),
@@ -69,7 +94,8 @@ public struct DiskKind: SampledKind {
             "percentage_free": ByteFormat.percent(space.percentage(space.free)),
             "percentage_avail": ByteFormat.percent(space.percentage(space.available)),
             "percentage_used_of_avail": ByteFormat.percent(space.percentage(space.usedOfAvailable)),
-            "path": path,
+            "path": path, "read": rates.map { sizes.format(UInt64($0.read)) + "/s" } ?? "?",
+            "write": rates.map { sizes.format(UInt64($0.write)) + "/s" } ?? "?",
         ]
         let used = space.percentage(space.used)
         return SystemReading(
