@@ -77,3 +77,46 @@ struct BatteryEndToEndTests {
         #expect(sent == text.utf8.count, "sendto: \(String(cString: strerror(errno)))")
     }
 }
+
+/// A sampled kind in a running daemon: its first entry, then the next sample an `interval:` later, read from a tree
+/// the test changes in between.
+@Suite("sampled kinds through the daemon")
+struct SampledKindsEndToEndTests {
+    @Test func theNextSampleAnIntervalLaterShowsTheIntervalsUsage() async throws {
+        let tree = try TemporaryDirectory()
+        defer { tree.remove() }
+        try FileManager.default.createDirectory(
+            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
+        let stat = tree.url.path + "/proc/stat"
+        try writeFile("cpu  30 0 0 10 0 0 0 0 0 0\ncpu0 30 0 0 10 0 0 0 0 0 0\n", to: stat)
+        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  cpu:
+                    kind: cpu
+                    interval: 1s
+                    output: [plain, waybar]
+                    intent: {format: "{usage} {cpu0}"}
+                  load:
+                    kind: load
+                    interval: 1h
+                """,
+            extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+        #expect(
+            await daemon.waitFor("usage since boot") { daemon.read("cpu.plain") == "75% 75%\n" },
+            "\(daemon.read("cpu.plain") ?? "no file")\n\(daemon.log)")
+        #expect(await daemon.waitFor("the load") { daemon.read("load.plain") == "0.25\n" })
+        // A quarter of the next 100 ticks busy: only a sample that took the first as its base shows 25 %.
+        try writeFile("cpu  55 0 0 85 0 0 0 0 0 0\ncpu0 55 0 0 85 0 0 0 0 0 0\n", to: stat)
+        #expect(
+            await daemon.waitFor("the interval's usage") { daemon.read("cpu.plain") == "25% 25%\n" },
+            "\(daemon.read("cpu.plain") ?? "no file")\n\(daemon.log)")
+        #expect(
+            await daemon.waitFor("waybar's percentage") {
+                daemon.read("cpu.waybar")?.contains(#""percentage":25"#) == true
+            }, "waybar's percentage is the usage: \(daemon.read("cpu.waybar") ?? "no file")")
+        // Every sample came from the daemon itself: nothing was forked, so no line of it speaks of a command.
+        #expect(!daemon.log.contains("command"), "\(daemon.log)")
+    }
+}
