@@ -6,10 +6,9 @@ import Foundation
 /// The suite creates and deletes tens of thousands of files (every daemon's outputs, spares, records and store). On an
 /// ext4 file system without a journal, such as this project's CI guest's root, ext4 does not hand out an inode freed
 /// recently, and reads each candidate's inode to skip it (`recently_deleted`): every new file then scans past the
-/// files the suite deleted recently. Measured on that guest, whole runs back to back: 24.7–37.3 s of wall time and
-/// 14–16 s of system CPU in /tmp, 21–23 s and 8–10.5 s in /dev/shm (docs/development.md, "Testing: where the time
-/// goes", third pass). A tmpfs is also where the daemon's outputs live in use (`$XDG_RUNTIME_DIR`). The free-space
-/// floor keeps the suite off a container's small /dev/shm (Docker's is 64 MB).
+/// files the suite deleted recently, and the suite grows slower run after run. A tmpfs is also where the daemon's
+/// outputs live in use (`$XDG_RUNTIME_DIR`). The free-space floor keeps the suite off a container's small /dev/shm
+/// (Docker's is 64 MB).
 public let scratchRoot: String = {
     var space = statvfs()
     if access("/dev/shm", W_OK | X_OK) == 0, statvfs("/dev/shm", &space) == 0,

@@ -190,8 +190,8 @@ extension Trait where Self == DaemonGate {
 /// next test starts instead of waiting seconds behind a sleeping one.
 struct DaemonGate: SuiteTrait, TestTrait, TestScoping {
     /// How many such tests may run together: seven, or `WIDGETD_TEST_TURNS`. With five, the turns were all out from
-    /// the run's first seconds to its end while the cores idled in its second half (docs/development.md, "Sixth
-    /// pass"); ten made a follower miss its widget's removal.
+    /// the run's first seconds to its end while the cores idled in its second half; ten made a follower miss its
+    /// widget's removal (docs/development.md, "The test suite").
     static let width = ProcessInfo.processInfo.environment["WIDGETD_TEST_TURNS"].flatMap { Int($0) } ?? 7
     private static let turns = Turns(width)
 
