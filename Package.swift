@@ -3,17 +3,16 @@
 import PackageDescription
 
 /// A release daemon carries the Swift runtime and Foundation inside it: it runs on a machine without a Swift
-/// toolchain, and it starts about 6 MB smaller (no relocations across whole shared libraries). Every module the
-/// daemon links is compiled for it too, so that Foundation's static libraries bring their own dependencies.
+/// toolchain, and it binds no symbols across whole shared libraries at start (docs/PERFORMANCE.md, "Idle RSS"). Every
+/// module the daemon links is compiled for it too, so that Foundation's static libraries bring their own dependencies.
 /// `-function-sections`: each function of our modules in a section of its own, which is what the linker's
-/// `--symbol-ordering-file` (below) can move; without it most of a module's code shared one `.text` per object file and
-/// stayed where it was, so a FIFO reload's code was spread over 178 pages (issue 15, docs/PERFORMANCE.md "Reload
-/// latency", fifth pass).
+/// `--symbol-ordering-file` (below) can move; without it a module's code shares one `.text` per object file and stays
+/// where it is, spreading the swap and reload paths over many pages (docs/PERFORMANCE.md, "Swap cost").
 ///
 /// `-enforce-exclusivity=unchecked`: the release daemon leaves out the run-time exclusivity checks of class properties,
-/// globals and captured variables (the compile-time checks stay, and so do the run-time ones in debug builds, where
-/// the tests run). They were 33 checks and 2,400 instructions, 7 %, of a FIFO reload before its file is renamed
-/// (docs/PERFORMANCE.md, "Reload latency, seventh pass").
+/// globals and captured variables (the compile-time checks stay, and so do the run-time ones in debug builds, where the
+/// tests run). They were a measurable share of a FIFO reload's work before its file is renamed (docs/PERFORMANCE.md,
+/// "Reload latency").
 let staticRuntimeInRelease: [SwiftSetting] = [
     .unsafeFlags(
         ["-static-stdlib", "-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
@@ -22,44 +21,44 @@ let staticRuntimeInRelease: [SwiftSetting] = [
 
 /// TimeZones, Timelines and Text are optimized in debug builds too: the test suite runs their pure code millions of
 /// times (cron against a minute-by-minute reference, every zone against Foundation and Python, a megabyte config's
-/// 55,000 "did you mean" suggestions, display width over every scalar), and unoptimized it copied zone tables and
-/// retained their arrays at every call. Text with `-O` took 2.5 s of CPU off `swift test` for 0.4 s more to compile
-/// it. The daemon's release build compiles them with `-O` (Text with `-Osize`) as well.
+/// "did you mean" suggestions by the ten thousand, display width over every scalar), and unoptimized it copies zone
+/// tables and retains their arrays at every call; the CPU that saves the suite is worth the longer compile
+/// (docs/development.md, "The test suite"). The daemon's release build compiles them with `-O` (Text with `-Osize`)
+/// as well.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 /// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
-/// (`-Osize`, issue 15, docs/PERFORMANCE.md "Idle RSS", third pass): less of their code is resident in an idle daemon.
-/// The swap and reload paths (Basics, Timelines, Output, System, TimeZones, and the daemon's loop in widgetd and
-/// Control) keep `-O`. widgetd and Control with `-O`: a FIFO reload runs 16 % fewer instructions before its file is
-/// renamed (43,700 → 36,500) for 103 kB more code; Providers, Kind and Config as well saved only 230 more for 92 kB
-/// (docs/PERFORMANCE.md, "Reload latency, seventh pass").
+/// (`-Osize`): less of their code is resident in an idle daemon (docs/PERFORMANCE.md, "Idle RSS"). The swap and
+/// reload paths (Basics, Timelines, Output, System, TimeZones, and the daemon's loop in widgetd and Control) keep `-O`:
+/// for widgetd and Control that shortens a FIFO reload's way to its file, where Providers, Kind and Config with `-O`
+/// would add code for next to nothing (docs/PERFORMANCE.md, "Reload latency").
 let sizeOptimizedInRelease: [SwiftSetting] =
     staticRuntimeInRelease + [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
 
-/// The release daemon is linked without its symbol table and debug info (`--strip-all`, issue 15): they are a fifth of
-/// its size, and `scripts/install` and `scripts/package-deb` stripped them anyway. A crash report then names addresses,
+/// The release daemon is linked without its symbol table and debug info (`--strip-all`): they are a large part of its
+/// size, and `scripts/install` and `scripts/package-deb` stripped them anyway. A crash report then names addresses,
 /// the image's load address and its build ID instead of functions; `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` from
 /// the same commit gives a binary to resolve them with (`addr2line -f -C -e`). Debug builds keep everything.
 let strippedInRelease: [LinkerSetting] =
     Context.environment["WIDGETD_KEEP_SYMBOLS"] == nil
     ? [.unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))] : []
-/// How the release daemon is linked, measured with `widgetd-bench --only idle-rss` (docs/PERFORMANCE.md, "Idle
-/// RSS (issue 15)"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): a PIE's
-/// relocations were 1.8 MB of `.rela.dyn` that the loader reads at every start; as RELR they are 15 kB, and idle RSS
-/// drops by about 1.3 MB. gold, Swift's default linker here, has no RELR. Tried and left out: `-no-pie` (the
-/// relocations are gone already; no change in RSS, and it gives up ASLR) and `--icf=all` (0.2 MB less `.text`, no
-/// change in RSS, and it merges functions whose addresses Swift may compare). SwiftPM already passes
-/// `--gc-sections` in release.
+/// How the release daemon is linked, for its idle memory (`widgetd-bench --only idle-rss`; docs/PERFORMANCE.md, "Idle
+/// RSS"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): the loader reads a
+/// PIE's relocations at every start, and as RELR they are a small fraction of `.rela.dyn`'s size. gold, Swift's default
+/// linker here, has no RELR. Left out: `-no-pie` (no change in RSS once the relocations are packed, and it gives up
+/// ASLR) and `--icf=all` (no change in RSS, and it merges functions whose addresses Swift may compare). SwiftPM already
+/// passes `--gc-sections` in release.
 ///
-/// Idle RSS is mostly code pages, and the kernel maps 64 kB around each fault in code (issue 15, docs/PERFORMANCE.md):
+/// Idle RSS is mostly code pages, and the kernel maps 64 kB around each fault in code:
 /// - `--symbol-ordering-file`: the functions the daemon runs (profiled by `scripts/generate-symbol-order.py`) come
-///   first, so its code is contiguous instead of spread over 10 MB of `.text`; a FIFO reload's own come first of all,
-///   as its latency is mostly the cache misses of its code. A function not listed keeps its place, and so does all of
-///   the toolchain's static libraries (the standard library, Foundation), which have no section per function.
+///   first, so its code is contiguous instead of spread over 10 MB of `.text`; a second's swaps come first of all, then
+///   a FIFO reload's, as their cost is mostly the cache misses of their code (docs/PERFORMANCE.md, "Swap cost"). A
+///   function not listed keeps its place, and so does all of the toolchain's static libraries (the standard library,
+///   Foundation), which have no section per function.
 /// - `-L Linker`: its `libstdc++.so` is a linker script naming `libstdc++.a`, found by the runtime's `-lstdc++` before
-///   the shared library, so the daemon does not load libstdc++.so.6 and relocate it at start (about 1 MB of RSS).
-/// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): 260 kB of dynamic
-///   symbols nothing looks up; a stripped binary's crash report names addresses either way.
+///   the shared library, so the daemon does not load libstdc++.so.6 and relocate it at start.
+/// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): dynamic symbols nothing
+///   looks up; a stripped binary's crash report names addresses either way.
 let linkerDirectory = Context.packageDirectory + "/Linker"
 /// The runtime linked in statically, by lld with packed relative relocations: how the executable is linked in both
 /// configurations (`executableLinkSettings`).
@@ -71,13 +70,12 @@ let releaseLinkFlags =
     ]
 
 /// How the executable is linked. In release, `releaseLinkFlags` and `strippedInRelease`, above. In debug builds, the
-/// ones the tests run 700 times, with the Swift runtime and FoundationEssentials linked in statically as well: each
-/// start then binds no symbols across shared libraries, and `widgetd --version` took 4.5 ms of CPU instead of 7.5, side
-/// by side (docs/development.md, "Testing: where the time goes", fifth pass). `_FoundationCShims` and
-/// `_FoundationCollections` are FoundationEssentials' own static libraries, which a module compiled with
-/// `-static-stdlib` names for the linker itself (the release build's are) and a debug module does not. Linker
-/// settings reach every binary a target is linked into, so these sit on an executable target nothing else depends on:
-/// on the `widgetd` module, the test binary would get a second, static copy of the runtime.
+/// ones the tests start hundreds of times, with the Swift runtime and FoundationEssentials linked in statically as
+/// well: each start then binds no symbols across shared libraries (docs/development.md, "The test suite").
+/// `_FoundationCShims` and `_FoundationCollections` are FoundationEssentials' own static libraries, which a module
+/// compiled with `-static-stdlib` names for the linker itself (the release build's are) and a debug module does not.
+/// Linker settings reach every binary a target is linked into, so these sit on an executable target nothing else
+/// depends on: on the `widgetd` module, the test binary would get a second, static copy of the runtime.
 let executableLinkSettings: [LinkerSetting] =
     [
         .unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release)),
@@ -99,7 +97,7 @@ let package = Package(
             providers: [.apt(["libyaml-dev"])]
         ),
         // SQLite's declarations only: the store loads libsqlite3 with dlopen when it opens a connection and unloads it
-        // when the last one closes (issue 15, `SQLiteLibrary`), so nothing links it (no pkg-config `-lsqlite3`, no
+        // when the last one closes (`SQLiteLibrary`), so nothing links it (no pkg-config `-lsqlite3`, no
         // `link` in the module map) and a daemon whose widgets never read the store never maps it.
         .systemLibrary(
             name: "CSQLite",
@@ -107,9 +105,9 @@ let package = Package(
         ),
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
-        // Named time zones and strftime on our own civil-time code, with no Foundation (issue 15: no ICU).
+        // Named time zones and strftime on our own civil-time code, with no Foundation, so no ICU.
         .target(name: "TimeZones", dependencies: ["Basics"], swiftSettings: staticRuntimeInRelease + optimizedInDebug),
-        // Paths, trimming, threads, a condition and the one EINTR retry: what FoundationEssentials lacks (issue 15).
+        // Paths, trimming, threads, a condition and the one EINTR retry: what FoundationEssentials lacks.
         .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
         // docs/development.md, checked against every target's imports by PackageGraphTests).
@@ -117,9 +115,9 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: sizeOptimizedInRelease),
         .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: sizeOptimizedInRelease),
         // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
-        // Cross-module optimization in release (issue 15, docs/PERFORMANCE.md "Swap cost"): the engine is generic over
-        // its instance type, and without it the daemon runs it unspecialized, looking up generic metadata and copying
-        // states through value witnesses at every swap. Measured: 2–5 % less CPU per swap at N = 10.
+        // Cross-module optimization in release (docs/PERFORMANCE.md, "Swap cost"): the engine is generic over its
+        // instance type, and without it the daemon runs it unspecialized, looking up generic metadata and copying
+        // states through value witnesses at every swap.
         .target(
             name: "Timelines", dependencies: ["Basics", "Text", "TimeZones"],
             swiftSettings: staticRuntimeInRelease + optimizedInDebug + [

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Writes Linker/release-symbol-order.txt: the functions an idle release daemon runs, for lld's --symbol-ordering-file.
 
-Why (docs/PERFORMANCE.md, "Idle RSS (issue 15)"): the kernel maps 64 kB of a file around every page fault in
+Why (docs/PERFORMANCE.md, "Idle RSS" and "Swap cost"): the kernel maps 64 kB of a file around every page fault in
 code, and MADV_RANDOM does not change that, so code run once at start-up and code run every second, scattered over
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
 order, so that what the daemon runs is contiguous: first what a second boundary of ten per-second clocks runs (its
 cost above the kernel's is mostly the cold cache misses of its code after a second asleep: docs/PERFORMANCE.md,
-"Swap cost", tenth pass), then what a FIFO reload of one quotes widget runs (its latency is mostly the cold cache
-misses of its code: "Reload latency", fifth pass), then what it runs after start-up (an exec widget's reload, a FIFO
-reload and click, a SIGHUP and a stop), then what only start-up runs. Only our modules' functions move (they are
+"Swap cost"), then what a FIFO reload of one quotes widget runs (its latency is mostly the cold cache misses of its
+code: "Reload latency"), then what it runs after start-up (an exec widget's reload, a FIFO reload and click, a
+SIGHUP and a stop), then what only start-up runs. Only our modules' functions move (they are
 compiled with `-function-sections`). A function missing from the list (renamed since, or never run here) keeps the
 linker's order; a stale list costs memory and time, never correctness.
 
@@ -176,9 +176,9 @@ def main():
     example = open(os.path.join(root, "config", "widgets.yaml")).read()
     requests = ["reload motivation", "click motivation 1", "reload focus_quote", "click todos 1", "reload load"]
     # Ten per-second clocks, first: a second boundary's swaps run cold after a second asleep, and their cost above the
-    # kernel's is mostly the cache and TLB misses of their code (issue 15, swap cost; docs/PERFORMANCE.md, "Swap cost",
-    # tenth pass). Then a FIFO reload of a quotes widget alone: its latency is its code's cold cache misses too (issue
-    # 15, reload). Most of the two paths' code is the same (the engine's step, the renderer, the writer).
+    # kernel's is mostly the cache and TLB misses of their code (docs/PERFORMANCE.md, "Swap cost"). Then a FIFO reload
+    # of a quotes widget alone: its latency is its code's cold cache misses too ("Reload latency"). Most of the two
+    # paths' code is the same (the engine's step, the renderer, the writer).
     clocks = "widgets:\n" + "".join(
         f"  c{n}:\n    kind: clock\n    intent:\n      format: \"%T\"\n      seconds: true\n" for n in range(10))
     swaps = profile(binary, directory, "swap", clocks, 10, 5, [], hangup=False)

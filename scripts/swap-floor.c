@@ -1,5 +1,5 @@
 // The daemon's once-a-second wake-up at N per-second clocks, in C with nothing else: what `widgetd-bench --only swap-N`
-// would measure if the daemon's own code cost nothing (docs/PERFORMANCE.md, "Swap cost, third pass").
+// would measure if the daemon's own code cost nothing (docs/PERFORMANCE.md, "Swap cost").
 //
 // Each second: re-arm a CLOCK_REALTIME timerfd for the next whole second, poll() over it and the four other
 // descriptors the daemon sleeps on (an eventfd, a FIFO, an inotify watch and a signalfd), read the timerfd, lstat the
@@ -10,17 +10,17 @@
 //   cc -O2 -o /tmp/swap-floor scripts/swap-floor.c
 //   /tmp/swap-floor /dev/shm/floor 10 &      # then read its CPU from /proc/PID/task/*/schedstat over a window
 //
-// Since then the daemon holds the files it rewrites often open with their spares (five calls per file, fifth pass) and
-// neither re-arms the timer each second nor yields after its bar files (sixth pass): `widgetd-bench`'s swap-10 row now
-// measures that floor itself, beside the daemon (`SwapFloorBench`). This program keeps the older pattern and its
-// variants, which the page's earlier passes quote.
+// This is an older pattern than the daemon's today, which holds the files it rewrites often open with their spares
+// and neither re-arms the timer each second nor yields after its bar files; `widgetd-bench`'s swap-10 row measures
+// today's floor itself, beside the daemon (`SwapFloorBench`). This program is kept to try a change of the per-file
+// calls in C before making it in the daemon.
 //
 // A third argument picks a variant, to measure a change of the per-file calls before making it in the daemon:
 //   1 (default) the daemon's calls; 0 without the F_UNLCK (the close gives the lease up);
 //   2 the visible file rewritten in place under a write lease, no spare and no rename (openat, F_SETLEASE, ftruncate,
 //     write, close): NOT what the daemon does (see the page);
-//   3 the daemon's calls, sleeping in epoll_wait on the five descriptors (registered once) instead of poll (the
-//     fourth pass measured it beside variant 1: no difference, see the page).
+//   3 the daemon's calls, sleeping in epoll_wait on the five descriptors (registered once) instead of poll (no
+//     difference from variant 1: docs/PERFORMANCE.md, "What remains").
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/fs.h>

@@ -1,7 +1,8 @@
 import Glibc
 
 /// A mutex with a condition variable (`pthread_mutex_t`, `pthread_cond_t`): Foundation's `NSCondition`, for code that
-/// waits for a state other threads change under the same lock (issue 15: no ICU in the daemon).
+/// waits for a state other threads change under the same lock, without Foundation (which would bring ICU into the
+/// daemon).
 public final class Condition: @unchecked Sendable {
     // @unchecked: the pthread objects are the synchronization; allocated once, they never move.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -3,8 +3,8 @@ import Glibc
 
 /// Starts a detached POSIX thread, for work that blocks (a command's pipes, a plugin's replies, provider jobs).
 ///
-/// Foundation's `Thread` did this; its module brings ICU along (issue 15). The thread's stack is the process's
-/// default (`RLIMIT_STACK`), as Foundation's was.
+/// Foundation's `Thread` did this; its module brings ICU along, which the daemon does not link. The thread's stack is
+/// the process's default (`RLIMIT_STACK`), as Foundation's was.
 public enum DetachedThread {
     /// Runs `body` on a new detached thread named `name` (`pthread_create`, `PR_SET_NAME`). Linux keeps 15
     /// bytes of a name, so a longer one is cut, on a character boundary.

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Path text as `NSString`'s path methods read and write it, without Foundation (issue 15: no ICU in the daemon).
+/// Path text as `NSString`'s path methods read and write it, without Foundation (which would bring ICU into the
+/// daemon).
 ///
 /// Only the text is looked at, never the file system. Like NSString, `directory(of:)` and `lastComponent(of:)` first
 /// fold runs of `/` into one and drop a trailing `/` (the root `/` stays), so `"a//b/"` is read as `"a/b"`;

@@ -1,6 +1,6 @@
 extension String {
     /// Every occurrence of `target` replaced by `replacement`, found by comparing UTF-8 bytes: Foundation's
-    /// `replacingOccurrences(of:with:)` without Foundation (issue 15).
+    /// `replacingOccurrences(of:with:)` without Foundation, which would bring ICU into the daemon.
     ///
     /// Bytes, not `Character`s: a quote followed by a combining accent is one Character, and the standard library's
     /// `replacing(_:with:)` would leave that quote alone, which a shell or roff quoting function must never do.

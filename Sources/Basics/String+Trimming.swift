@@ -1,4 +1,4 @@
-/// Trimming as Foundation's `trimmingCharacters(in:)` does it, by Unicode scalar, without Foundation (issue 15).
+/// Trimming as Foundation's `trimmingCharacters(in:)` does it, by Unicode scalar, without Foundation.
 extension StringProtocol {
     /// Without leading and trailing white space and line breaks (`CharacterSet.whitespacesAndNewlines`: the Unicode
     /// `White_Space` property, and the zero-width space as Foundation counts it).

@@ -3,7 +3,7 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-// The SQLite functions the Store calls, loaded with dlopen when the first connection opens (issue 15: a daemon whose
+// The SQLite functions the Store calls, loaded with dlopen when the first connection opens (a daemon whose
 // widgets never read the store does not map libsqlite3 or libm, and one that did unmaps them after the read). Each
 // entry's type is taken from sqlite3.h itself, so the table cannot drift from the declarations.
 #define WIDGETD_SQLITE3_FUNCTIONS(X) \

@@ -206,8 +206,8 @@ public enum ConfigLoader {
     /// Where the first byte that is not UTF-8 sits, or nil when all of it is.
     static func firstInvalidUTF8(in bytes: [UInt8]) -> YAMLMark? {
         // Valid, as nearly every file is: the standard library checks it in large steps. The walk below, which also
-        // finds the place of an error, decodes a scalar at a time: for every file, it was 5 % of `widgetd check`'s
-        // instructions with 10,000 widgets.
+        // finds the place of an error, decodes a scalar at a time, which is too slow to run on every file `check` reads
+        // (docs/PERFORMANCE.md, "First writes and start-up").
         if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()

@@ -102,8 +102,8 @@ public struct WidgetInstance: Sendable, Hashable {
         self.intent = intent
         self.outputs = outputs
         self.mark = mark
-        // Field by field, not `Fields`' derived `==` on a whole new value: that compared every field through copies,
-        // 5 % of `widgetd check`'s instructions with 10,000 widgets.
+        // Field by field, not `Fields`' derived `==` on a whole new value, which compares every field through copies:
+        // this runs for every widget `check` reads (docs/PERFORMANCE.md, "First writes and start-up").
         let isPlain =
             schedule == nil && timeZone == nil && onClick.isEmpty && settings.values.isEmpty && runMode == .inProcess
         extras =

@@ -1,8 +1,8 @@
 import YAML
 
 /// A widget's valid keys and their pairs. A widget has a handful, so they are searched in turn: a dictionary made for
-/// each widget cost about 2,000 instructions a key (its storage allocated, every key hashed at each look-up), 8 % of
-/// `widgetd check`'s with 10,000 widgets.
+/// each widget allocates its storage and hashes every key at each look-up, a cost `check` would pay for every widget
+/// (docs/PERFORMANCE.md, "First writes and start-up").
 struct WidgetFields {
     /// The keys, apart from their pairs: a look-up compares strings without copying a pair for each.
     private var keys: [String] = []

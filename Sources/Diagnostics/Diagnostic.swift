@@ -83,8 +83,8 @@ public struct SourceLines: Sendable {
 
     public init(_ text: String) {
         self.text = text
-        // Found in the UTF-8 bytes, not scalar by scalar: decoding every scalar of a 10,000-widget file was 5 % of
-        // `widgetd check`'s instructions, for line breaks that are all recognisable bytes.
+        // Found in the UTF-8 bytes, not scalar by scalar: line breaks are all recognisable bytes, and decoding every
+        // scalar is a cost `check` would pay on every file (docs/PERFORMANCE.md, "First writes and start-up").
         let offsets =
             text.utf8.withContiguousStorageIfAvailable(Self.lineRanges)
             ?? Array(text.utf8).withUnsafeBufferPointer(

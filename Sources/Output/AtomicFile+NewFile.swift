@@ -4,9 +4,9 @@ import System
 
 /// A file's first write without a temporary name: the file is made with no name in its directory (`O_TMPFILE`),
 /// filled, and linked in under its name (`linkat`) only once it is whole, so a reader finds no file or the whole one,
-/// as with `write`'s rename. The same four calls cost the kernel less (about 16 % on tmpfs): no temporary name is
-/// looked up, made and then moved; at a first start with 10,000 widgets those writes were most of the start-up
-/// (docs/PERFORMANCE.md, "Third pass: unnamed first writes").
+/// as with `write`'s rename. The same four calls cost the kernel less: no temporary name is looked up, made and then
+/// moved; at a first start with many widgets those writes are most of the start-up (docs/PERFORMANCE.md, "First
+/// writes and start-up").
 ///
 /// A link never replaces a name: where the file exists the link fails and nothing changes, and the caller replaces it
 /// with `write`. Nothing is ever written through a symbolic link: the file is made in the directory open as

@@ -14,9 +14,9 @@ import System
 ///   until the file is written whole and the lease given up.
 /// - New contents as long as the spare's old ones are written over them in place; any other length truncates the old
 ///   contents away first, at the write or, for a held spare, already after its last exchange
-///   (`HeldSpares.emptyRetiredSpares`). Freeing the spare's page and taking a new one was a sixth of the daemon's CPU
-///   per swap of ten per-second clocks, whose text never changes length (docs/PERFORMANCE.md, "Swap cost", ninth
-///   pass). Only a reader that spliced the file into a pipe (`splice`, `sendfile`: tmpfs lends the page itself),
+///   (`HeldSpares.emptyRetiredSpares`). Freeing the spare's page and taking a new one would be a large part of the
+///   daemon's CPU per swap of per-second clocks, whose text never changes length (docs/PERFORMANCE.md, "Swap cost").
+///   Only a reader that spliced the file into a pipe (`splice`, `sendfile`: tmpfs lends the page itself),
 ///   closed it and left the pipe unread for the two swaps until that inode is rewritten sees a difference: the pipe
 ///   then holds a later version of the same length, which is whole unless it is read during the write's few-byte
 ///   copy. A version of another length never shows through such a pipe cut or padded, because the truncation gives
@@ -49,8 +49,8 @@ extension AtomicFile {
     /// A file's name and its spare's as C strings, for the system calls of one rewrite (`withSpareNames`): made at
     /// every swap, the spare's name was a concatenation, and each name passed to a system call a copy (a name of up to
     /// 15 bytes is a small `String`, which has no C string to lend), three allocations per swap (docs/PERFORMANCE.md,
-    /// "Swap cost", fourth pass). They live on the stack for the one write, so a file costs no memory for them between
-    /// writes (kept per file, they were 0.4 kB more per instance at 10,000 widgets).
+    /// "Swap cost"). They live on the stack for the one write, so a file costs no memory for them between writes (kept
+    /// per file, they would add to the memory of every instance).
     struct SpareNames {
         let name: String
         let cName: UnsafePointer<CChar>

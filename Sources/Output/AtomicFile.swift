@@ -20,7 +20,7 @@ public enum AtomicFile {
     /// and even elsewhere a crash only loses an entry that the daemon renders again when it starts. `rename` alone
     /// gives readers the atomicity they need.
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(OutputError) {
-        // By UTF-8 code unit: `lastIndex(of: Character)` walks grapheme clusters, a tenth of a swap's instructions.
+        // By UTF-8 code unit: `lastIndex(of: Character)` walks grapheme clusters, dear at every swap.
         let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
         let directory = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.utf8.index(after: $0)...]) } ?? path

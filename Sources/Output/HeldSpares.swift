@@ -2,27 +2,27 @@ import Basics
 import Glibc
 import System
 
-/// The open descriptors of the files rewritten most often, kept between writes: a file and its spare (`AtomicFile+Spare`)
-/// held open on both inodes, so that a swap leases, writes and exchanges the spare it already has open instead of
-/// opening it by name and closing it again, five system calls instead of seven (four when the length does not change:
-/// no truncation, `AtomicFile.rewriteLeased`). On tmpfs the open and close
-/// were a fifth of the kernel's time per swap of ten per-second clocks, which wake the kernel cold every second
-/// (docs/PERFORMANCE.md, "Swap cost", fifth pass).
+/// The open descriptors of the files rewritten most often, kept between writes: a file and its spare
+/// (`AtomicFile+Spare`) held open on both inodes, so that a swap leases, writes and exchanges the spare it already has
+/// open instead of opening it by name and closing it again, five system calls instead of seven (four when the length
+/// does not change: no truncation, `AtomicFile.rewriteLeased`). On tmpfs the open and close are a large part of the
+/// kernel's time per swap of per-second clocks, which wake the kernel cold every second (docs/PERFORMANCE.md, "Swap
+/// cost").
 ///
 /// Holding a file open changes nothing a reader sees: the spare is still rewritten only under a write lease, which the
 /// kernel grants while no other process has it open (this process's own descriptor does not count). The descriptors
-/// follow inodes, not names, so they are only right while nobody else renames or deletes this process's files: a
-/// spare deleted by someone makes the exchange fail (`.missing`), and the writer then drops the pair and writes by name;
-/// a bar file deleted is forgotten (`OutputWriter.forget`), which drops the pair too, and one replaced by another file
-/// is found at the next write (`pairToWrite`), which then goes by name.
+/// follow inodes, not names, so they are only right while nobody else renames or deletes this process's files: a spare
+/// deleted by someone makes the exchange fail (`.missing`), and the writer then drops the pair and writes by name; a
+/// bar file deleted is forgotten (`OutputWriter.forget`), which drops the pair too, and one replaced by another file is
+/// found at the next write (`pairToWrite`), which then goes by name.
 ///
-/// Bounded: at most `capacity` files (two descriptors each), far below the descriptor limit. A held pair not written for
-/// `idleAfter` (a minute) is closed when another file needs its place, so a 10,000-widget config fills the table with the
-/// files that change every second, not with the first ones written.
+/// Bounded: at most `capacity` files (two descriptors each), far below the descriptor limit. A held pair not written
+/// for `idleAfter` (a minute) is closed when another file needs its place, so a 10,000-widget config fills the table
+/// with the files that change every second, not with the first ones written.
 struct HeldSpares {
     /// A held file's names, kept apart from its descriptors and sizes (`Pair`), which change at every write: a `Pair`
     /// is plain data, read, copied and written back with no reference counting, and no value witness of the standard
-    /// library's is called for it (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+    /// library's is called for it (docs/PERFORMANCE.md, "Swap cost").
     struct Names {
         let name: String
         /// `name` and the spare's name as C strings, one after the other, for an exchange made after the write
@@ -126,11 +126,11 @@ struct HeldSpares {
     ///
     /// A rewrite of another length truncates the spare first, so that a page a reader spliced into a pipe keeps its
     /// bytes (`AtomicFile+Spare`), and then writes into a new page: with caches cold, after 10 ms asleep, freeing the
-    /// old page and allocating the new one were 20–25 µs of a reload's way from the FIFO to the renamed file (a C
-    /// copy of the calls, docs/PERFORMANCE.md, "Reload latency", ninth pass). Done here instead, the next rewrite
-    /// finds an empty file (`spareSize` 0: written with no truncation, as nobody can have read a byte of it) whose
-    /// pages are already there. A spare that another process still has open (a reader of the file just replaced) is
-    /// left as it is: the lease is refused, and its next rewrite truncates it then, as before.
+    /// old page and allocating the new one are a large part of a reload's way from the FIFO to the renamed file
+    /// (docs/PERFORMANCE.md, "Reload latency"). Done here instead, the next rewrite finds an empty file (`spareSize` 0:
+    /// written with no truncation, as nobody can have read a byte of it) whose pages are already there. A spare that
+    /// another process still has open (a reader of the file just replaced) is left as it is: the lease is refused, and
+    /// its next rewrite truncates it then, as before.
     mutating func emptyRetiredSpares() {
         for slot in toEmpty {
             guard Int(slot) < pairs.count, let pair = pairs[Int(slot)], !pair.exchangePending, pair.spareSize != 0,

@@ -3,9 +3,9 @@ import Text
 /// A JSON value as scripts and plugins send it and as the daemon writes its messages to them: exec's JSON timelines,
 /// i3blocks' click lines, the plugin protocol and its declaration cache.
 ///
-/// Foundation's `JSONSerialization` did this with `[String: Any]`; it is not in FoundationEssentials (issue 15: no
-/// ICU in the daemon), and a typed value says what a key holds without casts. Numbers are Doubles, as JavaScript
-/// reads them; a boolean is never a number.
+/// Foundation's `JSONSerialization` did this with `[String: Any]`; it is not in FoundationEssentials (Foundation would
+/// bring ICU into the daemon), and a typed value says what a key holds without casts. Numbers are Doubles, as
+/// JavaScript reads them; a boolean is never a number.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)

@@ -3,9 +3,9 @@ import Glibc
 /// The held files rewritten in one batch take their new names together, at the batch's end.
 ///
 /// A bar or `show --follow` watching the directory with inotify is woken by a file's rename, and the kernel charges
-/// the wake-up to the daemon. When each file was exchanged right after its write, ten per-second clocks woke a watcher
-/// about nine times a second, 20 µs apart; written first and exchanged in one run of `renameat2` calls, about five
-/// times, and a second's files change together on the bar (docs/PERFORMANCE.md, "Swap cost", seventh pass).
+/// the wake-up to the daemon. Exchanged right after its write, each file of a second's batch would wake a watcher on
+/// its own, microseconds apart; written first and exchanged in one run of `renameat2` calls, the files wake it about
+/// half as often, and a second's files change together on the bar (docs/PERFORMANCE.md, "Swap cost").
 ///
 /// Nothing a reader sees changes: each spare is whole and leased off before the exchanges start, and a reader still
 /// finds the old file or the new one under the name. At most `exchangesDeferredAtMost` wait, so the first file of a

@@ -9,10 +9,10 @@ extension OutputWriter {
     /// other caller.
     func fileName(_ instance: String, _ suffix: String) throws(OutputError) -> String {
         // One pass over the name's bytes, checking and copying them together into a buffer on the stack: two `+`, two
-        // `contains` and a `hasPrefix` were nearly a tenth of a swap's instructions (docs/PERFORMANCE.md, "Swap cost",
-        // fourth pass). A name of up to 15 bytes is then a small string, made with no allocation. The bytes are read
-        // through `withUTF8Bytes`, not `utf8`'s iterator, and each closure keeps its own count: one that changed a
-        // captured `var` would make every access to it a checked one, `swift_beginAccess` (sixth pass).
+        // `contains` and a `hasPrefix` would each walk the name at every swap (docs/PERFORMANCE.md, "Swap cost"). A
+        // name of up to 15 bytes is then a small string, made with no allocation. The bytes are read through
+        // `withUTF8Bytes`, not `utf8`'s iterator, and each closure keeps its own count: one that changed a captured
+        // `var` would make every access to it a checked one, `swift_beginAccess`.
         let length = instance.utf8.count + 1 + suffix.utf8.count
         let name = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer -> String? in
             let instanceLength = instance.withUTF8Bytes { bytes -> Int? in

@@ -3,10 +3,9 @@ import Glibc
 
 /// First writes: a file this process has not written before, and many of them at once.
 ///
-/// At a first start every widget's placeholder is a new file, and with many widgets making them is most of the start:
-/// the kernel's unnamed file, write and link cost about 14 µs each on tmpfs, 140 ms for 10,000 files, while the second
-/// core is idle (the providers start after the paint). `writeAll` makes the new files whose names are free on two
-/// threads (docs/PERFORMANCE.md, "Fourth pass: the paint on two cores"). Only system calls run on the second thread;
+/// At a first start every widget's placeholder is a new file, and with many widgets making them is most of the start,
+/// while the second core is idle (the providers start after the paint). `writeAll` makes the new files whose names are
+/// free on two threads (docs/PERFORMANCE.md, "First writes and start-up"). Only system calls run on the second thread;
 /// what the writer remembers is updated on the caller's, after both are done.
 extension OutputWriter {
     /// One file of `writeAll`.

@@ -60,17 +60,17 @@ public final class OutputWriter {
     var openUnnamed: (_ directory: Int32, _ permissions: mode_t) -> Int32 = UnnamedFileCalls.open
 
     /// Inside `inOneBatch`: how many batches are open, and the directory's check once made for them (the descriptor, or
-    /// why it is refused). Not a `Result`: copying one went through generic value witnesses at every write, on three
-    /// pages of code outside the swap path's (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+    /// why it is refused). Not a `Result`: copying one goes through generic value witnesses at every write, on pages of
+    /// code outside the swap path's (docs/PERFORMANCE.md, "Swap cost").
     private var batchDepth = 0
     private var batchDescriptor: Int32?
     private var batchRefusal: OutputError?
 
-    /// Set by a caller that watches the directory and its parent with inotify and calls `directoryMayHaveChanged()`
-    /// on any event that could mean the path names another directory now (the daemon). A successful check of the path
-    /// then holds for `vouchedFor` seconds of writes, instead of an `lstat` of the whole path before every batch:
-    /// 18 µs with cold caches, a tenth of a reload's time above the kernel's floor. The time limit covers what no
-    /// watch sees, an ancestor further up moved away.
+    /// Set by a caller that watches the directory and its parent with inotify and calls `directoryMayHaveChanged()` on
+    /// any event that could mean the path names another directory now (the daemon). A successful check of the path then
+    /// holds for `vouchedFor` seconds of writes, instead of an `lstat` of the whole path before every batch, which with
+    /// cold caches is a large part of a reload's time above the kernel's floor. The time limit covers what no watch
+    /// sees, an ancestor further up moved away.
     public var isWatched = false {
         didSet { vouchedUntil = nil }
     }
@@ -148,8 +148,8 @@ public final class OutputWriter {
     var isBatching: Bool { batchDepth > 0 }
 
     /// The path without trailing slashes, which would make `lstat` and `O_NOFOLLOW` follow a symbolic link. Made once:
-    /// it is checked before every write, and trimming it each time (`count` walks the whole path) cost a tenth of a
-    /// reload's instructions before its file.
+    /// it is checked before every write, and trimming it each time (`count` walks the whole path) would be on every
+    /// reload's way to its file.
     private let checkedPath: String
 
     private static func trimmingSlashes(_ path: String) -> String {

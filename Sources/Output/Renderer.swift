@@ -62,7 +62,8 @@ public enum Renderer {
             (content.foreground, content.background) = Readability.colors(of: content, backgroundsShow: shows)
         }
         // The writer keeps these bytes until the file's next write, one array per file: room reserved and not used
-        // would stay allocated with it (0.2 kB more per instance at 10,000 widgets). A plain file's size is known.
+        // would stay allocated with it, for every instance (docs/PERFORMANCE.md, "Memory per instance"). A plain file's
+        // size is known.
         var output: [UInt8] = []
         output.reserveCapacity(
             format == .plain ? text.full.utf8.count + 1 : 2 * (text.full.utf8.count + text.short.utf8.count) + 160)

@@ -34,7 +34,7 @@ public enum TextSanitizer {
 
     /// Whether `text` has anything `clean` would change; most entries do not, so they are returned without a copy.
     /// Runs at every swap: the bytes are read through `withUTF8Bytes`, not `utf8`'s iterator (docs/PERFORMANCE.md,
-    /// "Swap cost", sixth pass).
+    /// "Swap cost").
     private static func needsCleaning(_ text: String) -> Bool {
         text.withUTF8Bytes { bytes in
             var previous: UInt8 = 0

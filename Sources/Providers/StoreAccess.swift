@@ -6,8 +6,8 @@ import Synchronization
 /// the daemon and every CLI process share one file (the App Group container of the seeds).
 ///
 /// The connection lives as long as its users hold it, not as long as the daemon: once the last provider call or
-/// intent that read the store lets go, it closes, and with it libsqlite3 is unloaded (issue 15: 1.3 MB of idle RSS
-/// with the example's store widgets). The next read opens it again, which costs about a millisecond of CPU (loading
+/// intent that read the store lets go, it closes, and with it libsqlite3 is unloaded, so an idle
+/// daemon holds none of it (docs/PERFORMANCE.md, "Idle RSS"). The next read opens it again, which costs CPU (loading
 /// the library, opening and checking the file). So that a burst of reads pays it once, whoever knows more reads are
 /// coming takes a `hold()`: while any hold is out, the store stays open from its first open until the last hold is
 /// released (the daemon holds it while calls wait for or run on its store thread).

@@ -7,9 +7,8 @@ public enum MallocSettings {
     /// 128 kiB is glibc's default threshold, but glibc raises it to the size of every mapped block freed (up to
     /// 32 MiB): after the configuration's parse freed its arrays of 10,000 YAML pairs, the engine's start-up actions and
     /// the timelines' arrays were carved out of the heap instead, and their pages stayed resident after they were
-    /// freed, under the long-lived data allocated around them. Fixed, a daemon of 10,000 widgets peaks 2.3 MB lower
-    /// (docs/PERFORMANCE.md, "Memory per instance"). Steady-state allocations are far smaller, so this costs no
-    /// system calls after start-up.
+    /// freed, under the long-lived data allocated around them (docs/PERFORMANCE.md, "Memory per instance").
+    /// Steady-state allocations are far smaller, so this costs no system calls after start-up.
     public static func returnLargeBlocksWhenFreed() {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
     }

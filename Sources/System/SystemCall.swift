@@ -45,9 +45,8 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 ///   - subject: what it was applied to (usually a path), for the error.
 /// - Returns: the call's non-negative result.
 ///
-/// Inlinable, as `retryingInterrupted` (Basics) is: called from other modules unspecialized, every result was compared with -1
-/// through `FixedWidthInteger`'s witnesses, about 1.5 % of a per-second wake-up's time at N = 10 (docs/PERFORMANCE.md,
-/// "Swap cost", fourth pass).
+/// Inlinable, as `retryingInterrupted` (Basics) is: called from other modules unspecialized, every result would be
+/// compared with -1 through `FixedWidthInteger`'s witnesses, on every wake (docs/PERFORMANCE.md, "Swap cost").
 @inlinable
 @discardableResult
 public func systemCall<Result: FixedWidthInteger>(

@@ -17,8 +17,8 @@ public enum UnnamedFileCalls {
     /// followed): a link never replaces a name.
     ///
     /// Before Linux 6.10 only a process with `CAP_DAC_READ_SEARCH` may link a descriptor, and others get `ENOENT`.
-    /// The other way, linking `/proc/self/fd/N` with `AT_SYMLINK_FOLLOW`, is not taken: it measured no cheaper than a
-    /// temporary file renamed (146 against 142 ms of CPU for 10,000 files, docs/PERFORMANCE.md).
+    /// The other way, linking `/proc/self/fd/N` with `AT_SYMLINK_FOLLOW`, is not taken: it costs no less than a
+    /// temporary file renamed, which is the fallback anyway.
     public static func link(_ descriptor: Int32, in directory: Int32, as name: String) -> Int32 {
         widgetd_link_open_file(descriptor, directory, name)
     }

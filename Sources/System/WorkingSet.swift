@@ -47,8 +47,7 @@ public enum WorkingSet {
         }
         for line in smaps.split(separator: UInt8(ascii: "\n")) {
             // A mapping's first line starts with its address, in lowercase hex; its other lines with a field's name,
-            // capitalised: only first lines are split into fields (in a debug daemon that split was 1.4 % of the
-            // suite's CPU).
+            // capitalised: only first lines are split into fields, since the test suite's debug daemons run this often.
             if let first = line.first, MappingHeader.isHexDigit(first), let header = MappingHeader(line) {
                 close()
                 if header.isReadOnlyPrivateFile { candidate = Region(start: header.start, end: header.end) }

@@ -62,8 +62,8 @@ public struct TimeFormat: Sendable, Hashable {
     /// `string(from:type:)` byte by byte, into a buffer on the stack, for an ASCII format (every clock's in practice):
     /// its bytes are then its Characters (CR LF, one Character, writes the same bytes either way), and the text is
     /// made with no allocation when it fits a small string. A per-second clock writes one at every swap, and going by
-    /// Character, with a `String` per number, was a tenth of a swap's user-space time (docs/PERFORMANCE.md, "Swap cost",
-    /// fourth pass). Nil when the format has a byte that is not ASCII.
+    /// Character, with a `String` per number, would be a large part of a swap's own work (docs/PERFORMANCE.md, "Swap
+    /// cost"). Nil when the format has a byte that is not ASCII.
     func asciiString(from time: CivilDateTime, type: LocalTimeType) -> String? {
         let abbreviation = type.abbreviation.utf8
         // Each conversion is two bytes of the format and writes at most 26 (`%F` of a 20-digit year), or the zone's
@@ -81,7 +81,7 @@ public struct TimeFormat: Sendable, Hashable {
             // `String(value)`, padded on the left with `filler` to `width` characters, as `pad` does.
             func put(_ value: Int, width: Int = 2, filler: UInt8 = UInt8(ascii: "0")) {
                 // Two digits, for an hour, minute, second, day or month: written at once, as they are most of what a
-                // clock writes at every swap (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+                // clock writes at every swap (docs/PERFORMANCE.md, "Swap cost").
                 if width == 2, value >= 0, value < 100 {
                     buffer[count] = value < 10 ? filler : UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
                     buffer[count + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)

@@ -80,7 +80,7 @@ enum Proc {
     /// The pages of memory, code and data, that `pid` touches in one wake of a process that wakes at every whole
     /// second: the kernel clears every page's accessed bit half a second after a second (`clear_refs`, which also
     /// flushes the TLB), and `smaps_rollup`'s `Referenced` counts what was touched by half a second after the next one:
-    /// how far a wake's code and data are spread (docs/PERFORMANCE.md, "Swap cost", tenth pass). Nil where `clear_refs`
+    /// how far a wake's code and data are spread (docs/PERFORMANCE.md, "Swap cost"). Nil where `clear_refs`
     /// cannot be written.
     static func pagesTouchedInOneWake(_ pid: pid_t) -> Int? {
         let clear = "/proc/\(pid)/clear_refs"

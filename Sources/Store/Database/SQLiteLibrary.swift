@@ -5,11 +5,11 @@ import Synchronization
 
 /// libsqlite3, loaded with `dlopen` when the first connection opens and unloaded when the last one closes.
 ///
-/// Issue 15 (idle RSS): mapped, libsqlite3 is 0.25 MB resident in a daemon that never reads the store, and 1.2 MB
-/// once a store widget has read it. Loading on demand leaves a daemon without store widgets without it, and unloading
-/// after the read gives the 1.2 MB back; a store widget's next read loads it again (docs/PERFORMANCE.md, "Idle RSS",
-/// measures what that costs). Nothing links libsqlite3 (CSQLite gives only the declarations), so the loader does not
-/// map it at start; the Debian package names libsqlite3-0 itself (scripts/package-deb).
+/// Mapped, libsqlite3 stays resident in a daemon that never reads the store, and more of it once a store widget has
+/// read it. Loading on demand leaves a daemon without store widgets without it, and unloading after the read gives it
+/// back; a store widget's next read loads it again (docs/PERFORMANCE.md, "Idle RSS"). Nothing links libsqlite3 (CSQLite
+/// gives only the declarations), so the loader does not map it at start; the Debian package names libsqlite3-0 itself
+/// (scripts/package-deb).
 ///
 /// Every `Database` holds a `SQLiteLease`; the last lease to go shuts SQLite down (`sqlite3_shutdown`, which frees
 /// what `sqlite3_initialize` allocated) and closes the library, so nothing of it is left mapped.
@@ -66,8 +66,8 @@ enum SQLiteLibrary {
             _ = functions.shutdown()
             dlclose(handle)
             state = (nil, nil, 0)
-            // What SQLite freed (its page cache, the schema, about 0.1 MB with the example's store widgets) would
-            // otherwise stay resident in the arena of the thread that read the store.
+            // What SQLite freed (its page cache, the schema) would otherwise stay resident in the arena of the thread
+            // that read the store.
             FreedMemory.giveBack()
         }
     }

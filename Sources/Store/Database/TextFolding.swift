@@ -5,10 +5,9 @@ import FoundationEssentials
 ///
 /// SQLite's `LIKE`, `lower()` and `NOCASE` fold ASCII only, so "CAFÉ" would not find "café". The folding is done here
 /// instead, from Unicode tables generated once (`scripts/generate-text-folding.py`, `TextFolding+Table.swift`) since
-/// Foundation's `String.folding` needs ICU (issue 15), and registered on every connection as two SQL functions, so the
-/// stores can filter in SQL:
-/// `widgetd_fold(text)` for searches and `widgetd_casefold(text)` for exact title matches. Neither appears in the
-/// schema, so the file stays readable by the plain `sqlite3` shell.
+/// Foundation's `String.folding` needs ICU, which the daemon does not link, and registered on every connection as two
+/// SQL functions, so the stores can filter in SQL: `widgetd_fold(text)` for searches and `widgetd_casefold(text)` for
+/// exact title matches. Neither appears in the schema, so the file stays readable by the plain `sqlite3` shell.
 enum TextFolding {
     /// The SQL name of `searchKey`.
     static let searchFunction = "widgetd_fold"

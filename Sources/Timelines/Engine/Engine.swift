@@ -41,8 +41,8 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     private var generations: [UInt64] = []
     @usableFromInline private(set) var indexByName: [String: Int] = [:]
     private var heap = DeadlineHeap()
-    /// `advance`'s list of the instances due, kept between calls with its storage: made anew, it grew four times a
-    /// second at ten per-second clocks (docs/PERFORMANCE.md, "Swap cost", seventh pass).
+    /// `advance`'s list of the instances due, kept between calls with its storage: made anew, it would grow again at
+    /// every wake of per-second clocks (docs/PERFORMANCE.md, "Swap cost").
     private var dueBuffer: [Int] = []
     private var nextToken: UInt64 = 1
     /// How many instances have had no answer yet: neither a timeline nor a failure since they started. The daemon
@@ -327,11 +327,11 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         }
     }
 
-    /// Items superseded by a later deadline stay in the heap until they surface; at start-up every instance leaves
-    /// two or three behind (its first wake, its call's timeout, its first timeline), and the heap's array grew to
-    /// 32,768 items (786 kB) for 10,000 instances. When the array is full and a quarter of it or more is stale, the
-    /// stale items go instead of the array doubling; each such pass frees room for as many pushes as it looked at
-    /// items, over four, so pushes stay O(log n) amortized.
+    /// Items superseded by a later deadline stay in the heap until they surface; at start-up every instance leaves two
+    /// or three behind (its first wake, its call's timeout, its first timeline), so with doubling alone the heap's
+    /// array would hold about three times as many items as instances. When the array is full and a quarter of it or
+    /// more is stale, the stale items go instead of the array doubling; each such pass frees room for as many pushes as
+    /// it looked at items, over four, so pushes stay O(log n) amortized.
     private mutating func compactHeapIfMostlyStale() {
         guard heap.count == heap.capacity, heap.count >= 64 else { return }
         let generations = self.generations

@@ -12,8 +12,8 @@ public enum EntryState: String, Sendable, Hashable, Codable, CaseIterable {
 /// What one entry shows: the text and how to paint it. Dates live on `TimelineEntry`.
 ///
 /// Only the text and state are stored inline; the rest (short text, tooltip, colours, classes, dynamic date,
-/// percentage, dimmed ranges) sits in one shared box that most entries do not have. A clock's timeline holds thousands of entries,
-/// and this keeps each at 32 bytes instead of 88: a per-second clock's hour of entries is 144 kB instead of 340 kB.
+/// percentage, dimmed ranges) sits in one shared box that most entries do not have, so that a timeline of many entries
+/// stays small (docs/PERFORMANCE.md, "Memory per instance").
 public struct EntryContent: Sendable, Hashable {
     public var text: String
     public var state: EntryState
@@ -173,7 +173,7 @@ public struct Timeline: Sendable, Hashable {
 
     /// What `body` answers about the sequence, read in place; nil when the timeline has none. The `sequence` property
     /// gives a copy, 280 bytes and a retain and a release of each of its references (the format, the zone's tables and
-    /// names), which the engine made twice at every swap of a clock (docs/PERFORMANCE.md, "Swap cost", fourth pass).
+    /// names), which the engine would make at every swap of a clock (docs/PERFORMANCE.md, "Swap cost").
     public func withSequence<Result>(_ body: (TimelineSequence) -> Result) -> Result? {
         guard let sequenceBox else { return nil }
         return body(sequenceBox.sequence)

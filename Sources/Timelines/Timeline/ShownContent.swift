@@ -17,8 +17,8 @@ public enum ShownContent {
     }
 
     /// `at(_:entries:sequence:…)` for stored entries. Each case has its own function: with an optional sequence
-    /// defaulted to nil, every call made and destroyed a nil of the sequence's 280 bytes (7 of them in a reload, about
-    /// 2,000 instructions; docs/PERFORMANCE.md, "Reload latency, seventh pass").
+    /// defaulted to nil, every call would make and destroy a nil of the sequence's 280 bytes, several times in each
+    /// reload (docs/PERFORMANCE.md, "Reload latency").
     public static func at(
         _ now: Date, entries: [TimelineEntry], fallback: EntryContent, failure: String?
     ) -> EntryContent {

@@ -14,7 +14,7 @@ import System
 /// only (`IN_DELETE_SELF`, `IN_MOVE_SELF`), which other files never raise: a moved directory takes the watched record
 /// with it, and the daemon makes a new one where it was.
 ///
-/// Measured on the benchmark's machine, this beats the alternatives for a follower: a per-widget subdirectory would
+/// The alternatives are worse for a follower: a per-widget subdirectory would
 /// change where bars read their files, and a Unix-socket subscription to the daemon would wake the daemon for every
 /// follower and leave followers blind while the daemon restarts, where the file watch sees the restarted daemon's
 /// first write.

@@ -21,7 +21,7 @@ extension Daemon {
             // A start-up's paint: new files are made on two threads (`OutputWriter.writeAll`), a chunk at a time so
             // that the rendered bytes of 10,000 widgets are never all held at once. Not for a second boundary of 1,000
             // clocks, whose files are all rewrites: writing them one by one costs less, and is done straight from the
-            // actions, with no array of them made first (docs/PERFORMANCE.md, "Swap cost", tenth pass).
+            // actions, with no array of them made first (docs/PERFORMANCE.md, "Swap cost").
             guard painting, actions.count(where: \.isShow) >= Self.showsPaintedTogether else {
                 for case .show(let name, let content) in actions {
                     log(.debug, "\(name): shows '\(content.text)'")
@@ -42,7 +42,8 @@ extension Daemon {
             return wroteBarFiles
         }
         for case .reload(let name, let token) in actions {
-            // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no lane.
+            // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no
+            // lane.
             switch engine.withInstance(named: name, { $0.runMode.isPersistent ? nil : runner.lane(of: $0) }) {
             case .some(.some(let lane)):
                 reloads.add(name, token: token, lane: lane)
@@ -182,11 +183,11 @@ extension Daemon {
 
     /// Bar files were renamed into place (`readersWaiting`), waking their readers (a bar watching them with inotify,
     /// a status line's `cat`), often on this CPU. The records, status files and kept entries that follow would make
-    /// them wait: measured on two cores, a reader woken on the daemon's CPU read its file 150–180 µs after the rename
-    /// (p50), one woken on the other CPU within 20 µs. So before its own work (a record, a status file, a kept entry,
+    /// them wait: a reader woken on the daemon's CPU reads its file only after them, one woken on the other CPU at
+    /// once. So before its own work (a record, a status file, a kept entry,
     /// an acknowledgement, a provider call), once per turn of the loop, the daemon gives the CPU up for them
     /// (`sched_yield`; at once when nothing else is waiting). A turn that only swapped entries goes back to sleep,
-    /// which lets them run without the call (docs/PERFORMANCE.md, "Swap cost", sixth pass).
+    /// which lets them run without the call.
     func letReadersRun() {
         guard readersWaiting, !readersHadTheirTurn else { return }
         readersWaiting = false

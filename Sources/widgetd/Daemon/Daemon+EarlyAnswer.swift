@@ -5,12 +5,12 @@ import Timelines
 /// written as the line is read, before the engine's bookkeeping for the reload.
 ///
 /// That bookkeeping (the request, `advance`, the reload's start, the answer taken in by `completed`, the reschedule)
-/// runs cold after 10 ms asleep: written first, a reload's file lands about 24 µs sooner, 167 against 191 µs
-/// (docs/PERFORMANCE.md, "Reload latency", eighth pass). Fewer instructions before the rename had not helped; touching
-/// less before it did. The engine still does all of it, with the same answer: the timeline written early is kept in
-/// `earlyAnswers` and handed to the reload the engine starts for the widget in this turn, so the kind is asked once,
-/// and the engine's own write of it finds the files unchanged. What the widget shows is worked out by the engine's own
-/// rule (`Engine.content(of:answering:at:)`), so the early files are the ones the engine would write.
+/// runs cold after 10 ms asleep, and what a cold reload pays follows the code and data it touches before the rename,
+/// not its instruction count: written first, a reload's file lands sooner (docs/PERFORMANCE.md, "Reload latency"). The
+/// engine still does all of it, with the same answer: the timeline written early is kept in `earlyAnswers` and handed
+/// to the reload the engine starts for the widget in this turn, so the kind is asked once, and the engine's own write
+/// of it finds the files unchanged. What the widget shows is worked out by the engine's own rule
+/// (`Engine.content(of:answering:at:)`), so the early files are the ones the engine would write.
 ///
 /// Only when nothing of the widget is in flight (the engine would then start the reload at once) and its kind
 /// answers without failing; anything else (a command, the store, a failure, `reload all`) takes the usual path.

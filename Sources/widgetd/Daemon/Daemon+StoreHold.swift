@@ -1,10 +1,10 @@
 import Providers
 
-/// The store stays open while store reloads wait for its thread (issue 15, docs/PERFORMANCE.md "SQLite on demand").
+/// The store stays open while store reloads wait for its thread (docs/PERFORMANCE.md, "Idle RSS").
 ///
 /// Store reloads run one at a time (`ReloadLanes.store`), each holding the store from its queueing to its end
 /// (`ProviderRunner.start`), so without more the store would close, and libsqlite3 unload, between one reload's end
-/// and the next one's start: about a millisecond of CPU per read in a burst (start-up, `reload all`, a click that
+/// and the next one's start: a load of the library per read in a burst (start-up, `reload all`, a click that
 /// reloads every widget of a kind). The daemon holds it while reloads wait behind another, and lets go once none
 /// waits, so an idle daemon holds neither the store nor SQLite.
 extension Daemon {

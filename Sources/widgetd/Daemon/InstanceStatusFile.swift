@@ -21,7 +21,7 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
         case .never?: policy = "never"
         case .atEnd?: policy = "atEnd"
         case .after(let date)?:
-            // Usually the next reload itself: formatted once (a date's text is a tenth of a reload's instructions).
+            // Usually the next reload itself: formatted once, as a date's text is dear on a reload's way.
             let text = date == status.nextReload ? nextReload : nil
             policy = "after " + (text ?? ISO8601Text.format(date, in: zone))
         }
@@ -32,8 +32,8 @@ struct InstanceStatusRecord: Codable, Sendable, Equatable {
 
     /// The status file's bytes: what `JSONEncoder` with sorted keys writes (compact, absent fields left out), except
     /// that slashes are not escaped, which every JSON reader takes alike. By hand, because the status file is written
-    /// after every reload and the generic encoder was 18,000 instructions of each (`StateRecord.encoded()` stays for
-    /// the other records).
+    /// after every reload and the generic encoder would cost more than the rest of the reload's work
+    /// (`StateRecord.encoded()` stays for the other records).
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(112 + (lastError?.utf8.count ?? 0))

@@ -36,7 +36,7 @@ struct RequestDispatcher {
     }
 
     /// The requests `command`, read as `line`, makes. A reload quotes the line as it was read, for the log when it
-    /// names no widget: `command.line` would write it out again, a sixth of a reload's instructions before its file.
+    /// names no widget: `command.line` would write it out again, on the reload's way to its file.
     func requests(for command: ControlCommand, line: String, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {
         switch command.action {
         case .reloadAll:
