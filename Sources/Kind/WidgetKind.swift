@@ -60,6 +60,10 @@ public protocol WidgetKind: Sendable {
     /// True for a kind whose calls read or write the shared store (`motivations`, `todos`): the daemon runs them on a
     /// lane of their own, so a store locked by another process holds up no other kind.
     var usesStore: Bool { get }
+    /// Whether a restarted daemon shows an instance's last entry, kept at each timeline and at the stop, until its
+    /// first timeline arrives (a quote stays the same quote). False for a reading of the system, which is stale once
+    /// taken and read again at once: nothing of it is kept or written for it.
+    var keepsEntryAcrossRestarts: Bool { get }
     /// Widget-level keys of the kind's own, beside the core's (`exec`'s `command:`, `interval:`); the config loader
     /// checks them and hands their values to the kind in `ProviderContext.settings`.
     var widgetKeys: [WidgetKeySpec] { get }
@@ -149,6 +153,8 @@ extension WidgetKind {
     }
 
     public var usesStore: Bool { false }
+
+    public var keepsEntryAcrossRestarts: Bool { true }
 
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         nil

@@ -19,9 +19,14 @@ public struct SystemFiles: Sendable, Hashable {
     /// The real system, or the tree `WIDGETD_SYSTEM_ROOT` names.
     public static let standard = SystemFiles(root: getenv("WIDGETD_SYSTEM_ROOT").map { String(cString: $0) } ?? "")
 
-    /// The whole text of a (small) file, or nil when it cannot be read. /proc files report a size of 0, so this reads
-    /// to the end rather than trusting `st_size`; 256 kB is far more than any file the kinds read.
+    /// The whole text of a (small) file, or nil when it cannot be read.
     public func text(_ path: String) -> String? {
+        bytes(path).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The whole of a (small) file, or nil when it cannot be read. /proc files report a size of 0, so this reads to the
+    /// end rather than trusting `st_size`; 256 kB is far more than any file the kinds read.
+    public func bytes(_ path: String) -> [UInt8]? {
         let descriptor = open(root + path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
@@ -35,7 +40,7 @@ public struct SystemFiles: Sendable, Hashable {
             if count == 0 { break }
             bytes.append(contentsOf: buffer[0..<count])
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// The names in a directory, sorted, without `.` and `..`; empty when it cannot be read.

@@ -64,6 +64,12 @@ struct ReadingTests {
         let load = try #require(LoadAverage(procLoadavg: "0.52 1.58 2.59 1/467 12345\n"))
         #expect(load == LoadAverage(oneMinute: 0.52, fiveMinutes: 1.58, fifteenMinutes: 2.59))
         #expect(LoadAverage(procLoadavg: "") == nil)
+        #expect(LoadAverage.onlineCores("0-3,6,8-9\n") == 7)
+        #expect(LoadAverage.onlineCores("0\n") == 1)
+        #expect(
+            [LoadAverage.onlineCores(""), LoadAverage.onlineCores("3-1"), LoadAverage.onlineCores("a,1")] == [
+                nil, nil, nil,
+            ])
         let uptime = try #require(Uptime(procUptime: "273845.67 1000.00\n"))
         #expect(uptime.text == "3d 4h 4m")
         #expect(Uptime(seconds: 59).text == "0m")

@@ -82,7 +82,7 @@ struct SystemKindsTests {
         let tree = try FakeSystemTree()
         defer { tree.remove() }
         try tree.write("/proc/loadavg", "1.50 0.75 0.25 2/300 4242\n")
-        try tree.write("/proc/stat", "cpu 1 1 1 1\ncpu0 1 1 1 1\ncpu1 1 1 1 1\n")
+        try tree.write("/sys/devices/system/cpu/online", "0-1\n")
         let kind = LoadKind(files: tree.files)
         let shownLoad = try await shown(
             kind, ["format": .string("{1min} {5min} {15min}"), "warning": .string("1.5")], family: .systemSmall)

@@ -52,7 +52,7 @@ public struct CPUKind: SampledKind {
     public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws
         -> Timeline
     {
-        guard let text = files.text("/proc/stat"), let times = CPUTimes(procStat: text) else {
+        guard let bytes = files.bytes("/proc/stat"), let times = CPUTimes(procStat: ProcFields(bytes)) else {
             throw IntentError("cannot read CPU times from \(files.root)/proc/stat")
         }
         let earlier = keepsSample ? previous.exchange(times, for: context.instance) : previous.peek(context.instance)

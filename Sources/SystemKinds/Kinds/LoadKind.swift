@@ -56,8 +56,9 @@ public struct LoadKind: SampledKind {
             guard let value = Double(text) else { throw IntentError("'\(name)' is not a number: '\(text)'") }
             return value
         }
-        // The gauge is the load per core, full at one waiting process per core; without /proc/stat, per one core.
-        let cores = files.text("/proc/stat").flatMap(CPUTimes.init(procStat:)).map { $0.cores.count } ?? 1
+        // The gauge is the load per core, full at one waiting process per core; without the list of cores, per one.
+        // The list, not /proc/stat's lines: the kernel writes every interrupt's count into /proc/stat at each read.
+        let cores = files.text("/sys/devices/system/cpu/online").flatMap(LoadAverage.onlineCores) ?? 1
         let content = Self.reading(load, cores: cores).content(
             format: PlaceholderFormat(configuration.string("format") ?? "{1min}"),
             thresholds: Thresholds(warning: try threshold("warning"), critical: try threshold("critical")),

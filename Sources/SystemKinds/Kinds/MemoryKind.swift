@@ -55,7 +55,7 @@ public struct MemoryKind: SampledKind {
 
     public func sample(_ configuration: IntentValues, in context: ProviderContext, keepsSample: Bool) throws -> Timeline
     {
-        guard let text = files.text("/proc/meminfo"), let memory = MemoryInfo(procMeminfo: text) else {
+        guard let bytes = files.bytes("/proc/meminfo"), let memory = MemoryInfo(procMeminfo: ProcFields(bytes)) else {
             throw IntentError("cannot read \(files.root)/proc/meminfo")
         }
         let reading = Self.reading(

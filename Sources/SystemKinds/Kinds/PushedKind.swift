@@ -19,6 +19,9 @@ public protocol PushedKind: WidgetKind {
 extension PushedKind {
     public func runMode(for settings: WidgetSettings) -> RunMode { RunMode(isPersistent: true) }
 
+    /// A session reads the value as it starts: a kept one would only show a stale value meanwhile.
+    public var keepsEntryAcrossRestarts: Bool { false }
+
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
         reading(configuration, in: context, at: context.now).entries[0]
     }

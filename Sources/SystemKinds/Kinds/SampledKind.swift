@@ -16,6 +16,9 @@ public protocol SampledKind: WidgetKind {
 }
 
 extension SampledKind {
+    /// A sample is read again at once after a restart: a kept one would only show a stale value meanwhile.
+    public var keepsEntryAcrossRestarts: Bool { false }
+
     public func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
         try sample(configuration, in: context, keepsSample: false).entries[0]
     }

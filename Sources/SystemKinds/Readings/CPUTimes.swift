@@ -36,21 +36,27 @@ public struct CPUTimes: Sendable, Hashable {
 
     /// Reads the text of /proc/stat; nil when it has no `cpu` line.
     public init?(procStat text: String) {
+        self.init(procStat: ProcFields(text))
+    }
+
+    /// Reads /proc/stat's bytes: the `cpu` and `cpuN` lines, which come first, and nothing after them.
+    init?(procStat file: ProcFields) {
         var overall: Counters?
         var cores: [Counters?] = []
-        for line in text.split(separator: "\n") where line.hasPrefix("cpu") {
-            let fields = line.split(separator: " ")
-            guard fields.count >= 5 else { continue }
-            let numbers = fields.dropFirst().prefix(8).map { UInt64($0) ?? 0 }
+        file.forEachLine { fields in
+            guard file.field(fields[0], startsWith: "cpu") else { return overall == nil }
+            guard fields.count >= 5 else { return true }
+            let numbers = fields.dropFirst().prefix(8).map { file.number($0) ?? 0 }
             let counters = Counters(
                 total: numbers.reduce(0, &+), idle: numbers[3] &+ (numbers.count > 4 ? numbers[4] : 0))
             let name = fields[0]
-            if name == "cpu" {
+            if name.count == 3 {
                 overall = counters
-            } else if let index = Int(name.dropFirst(3)), index >= 0, index < 4096 {
-                while cores.count <= index { cores.append(nil) }
-                cores[index] = counters
+            } else if let index = file.number(name.lowerBound + 3..<name.upperBound), index < 4096 {
+                while cores.count <= Int(index) { cores.append(nil) }
+                cores[Int(index)] = counters
             }
+            return true
         }
         guard let overall else { return nil }
         self.init(overall: overall, cores: cores)

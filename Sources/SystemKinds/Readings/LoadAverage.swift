@@ -16,4 +16,20 @@ public struct LoadAverage: Sendable, Hashable {
         guard fields.count == 3 else { return nil }
         self.init(oneMinute: fields[0], fiveMinutes: fields[1], fifteenMinutes: fields[2])
     }
+
+    /// The number of CPUs /sys/devices/system/cpu/online lists (`0-3,6,8-9`: seven); nil for anything else.
+    public static func onlineCores(_ text: String) -> Int? {
+        var count = 0
+        for range in text.split(whereSeparator: { $0 == "," || $0 == "\n" }) {
+            let ends = range.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            switch ends.count {
+            case 1 where ends[0] != nil: count += 1
+            case 2:
+                guard let first = ends[0], let last = ends[1], first <= last else { return nil }
+                count += last - first + 1
+            default: return nil
+            }
+        }
+        return count > 0 ? count : nil
+    }
 }

@@ -27,12 +27,25 @@ public struct MemoryInfo: Sendable, Hashable {
 
     /// Reads the text of /proc/meminfo (`Name:   123 kB` lines); nil without `MemTotal` and `MemFree`.
     public init?(procMeminfo text: String) {
-        var fields: [Substring: UInt64] = [:]
-        for line in text.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let words = line[line.index(after: colon)...].split(separator: " ")
-            guard let number = words.first.flatMap({ UInt64($0) }) else { continue }
-            fields[line[..<colon]] = words.count > 1 && words[1] == "kB" ? number * 1024 : number
+        self.init(procMeminfo: ProcFields(text))
+    }
+
+    /// The names of the lines read, as /proc/meminfo writes them with their colon.
+    private static let names: [StaticString] = [
+        "MemTotal:", "MemFree:", "MemAvailable:", "Buffers:", "Cached:", "SReclaimable:", "Shmem:", "SwapTotal:",
+        "SwapFree:",
+    ]
+
+    /// Reads /proc/meminfo's bytes.
+    init?(procMeminfo file: ProcFields) {
+        var fields: [String: UInt64] = [:]
+        file.forEachLine { line in
+            guard line.count >= 2, let number = file.number(line[1]),
+                let name = Self.names.first(where: { file.field(line[0], is: $0) })
+            else { return true }
+            let isKilobytes = line.count > 2 && file.field(line[2], is: "kB")
+            fields[name.description.dropLast().description] = isKilobytes ? number * 1024 : number
+            return true
         }
         guard let total = fields["MemTotal"], let free = fields["MemFree"] else { return nil }
         let buffers = fields["Buffers"] ?? 0

@@ -214,9 +214,10 @@ extension Daemon {
     }
 
     /// Keeps the instance's record for the next run (`StateFiles`); with `unlessKept`, not when the kept file already
-    /// holds the same (at a stop).
+    /// holds the same (at a stop). Not for a kind whose entries are not kept (`keepsEntryAcrossRestarts`).
     func remember(_ name: String, unlessKept: Bool = false) {
-        guard let record = engine.record(of: name) else { return }
+        guard let record = engine.record(of: name), registry.kind(named: record.kind)?.keepsEntryAcrossRestarts != false
+        else { return }
         letReadersRun()
         stateFiles.keep(record, now: Date(), unlessKept: unlessKept)
     }

@@ -198,7 +198,8 @@ final class Daemon {
         runner = ProviderRunner(
             registry: registry, queue: completions, executor: ProviderExecutor(threads: 4), store: store)
         let now = Date()
-        let restored = memory?.recall(configuration.widgets, at: now) ?? [:]
+        let kept = configuration.widgets.filter { registry.kind(named: $0.kind)?.keepsEntryAcrossRestarts != false }
+        let restored = memory?.recall(kept, at: now) ?? [:]
         engine = Engine(
             instances: configuration.widgets,
             fallback: { restored[$0.name] ?? Self.placeholder(of: $0, registry, now) }, now: now)
