@@ -174,7 +174,7 @@ enum BarCommand {
                 clicks = nil
             }
             if ready.contains(watcher.fileDescriptor) {
-                for path in recordWatch.changedRecords(watcher.readEvents()) {
+                for path in changedRecordsOfOneTurn(&recordWatch, on: watcher) {
                     records[path] = ShowCommand.readRecord(path) ?? records[path]
                 }
             }
@@ -198,6 +198,25 @@ enum BarCommand {
                 for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
             }
         }
+    }
+
+    /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.
+    static let turnGap = 3
+    static let turnLimit = 20
+
+    /// The records changed since the last line: those the waiting events name, and those the daemon writes in the
+    /// same turn. A daemon turn writes its records a fraction of a millisecond apart (the samples of every system
+    /// widget at one deadline); waiting up to `turnGap` ms for each next one, `turnLimit` ms in all, makes them one
+    /// status line instead of one each, for this process and for the bar that parses and draws every line.
+    private static func changedRecordsOfOneTurn(_ recordWatch: inout RecordWatch, on watcher: Inotify) -> Set<String> {
+        var changed = recordWatch.changedRecords(watcher.readEvents())
+        var waited = 0
+        var more = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while !changed.isEmpty, waited < turnLimit, retryingInterrupted({ poll(&more, 1, Int32(turnGap)) }) == 1 {
+            changed.formUnion(recordWatch.changedRecords(watcher.readEvents()))
+            waited += turnGap
+        }
+        return changed
     }
 
     /// Reads the click events waiting on `input` and sends each one on a widgetd block to its widget; false once
