@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 let usage = """
-    usage: widgetd-bench [--only ROWS] [--rounds R] [--quick] [--cpu-window S] [--window S] [--samples K]
+    usage: widgetd-bench [--only ROWS] [--rounds R] [--quick] [--cpu-window S] [--window S] [--system-window S]
+                         [--samples K]
                          [--binary PATH] [--example-config PATH] [--swift-test-log FILE] [--extra SECTIONS]
                          [--no-build] [--keep]
 
@@ -16,6 +17,7 @@ let usage = """
       --cpu-window S       the 57-widget CPU window in seconds (default 20, quick 1); the issue's figure is for
                            10 minutes, so the row prints the window and the figure scaled to 10 min
       --window S           the swap and i3blocks windows (default 10, quick 1)
+      --system-window S    the system bar's windows, each program in turn (default 30, quick 2)
       --samples K          FIFO requests per latency round (default 200, quick 20)
       --binary PATH        the widgetd binary to run (default: widgetd beside this program, built first);
                            --widgetd PATH is the same
@@ -35,6 +37,7 @@ struct Options {
     var rounds: Int?
     var cpuWindow: Double?
     var window: Double?
+    var systemWindow: Double?
     var samples: Int?
     var binary: String?
     var exampleConfig: String?
@@ -67,6 +70,7 @@ struct Options {
             case "--rounds": options.rounds = Int(number(value(argument), argument))
             case "--cpu-window": options.cpuWindow = number(value(argument), argument)
             case "--window", "--seconds": options.window = number(value(argument), argument)
+            case "--system-window": options.systemWindow = number(value(argument), argument)
             case "--samples": options.samples = Int(number(value(argument), argument))
             case "--binary", "--widgetd": options.binary = value(argument)
             case "--example-config": options.exampleConfig = value(argument)
@@ -89,6 +93,8 @@ struct Options {
     var roundCount: Int { max(1, rounds ?? (quick ? 1 : 3)) }
     var cpuSeconds: Double { cpuWindow ?? (quick ? 1 : 20) }
     var windowSeconds: Double { window ?? (quick ? 1 : 10) }
+    /// The system bar's windows: six samples at i3status's 5 s interval (quick: a smoke test of two seconds).
+    var systemSeconds: Double { systemWindow ?? (quick ? 2 : 30) }
     var sampleCount: Int { samples ?? (quick ? 20 : 200) }
     /// Seconds from the first second boundary after start-up to a window's start: start-up writes are over by then.
     var settle: Double { quick ? 1.3 : 2.3 }

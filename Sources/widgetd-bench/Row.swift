@@ -17,6 +17,8 @@ enum RowID: String, CaseIterable {
     case swiftTest = "swift-test"
     case cron
     case render
+    case systemBar = "system-bar"
+    case i3statusDefault = "i3status-default"
 }
 
 /// One figure of a row, measured once per round, in the unit it is printed in.
@@ -92,7 +94,7 @@ struct Row {
 /// The final table, in Markdown, so that it can be pasted into the README and docs/PERFORMANCE.md as it is.
 enum Table {
     static func print(_ rows: [(row: Row, result: RowResult)], rounds: Int) {
-        Swift.print("\n## Issue 15's table: median of \(rounds) round\(rounds == 1 ? "" : "s") (min–max)\n")
+        Swift.print("\n## The table (issues 15 and 36): median of \(rounds) round\(rounds == 1 ? "" : "s") (min–max)\n")
         Swift.print("| figure | widgetd | goal | | i3blocks 1.4, same run |")
         Swift.print("| --- | --- | --- | --- | --- |")
         for (row, result) in rows {

@@ -42,7 +42,7 @@ print(
 var exitCode: Int32 = 0
 var measured: [(row: Row, result: RowResult)] = []
 run.report.section("Rounds, as they run")
-for row in issue15Rows(options) where options.rows.contains(row.id) {
+for row in issue15Rows(options) + issue36Rows(options) where options.rows.contains(row.id) {
     let rowStart = monotonic()
     let result: RowResult
     do {

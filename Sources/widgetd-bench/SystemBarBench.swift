@@ -1,0 +1,146 @@
+import Foundation
+import Glibc
+
+/// What a status program and everything it ran cost over one window, as i3bar runs it (its stdout drained).
+struct StatusProgramCost {
+    var seconds: Double
+    /// Own and children's CPU in the window, in seconds: for widgetd, the daemon and `widgetd bar` together.
+    var cpu: Double
+    /// Processes started in its trees in the window (a script per block per interval, for i3blocks).
+    var forks: Int?
+    /// Context switches of its own threads in the window: how often it woke (the daemon's, for widgetd).
+    var wakeups: Int
+    /// Status lines printed in the window.
+    var lines: Int
+
+    var cpuPerMinute: Double { cpu * 60 / seconds }
+    var wakeupsPerMinute: Double { Double(wakeups) * 60 / seconds }
+}
+
+/// The bar people run — clock, CPU, memory, load, disk, network, battery, sound — as widgetd's system kinds (daemon
+/// and `widgetd bar`), as i3status's modules and as i3blocks blocks running the small shell commands
+/// i3blocks-contrib's scripts amount to; and i3status's own default config beside its `widgetd import i3status`.
+/// Every program refreshes at i3status's default 5 s.
+enum SystemBarBench {
+    /// The bar's widgets: name, then the widget's lines under it.
+    static let widgets: [(name: String, body: String)] = [
+        ("cpu", "kind: cpu\nintent: {format: \"CPU {usage}\"}"),
+        ("mem", "kind: memory\nintent: {format: \"{used} | {available}\"}"),
+        ("load", "kind: load"),
+        ("disk", "kind: disk\ninterval: 5s\nintent: {path: /, format: \"{avail}\"}"),
+        ("bat", "kind: battery"),
+        ("clock", "kind: clock\nintent: {format: \"%H:%M\"}"),
+    ]
+
+    static let i3statusModules = """
+        order += "cpu_usage"
+        order += "memory"
+        order += "load"
+        order += "disk /"
+        order += "battery all"
+        order += "tztime local"
+        cpu_usage { format = "CPU %usage" }
+        memory { format = "%used | %available" }
+        load { format = "%1min" }
+        disk "/" { format = "%avail" }
+        tztime local { format = "%H:%M" }
+        """
+
+    /// What i3blocks-contrib's scripts for the same blocks come down to, each a shell a block, every 5 s.
+    static let i3blocksCommands = [
+        "awk '/^cpu /{printf \"CPU %d%%\\n\", 100-100*$5/($2+$3+$4+$5+$6+$7+$8)}' /proc/stat",
+        "awk '/MemTotal/{t=$2}/MemAvailable/{a=$2}END{printf \"%.1f GiB | %.1f GiB\\n\",(t-a)/1048576,a/1048576}' "
+            + "/proc/meminfo",
+        "cut -d' ' -f1 /proc/loadavg",
+        "df -h --output=avail / | tail -n 1",
+        "cat /sys/class/power_supply/BAT*/capacity 2>/dev/null || echo 'No battery'",
+        "date +%H:%M",
+    ]
+
+    /// widgetd on `config` (a widgets.yaml text), the bar showing `barArguments`.
+    static func widgetd(
+        config: String, barArguments: [String], timelines: Int, seconds: Double, root: String, name: String,
+        widgetd: String
+    ) throws -> StatusProgramCost {
+        let scenario = try Scenario(root: root, name: name, widgetd: widgetd)
+        try config.write(toFile: scenario.config, atomically: true, encoding: .utf8)
+        let daemon = try scenario.startDaemon()
+        defer { daemon.stop() }
+        try scenario.waitForTimelines(timelines)
+        let bar = try Child(
+            [widgetd, "bar"] + barArguments + ["--config", scenario.config], environment: scenario.environment,
+            stdout: .pipe, stderr: scenario.directory + "/bar.log")
+        defer { bar.stop() }
+        return try measure(
+            roots: [daemon.pid, bar.pid], woken: daemon.pid, output: bar.pipeReadEnd, seconds: seconds,
+            what: "widgetd bar (\(scenario.directory))")
+    }
+
+    /// i3status on `config`, its i3bar protocol read as i3bar reads it.
+    static func i3status(config: String, seconds: Double, root: String, name: String) throws -> StatusProgramCost {
+        let directory = root + "/" + name
+        try makeDirectory(directory)
+        let path = directory + "/i3status.conf"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        let i3status = try Child(
+            ["i3status", "-c", path], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
+            stderr: directory + "/i3status.log")
+        defer { i3status.stop() }
+        return try measure(
+            roots: [i3status.pid], woken: i3status.pid, output: i3status.pipeReadEnd, seconds: seconds,
+            what: "i3status (\(directory))")
+    }
+
+    /// i3blocks with one block per command, each every 5 s.
+    static func i3blocks(commands: [String], seconds: Double, root: String, name: String) throws -> StatusProgramCost {
+        let directory = root + "/" + name
+        try makeDirectory(directory)
+        let path = directory + "/i3blocks.conf"
+        let blocks = commands.enumerated().map { "[b\($0.offset)]\ncommand=\($0.element)\ninterval=5\n" }
+        try blocks.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let i3blocks = try Child(
+            ["i3blocks", "-c", path], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
+            stderr: directory + "/i3blocks.log")
+        defer { i3blocks.stop() }
+        return try measure(
+            roots: [i3blocks.pid], woken: i3blocks.pid, output: i3blocks.pipeReadEnd, seconds: seconds,
+            what: "i3blocks (\(directory))")
+    }
+
+    /// One window on whole seconds, after the first status line and two seconds more: CPU of the trees of `roots`,
+    /// the forks in them, the context switches of `woken` and the lines read from `output`.
+    static func measure(
+        roots: [pid_t], woken: pid_t, output: Int32, seconds: Double, what: String
+    ) throws -> StatusProgramCost {
+        let lines = BlockUpdateCounter(descriptor: output, blocks: 1)
+        guard waitUntil(timeout: 30, { lines.counts.lines > 0 }) else { throw BenchError("\(what) printed nothing") }
+        let start = realtime().rounded(.down) + 2.3
+        sleepUntil(realtime: start)
+        let forks = try? ForkCounter(roots: roots)
+        defer { forks?.stop() }
+        func cpu() -> Double {
+            roots.reduce(0) {
+                let tree = Proc.treeCPU($1); return $0 + tree.own + tree.children
+            }
+        }
+        let cpu0 = cpu()
+        let switches0 = Proc.contextSwitches(woken)
+        let lines0 = lines.counts.lines
+        sleepUntil(realtime: start + seconds)
+        let cost = StatusProgramCost(
+            seconds: seconds, cpu: cpu() - cpu0, forks: forks?.forks, wakeups: Proc.contextSwitches(woken) - switches0,
+            lines: lines.counts.lines - lines0)
+        guard roots.allSatisfy({ kill($0, 0) == 0 }) else { throw BenchError("\(what) stopped in the window") }
+        return cost
+    }
+
+    /// The bar's widgets.yaml, with `bars: {system: …}` in their order.
+    static var widgetsConfig: String {
+        let body = widgets.map { widget in
+            "  \(widget.name):\n" + widget.body.split(separator: "\n").map { "    \($0)\n" }.joined()
+        }
+        return "widgets:\n" + body.joined() + "bars:\n  system:\n" + widgets.map { "    - \($0.name)\n" }.joined()
+    }
+
+    static let i3statusGeneral = "general {\n output_format = \"i3bar\"\n colors = true\n interval = 5\n}\n"
+}
