@@ -96,6 +96,12 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // libdbus, for the music kind's one session-bus connection (MPRIS).
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
         // SQLite's declarations only: the store loads libsqlite3 with dlopen when it opens a connection and unloads it
         // when the last one closes (`SQLiteLibrary`), so nothing links it (no pkg-config `-lsqlite3`, no
         // `link` in the module map) and a daemon whose widgets never read the store never maps it.
@@ -136,11 +142,11 @@ let package = Package(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
             swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
-        // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature) and pushed by kobject
-        // uevents (battery, backlight): pure readings of /proc, /sys and statvfs, behind the kind boundary like every
-        // other kind (issue 36).
+        // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature), pushed by kobject
+        // uevents (battery, backlight) and by MPRIS signals on the session bus (music): pure readings of /proc, /sys,
+        // statvfs and D-Bus messages, behind the kind boundary like every other kind (issue 36).
         .target(
-            name: "SystemKinds", dependencies: ["Basics", "Kind", "TimeZones", "Timelines"],
+            name: "SystemKinds", dependencies: ["Basics", "CDBus", "Kind", "TimeZones", "Timelines"],
             swiftSettings: sizeOptimizedInRelease),
         .target(
             name: "Providers",
@@ -198,6 +204,6 @@ let package = Package(
                 "TimeZones",
                 "TestSupport",
             ],
-            exclude: ["RealBars/Tools"]),
+            exclude: ["RealBars/Tools", "MusicPlayer"]),
     ]
 )

@@ -22,6 +22,9 @@ enum I3blocksContribScripts {
         "battery2": ("battery", "pushed by the kernel's uevents, no polling; format: '{percentage} {remaining}'"),
         "batterybar": ("battery", "pushed by the kernel's uevents; the small families draw a gauge instead of a bar"),
         "backlight": ("backlight", "pushed by the kernel's uevents; scrolling to change it stays an on_click command"),
+        "mediaplayer": (
+            "music", "MPRIS signals over D-Bus, no playerctl; player: for the player, clicks play/pause and skip"
+        ),
     ]
     /// Scripts whose kind is not there yet.
     static let planned: [String: String] = [

@@ -1,0 +1,125 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The music kind in a running daemon, on a session bus the test starts, with a test MPRIS player on it: what the
+/// player announces by D-Bus signals reaches the bar file, clicks reach the player, and a player or a bus that goes
+/// away is a state on the widget.
+@Suite("music through the daemon")
+struct MusicEndToEndTests {
+    /// A scratch directory holding the bus, the player's files and the daemon's.
+    struct Setup {
+        let directory: TemporaryDirectory
+        let bus: TestSessionBus
+        let player: TestMPRISPlayer
+        let daemon: DaemonUnderTest
+    }
+
+    static func start(_ widget: String, firstTrack: String = "track Song A|Band|Album|200") async throws -> Setup {
+        let directory = try TemporaryDirectory()
+        let bus = try await TestSessionBus(in: directory.url.path)
+        let player = try await TestMPRISPlayer(on: bus, in: directory.url.path)
+        player.send(firstTrack)
+        player.send("status Playing")
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  song:\n    kind: music\n    output: [plain]\n" + widget, reusing: directory,
+            extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        return Setup(directory: directory, bus: bus, player: player, daemon: daemon)
+    }
+
+    @Test func aTrackChangeEmittedByThePlayerIsShownWithinADeadline() async throws {
+        let setup = try await Self.start("")
+        defer { setup.directory.remove() }
+        let daemon = setup.daemon
+        #expect(
+            await daemon.waitFor("the first track") { daemon.read("song.plain") == "▶ Band - Song A\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+        setup.player.send("track Song B|Band|Album|180")
+        let sent = ContinuousClock.now
+        #expect(
+            await daemon.waitFor("the track change", timeout: .seconds(5)) {
+                daemon.read("song.plain") == "▶ Band - Song B\n"
+            }, "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+        #expect(ContinuousClock.now - sent < .seconds(5))
+    }
+
+    @Test func clicksCallThePlayersPlayPauseAndNext() async throws {
+        let setup = try await Self.start("")
+        defer { setup.directory.remove() }
+        let daemon = setup.daemon
+        let player = setup.player
+        #expect(await daemon.waitFor("the playing track") { daemon.read("song.plain") == "▶ Band - Song A\n" })
+        let click = try daemon.cli(["click", "song", "--wait"])
+        #expect(click.status == 0, "\(click.stdout)\(click.stderr)")
+        #expect(await daemon.waitFor("PlayPause at the player") { player.calls == ["PlayPause"] }, "\(player.calls)")
+        // The player paused, and said so: the widget shows it.
+        #expect(
+            await daemon.waitFor("the paused track") { daemon.read("song.plain") == "‖ Band - Song A\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+        let scroll = try daemon.cli(["click", "song", "--button", "4", "--wait"])
+        #expect(scroll.status == 0, "\(scroll.stdout)\(scroll.stderr)")
+        #expect(
+            await daemon.waitFor("Next at the player") { player.calls == ["PlayPause", "Next"] }, "\(player.calls)")
+        let down = try daemon.cli(["click", "song", "--button", "5", "--wait"])
+        #expect(down.status == 0, "\(down.stdout)\(down.stderr)")
+        #expect(
+            await daemon.waitFor("Previous at the player") { player.calls == ["PlayPause", "Next", "Previous"] },
+            "\(player.calls)")
+    }
+
+    @Test func aPlayerThatGoesShowsFormatStoppedAndABusThatGoesShowsNoSessionBus() async throws {
+        let setup = try await Self.start("    intent: {format_stopped: \"nothing plays\"}\n")
+        defer { setup.directory.remove() }
+        let daemon = setup.daemon
+        #expect(await daemon.waitFor("the playing track") { daemon.read("song.plain") == "▶ Band - Song A\n" })
+        setup.player.send("quit")
+        #expect(
+            await daemon.waitFor("the no-player state") { daemon.read("song.plain") == "nothing plays\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+        setup.bus.stop()
+        #expect(
+            await daemon.waitFor("the no-bus state") { daemon.read("song.plain") == "no session bus\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+    }
+
+    @Test func noSessionBusIsAStateOnTheWidget() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  song:\n    kind: music\n    output: [plain]\n", reusing: directory,
+            extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=" + directory.url.path + "/no-bus-here"])
+        #expect(
+            await daemon.waitFor("the no-bus state") { daemon.read("song.plain") == "no session bus\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+    }
+
+    /// The position counts on by the timeline's entries, and a seek re-anchors it.
+    @Test func thePositionCountsOnAndASeekMovesIt() async throws {
+        let setup = try await Self.start("    intent: {format: \"{position}/{length}\"}\n")
+        defer { setup.directory.remove() }
+        let daemon = setup.daemon
+        #expect(await daemon.waitFor("the first position") { daemon.read("song.plain")?.hasSuffix("/3:20\n") == true })
+        setup.player.send("seek 100")
+        #expect(
+            await daemon.waitFor("the seeked position") { daemon.read("song.plain") == "1:40/3:20\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+        #expect(
+            await daemon.waitFor("the next second, from the timeline", timeout: .seconds(4)) {
+                daemon.read("song.plain") == "1:41/3:20\n"
+            }, "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+    }
+
+    /// `import i3blocks` names the music kind beside a block running i3blocks-contrib's mediaplayer, and keeps it.
+    @Test func importI3blocksNamesMusicForTheMediaplayerScript() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let configPath = try directory.write(
+            "i3blocks.config", "[mediaplayer]\ncommand=$SCRIPT_DIR/mediaplayer\ninterval=5\nsignal=10\n")
+        let imported = try runWidgetd(["import", "i3blocks", configPath])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(
+            imported.stdout.contains("runs i3blocks-contrib's mediaplayer: kind music replaces it"),
+            "\(imported.stdout)")
+        #expect(imported.stdout.contains("kind: exec"), "\(imported.stdout)")
+    }
+}
