@@ -17,7 +17,7 @@ let usage = """
       --cpu-window S       the 57-widget CPU window in seconds (default 20, quick 1); the issue's figure is for
                            10 minutes, so the row prints the window and the figure scaled to 10 min
       --window S           the swap and i3blocks windows (default 10, quick 1)
-      --system-window S    the system bar's windows, each program in turn (default 30, quick 2)
+      --system-window S    the system bar's windows, each program in turn (default 30, quick 1)
       --samples K          FIFO requests per latency round (default 200, quick 20)
       --binary PATH        the widgetd binary to run (default: widgetd beside this program, built first);
                            --widgetd PATH is the same
@@ -94,7 +94,7 @@ struct Options {
     var cpuSeconds: Double { cpuWindow ?? (quick ? 1 : 20) }
     var windowSeconds: Double { window ?? (quick ? 1 : 10) }
     /// The system bar's windows: six samples at i3status's 5 s interval (quick: a smoke test of two seconds).
-    var systemSeconds: Double { systemWindow ?? (quick ? 2 : 30) }
+    var systemSeconds: Double { systemWindow ?? (quick ? 1 : 30) }
     var sampleCount: Int { samples ?? (quick ? 20 : 200) }
     /// Seconds from the first second boundary after start-up to a window's start: start-up writes are over by then.
     var settle: Double { quick ? 1.3 : 2.3 }

@@ -59,8 +59,8 @@ enum SystemBarBench {
 
     /// widgetd on `config` (a widgets.yaml text), the bar showing `barArguments`.
     static func widgetd(
-        config: String, barArguments: [String], timelines: Int, seconds: Double, root: String, name: String,
-        widgetd: String
+        config: String, barArguments: [String], timelines: Int, seconds: Double, settle: Double, root: String,
+        name: String, widgetd: String
     ) throws -> StatusProgramCost {
         let scenario = try Scenario(root: root, name: name, widgetd: widgetd)
         try config.write(toFile: scenario.config, atomically: true, encoding: .utf8)
@@ -72,12 +72,32 @@ enum SystemBarBench {
             stdout: .pipe, stderr: scenario.directory + "/bar.log")
         defer { bar.stop() }
         return try measure(
-            roots: [daemon.pid, bar.pid], woken: daemon.pid, output: bar.pipeReadEnd, seconds: seconds,
+            roots: [daemon.pid, bar.pid], woken: daemon.pid, output: bar.pipeReadEnd, seconds: seconds, settle: settle,
             what: "widgetd bar (\(scenario.directory))")
     }
 
+    /// The pushed kinds alone, with nothing changing: the daemon's context switches over one window (the goal: none).
+    static let pushedWidgets = "widgets:\n  bat: {kind: battery}\n  song: {kind: music}\n"
+
+    static func pushedWakeups(seconds: Double, settle: Double, root: String, name: String, widgetd: String) throws
+        -> Int
+    {
+        let scenario = try Scenario(root: root, name: name, widgetd: widgetd)
+        try pushedWidgets.write(toFile: scenario.config, atomically: true, encoding: .utf8)
+        let daemon = try scenario.startDaemon()
+        defer { daemon.stop() }
+        try scenario.waitForTimelines(pushedWidgets.split(separator: "\n").count - 1)
+        // Past start-up's last wake-up (its memory handed back half a second after the last first answer).
+        sleepSeconds(settle)
+        let before = Proc.contextSwitches(daemon.pid)
+        sleepSeconds(seconds)
+        return Proc.contextSwitches(daemon.pid) - before
+    }
+
     /// i3status on `config`, its i3bar protocol read as i3bar reads it.
-    static func i3status(config: String, seconds: Double, root: String, name: String) throws -> StatusProgramCost {
+    static func i3status(config: String, seconds: Double, settle: Double, root: String, name: String) throws
+        -> StatusProgramCost
+    {
         let directory = root + "/" + name
         try makeDirectory(directory)
         let path = directory + "/i3status.conf"
@@ -87,12 +107,14 @@ enum SystemBarBench {
             stderr: directory + "/i3status.log")
         defer { i3status.stop() }
         return try measure(
-            roots: [i3status.pid], woken: i3status.pid, output: i3status.pipeReadEnd, seconds: seconds,
+            roots: [i3status.pid], woken: i3status.pid, output: i3status.pipeReadEnd, seconds: seconds, settle: settle,
             what: "i3status (\(directory))")
     }
 
     /// i3blocks with one block per command, each every 5 s.
-    static func i3blocks(commands: [String], seconds: Double, root: String, name: String) throws -> StatusProgramCost {
+    static func i3blocks(commands: [String], seconds: Double, settle: Double, root: String, name: String) throws
+        -> StatusProgramCost
+    {
         let directory = root + "/" + name
         try makeDirectory(directory)
         let path = directory + "/i3blocks.conf"
@@ -103,18 +125,18 @@ enum SystemBarBench {
             stderr: directory + "/i3blocks.log")
         defer { i3blocks.stop() }
         return try measure(
-            roots: [i3blocks.pid], woken: i3blocks.pid, output: i3blocks.pipeReadEnd, seconds: seconds,
+            roots: [i3blocks.pid], woken: i3blocks.pid, output: i3blocks.pipeReadEnd, seconds: seconds, settle: settle,
             what: "i3blocks (\(directory))")
     }
 
-    /// One window on whole seconds, after the first status line and two seconds more: CPU of the trees of `roots`,
+    /// One window on whole seconds, `settle` after the second of the first status line: CPU of the trees of `roots`,
     /// the forks in them, the context switches of `woken` and the lines read from `output`.
     static func measure(
-        roots: [pid_t], woken: pid_t, output: Int32, seconds: Double, what: String
+        roots: [pid_t], woken: pid_t, output: Int32, seconds: Double, settle: Double, what: String
     ) throws -> StatusProgramCost {
         let lines = BlockUpdateCounter(descriptor: output, blocks: 1)
         guard waitUntil(timeout: 30, { lines.counts.lines > 0 }) else { throw BenchError("\(what) printed nothing") }
-        let start = realtime().rounded(.down) + 2.3
+        let start = realtime().rounded(.down) + settle
         sleepUntil(realtime: start)
         let forks = try? ForkCounter(roots: roots)
         defer { forks?.stop() }

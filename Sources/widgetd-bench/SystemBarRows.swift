@@ -17,20 +17,28 @@ func issue36Rows(_ options: Options) -> [Row] {
                 ours.append(
                     try SystemBarBench.widgetd(
                         config: SystemBarBench.widgetsConfig, barArguments: ["--bar", "system"],
-                        timelines: SystemBarBench.widgets.count, seconds: seconds, root: run.root,
+                        timelines: SystemBarBench.widgets.count, seconds: seconds, settle: options.settle,
+                        root: run.root,
                         name: "system-widgetd-r\(round)", widgetd: run.widgetd))
                 theirs.append(
                     try SystemBarBench.i3status(
                         config: SystemBarBench.i3statusGeneral + SystemBarBench.i3statusModules, seconds: seconds,
+                        settle: options.settle,
                         root: run.root, name: "system-i3status-r\(round)"))
                 if let cost = try? SystemBarBench.i3blocks(
-                    commands: SystemBarBench.i3blocksCommands, seconds: seconds, root: run.root,
+                    commands: SystemBarBench.i3blocksCommands, seconds: seconds, settle: options.settle, root: run.root,
                     name: "system-i3blocks-r\(round)")
                 {
                     blocks.append(cost)
                 }
             }
-            return comparison(ours, theirs, i3blocks: blocks, window: window, what: "the same six blocks")
+            let pushed = try SystemBarBench.pushedWakeups(
+                seconds: seconds, settle: options.settle, root: run.root, name: "system-pushed", widgetd: run.widgetd)
+            var result = comparison(ours, theirs, i3blocks: blocks, window: window, what: "the same six blocks")
+            result.note! +=
+                "; the pushed kinds alone (battery, music), nothing changing: \(pushed) daemon wake-ups in "
+                + "\(window) s"
+            return result
         },
         Row(
             id: .i3statusDefault, title: "i3status's default config: its import, CPU per minute",
@@ -54,12 +62,13 @@ func issue36Rows(_ options: Options) -> [Row] {
                 ours.append(
                     try SystemBarBench.widgetd(
                         config: imported, barArguments: ["--bar", "i3status"], timelines: shown, seconds: seconds,
+                        settle: options.settle,
                         root: run.root, name: "default-widgetd-r\(round)", widgetd: run.widgetd))
                 theirs.append(
                     try SystemBarBench.i3status(
                         config: config.replacingOccurrences(
                             of: "general {", with: "general {\n output_format = \"i3bar\""),
-                        seconds: seconds, root: run.root, name: "default-i3status-r\(round)"))
+                        seconds: seconds, settle: options.settle, root: run.root, name: "default-i3status-r\(round)"))
             }
             return comparison(
                 ours, theirs, i3blocks: [], window: window,

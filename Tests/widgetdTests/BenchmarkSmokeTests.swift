@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `widgetd-bench --quick` on the built binary: every row of issue 15's table prints, with a figure, a goal where the
+/// `widgetd-bench --quick` on the built binary: every row of issues 15's and 36's table prints, with a figure, a goal where the
 /// issue gives one, and i3blocks beside the rows where it does the same job. No figure is held to a value here:
 /// speed is the benchmark's to measure, and a test machine's timings say nothing.
 @Suite("widgetd-bench smoke run", .startsFirst)
@@ -14,14 +14,14 @@ struct BenchmarkSmokeTests {
         ("idle RSS, example config / no widgets", true), ("memory per instance, N = 300 mixed kinds", false),
         ("reload N = 1, FIFO → file renamed", true), ("`check` of 300 widgets", false),
         ("start → 300 placeholders written", false), ("`swift test` wall time", false), ("cron next dates", false),
-        ("renderer:", false),
+        ("renderer:", false), ("bar of the system kinds", true), ("i3status's default config", false),
     ]
 
     /// The rows split over four runs side by side, so that the smoke run takes about ten seconds of the suite's wall
     /// time, not thirty; rows that share a measurement stay in one run.
     static let groups = [
         "swap-10,first-file,binary,swift-test,cron,render", "swap-1000,burst,clock-memory", "cpu-57,idle-rss",
-        "instance-memory,check,placeholders,reload",
+        "instance-memory,check,placeholders,reload", "system-bar", "i3status-default",
     ]
 
     @Test func everyRowPrints() async throws {
