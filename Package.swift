@@ -139,7 +139,7 @@ let package = Package(
             dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Output", "Text"],
             swiftSettings: sizeOptimizedInRelease),
         .target(
-            name: "Control", dependencies: ["System", "Output", "Kind", "Text"],
+            name: "Control", dependencies: ["System", "Output", "Kind", "Text", "Timelines"],
             swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
         // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature), pushed by kobject

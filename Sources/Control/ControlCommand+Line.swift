@@ -7,9 +7,9 @@ extension ControlCommand {
     public var line: String {
         var words: [String]
         switch action {
-        case .reloadAll: words = ["reload", "all"]
-        case .reloadKind(let kind): words = ["reload", "kind", Self.quoted(kind)]
-        case .reloadInstance(let instance):
+        case .reload(.all): words = ["reload", "all"]
+        case .reload(.kind(let kind)): words = ["reload", "kind", Self.quoted(kind)]
+        case .reload(.instance(let instance)):
             // Quoting tells a widget called "all" or "kind" from the keywords.
             let reserved = instance == "all" || instance == "kind"
             words = ["reload", reserved ? "\"\(instance)\"" : Self.quoted(instance)]

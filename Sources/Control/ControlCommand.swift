@@ -1,6 +1,7 @@
 import Glibc
 import Kind
 import Text
+import Timelines
 
 /// Why a control line is not a request, worded for the daemon's log and the CLI's stderr.
 public struct ControlParseError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -35,12 +36,8 @@ public struct ControlParseError: Error, Sendable, Equatable, CustomStringConvert
 public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
     /// What the request asks for.
     public enum Action: Equatable, Sendable {
-        /// `reload all`: ask every instance's provider for a new timeline.
-        case reloadAll
-        /// `reload kind KIND`: every instance of one kind, like `WidgetCenter.reloadTimelines(ofKind:)`.
-        case reloadKind(String)
-        /// `reload NAME`: one instance.
-        case reloadInstance(String)
+        /// `reload all`, `reload kind KIND` or `reload NAME`: ask the target's providers for new timelines.
+        case reload(ReloadTarget)
         /// `config`: re-read widgets.yaml.
         case config
         /// `click NAME BUTTON [RELATIVE_X WIDTH] [key=value …]`: a click as i3bar reports it; both or neither of the
@@ -126,7 +123,7 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
     /// - Throws: a `ControlParseError` whose message says what is wrong, such as
     ///   "unknown command 'relaod'; did you mean 'reload'?" or "button must be 1-5".
     public static func parse(_ line: String) throws(ControlParseError) -> ControlCommand {
-        if let name = plainReloadName(line) { return ControlCommand(.reloadInstance(name)) }
+        if let name = plainReloadName(line) { return ControlCommand(.reload(.instance(name))) }
         return try parseWords(line)
     }
 
@@ -190,16 +187,16 @@ public struct ControlCommand: Equatable, Sendable, CustomStringConvertible {
         switch (first.text, first.quoted) {
         case ("all", false):
             try expectNoMore(arguments, from: 1, after: "reload all")
-            return .reloadAll
+            return .reload(.all)
         case ("kind", false):
             guard arguments.count >= 2 else { throw ControlParseError("reload kind needs KIND") }
             let kind = try name(arguments[1].text, what: "kind name")
             try expectNoMore(arguments, from: 2, after: "reload kind \(kind)")
-            return .reloadKind(kind)
+            return .reload(.kind(kind))
         default:
             let instance = try name(first.text, what: "widget name")
             try expectNoMore(arguments, from: 1, after: "reload \(instance)")
-            return .reloadInstance(instance)
+            return .reload(.instance(instance))
         }
     }
 

@@ -11,7 +11,7 @@ struct ControlClientTests {
         let path = directory.appending("control")
         #expect(mkfifo(path, 0o600) == 0)
         let error = try #require(throws: ControlClientError.self) {
-            try ControlClient.send(ControlCommand(.reloadAll), fifo: path)
+            try ControlClient.send(ControlCommand(.reload(.all)), fifo: path)
         }
         #expect(error == .notRunning(path: path))
         #expect(error.description == "widgetd is not running (no reader on \(path))")
@@ -22,7 +22,7 @@ struct ControlClientTests {
         defer { directory.remove() }
         let path = directory.appending("control")
         #expect(throws: ControlClientError.notRunning(path: path)) {
-            try ControlClient.send(ControlCommand(.reloadAll), fifo: path)
+            try ControlClient.send(ControlCommand(.reload(.all)), fifo: path)
         }
     }
 
@@ -64,7 +64,7 @@ struct ControlClientTests {
 
         let started = ContinuousClock.now
         #expect(throws: ControlClientError.busy(path: path)) {
-            try ControlClient.send(ControlCommand(.reloadAll), fifo: path, timeout: .milliseconds(100))
+            try ControlClient.send(ControlCommand(.reload(.all)), fifo: path, timeout: .milliseconds(100))
         }
         #expect(ContinuousClock.now - started >= .milliseconds(100))
         _ = reader
@@ -96,10 +96,10 @@ struct ControlClientTests {
         let daemon = DaemonStandIn(fifo: fifo, paths: paths)
         let serving = onAnotherThread { daemon.serveOne() }
         let token = try ControlClient.sendAndWait(
-            ControlCommand(.reloadKind("quotes")), paths: paths, timeout: .seconds(10)
+            ControlCommand(.reload(.kind("quotes"))), paths: paths, timeout: .seconds(10)
         ).token
         #expect(serving.wait(timeout: .now() + 10) == .success)
-        #expect(daemon.received == ControlCommand(.reloadKind("quotes"), acknowledgement: token))
+        #expect(daemon.received == ControlCommand(.reload(.kind("quotes")), acknowledgement: token))
         #expect(access(paths.acknowledgement(token), F_OK) != 0, "the acknowledgement file is cleaned up")
     }
 
@@ -128,7 +128,7 @@ struct ControlClientTests {
         let token = ControlCommand.AckToken("never")!
         let error = try #require(throws: ControlClientError.self) {
             try ControlClient.sendAndWait(
-                ControlCommand(.reloadAll, acknowledgement: token), paths: paths, timeout: .milliseconds(150))
+                ControlCommand(.reload(.all), acknowledgement: token), paths: paths, timeout: .milliseconds(150))
         }
         #expect(error == .noAcknowledgement(token: "never"))
         #expect(try readControlLines(from: fifo) { !$0.isEmpty } == [.line("reload all ack=never")])
@@ -139,7 +139,7 @@ struct ControlClientTests {
         defer { directory.remove() }
         let paths = ControlPaths(directory: directory.appending("widgetd"))
         #expect(throws: ControlClientError.notRunning(path: paths.fifo)) {
-            try ControlClient.sendAndWait(ControlCommand(.reloadAll), paths: paths)
+            try ControlClient.sendAndWait(ControlCommand(.reload(.all)), paths: paths)
         }
     }
 }

@@ -35,11 +35,11 @@ struct BadControlLine: Sendable, CustomTestStringConvertible {
 @Suite("control commands")
 struct ControlCommandTests {
     static let good: [GoodControlLine] = [
-        GoodControlLine("reload all", .reloadAll),
-        GoodControlLine("reload kind quotes", .reloadKind("quotes")),
-        GoodControlLine("reload focus_quote", .reloadInstance("focus_quote")),
-        GoodControlLine("reload \"all\"", .reloadInstance("all")),
-        GoodControlLine("reload \"kind\"", .reloadInstance("kind")),
+        GoodControlLine("reload all", .reload(.all)),
+        GoodControlLine("reload kind quotes", .reload(.kind("quotes"))),
+        GoodControlLine("reload focus_quote", .reload(.instance("focus_quote"))),
+        GoodControlLine("reload \"all\"", .reload(.instance("all"))),
+        GoodControlLine("reload \"kind\"", .reload(.instance("kind"))),
         GoodControlLine("config", .config),
         GoodControlLine("click todos 1", .click(instance: "todos", button: 1, relativeX: nil, width: nil)),
         GoodControlLine("click todos 3 40 120", .click(instance: "todos", button: 3, relativeX: 40, width: 120)),
@@ -78,9 +78,9 @@ struct ControlCommandTests {
         GoodControlLine(
             "intent q next word=ünïcødé✓",
             .intent(instance: "q", intent: "next", parameters: [.init("word", "ünïcødé✓")])),
-        GoodControlLine("  reload \t all  ", .reloadAll, rendered: "reload all"),
-        GoodControlLine("reload all ack=abc-123_XYZ", .reloadAll, ack: "abc-123_XYZ"),
-        GoodControlLine("reload kind quotes ack=t", .reloadKind("quotes"), ack: "t"),
+        GoodControlLine("  reload \t all  ", .reload(.all), rendered: "reload all"),
+        GoodControlLine("reload all ack=abc-123_XYZ", .reload(.all), ack: "abc-123_XYZ"),
+        GoodControlLine("reload kind quotes ack=t", .reload(.kind("quotes")), ack: "t"),
         GoodControlLine(
             "config ack=" + String(repeating: "a", count: 64), .config, ack: String(repeating: "a", count: 64)),
         GoodControlLine(
@@ -108,9 +108,9 @@ struct ControlCommandTests {
     func aPlainReloadLineReadsAsTheWordSplitterReadsIt(_ line: String) throws {
         let general = Result { () throws(ControlParseError) in try ControlCommand.parseWords(line) }
         if let name = ControlCommand.plainReloadName(line) {
-            #expect(try general.get() == ControlCommand(.reloadInstance(name)))
+            #expect(try general.get() == ControlCommand(.reload(.instance(name))))
         } else if case .success(let command) = general, command.acknowledgement == nil,
-            case .reloadInstance(let name) = command.action
+            case .reload(.instance(let name)) = command.action
         {
             // Lines the short path leaves alone still reach the same request through the splitter.
             #expect(line != "reload " + name, "'\(line)' should have taken the short path")
@@ -213,7 +213,7 @@ struct ControlCommandTests {
                 "parameter 'a' is given twice"
             ),
             (
-                .reloadInstance("a b"),
+                .reload(.instance("a b")),
                 "widget name 'a b' may use only letters, digits, '_' and '-', and may not start with '-'"
             ),
         ]

@@ -18,13 +18,6 @@ public enum EngineAction: Sendable, Equatable {
     }
 }
 
-/// Which instances a reload request names (the FIFO's `reload all | reload kind K | reload NAME`).
-public enum ReloadTarget: Sendable, Hashable {
-    case all
-    case kind(String)
-    case instance(String)
-}
-
 /// The timeline engine's pure core: it knows every instance's timeline and deadlines, and answers what is
 /// due at a given `now` and when to look again. It never reads the clock, sleeps or does I/O, so tests
 /// drive it with any sequence of instants (jumps forward and back, DST days).

@@ -1,4 +1,5 @@
 import Control
+import Timelines
 
 /// A parsed command line: what the user asked widgetd to do.
 enum Command: Equatable {
@@ -13,7 +14,7 @@ enum Command: Equatable {
     case show(instance: String, format: String?, follow: Bool, configPath: String?)
     /// `widgetd bar`: an i3bar-protocol status command for the `--widgets` named, the `--bar` named, or all.
     case bar(widgets: [String]?, bar: String?, configPath: String?)
-    case reload(target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String?)
+    case reload(target: ReloadTarget, wait: Bool, timeout: Double?, configPath: String?)
     case cron(expression: String, count: Int, from: String?, timeZone: String?)
     case click(
         instance: String, button: Int, relativeX: Int?, width: Int?,
@@ -61,13 +62,6 @@ extension Command {
         case .help, .version, .cron, .importI3blocks, .importI3status, .generate: nil
         }
     }
-}
-
-/// What `widgetd reload` names.
-enum ReloadRequest: Equatable {
-    case all
-    case kind(String)
-    case instance(String)
 }
 
 /// A `--set key=value` of `widgetd preview`.

@@ -1,15 +1,16 @@
 import Control
 import Kind
+import Timelines
 
 /// Parsing of the commands that send the daemon a control line: `reload`, `click` and `intent`.
 extension CommandLineParser {
     static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(arguments, command: .reload)
-        var target: ReloadRequest?
+        var target: ReloadTarget?
         var wait = false
         var timeout: Double?
         var configPath: String?
-        func setTarget(_ new: ReloadRequest) throws(UsageError) {
+        func setTarget(_ new: ReloadTarget) throws(UsageError) {
             guard target == nil else {
                 throw UsageError("Name one target: all, --kind KIND, or NAME.", command: .reload)
             }

@@ -155,6 +155,6 @@ enum AppCommands {
     /// Tells a running daemon the kind's data changed; with no daemon there is nothing to tell.
     private static func reload(_ kind: String, configPath: String, environment: [String: String]) {
         let paths = DaemonPaths(environment: environment, settings: ConfigLoader.settings(path: configPath))
-        try? ControlClient.send(ControlCommand(.reloadKind(kind)), fifo: paths.control.fifo)
+        try? ControlClient.send(ControlCommand(.reload(.kind(kind))), fifo: paths.control.fifo)
     }
 }

@@ -2,18 +2,18 @@ import Config
 import Control
 import Kind
 import Text
+import Timelines
 
 /// `widgetd reload`: write a `reload …` line to the daemon's FIFO, and with `--wait` wait for its entries and print
 /// the new text of each widget reloaded.
 enum ReloadCommand {
     static func run(
-        target: ReloadRequest, wait: Bool, timeout: Double?, configPath: String, registry: KindRegistry,
+        target: ReloadTarget, wait: Bool, timeout: Double?, configPath: String, registry: KindRegistry,
         environment: [String: String], console: Console
     ) -> Int32 {
         let source = WidgetSource(configPath: configPath, environment: environment)
-        let action: ControlCommand.Action
         switch target {
-        case .all: action = .reloadAll
+        case .all: break
         case .kind(let kind):
             guard registry.kind(named: kind) != nil else {
                 let known = "known kinds: \(registry.names.joined(separator: ", "))"
@@ -23,26 +23,25 @@ enum ReloadCommand {
                         command: .reload))
                 return ExitCode.usage
             }
-            action = .reloadKind(kind)
         case .instance(let name):
             // A name the config lacks is caught here rather than dropped by the daemon.
             if let problem = WidgetNameCheck.problem(with: name, in: source) {
                 console.err("widgetd: error: \(problem)")
                 return ExitCode.failure
             }
-            action = .reloadInstance(name)
         }
         let paths = RunningDaemon.paths(environment: environment, settings: source.settings)
         do {
             if wait {
                 let confirmed = try ControlClient.sendAndWait(
-                    ControlCommand(action), paths: paths.control, timeout: .milliseconds(Int((timeout ?? 10) * 1000)))
+                    ControlCommand(.reload(target)), paths: paths.control,
+                    timeout: .milliseconds(Int((timeout ?? 10) * 1000)))
                 // What the reload brought: a named widget's text alone, else each widget's with its name.
                 var named = true
-                if case .reloadInstance = action { named = false }
+                if case .instance = target { named = false }
                 for line in ShownText.lines(of: confirmed.widgets, in: paths.output, named: named) { console.out(line) }
             } else {
-                try ControlClient.send(ControlCommand(action), fifo: paths.control.fifo)
+                try ControlClient.send(ControlCommand(.reload(target)), fifo: paths.control.fifo)
             }
             return ExitCode.success
         } catch {

@@ -39,12 +39,8 @@ struct RequestDispatcher {
     /// names no widget: `command.line` would write it out again, on the reload's way to its file.
     func requests(for command: ControlCommand, line: String, in engine: Engine<WidgetInstance>) -> [DaemonRequest] {
         switch command.action {
-        case .reloadAll:
-            return [.reload(.all, acknowledgement: command.acknowledgement, line: line)]
-        case .reloadKind(let kind):
-            return [.reload(.kind(kind), acknowledgement: command.acknowledgement, line: line)]
-        case .reloadInstance(let name):
-            return [.reload(.instance(name), acknowledgement: command.acknowledgement, line: line)]
+        case .reload(let target):
+            return [.reload(target, acknowledgement: command.acknowledgement, line: line)]
         case .config:
             return [.reloadConfiguration(acknowledgement: command.acknowledgement)]
         case .click(let name, let button, let relativeX, let width, let details):
