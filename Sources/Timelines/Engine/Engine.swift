@@ -218,17 +218,10 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         instance name: String, token: UInt64, result: Result<Timeline, ProviderFailure>, now: Date
     ) -> [EngineAction] {
         guard let index = indexByName[name], states[index].inFlight == token else { return [] }
-        noteAnswer(at: index)
-        states[index].inFlight = nil
-        states[index].inFlightDeadline = nil
-        states[index].recordChanged = true
+        endCall(at: index)
         switch result {
         case .success(let timeline):
-            states[index].timeline = timeline
-            states[index].failure = nil
-            states[index].consecutiveFailures = 0
-            states[index].retryAt = nil
-            states[index].schedulePolicy(of: timeline, now: now, settings: settings)
+            states[index].accept(timeline, now: now, settings: settings)
         case .failure(let failure):
             states[index].consecutiveFailures += 1
             states[index].failure = failure.message
@@ -239,28 +232,18 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
             states[index].requestedDuringReload = false
             states[index].requested = true
         }
-        var actions: [EngineAction] = []
-        step(index, now: now, into: &actions)
-        return actions
+        return stepped(index, now: now)
     }
 
     /// Shows a timeline that did not come from a reload (an intent produced it), as if a reload had.
     /// A reload in flight is superseded: its late answer is ignored.
     public mutating func install(_ timeline: Timeline, for name: String, now: Date) -> [EngineAction] {
         guard let index = indexByName[name] else { return [] }
-        noteAnswer(at: index)
-        states[index].inFlight = nil
-        states[index].inFlightDeadline = nil
-        states[index].recordChanged = true
-        states[index].timeline = timeline
-        states[index].failure = nil
-        states[index].consecutiveFailures = 0
-        states[index].retryAt = nil
+        endCall(at: index)
+        // As if a reload had started and answered now: the policy's spacing counts from this instant.
         states[index].lastReloadStart = now
-        states[index].schedulePolicy(of: timeline, now: now, settings: settings)
-        var actions: [EngineAction] = []
-        step(index, now: now, into: &actions)
-        return actions
+        states[index].accept(timeline, now: now, settings: settings)
+        return stepped(index, now: now)
     }
 
     /// A persistent provider stopped (its command exited) and will start again: its last entry shows, marked stale,
@@ -270,6 +253,20 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         noteAnswer(at: index)
         states[index].failure = reason
         states[index].recordChanged = true
+        return stepped(index, now: now)
+    }
+
+    /// The instance answered, with a timeline or a failure: the call in flight, if any, is over (a late answer to it is
+    /// ignored), and its record changed.
+    private mutating func endCall(at index: Int) {
+        noteAnswer(at: index)
+        states[index].inFlight = nil
+        states[index].inFlightDeadline = nil
+        states[index].recordChanged = true
+    }
+
+    /// `step(_:now:into:)` for one instance, with a list of its own.
+    private mutating func stepped(_ index: Int, now: Date) -> [EngineAction] {
         var actions: [EngineAction] = []
         step(index, now: now, into: &actions)
         return actions

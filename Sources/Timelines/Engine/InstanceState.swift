@@ -134,6 +134,16 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         }
     }
 
+    /// Takes `timeline` as the provider's latest good answer, from a reload or pushed (an intent, a persistent
+    /// command): any failure and its backoff end, and the timeline's policy sets the next reload.
+    mutating func accept(_ timeline: Timeline, now: Date, settings: EngineSettings) {
+        self.timeline = timeline
+        failure = nil
+        consecutiveFailures = 0
+        retryAt = nil
+        schedulePolicy(of: timeline, now: now, settings: settings)
+    }
+
     /// The next `schedule:` time after `now`, read in the instance's zone (local when none is given).
     func nextCronDate(after now: Date) -> Date? {
         instance.schedule?.nextDate(after: now, in: instance.timeZone ?? .current)
