@@ -64,6 +64,10 @@ public protocol WidgetKind: Sendable {
     /// first timeline arrives (a quote stays the same quote). False for a reading of the system, which is stale once
     /// taken and read again at once: nothing of it is kept or written for it.
     var keepsEntryAcrossRestarts: Bool { get }
+    /// The program of its own the kind's calls go to (a plugin's), or nil (the default) for a kind that works inside
+    /// the daemon: the daemon runs such calls on a lane of their own, since each waits for another process's answer,
+    /// and stops the program as it exits.
+    var providerProcess: (any ProviderProcess)? { get }
     /// Widget-level keys of the kind's own, beside the core's (`exec`'s `command:`, `interval:`); the config loader
     /// checks them and hands their values to the kind in `ProviderContext.settings`.
     var widgetKeys: [WidgetKeySpec] { get }
@@ -155,6 +159,8 @@ extension WidgetKind {
     public var usesStore: Bool { false }
 
     public var keepsEntryAcrossRestarts: Bool { true }
+
+    public var providerProcess: (any ProviderProcess)? { nil }
 
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         nil

@@ -309,12 +309,12 @@ public enum PluginCatalog {
 extension KindRegistry {
     /// The registry with the plugins' kinds after the built-in ones, each with a host that starts on first use.
     public func adding(_ plugins: [FoundPlugin]) -> KindRegistry {
-        let kinds = plugins.compactMap { plugin -> PluginKind? in
-            guard let declaration = plugin.declaration else { return nil }
-            return PluginKind(
-                declaration: declaration,
-                host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
-        }
+        adding(plugins.compactMap(PluginKind.init(serving:)), from: plugins)
+    }
+
+    /// The registry with `kinds`, those `plugins` serve (`PluginKind.init(serving:)`), after the built-in ones; the
+    /// plugins that failed are named as unavailable.
+    public func adding(_ kinds: [PluginKind], from plugins: [FoundPlugin]) -> KindRegistry {
         // A plugin that failed keeps its name, and the kind it last declared, so that a widget of its kind is told why
         // the kind is missing.
         var unavailable = self.unavailable

@@ -16,6 +16,14 @@ public struct PluginKind: WidgetKind {
         self.host = host
     }
 
+    /// The kind a plugin that said hello serves, with a host that starts on first use; nil for one that did not.
+    public init?(serving plugin: FoundPlugin) {
+        guard let declaration = plugin.declaration else { return nil }
+        self.init(
+            declaration: declaration,
+            host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
+    }
+
     public var name: String { declaration.name }
     public var displayName: String { declaration.displayName }
     public var summary: String { declaration.summary.isEmpty ? "plugin \(host.name)" : declaration.summary }
@@ -24,6 +32,9 @@ public struct PluginKind: WidgetKind {
     public var intents: [IntentSpec] { declaration.intents }
 
     public var widgetKeys: [WidgetKeySpec] { Self.widgetKeys }
+
+    /// The plugin's process: every call of the kind is a request to it.
+    public var providerProcess: (any ProviderProcess)? { host }
 
     static let widgetKeys = [
         WidgetKeySpec(
@@ -162,3 +173,6 @@ enum PluginMessages {
         return .object(object)
     }
 }
+
+/// What the daemon and the commands do with a plugin's process without knowing it is one: stop it.
+extension PluginHost: ProviderProcess {}

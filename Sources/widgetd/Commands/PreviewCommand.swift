@@ -13,7 +13,7 @@ enum PreviewCommand {
         console: Console
     ) async -> Int32 {
         // A plugin kind's process serves this one snapshot, then goes.
-        defer { registry.kinds.compactMap { $0 as? PluginKind }.forEach { $0.host.stop() } }
+        defer { registry.kinds.forEach { $0.providerProcess?.stop() } }
         do {
             let kind = try resolveKind(kindName, registry: registry)
             let family = try resolveFamily(familyName, for: kind)

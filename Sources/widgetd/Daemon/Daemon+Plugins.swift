@@ -8,11 +8,9 @@ import System
 /// Plugins (docs/PLUGINS.md): their pushed reloads reach the engine as `reload kind K` or `reload NAME` lines do, their
 /// log lines and their hosts' notes reach the daemon's log, and their state goes to a status file per plugin.
 extension Daemon {
-    var pluginKinds: [PluginKind] { registry.kinds.compactMap { $0 as? PluginKind } }
-
     /// Hands each plugin host the completion queue; called once, before the loop runs.
     func listenToPlugins() {
-        for kind in pluginKinds { listen(to: kind) }
+        for kind in plugins.pluginKinds { listen(to: kind) }
     }
 
     private func listen(to kind: PluginKind) {
@@ -144,7 +142,8 @@ extension Daemon {
         }
     }
 
+    /// Ends the process of every kind that has one (the plugins').
     func stopPlugins() {
-        for kind in pluginKinds { kind.host.stop() }
+        for kind in registry.kinds { kind.providerProcess?.stop() }
     }
 }

@@ -14,6 +14,8 @@ import Providers
 struct DaemonPlugins {
     /// The built-in kinds and the loaded plugins' kinds, without stand-ins.
     private(set) var registry: KindRegistry
+    /// The loaded plugins' kinds, whose hosts the daemon listens to (`Daemon.listenToPlugins`).
+    private(set) var pluginKinds: [PluginKind]
     /// The plugins that failed to load, by name, as last tried.
     private(set) var failed: [String: FoundPlugin]
     /// When to run the failed plugins again; nil while none failed or a try is under way.
@@ -36,7 +38,8 @@ struct DaemonPlugins {
     }
 
     init(standard: KindRegistry, found: [FoundPlugin], now: Date) {
-        registry = standard.adding(found)
+        pluginKinds = found.compactMap(PluginKind.init(serving:))
+        registry = standard.adding(pluginKinds, from: found)
         failed = [:]
         // A kind another has is no failure to try again: the widgets of that name are the other kind's.
         for plugin in found where plugin.declaration == nil && !plugin.isClash { failed[plugin.source.name] = plugin }
@@ -115,9 +118,7 @@ struct DaemonPlugins {
                 result.refused.append(clash)
                 continue
             }
-            let kind = PluginKind(
-                declaration: declaration,
-                host: PluginHost(name: plugin.source.name, argv: plugin.source.argv, kind: declaration.name))
+            guard let kind = PluginKind(serving: plugin) else { continue }
             failed[plugin.source.name] = nil
             result.loaded.append(kind)
         }
@@ -130,6 +131,7 @@ struct DaemonPlugins {
             unavailable[kind.name] = nil
         }
         registry = KindRegistry(registry.kinds + result.loaded, unavailable: unavailable)
+        pluginKinds += result.loaded
         retryDue = failed.isEmpty ? nil : now.addingTimeInterval(delay)
         return result
     }

@@ -16,22 +16,6 @@ struct ProviderCompletion: Sendable {
     var lane = ProviderLane.shared
 }
 
-/// Where a kind's calls run, so that one kind's waiting cannot hold up another's.
-enum ProviderLane: Sendable {
-    /// Kinds that do not run commands, use the store or talk to a plugin: the pool of four threads, or the loop's own
-    /// thread for a kind that answers at once (`quotes`, `clock`: `WidgetKind.immediateTimeline`).
-    case shared
-    /// Plugin kinds: their calls wait for another process's answer, up to the widget's timeout, without holding a
-    /// thread (the pool of four runs them), but they hold a slot of their lane meanwhile. In the shared lane, 32 calls
-    /// to a plugin that never answers held up every quote and clock reload behind them.
-    case plugins
-    /// A thread per call, for kinds that run commands (`exec`), which may take until their timeout.
-    case commands
-    /// One thread of its own, for kinds that use the shared store (`motivations`, `todos`): another process holding
-    /// the store's lock makes them wait, and that wait must not fill the pool that the clocks and quotes need.
-    case store
-}
-
 /// An intent that finished running.
 struct IntentCompletion: Sendable {
     var instance: String
@@ -136,9 +120,7 @@ struct ProviderRunner: Sendable {
 
     /// `lane(of:)` for an instance whose kind was already looked up (nil: unknown).
     private func lane(of instance: WidgetInstance, kind: (any WidgetKind)?) -> ProviderLane {
-        if instance.runMode.blocksThread { return .commands }
-        if kind is PluginKind { return .plugins }
-        return kind?.usesStore == true ? .store : .shared
+        ProviderLane(runMode: instance.runMode, kind: kind)
     }
 
     private func executor(for lane: ProviderLane) -> any TaskExecutor {
