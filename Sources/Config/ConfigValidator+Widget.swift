@@ -233,39 +233,37 @@ extension ConfigValidator {
         guard let pairs = mapping(node, what: "'intent'", expecting: "parameter names to values") else {
             return values
         }
-        // The environment names a script's parameters reach it under (its own and the kind's, `label` and the like,
-        // which are exported too), and which parameter took each.
-        var environmentNames: [String: String] = [:]
-        /// Takes `key`'s environment name; false, with the error, when an earlier parameter has it.
-        func claimEnvironmentName(of key: String, at mark: YAMLMark) -> Bool {
-            let exported = Self.scriptParameterEnvironmentName(key)
-            if let earlier = environmentNames[exported] {
+        // The names the kind exports its parameters under (declared ones and any others alike), and which parameter
+        // took each.
+        let export = kind.parameterExport
+        var exportedNames: [String: String] = [:]
+        /// Takes `key`'s exported name; false, with the error, when an earlier parameter has it.
+        func claimExportedName(of key: String, at mark: YAMLMark) -> Bool {
+            guard let export else { return true }
+            let exported = export.exportedName(key)
+            if let earlier = exportedNames[exported] {
                 report(
-                    "parameters '\(earlier)' and '\(key)' would both reach the script as WIDGETD_PARAM_\(exported)",
-                    at: mark)
+                    "parameters '\(earlier)' and '\(key)' would both reach \(export.receiver) as \(exported)", at: mark)
                 return false
             }
-            environmentNames[exported] = key
+            exportedNames[exported] = key
             return true
         }
         for pair in pairs {
             if isFull { break }
             guard let key = keyName(pair.key) else { continue }
-            if kind.acceptsAnyParameter, kind.parameter(named: key) != nil,
-                !claimEnvironmentName(of: key, at: pair.key.mark)
-            {
+            if kind.parameter(named: key) != nil, !claimExportedName(of: key, at: pair.key.mark) {
                 continue
             }
             if kind.acceptsAnyParameter, kind.parameter(named: key) == nil {
-                // The exec kind's parameters are the script's: any name a script can read, as a string.
-                guard Self.isScriptParameterName(key) else {
+                // Any name, as a string; one the kind exports must be a name it can export.
+                if let export, !export.acceptsName(key) {
                     report(
-                        "parameter name '\(ConfigLimits.quoted(key))' cannot reach the script: write letters, digits, "
-                            + "'_', '-' or '.', starting with a letter or '_' (it is exported as WIDGETD_PARAM_<NAME>)",
-                        at: pair.key.mark)
+                        "parameter name '\(ConfigLimits.quoted(key))' cannot reach \(export.receiver): "
+                            + "\(export.nameRule) (it is exported as \(export.form))", at: pair.key.mark)
                     continue
                 }
-                guard claimEnvironmentName(of: key, at: pair.key.mark) else { continue }
+                guard claimExportedName(of: key, at: pair.key.mark) else { continue }
                 let spec = ParameterSpec(key, displayName: key, type: .string)
                 do {
                     values[key] = try ParameterDecoder.decode(pair.value, for: spec)

@@ -54,6 +54,10 @@ public protocol WidgetKind: Sendable {
     var intents: [IntentSpec] { get }
     /// True for a kind whose `intent:` takes any parameter name, passing each on as a string (`exec`).
     var acceptsAnyParameter: Bool { get }
+    /// How the kind hands its parameters on to a program under names of the program's (`exec`: a script's
+    /// environment), for the config checker to hold every name to; nil (the default) when they reach the provider as
+    /// written.
+    var parameterExport: ParameterExport? { get }
     /// True for a kind whose `on_click:` may name any intent: one whose intents are not known yet (a stand-in for a
     /// plugin that failed to load).
     var acceptsAnyIntent: Bool { get }
@@ -138,6 +142,8 @@ extension WidgetKind {
     public var intents: [IntentSpec] { [] }
 
     public var acceptsAnyParameter: Bool { false }
+
+    public var parameterExport: ParameterExport? { nil }
 
     public var acceptsAnyIntent: Bool { false }
 

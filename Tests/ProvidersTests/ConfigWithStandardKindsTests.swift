@@ -41,6 +41,23 @@ struct ConfigWithStandardKindsTests {
         #expect(diagnostic.mark == YAMLMark(line: placement.line, column: placement.column), "\(diagnostic.headline)")
     }
 
+    /// A script's parameters reach it as `WIDGETD_PARAM_<NAME>`: a name no shell reads, or two that map to one name,
+    /// are errors at the name; they were passed on mangled, one overwriting the other.
+    @Test func scriptParameterNamesMustReachTheScript() throws {
+        let good = load(
+            "widgets:\n  w:\n    kind: exec\n    command: [/bin/true]\n    intent: {T_WARN: 1, max-age: 2, _x9: 3}\n")
+        #expect(good.configuration != nil, "\(good.renderedDiagnostics())")
+        let bad = load(
+            "widgets:\n  w:\n    kind: exec\n    command: [/bin/true]\n"
+                + "    intent: {\"a b\": 1, \"a=b\": 2, \"é\": 3, \"9lives\": 4, \"\": 5, A_B: 6, a-b: 7}\n")
+        #expect(bad.configuration == nil)
+        let messages = bad.diagnostics.map(\.message)
+        #expect(messages.count == 6, "\(messages)")
+        #expect(messages.filter { $0.hasSuffix("(it is exported as WIDGETD_PARAM_<NAME>)") }.count == 5, "\(messages)")
+        #expect(messages.last == "parameters 'A_B' and 'a-b' would both reach the script as WIDGETD_PARAM_A_B")
+        #expect(bad.diagnostics.last?.mark == YAMLMark(line: 5, column: 70), "\(bad.renderedDiagnostics())")
+    }
+
     /// The exec kind's own parameters are exported as WIDGETD_PARAM_<NAME> too: `label` beside a script's `LABEL`
     /// would both be WIDGETD_PARAM_LABEL, one winning by chance.
     @Test func aScriptParameterThatExportsAsADeclaredOneIsAnError() {

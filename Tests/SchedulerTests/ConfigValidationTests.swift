@@ -1,5 +1,6 @@
 import Config
 import Foundation
+import Kind
 import Testing
 import Timelines
 import YAML
@@ -257,21 +258,26 @@ struct ConfigValidationTests {
             "\(missing.renderedDiagnostics())")
     }
 
-    /// A script's parameters reach it as `WIDGETD_PARAM_<NAME>`: a name no shell reads, or two that map to one name,
-    /// are errors at the name; they were passed on mangled, one overwriting the other.
-    @Test func scriptParameterNamesMustReachTheScript() throws {
-        let good = loadConfig(
-            "widgets:\n  w:\n    kind: exec\n    command: [/bin/true]\n    intent: {T_WARN: 1, max-age: 2, _x9: 3}\n")
-        #expect(good.configuration != nil, "\(good.renderedDiagnostics())")
-        let bad = loadConfig(
-            "widgets:\n  w:\n    kind: exec\n    command: [/bin/true]\n"
-                + "    intent: {\"a b\": 1, \"a=b\": 2, \"é\": 3, \"9lives\": 4, \"\": 5, A_B: 6, a-b: 7}\n")
-        #expect(bad.configuration == nil)
-        let messages = bad.diagnostics.map(\.message)
-        #expect(messages.count == 6, "\(messages)")
-        #expect(messages.filter { $0.hasSuffix("(it is exported as WIDGETD_PARAM_<NAME>)") }.count == 5, "\(messages)")
-        #expect(messages.last == "parameters 'A_B' and 'a-b' would both reach the script as WIDGETD_PARAM_A_B")
-        #expect(bad.diagnostics.last?.mark == YAMLMark(line: 5, column: 70), "\(bad.renderedDiagnostics())")
+    /// A kind that exports its parameters (`WidgetKind.parameterExport`) has every name held to its rule and its
+    /// exported names kept apart, declared ones included; a kind that takes any name and exports none takes any name.
+    @Test func parameterNamesAreHeldToTheKindsExport() throws {
+        let registry = KindRegistry([ExportingKind(), CommandKind()])
+        func load(_ widget: String) -> ConfigLoadResult {
+            let text = "widgets:\n  w:\n" + widget
+            return ConfigLoader.load(bytes: Array(text.utf8), file: "widgets.yaml", registry: registry)
+        }
+        let good = load("    kind: export\n    intent: {my_tag: x, other: 2}\n")
+        #expect(good.configuration?.widgets.first?.intent["other"] == ParameterValue.string("2"), "\(good.diagnostics)")
+        let bad = load("    kind: export\n    intent: {Level: 1, my_tag: x, my-tag: y, a-b: 1, a_b: 2}\n")
+        #expect(
+            bad.diagnostics.map(\.message) == [
+                "parameter name 'Level' cannot reach the sample program: write lower case letters, '_' or '-' (it is "
+                    + "exported as SAMPLE_<NAME>)",
+                "parameters 'my_tag' and 'my-tag' would both reach the sample program as SAMPLE_MY_TAG",
+                "parameters 'a-b' and 'a_b' would both reach the sample program as SAMPLE_A_B",
+            ])
+        let unexported = load("    kind: exec\n    command: [/bin/true]\n    intent: {\"a b\": 1, A_B: 2, a-b: 3}\n")
+        #expect(unexported.diagnostics.isEmpty, "\(unexported.renderedDiagnostics())")
     }
 
     /// `check` said OK to an `output_dir` that is a file and a `store` that is a directory; the daemon then could not

@@ -22,6 +22,7 @@ public struct ExecKind: WidgetKind {
                 + "does; a persist command gets it on its standard input.")
     ]
     public var acceptsAnyParameter: Bool { true }
+    public var parameterExport: ParameterExport? { Self.scriptParameters }
     public var widgetKeys: [WidgetKeySpec] { ExecSettings.keys }
 
     /// A run blocks a thread for as long as the command runs; its own timeout comes before the engine's.
@@ -198,10 +199,5 @@ public struct ExecKind: WidgetKind {
     /// widgets.yaml's names are letters, digits, `_`, `-` and `.` (`ConfigValidator`).
     static func isExportedUnderItsOwnName(_ name: String) -> Bool {
         !name.isEmpty && !name.contains("=") && !name.hasPrefix("WIDGETD_") && !name.hasPrefix("BLOCK_")
-    }
-
-    /// `max-age` → `MAX_AGE`.
-    static func environmentName(_ name: String) -> String {
-        String(name.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
     }
 }

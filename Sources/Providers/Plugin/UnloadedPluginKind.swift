@@ -24,6 +24,9 @@ public struct UnloadedPluginKind: WidgetKind {
     public var families: [Family] { [.accessoryInline] + Family.allCases.filter { $0 != .accessoryInline } }
     public var parameters: [ParameterSpec] { [] }
     public var acceptsAnyParameter: Bool { true }
+    /// Held to a script's parameter names until the plugin's declaration checks them: the stand-in knows no rule of
+    /// the plugin's, and a name a script can be given, any plugin can.
+    public var parameterExport: ParameterExport? { ExecKind.scriptParameters }
     public var acceptsAnyIntent: Bool { true }
     /// A plugin kind's own widget keys, so that a widget that sets them is accepted while it waits.
     public var widgetKeys: [WidgetKeySpec] { PluginKind.widgetKeys }

@@ -68,6 +68,35 @@ struct CommandKind: WidgetKind {
     }
 }
 
+/// A kind that takes any parameter and hands each on under a name of its own, as `exec` exports a script's, for the
+/// checks of `WidgetKind.parameterExport`.
+struct ExportingKind: WidgetKind {
+    let name = "export"
+    let displayName = "Export"
+    let summary = "Exports its parameters."
+    let families: [Family] = [.systemSmall]
+    let parameters = [ParameterSpec("my_tag", displayName: "Tag", type: .string)]
+    var acceptsAnyParameter: Bool { true }
+    var parameterExport: ParameterExport? {
+        ParameterExport(
+            receiver: "the sample program", form: "SAMPLE_<NAME>", nameRule: "write lower case letters, '_' or '-'",
+            acceptsName: { name in !name.isEmpty && name.allSatisfy { $0.isLowercase || $0 == "_" || $0 == "-" } },
+            exportedName: { "SAMPLE_" + $0.uppercased().replacingOccurrences(of: "-", with: "_") })
+    }
+
+    func placeholder(in context: ProviderContext) -> EntryContent {
+        EntryContent(text: "…")
+    }
+
+    func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        TimelineEntry(date: context.now, content: EntryContent(text: "exported"))
+    }
+
+    func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(entries: [try await snapshot(for: configuration, in: context)], policy: .never)
+    }
+}
+
 extension KindRegistry {
     static let sample = KindRegistry([SampleKind(), CommandKind()])
 }
