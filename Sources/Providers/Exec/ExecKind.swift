@@ -35,6 +35,8 @@ public struct ExecKind: WidgetKind {
 
     /// The environment the daemon was started with, which commands inherit.
     let environment: [String: String]
+    /// What each widget's runs printed, for its next run's environment.
+    let printed = PrintedProperties()
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
@@ -96,7 +98,7 @@ public struct ExecKind: WidgetKind {
             // JSON cut at the cap does not parse; say why it was cut, not only where it stopped.
             throw ExecError("\(error.description) (\(cut))")
         }
-        PrintedProperties.remember(result, format: exec.format, for: context.instance)
+        printed.remember(result, format: exec.format, for: context.instance)
         var timeline = Self.styled(parsed, configuration: configuration, context: context)
         if result.truncated { timeline.notes.append(cut) }
         return timeline
@@ -160,7 +162,7 @@ public struct ExecKind: WidgetKind {
             }
         }
         // What the last run printed, under its own names, over the config's values (`PrintedProperties`).
-        for (name, value) in PrintedProperties.recalled(for: context.instance)
+        for (name, value) in printed.recalled(for: context.instance)
         where Self.isExportedUnderItsOwnName(name) {
             environment[name] = value
         }

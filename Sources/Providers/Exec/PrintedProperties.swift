@@ -2,22 +2,26 @@ import FoundationEssentials
 import Output
 import Synchronization
 
-/// What a widget's last run printed, kept as i3blocks 1.5 keeps it: the block's properties take the keys a run
+/// What each widget's last run printed, kept as i3blocks 1.5 keeps it: the block's properties take the keys a run
 /// prints (an i3bar object's, `full_text`, `short_text` and `color` of its lines), and the next run gets them in its
 /// environment. i3blocks-contrib scripts keep their state so (`timer_and_stopwatch` prints `"running": 1` and reads
 /// `$running` next time); without it a click's effect was gone a run later.
-enum PrintedProperties {
-    private static let byInstance = Mutex<[String: [String: String]]>([:])
+///
+/// Held by the exec kind's value (`ExecKind.printed`), by widget name, so that it lives as long as the kinds the
+/// daemon runs with, and two registries (two daemons' worth in one test process) keep theirs apart.
+final class PrintedProperties: Sendable {
+    private let byInstance = Mutex<[String: [String: String]]>([:])
 
     /// Keeps the properties `result`'s output gives, for `instance`'s next run; a run that printed none keeps the
     /// last ones (i3blocks updates only what is printed).
-    static func remember(_ result: CommandResult, format: ExecSettings.Format, for instance: String) {
+    func remember(_ result: CommandResult, format: ExecSettings.Format, for instance: String) {
         let properties = Self.properties(of: result, format: format)
         guard !properties.isEmpty else { return }
         byInstance.withLock { $0[instance, default: [:]].merge(properties) { $1 } }
     }
 
-    static func recalled(for instance: String) -> [String: String] {
+    /// What `instance`'s runs printed so far, each key as last printed.
+    func recalled(for instance: String) -> [String: String] {
         byInstance.withLock { $0[instance] ?? [:] }
     }
 
