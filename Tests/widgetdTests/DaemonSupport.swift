@@ -24,9 +24,12 @@ final class DaemonUnderTest {
     /// to `standardError` when given (`/dev/full`, a pipe nobody reads), else to a file `log` reads. The config is
     /// `widgets.yaml` in the scratch directory, or in its subdirectory `configIn` (made with its parents); with
     /// `configLink`, the daemon is given a symbolic link by that name (in the scratch directory) to that file instead.
+    /// `launcher` is a program and its arguments that run the daemon's command line (`nsenter -t PID -n --`, to run it
+    /// in a network namespace); it must exec the daemon, so that the process is the daemon.
     init(
         config: String, arguments: [String] = [], reusing: TemporaryDirectory? = nil, standardError: FileHandle? = nil,
-        extraEnvironment: [String: String] = [:], configIn: String? = nil, configLink: String? = nil
+        extraEnvironment: [String: String] = [:], configIn: String? = nil, configLink: String? = nil,
+        launcher: [String] = []
     ) throws {
         end = ProcessEnd(of: process)
         directory = try reusing ?? TemporaryDirectory()
@@ -48,9 +51,10 @@ final class DaemonUnderTest {
             configPath = written
         }
         logPath = try directory.write("daemon-\(UUID().uuidString).log", "")
-        process.executableURL = widgetdBinary
+        let command = ["run", "--config", configPath, "--log-level", "debug"] + arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? widgetdBinary
         process.currentDirectoryURL = directory.url
-        process.arguments = ["run", "--config", configPath, "--log-level", "debug"] + arguments
+        process.arguments = launcher.isEmpty ? command : Array(launcher.dropFirst()) + [widgetdBinary.path] + command
         process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
             .merging(extraEnvironment) { $1 }
         process.standardError = try standardError ?? FileHandle(forWritingTo: URL(fileURLWithPath: logPath))

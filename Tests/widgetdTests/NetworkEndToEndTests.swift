@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// The network kind in a running daemon, in a network namespace the test makes (`unshare -n`): a veth pair whose end
+/// `v0` the test brings up and down and gives an address, with `ip` through `nsenter`. rtnetlink pushes each change;
+/// the same namespace's i3status is asked what it sees.
+@Suite("network through the daemon, in a namespace of its own", .spawnsDaemons)
+struct NetworkEndToEndTests {
+    static let config = """
+        widgets:
+          net:
+            kind: network
+            intent: {interface: v0, format: "{interface} {state} {ip}", format_down: "{interface} down"}
+            output: [plain]
+
+        """
+
+    /// A namespace with the veth pair `v0`–`v1`, `v1` up (so `v0` has a carrier once up), `v0` down.
+    static func namespace() async throws -> NetworkNamespace {
+        let namespace = try NetworkNamespace()
+        #expect(await namespace.waitUntilMade())
+        try namespace.ip("link add v0 type veth peer name v1")
+        try namespace.ip("link set v1 up")
+        return namespace
+    }
+
+    /// How early a file's change time may read: the kernel stamps files from its coarse clock, updated once a tick
+    /// (10 ms at the lowest common `HZ`, 100), while the test reads the precise one.
+    static let coarseClockTick: Double = 10
+
+    /// When `file` was last put in place (its change time), in milliseconds of the wall clock.
+    static func placed(_ file: String) -> Double? {
+        var info = stat()
+        guard lstat(file, &info) == 0 else { return nil }
+        return Double(info.st_ctim.tv_sec) * 1000 + Double(info.st_ctim.tv_nsec) / 1_000_000
+    }
+
+    static func wallClockMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+    }
+
+    /// Runs `ip ARGUMENTS` in the namespace on a thread of its own, and returns the wall clock just before it started
+    /// and just after it returned.
+    static func timedIP(_ namespace: NetworkNamespace, _ arguments: String) async throws -> (
+        started: Double, returned: Double
+    ) {
+        nonisolated(unsafe) let namespace = namespace
+        return try await awaitingPrograms {
+            let started = wallClockMilliseconds()
+            try namespace.ip(arguments)
+            return (started, wallClockMilliseconds())
+        }
+    }
+
+    /// The first line i3status prints for `ethernet v0` in the namespace (`output_format = none`).
+    static func i3statusLine(in namespace: NetworkNamespace, directory: TemporaryDirectory) async throws -> String {
+        let i3status = try requireExecutable("i3status", package: "i3status")
+        let config = try directory.write(
+            "i3status-\(UUID().uuidString).conf",
+            """
+            general {
+                output_format = "none"
+                interval = 1
+            }
+            order += "ethernet v0"
+            ethernet v0 {
+                format_up = "v0 up %ip"
+                format_down = "v0 down"
+            }
+
+            """)
+        let outputPath = try directory.write("i3status-\(UUID().uuidString).out", "")
+        let process = Process()
+        let end = ProcessEnd(of: process)
+        process.executableURL = URL(fileURLWithPath: namespace.launcher[0])
+        process.arguments = Array(namespace.launcher.dropFirst()) + [i3status, "-c", config]
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // SIGKILL: a child of the test runner starts with SIGTERM blocked, which i3status keeps.
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            end.waitBlocking()
+        }
+        var line = ""
+        _ = await waitFor("i3status's first line", watching: directory.url.path) {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            line = text.split(separator: "\n").first.map(String.init) ?? ""
+            return text.contains("\n")
+        }
+        return line
+    }
+
+    @Test func linkChangesShowWithin50MillisecondsAndAgreeWithI3status() async throws {
+        let namespace = try await Self.namespace()
+        let daemon = try DaemonUnderTest(config: Self.config, launcher: namespace.launcher)
+        let file = daemon.output + "/net.plain"
+        #expect(await daemon.waitFor("v0 down") { daemon.read("net.plain") == "v0 down\n" }, "\(daemon.log)")
+        #expect(try await Self.i3statusLine(in: namespace, directory: daemon.directory) == "v0 down")
+
+        // `ip` returns once the kernel has made the change; the widget's file must be in place 50 ms later. The
+        // daemon shares two cores with the rest of the suite, so the file's own change time is compared, not when this
+        // test looked.
+        let up = try await Self.timedIP(namespace, "link set v0 up")
+        #expect(await daemon.waitFor("v0 up") { daemon.read("net.plain") == "v0 up no IP\n" }, "\(daemon.log)")
+        let upPlaced = try #require(Self.placed(file))
+        #expect(upPlaced >= up.started - Self.coarseClockTick, "the file changed after ip started")
+        #expect(upPlaced - up.returned <= 50, "put in place \(upPlaced - up.returned) ms after ip link set v0 up")
+
+        try namespace.ip("addr add 10.9.8.7/24 dev v0")
+        #expect(await daemon.waitFor("the address") { daemon.read("net.plain") == "v0 up 10.9.8.7\n" }, "\(daemon.log)")
+        #expect(try await Self.i3statusLine(in: namespace, directory: daemon.directory) == "v0 up 10.9.8.7")
+
+        let down = try await Self.timedIP(namespace, "link set v0 down")
+        #expect(await daemon.waitFor("v0 down again") { daemon.read("net.plain") == "v0 down\n" }, "\(daemon.log)")
+        let downPlaced = try #require(Self.placed(file))
+        #expect(downPlaced >= down.started - Self.coarseClockTick, "the file changed after ip started")
+        #expect(
+            downPlaced - down.returned <= 50, "put in place \(downPlaced - down.returned) ms after ip link set v0 down")
+        #expect(try await Self.i3statusLine(in: namespace, directory: daemon.directory) == "v0 down")
+    }
+
+    @Test func aClickShowsTheAddressAndAWidgetWithoutThroughputSleepsWhileNothingChanges() async throws {
+        let namespace = try await Self.namespace()
+        try namespace.ip("link set v0 up")
+        try namespace.ip("addr add 192.0.2.5/24 dev v0")
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  net:\n    kind: network\n    intent: {interface: v0, format: \"{state}\"}\n"
+                + "    output: [plain]\n",
+            launcher: namespace.launcher)
+        #expect(await daemon.waitFor("v0 up") { daemon.read("net.plain") == "up\n" }, "\(daemon.log)")
+        #expect(try daemon.cli(["click", "net", "--wait"]).status == 0)
+        #expect(await daemon.waitFor("the address") { daemon.read("net.plain") == "v0 192.0.2.5\n" }, "\(daemon.log)")
+        #expect(try daemon.cli(["intent", "net", "toggle_address", "--wait"]).status == 0)
+        #expect(await daemon.waitFor("the format again") { daemon.read("net.plain") == "up\n" }, "\(daemon.log)")
+
+        // Nothing samples a format without throughput: with no link changing, the daemon does not wake. The pause is
+        // the test, as in DaemonEndToEndTests' idle daemon.
+        #expect(await daemon.waitFor("the trim") { daemon.log.contains("handing back start-up's mapped files") })
+        #expect(
+            try await waitForQuiet("the daemon to settle", window: .milliseconds(500)) { try daemon.contextSwitches() })
+        let before = try daemon.contextSwitches()
+        try await Task.sleep(for: .seconds(2))
+        let after = try daemon.contextSwitches()
+        #expect(after == before, "the daemon woke \(after - before) times in 2 s with no link changing")
+    }
+}
