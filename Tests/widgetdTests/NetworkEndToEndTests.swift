@@ -16,11 +16,15 @@ struct NetworkEndToEndTests {
 
         """
 
-    /// A namespace with the veth pair `v0`–`v1`, `v1` up (so `v0` has a carrier once up), `v0` down.
+    /// A namespace with the veth pair `v0`–`v1`, `v1` up (so `v0` has a carrier once up), `v0` down. Neither makes
+    /// an IPv6 link-local address of its own (`addrgenmode none`): one would appear a moment after `v0` comes up,
+    /// changing what `{ip}` shows and waking the listener once its address detection ends, at no step of the test's.
     static func namespace() async throws -> NetworkNamespace {
         let namespace = try NetworkNamespace()
         #expect(await namespace.waitUntilMade())
         try namespace.ip("link add v0 type veth peer name v1")
+        try namespace.ip("link set v0 addrgenmode none")
+        try namespace.ip("link set v1 addrgenmode none")
         try namespace.ip("link set v1 up")
         return namespace
     }
@@ -55,23 +59,24 @@ struct NetworkEndToEndTests {
         }
     }
 
-    /// The first line i3status prints for `ethernet v0` in the namespace (`output_format = none`).
+    /// An i3status config of one `ethernet v0` module, printing plain lines (`output_format = none`).
+    static let i3statusConfig = """
+        general {
+            output_format = "none"
+            interval = 1
+        }
+        order += "ethernet v0"
+        ethernet v0 {
+            format_up = "v0 up %ip"
+            format_down = "v0 down"
+        }
+
+        """
+
+    /// The first line i3status prints for `ethernet v0` in the namespace.
     static func i3statusLine(in namespace: NetworkNamespace, directory: TemporaryDirectory) async throws -> String {
         let i3status = try requireExecutable("i3status", package: "i3status")
-        let config = try directory.write(
-            "i3status-\(UUID().uuidString).conf",
-            """
-            general {
-                output_format = "none"
-                interval = 1
-            }
-            order += "ethernet v0"
-            ethernet v0 {
-                format_up = "v0 up %ip"
-                format_down = "v0 down"
-            }
-
-            """)
+        let config = try directory.write("i3status-\(UUID().uuidString).conf", i3statusConfig)
         let outputPath = try directory.write("i3status-\(UUID().uuidString).out", "")
         let process = Process()
         let end = ProcessEnd(of: process)
@@ -146,5 +151,25 @@ struct NetworkEndToEndTests {
         try await Task.sleep(for: .seconds(2))
         let after = try daemon.contextSwitches()
         #expect(after == before, "the daemon woke \(after - before) times in 2 s with no link changing")
+    }
+
+    @Test func anImportedEthernetModuleShowsWhatI3statusShows() async throws {
+        let namespace = try await Self.namespace()
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let imported = try runWidgetd(["import", "i3status", try scratch.write("i3status.conf", Self.i3statusConfig)])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("  ethernet_v0:\n    kind: network\n"), "\(imported.stdout)")
+        let config = imported.stdout.replacingOccurrences(
+            of: "    kind: network\n", with: "    kind: network\n    output: [plain]\n")
+        let daemon = try DaemonUnderTest(config: config, launcher: namespace.launcher)
+        for change in ["", "link set v0 up", "addr add 198.51.100.4/24 dev v0", "link set v0 down"] {
+            if !change.isEmpty { try namespace.ip(change) }
+            let theirs = try await Self.i3statusLine(in: namespace, directory: daemon.directory)
+            #expect(
+                await daemon.waitFor("i3status's \(theirs) after '\(change)'") {
+                    daemon.read("ethernet_v0.plain") == theirs + "\n"
+                }, "ours: \(daemon.read("ethernet_v0.plain") ?? "none")")
+        }
     }
 }

@@ -25,10 +25,15 @@ enum I3blocksContribScripts {
         "mediaplayer": (
             "music", "MPRIS signals over D-Bus, no playerctl; player: for the player, clicks play/pause and skip"
         ),
+        "iface": ("network", "pushed by rtnetlink, no polling; interface: IFACE, format: '{interface} {ip}'"),
+        "bandwidth": (
+            "network", "/proc/net/dev sampled in the daemon at interval:; interface: INTERFACE, format: '{down} {up}'"
+        ),
+        "wifi": ("network", "rtnetlink and /proc/net/wireless; format: '{quality}' (no SSID yet)"),
     ]
     /// Scripts whose kind is not there yet.
     static let planned: [String: String] = [
-        "iface": "network", "bandwidth": "network", "wifi": "network", "volume": "sound", "volume-pulseaudio": "sound",
+        "volume": "sound", "volume-pulseaudio": "sound",
     ]
 
     /// The note for a block whose command runs one of these scripts (`$SCRIPT_DIR/cpu_usage`,

@@ -110,6 +110,8 @@ struct I3statusModule {
             battery(section, consumed: &consumed, intent: &intent, notes: &notes, format: format)
         case "tztime", "time":
             return clock(section)
+        case "ethernet", "wireless":
+            return network(section, interval: interval)
         default:
             return nil
         }
