@@ -85,6 +85,14 @@ struct NetworkKindTests {
         #expect(WirelessQuality(procNetWireless: wireless, interface: "eth0") == nil)
     }
 
+    @Test func nl80211AnswersNoSSIDForAnInterfaceThatIsNotWireless() {
+        // The loopback interface (index 1 in every namespace): the real kernel refuses it, or has no nl80211.
+        #expect(WirelessQuery.ssid(ofInterface: 1) == nil)
+        let shown = Self.presentation("eth0", "{ssid}").content(Self.state, rates: nil, quality: nil, ssid: "home")
+        #expect(shown.text == "home")
+        #expect(Self.presentation("eth0", "{ssid}").content(Self.state, rates: nil, quality: nil).text == "--")
+    }
+
     @Test func checkWarnsOfUnknownPlaceholdersInEachFormat() {
         let kind = NetworkKind()
         var values = kind.defaultConfiguration

@@ -145,3 +145,59 @@ struct RouteMessageTests {
         #expect(state.defaultLink?.name == "eth0", "no route, none running: the first but loopback")
     }
 }
+
+/// The nl80211 answers the SSID is read from, as bytes (there is no Wi-Fi to ask in the tests): the controller's
+/// family id, the interface's SSID, a refusal, and lengths that lie.
+@Suite("nl80211 messages")
+struct WirelessInterfaceMessageTests {
+    typealias Bytes = RouteMessageTests
+
+    /// A generic netlink message of `family`: `nlmsghdr`, `genlmsghdr` (`command`, version 1), then `attributes`.
+    static func generic(family: UInt16, command: UInt8, _ attributes: [UInt8], length: UInt32? = nil) -> [UInt8] {
+        Bytes.message(family, [command, 1, 0, 0] + attributes, length: length)
+    }
+
+    @Test func theControllerNamesNl80211sFamilyID() {
+        let answer = Self.generic(
+            family: 0x10, command: 1,
+            Bytes.attribute(2, Array("nl80211".utf8) + [0]) + Bytes.attribute(1, Bytes.little(UInt16(0x1C))))
+        #expect(WirelessInterfaceMessage.familyID(in: answer) == 0x1C)
+        #expect(WirelessInterfaceMessage.familyID(in: Bytes.message(2, Bytes.little(Int32(-2)))) == nil, "ENOENT")
+    }
+
+    @Test func theInterfaceAnswerCarriesTheSSID() {
+        let answer = Self.generic(
+            family: 0x1C, command: 7,
+            Bytes.attribute(3, Bytes.little(UInt32(3))) + Bytes.attribute(52, Array("café net".utf8)))
+        #expect(WirelessInterfaceMessage.ssid(in: answer, family: 0x1C) == "café net")
+        #expect(WirelessInterfaceMessage.ssid(in: answer, family: 0x1D) == nil, "another family's message")
+        let unassociated = Self.generic(family: 0x1C, command: 7, Bytes.attribute(3, Bytes.little(UInt32(3))))
+        #expect(WirelessInterfaceMessage.ssid(in: unassociated, family: 0x1C) == nil)
+        let tooLong = Self.generic(family: 0x1C, command: 7, Bytes.attribute(52, [UInt8](repeating: 65, count: 33)))
+        #expect(WirelessInterfaceMessage.ssid(in: tooLong, family: 0x1C) == nil, "an SSID is at most 32 bytes")
+        let refused = Bytes.message(2, Bytes.little(Int32(-95)) + [UInt8](repeating: 0, count: 16))
+        #expect(WirelessInterfaceMessage.answer(in: refused, family: 0x1C) == .refused(code: -95), "EOPNOTSUPP: wired")
+    }
+
+    @Test func cutAndLyingAnswersGiveNothing() {
+        let answer = Self.generic(family: 0x1C, command: 7, Bytes.attribute(52, Array("home".utf8)))
+        for cut in 0..<answer.count {
+            #expect(WirelessInterfaceMessage.ssid(in: Array(answer[..<cut]), family: 0x1C) == nil, "cut at \(cut)")
+        }
+        let lying = Self.generic(
+            family: 0x1C, command: 7, Bytes.attribute(52, Array("home".utf8)), length: UInt32(answer.count + 4))
+        #expect(WirelessInterfaceMessage.ssid(in: lying, family: 0x1C) == nil)
+        var lyingAttribute = answer
+        lyingAttribute[20] = 200  // the SSID attribute's length, past the message
+        #expect(WirelessInterfaceMessage.ssid(in: lyingAttribute, family: 0x1C) == nil)
+    }
+
+    @Test func theRequestsAreWhatNl80211Expects() {
+        let request = WirelessInterfaceMessage.interfaceRequest(family: 0x1C, index: 3, sequence: 2)
+        #expect(request.count == 28 && request.uint32(at: 0) == 28 && request.uint16(at: 4) == 0x1C)
+        #expect(request[16] == 5, "NL80211_CMD_GET_INTERFACE")
+        #expect(request.uint16(at: 20) == 8 && request.uint16(at: 22) == 3 && request.uint32(at: 24) == 3)
+        let family = WirelessInterfaceMessage.familyRequest(sequence: 1)
+        #expect(family.uint16(at: 4) == 0x10 && family[16] == 3 && family.count == 16 + 4 + 12)
+    }
+}

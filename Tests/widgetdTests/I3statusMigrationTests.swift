@@ -90,7 +90,7 @@ struct I3statusMigrationTests {
                     + "    - memory\n    - clock_local\n"))
         #expect(
             yaml.contains(
-                "  wireless:\n    kind: network\n    intent:\n      format: \"W: ({quality} at %essid) {ip}\""))
+                "  wireless:\n    kind: network\n    intent:\n      format: \"W: ({quality} at {ssid}) {ip}\""))
         #expect(yaml.contains("  # ethernet: %speed in format_up has no counterpart in the network kind"))
         #expect(yaml.contains("#     status_command exec widgetd bar --bar i3status"))
 

@@ -18,6 +18,8 @@ final class NetworkSession: ProviderSession {
     private let presentation: NetworkPresentation
     private let alternateFormat: PlaceholderFormat
     private let samples: Bool
+    /// Whether a format names `{ssid}`, which nl80211 is asked for at each change.
+    private let asksSSID: Bool
     private let files: SystemFiles
     private let listener: RouteListener
     private let instance: String
@@ -36,6 +38,9 @@ final class NetworkSession: ProviderSession {
         self.presentation = presentation
         self.alternateFormat = alternateFormat
         self.samples = sampleInterval != nil
+        self.asksSSID = ([presentation.format, alternateFormat] + [presentation.formatDown]).contains {
+            $0.placeholders.contains("ssid")
+        }
         self.files = files
         self.listener = listener
         self.instance = instance
@@ -97,6 +102,9 @@ final class NetworkSession: ProviderSession {
             ? name.flatMap { name in
                 files.text("/proc/net/wireless").flatMap { WirelessQuality(procNetWireless: $0, interface: name) }
             } : nil
+        let link = presentation.link(in: network).0
+        let ssid =
+            asksSSID && link?.isRunning == true ? link.flatMap { WirelessQuery.ssid(ofInterface: $0.index) } : nil
         let now = ContinuousClock.now
         let content: EntryContent? = shown.withLock { shown in
             if sampling && samples {
@@ -111,7 +119,7 @@ final class NetworkSession: ProviderSession {
             }
             var presentation = presentation
             if shown.alternate { presentation.format = alternateFormat }
-            let content = presentation.content(network, rates: shown.rates, quality: shown.quality)
+            let content = presentation.content(network, rates: shown.rates, quality: shown.quality, ssid: ssid)
             guard content != shown.content else { return nil }
             shown.content = content
             return content

@@ -12,7 +12,7 @@ public struct NetworkKind: WidgetKind {
     public let name = "network"
     public let displayName = "Network"
     public let summary =
-        "An interface's state, addresses, throughput and Wi-Fi quality, pushed by rtnetlink (throughput sampled)."
+        "An interface's state, addresses, throughput, Wi-Fi SSID and quality, pushed by rtnetlink."
     public let families = SampledParameters.families
     public let parameters = [
         ParameterSpec(
@@ -39,10 +39,10 @@ public struct NetworkKind: WidgetKind {
     /// How often throughput and link quality are sampled when a format shows them.
     static let defaultInterval: TimeInterval = 5
 
-    public static let placeholders = ["interface", "state", "ip", "ipv4", "ipv6", "up", "down", "quality"]
+    public static let placeholders = ["interface", "state", "ip", "ipv4", "ipv6", "up", "down", "quality", "ssid"]
     static let placeholderList =
         "{interface} {state} (up, down, absent) {ip} {ipv4} {ipv6} {up} {down} (bytes per second, sampled) "
-        + "{quality} (Wi-Fi link quality, sampled)"
+        + "{quality} (Wi-Fi link quality, sampled) {ssid} (Wi-Fi network, from nl80211)"
     static let formatParameters = ["format", "format_down", "format_alt"]
 
     let files: SystemFiles

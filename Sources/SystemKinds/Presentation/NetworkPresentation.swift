@@ -21,9 +21,10 @@ struct NetworkPresentation: Sendable {
         return (link, link?.name)
     }
 
-    /// The entry for `state`, with the throughput since the previous sample and the link quality when they were read.
+    /// The entry for `state`, with the throughput since the previous sample and the link quality when they were read,
+    /// and the SSID nl80211 gave.
     func content(
-        _ state: NetworkState, rates: (down: UInt64, up: UInt64)?, quality: WirelessQuality?
+        _ state: NetworkState, rates: (down: UInt64, up: UInt64)?, quality: WirelessQuality?, ssid: String? = nil
     ) -> EntryContent {
         let (link, name) = link(in: state)
         guard let name else {
@@ -43,7 +44,7 @@ struct NetworkPresentation: Sendable {
         let qualityText: String = quality.map { String($0.percentage) + "%" } ?? "--"
         var values: [String: String] = [
             "interface": name, "state": stateWord, "ipv4": ipv4Text, "ipv6": ipv6Text, "ip": ipText, "up": upText,
-            "down": downText, "quality": qualityText,
+            "down": downText, "quality": qualityText, "ssid": ssid ?? "--",
         ]
         if link?.isRunning != true { values["ip"] = "no IP" }
         let addresses = (ipv4 + ipv6).map { "\($0.text)/\($0.prefixLength)" }

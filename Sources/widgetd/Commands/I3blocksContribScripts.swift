@@ -29,7 +29,7 @@ enum I3blocksContribScripts {
         "bandwidth": (
             "network", "/proc/net/dev sampled in the daemon at interval:; interface: INTERFACE, format: '{down} {up}'"
         ),
-        "wifi": ("network", "rtnetlink and /proc/net/wireless; format: '{quality}' (no SSID yet)"),
+        "wifi": ("network", "rtnetlink, nl80211 and /proc/net/wireless; format: '{ssid} {quality}'"),
     ]
     /// Scripts whose kind is not there yet.
     static let planned: [String: String] = [

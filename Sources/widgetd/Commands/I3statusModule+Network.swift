@@ -5,8 +5,8 @@ extension I3statusModule {
         "ethernet": (up: "E: %ip (%speed)", down: "E: down"),
         "wireless": (up: "W: (%quality at %essid, %bitrate) %ip", down: "W: down"),
     ]
-    /// i3status's network placeholders that the network kind has, by their i3status names.
-    static let networkPlaceholders = ["ip", "quality"]
+    /// i3status's network placeholders that the network kind has, by their i3status names (`%essid` is `{ssid}`).
+    static let networkPlaceholders = ["ip", "quality", "essid"]
     /// The `interval:` the network kind samples at when a format shows throughput or quality.
     static let networkInterval = 5
 
@@ -29,7 +29,8 @@ extension I3statusModule {
             ("format_up", "format", defaults.up), ("format_down", "format_down", defaults.down),
         ] {
             let format = section.value(key) ?? fallback
-            let (translated, unknown) = translatePlaceholders(format, known: networkPlaceholders, perCore: false)
+            let (named, unknown) = translatePlaceholders(format, known: networkPlaceholders, perCore: false)
+            let translated = named.replacing("{essid}", with: "{ssid}")
             intent.append("\(parameter): \(I3blocksImport.yamlQuoted(translated))")
             sampled = sampled || translated.contains("{quality}")
             for name in unknown {
