@@ -172,4 +172,35 @@ struct NetworkEndToEndTests {
                 }, "ours: \(daemon.read("ethernet_v0.plain") ?? "none")")
         }
     }
+
+    /// Throughput is the one sampled value: `{up}` shows `--` until a second sample, then the bytes `v0` sent per
+    /// second. 100 UDP datagrams of 1,000 bytes go out of `v0` to a neighbour entered by hand (no ARP, no reply).
+    @Test func throughputIsSampledAtTheIntervalAndCountsWhatTheInterfaceSent() async throws {
+        let namespace = try await Self.namespace()
+        try namespace.ip("link set v0 up")
+        try namespace.ip("addr add 203.0.113.1/24 dev v0")
+        try namespace.ip("neigh add 203.0.113.9 lladdr 02:00:00:00:00:09 dev v0")
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  net:\n    kind: network\n    interval: 1s\n"
+                + "    intent: {interface: v0, format: \"{up}\"}\n    output: [plain]\n",
+            launcher: namespace.launcher)
+        #expect(
+            await daemon.waitFor("a rate of nothing sent") { daemon.read("net.plain") == "0.0 B/s\n" }, "\(daemon.log)")
+        let python = try requireExecutable("python3", package: "python3")
+        let send = """
+            import socket
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            for _ in range(100): s.sendto(b"x" * 1000, ("203.0.113.9", 9))
+            """
+        let sent = try runProgram(namespace.nsenter, ["-t", String(namespace.pid), "-n", "--", python, "-c", send])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        // 100 × (1,000 + 28 + 14) bytes, all in one interval or split over two: at least half of them in one.
+        var shown = ""
+        #expect(
+            await daemon.waitFor("the bytes sent") {
+                shown = daemon.read("net.plain") ?? ""
+                return shown.hasSuffix(" KiB/s\n") && (Double(shown.split(separator: " ")[0]) ?? 0) >= 50
+            }, "shown: \(shown)")
+        #expect(await daemon.waitFor("nothing sent again") { daemon.read("net.plain") == "0.0 B/s\n" })
+    }
 }
