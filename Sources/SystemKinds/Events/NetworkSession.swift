@@ -105,6 +105,7 @@ final class NetworkSession: ProviderSession {
         let link = presentation.link(in: network).0
         let ssid =
             asksSSID && link?.isRunning == true ? link.flatMap { WirelessQuery.ssid(ofInterface: $0.index) } : nil
+        let problem = listener.problem
         let now = ContinuousClock.now
         let content: EntryContent? = shown.withLock { shown in
             if sampling && samples {
@@ -119,7 +120,11 @@ final class NetworkSession: ProviderSession {
             }
             var presentation = presentation
             if shown.alternate { presentation.format = alternateFormat }
-            let content = presentation.content(network, rates: shown.rates, quality: shown.quality, ssid: ssid)
+            var content = presentation.content(network, rates: shown.rates, quality: shown.quality, ssid: ssid)
+            if network.links.isEmpty, let problem {
+                // No dump and no socket: "no interface" would be a claim about the machine, not about the daemon.
+                content = EntryContent(text: "no network state", tooltip: problem, classes: ["absent"])
+            }
             guard content != shown.content else { return nil }
             shown.content = content
             return content

@@ -111,18 +111,15 @@ public struct NetworkLink: Sendable, Hashable {
     public var name: String
     /// `ifi_flags`: `IFF_UP`, `IFF_RUNNING`, `IFF_LOOPBACK`…
     public var flags: UInt32
-    /// True when the kernel sent `IFLA_WIRELESS` or the name is one /proc/net/wireless lists (see `NetworkState`).
-    public var isWireless: Bool
 
     static let up: UInt32 = 0x1
     static let loopback: UInt32 = 0x8
     static let running: UInt32 = 0x40
 
-    public init(index: Int32, name: String, flags: UInt32, isWireless: Bool = false) {
+    public init(index: Int32, name: String, flags: UInt32) {
         self.index = index
         self.name = name
         self.flags = flags
-        self.isWireless = isWireless
     }
 
     /// Administratively up and with a carrier (`IFF_RUNNING`): what i3status calls up.
@@ -138,7 +135,7 @@ public struct NetworkLink: Sendable, Hashable {
         guard let nameBytes = attributes[3 /* IFLA_IFNAME */] else { return nil }
         let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
         guard !name.isEmpty else { return nil }
-        self.init(index: index, name: name, flags: flags, isWireless: attributes[11 /* IFLA_WIRELESS */] != nil)
+        self.init(index: index, name: name, flags: flags)
     }
 }
 
