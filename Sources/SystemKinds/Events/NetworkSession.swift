@@ -90,7 +90,7 @@ final class NetworkSession: ProviderSession {
 
     /// Renders `network`; `sampling` reads the counters and the link quality first. Pushes only a changed text.
     private func show(_ network: NetworkState, sampling: Bool) {
-        let name = presentation.link(in: network).name
+        let (link, name) = presentation.link(in: network)
         let counters =
             sampling && samples
             ? name.flatMap { name in
@@ -102,7 +102,6 @@ final class NetworkSession: ProviderSession {
             ? name.flatMap { name in
                 files.text("/proc/net/wireless").flatMap { WirelessQuality(procNetWireless: $0, interface: name) }
             } : nil
-        let link = presentation.link(in: network).0
         let ssid =
             asksSSID && link?.isRunning == true ? link.flatMap { WirelessQuery.ssid(ofInterface: $0.index) } : nil
         let problem = listener.problem
