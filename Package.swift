@@ -109,6 +109,12 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // libpulse's asynchronous API, for the sound kind: linked, so the .deb depends on libpulse0.
+        .systemLibrary(
+            name: "CPulse",
+            pkgConfig: "libpulse",
+            providers: [.apt(["libpulse-dev"])]
+        ),
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation, so no ICU.
@@ -146,7 +152,7 @@ let package = Package(
         // uevents (battery, backlight) and by MPRIS signals on the session bus (music): pure readings of /proc, /sys,
         // statvfs and D-Bus messages, behind the kind boundary like every other kind (issue 36).
         .target(
-            name: "SystemKinds", dependencies: ["Basics", "CDBus", "Kind", "TimeZones", "Timelines"],
+            name: "SystemKinds", dependencies: ["Basics", "CDBus", "CPulse", "Kind", "TimeZones", "Timelines"],
             swiftSettings: sizeOptimizedInRelease),
         .target(
             name: "Providers",
@@ -195,7 +201,7 @@ let package = Package(
             ]),
         // The system kinds against a procfs/sysfs-shaped tree and against this machine's /proc, free, df and i3status.
         .testTarget(
-            name: "SystemKindsTests", dependencies: ["SystemKinds", "Kind", "TimeZones", "Timelines", "TestSupport"]),
+            name: "SystemKindsTests", dependencies: ["SystemKinds", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
             name: "widgetdTests",

@@ -6,7 +6,7 @@ public enum SystemKindsCatalog {
         [
             CPUKind(files: files), MemoryKind(files: files), LoadKind(files: files), DiskKind(files: files),
             TemperatureKind(files: files), UptimeKind(files: files), BatteryKind(files: files),
-            BacklightKind(files: files), NetworkKind(files: files), MusicKind(),
+            BacklightKind(files: files), NetworkKind(files: files), SoundKind(), MusicKind(),
         ]
     }
 }

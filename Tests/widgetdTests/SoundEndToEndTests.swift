@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// The sound kind in a running daemon against a real PulseAudio server the test starts (`PulseServer`): what `pactl`
+/// changes is pushed by the server's subscription, a click runs its intent on the daemon's connection, i3status's
+/// `volume` module on the same server shows the same, and a machine without a server shows it as a state.
+@Suite("sound through the daemon")
+struct SoundEndToEndTests {
+    static let config = """
+        widgets:
+          snd:
+            kind: sound
+            output: [plain]
+            intent: {format: "{volume} {description}", format_muted: "M {volume}"}
+
+        """
+
+    @Test(.aheadInLine) func pactlsChangesArePushedAClickMutesAndI3statusAgrees() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let server = try await PulseServer(in: scratch.url.path)
+        defer { server.stop() }
+        #expect(try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "50%"]).status == 0)
+        let daemon = try DaemonUnderTest(config: Self.config, extraEnvironment: server.environment)
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("the sink's volume") { daemon.read("snd.plain") == "50% Null Output\n" },
+            "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
+
+        // Nothing re-reads the server on a timer (the timeline's policy is never): only its event can show this.
+        let changed = ContinuousClock.now
+        #expect(try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "37%"]).status == 0)
+        #expect(
+            await daemon.waitFor("the new volume", timeout: .seconds(5)) {
+                daemon.read("snd.plain") == "37% Null Output\n"
+            }, "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
+        #expect(ContinuousClock.now - changed < .seconds(5))
+        #expect(try await i3statusVolume(server) == "V 37% Null Output")
+
+        #expect(try server.pactl(["set-sink-mute", "@DEFAULT_SINK@", "1"]).status == 0)
+        #expect(await daemon.waitFor("muted") { daemon.read("snd.plain") == "M 37%\n" })
+        #expect(try await i3statusVolume(server) == "M 37%")
+
+        // A left click unmutes, on the daemon's own connection.
+        #expect(try daemon.cli(["click", "snd", "--wait"]).status == 0)
+        #expect(await daemon.waitFor("unmuted by the click") { daemon.read("snd.plain") == "37% Null Output\n" })
+        #expect(try server.pactl(["get-sink-mute", "@DEFAULT_SINK@"]).stdout == "Mute: no\n")
+        // Scrolling up twice steps twice, even before the server's first event answers.
+        #expect(try daemon.cli(["click", "snd", "--button", "4", "--wait"]).status == 0)
+        #expect(try daemon.cli(["click", "snd", "--button", "4", "--wait"]).status == 0)
+        #expect(await daemon.waitFor("two steps up") { daemon.read("snd.plain") == "47% Null Output\n" })
+        #expect(try server.pactl(["get-sink-volume", "@DEFAULT_SINK@"]).stdout.contains("/  47% /"))
+        #expect(try await i3statusVolume(server) == "V 47% Null Output")
+    }
+
+    @Test func noServerIsAStateAndTheServerIsFoundWhenItComes() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let socket = scratch.url.path + "/pulse/native"
+        let daemon = try DaemonUnderTest(config: Self.config, extraEnvironment: ["PULSE_SERVER": "unix:" + socket])
+        defer { daemon.stop() }
+        #expect(
+            await daemon.waitFor("the no-server state") { daemon.read("snd.plain") == "no sound server\n" },
+            "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
+        try FileManager.default.createDirectory(
+            atPath: scratch.url.path + "/pulse", withIntermediateDirectories: true)
+        let server = try await PulseServer(in: scratch.url.path + "/pulse", socket: socket)
+        defer { server.stop() }
+        // The first retry is a second after the failure, the next two after that.
+        #expect(
+            await daemon.waitFor("the server that came", timeout: .seconds(10)) {
+                daemon.read("snd.plain") == "100% Null Output\n"
+            }, "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
+        let lines = daemon.log.split(separator: "\n").filter { $0.contains("snd") }
+        #expect(lines.count < 10, "the widget's log lines: \(lines.joined(separator: "\n"))")
+    }
+
+    /// The line i3status's `volume` module prints for the server's default sink, after its first (which it prints
+    /// before pulse has answered).
+    func i3statusVolume(_ server: PulseServer) async throws -> String {
+        let i3status = try requireExecutable("i3status", package: "i3status")
+        let config = server.directory + "/i3status.conf"
+        try """
+        general {
+            output_format = "none"
+            interval = 1
+        }
+        order += "volume master"
+        volume master {
+            format = "V %volume %devicename"
+            format_muted = "M %volume"
+            device = "pulse"
+        }
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let output = server.directory + "/i3status.out"
+        FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: i3status)
+        process.arguments = ["-c", config]
+        process.environment = server.environment.merging(["PATH": "/usr/bin:/bin", "HOME": server.directory]) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        let end = ProcessEnd(of: process)
+        try process.run()
+        defer {
+            process.terminate()
+            end.waitBlocking()
+        }
+        var lines: [Substring] = []
+        _ = await waitFor("i3status's second line", watching: server.directory) {
+            lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
+            return lines.count >= 2
+        }
+        return lines.count >= 2 ? String(lines[1]) : ""
+    }
+}
