@@ -87,7 +87,7 @@ struct SoundTests {
         #expect(text(Self.server, device: "null.monitor", muted: "{device}") == "null.monitor")
         let small = SoundPresentation.content(
             Self.server, device: "sink", format: nil, mutedFormat: nil, family: .systemSmall)
-        #expect(small.text == "▃ ♪ 37%" && small.shortText == "▃")
+        #expect(small.text == "▄ ♪ 37%" && small.shortText == "▄")
         #expect(small.percentage == 37)
         let muted = SoundPresentation.content(
             Self.server, device: "source", format: nil, mutedFormat: nil, family: .accessoryInline)
