@@ -27,10 +27,12 @@ final class PulseServer {
         }
         // Under a shell that stays its parent: pulseaudio closes every descriptor it inherits, and Foundation's Process
         // takes the close of its own for the child's exit and then waits for it in `wait4`, which held every other
-        // Process of the test run until pulseaudio ended. The shell ends it on SIGTERM and waits for it.
+        // Process of the test run until pulseaudio ended. The shell writes the server's pid for `stop`, which kills
+        // it and the shell with SIGKILL: the test process's children start with its threads' blocked signals, so a
+        // SIGTERM would never reach either of them.
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = [
-            "-c", "trap 'kill $server; wait $server; exit 0' TERM; \"$0\" \"$@\" & server=$!; wait $server",
+            "-c", "\"$0\" \"$@\" & server=$!; echo $server > '\(directory)/pulseaudio.pid'; wait $server",
             program, "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--disable-shm=yes",
             "--use-pid-file=no", "-L", "module-null-sink",
             "-L", "module-native-protocol-unix socket=\(self.socket) auth-anonymous=1",
@@ -58,10 +60,12 @@ final class PulseServer {
     deinit { stop() }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            end.waitBlocking()
-        }
+        guard process.isRunning else { return }
+        let pidFile = (try? String(contentsOfFile: directory + "/pulseaudio.pid", encoding: .utf8)) ?? ""
+        if let server = Int32(pidFile.trimmingCharacters(in: .whitespacesAndNewlines)) { kill(server, SIGKILL) }
+        // The shell too: it inherits SIGCHLD blocked as well, so its `wait` would not see the server end.
+        kill(process.processIdentifier, SIGKILL)
+        end.waitBlocking()
     }
 
     /// Runs `pactl` against this server.
