@@ -28,6 +28,8 @@ enum SystemBarBench {
         ("mem", "kind: memory\nintent: {format: \"{used} | {available}\"}"),
         ("load", "kind: load"),
         ("disk", "kind: disk\ninterval: 5s\nintent: {path: /, format: \"{avail}\"}"),
+        ("net", "kind: network\nintent: {format: \"E: {ip}\"}"),
+        ("snd", "kind: sound\nintent: {format: \"♪ {volume}\"}"),
         ("bat", "kind: battery"),
         ("clock", "kind: clock\nintent: {format: \"%H:%M\"}"),
     ]
@@ -37,12 +39,16 @@ enum SystemBarBench {
         order += "memory"
         order += "load"
         order += "disk /"
+        order += "ethernet _first_"
+        order += "volume master"
         order += "battery all"
         order += "tztime local"
         cpu_usage { format = "CPU %usage" }
         memory { format = "%used | %available" }
         load { format = "%1min" }
         disk "/" { format = "%avail" }
+        ethernet _first_ { format_up = "E: %ip" format_down = "E: down" }
+        volume master { format = "♪ %volume" device = "pulse" }
         tztime local { format = "%H:%M" }
         """
 
@@ -53,16 +59,48 @@ enum SystemBarBench {
             + "/proc/meminfo",
         "cut -d' ' -f1 /proc/loadavg",
         "df -h --output=avail / | tail -n 1",
+        "ip -4 -o addr show scope global | awk '{print \"E: \" $4; exit}'",
+        "pactl get-sink-volume @DEFAULT_SINK@ | grep -o '[0-9]*%' | head -n 1",
         "cat /sys/class/power_supply/BAT*/capacity 2>/dev/null || echo 'No battery'",
         "date +%H:%M",
     ]
 
+    /// A headless PulseAudio with one null sink, for the sound widget and i3status's volume module alike: what both
+    /// are given to reach it is `environment`.
+    final class SoundServer {
+        let child: Child
+        let environment: [String: String]
+
+        init(root: String) throws {
+            let directory = root + "/pulse"
+            for path in [directory, directory + "/home", directory + "/runtime"] { try makeDirectory(path) }
+            let socket = directory + "/native"
+            child = try Child(
+                [
+                    "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--disable-shm=yes",
+                    "--use-pid-file=no", "-L", "module-null-sink",
+                    "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+                ],
+                environment: [
+                    "PATH": "/usr/bin:/bin", "HOME": directory + "/home", "XDG_RUNTIME_DIR": directory + "/runtime",
+                    "PULSE_RUNTIME_PATH": directory + "/runtime",
+                ], stderr: directory + "/pulseaudio.log")
+            environment = ["PULSE_SERVER": "unix:" + socket]
+            guard waitUntil(timeout: 10, { access(socket, F_OK) == 0 }) else {
+                child.stop()
+                throw BenchError("pulseaudio did not start; see \(directory)/pulseaudio.log")
+            }
+        }
+
+        deinit { child.stop() }
+    }
+
     /// widgetd on `config` (a widgets.yaml text), the bar showing `barArguments`.
     static func widgetd(
         config: String, barArguments: [String], timelines: Int, seconds: Double, settle: Double, root: String,
-        name: String, widgetd: String
+        name: String, widgetd: String, environment: [String: String] = [:]
     ) throws -> StatusProgramCost {
-        let scenario = try Scenario(root: root, name: name, widgetd: widgetd)
+        let scenario = try Scenario(root: root, name: name, widgetd: widgetd, extraEnvironment: environment)
         try config.write(toFile: scenario.config, atomically: true, encoding: .utf8)
         let daemon = try scenario.startDaemon()
         defer { daemon.stop() }
@@ -77,12 +115,15 @@ enum SystemBarBench {
     }
 
     /// The pushed kinds alone, with nothing changing: the daemon's context switches over one window (the goal: none).
-    static let pushedWidgets = "widgets:\n  bat: {kind: battery}\n  song: {kind: music}\n"
+    static let pushedWidgets =
+        "widgets:\n  bat: {kind: battery}\n  net: {kind: network}\n  snd: {kind: sound}\n  song: {kind: music}\n"
 
-    static func pushedWakeups(seconds: Double, settle: Double, root: String, name: String, widgetd: String) throws
+    static func pushedWakeups(
+        seconds: Double, settle: Double, root: String, name: String, widgetd: String, environment: [String: String]
+    ) throws
         -> Int
     {
-        let scenario = try Scenario(root: root, name: name, widgetd: widgetd)
+        let scenario = try Scenario(root: root, name: name, widgetd: widgetd, extraEnvironment: environment)
         try pushedWidgets.write(toFile: scenario.config, atomically: true, encoding: .utf8)
         let daemon = try scenario.startDaemon()
         defer { daemon.stop() }
@@ -95,15 +136,17 @@ enum SystemBarBench {
     }
 
     /// i3status on `config`, its i3bar protocol read as i3bar reads it.
-    static func i3status(config: String, seconds: Double, settle: Double, root: String, name: String) throws
-        -> StatusProgramCost
-    {
+    static func i3status(
+        config: String, seconds: Double, settle: Double, root: String, name: String,
+        environment: [String: String] = [:]
+    ) throws -> StatusProgramCost {
         let directory = root + "/" + name
         try makeDirectory(directory)
         let path = directory + "/i3status.conf"
         try config.write(toFile: path, atomically: true, encoding: .utf8)
         let i3status = try Child(
-            ["i3status", "-c", path], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
+            ["i3status", "-c", path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: .pipe,
             stderr: directory + "/i3status.log")
         defer { i3status.stop() }
         return try measure(
@@ -112,16 +155,18 @@ enum SystemBarBench {
     }
 
     /// i3blocks with one block per command, each every 5 s.
-    static func i3blocks(commands: [String], seconds: Double, settle: Double, root: String, name: String) throws
-        -> StatusProgramCost
-    {
+    static func i3blocks(
+        commands: [String], seconds: Double, settle: Double, root: String, name: String,
+        environment: [String: String] = [:]
+    ) throws -> StatusProgramCost {
         let directory = root + "/" + name
         try makeDirectory(directory)
         let path = directory + "/i3blocks.conf"
         let blocks = commands.enumerated().map { "[b\($0.offset)]\ncommand=\($0.element)\ninterval=5\n" }
         try blocks.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         let i3blocks = try Child(
-            ["i3blocks", "-c", path], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
+            ["i3blocks", "-c", path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: .pipe,
             stderr: directory + "/i3blocks.log")
         defer { i3blocks.stop() }
         return try measure(

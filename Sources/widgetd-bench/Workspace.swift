@@ -18,7 +18,7 @@ struct Scenario {
     var config: String { directory + "/config/widgetd/widgets.yaml" }
     var log: String { directory + "/daemon.log" }
 
-    init(root: String, name: String, widgetd: String) throws {
+    init(root: String, name: String, widgetd: String, extraEnvironment: [String: String] = [:]) throws {
         directory = root + "/" + name
         self.widgetd = widgetd
         var environment: [String: String] = [:]
@@ -31,7 +31,7 @@ struct Scenario {
         environment["XDG_STATE_HOME"] = directory + "/state"
         environment["XDG_CONFIG_HOME"] = directory + "/config"
         environment["XDG_CACHE_HOME"] = directory + "/cache"
-        self.environment = environment
+        self.environment = environment.merging(extraEnvironment) { $1 }
         for path in [
             directory, runtime, control, output, status, directory + "/data", directory + "/state",
             directory + "/config", directory + "/config/widgetd",
