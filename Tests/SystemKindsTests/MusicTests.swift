@@ -119,6 +119,20 @@ struct MusicTests {
         #expect(paused.entries.count == 1 && paused.policy == .never)
     }
 
+    /// A player's `Rate` is whatever its D-Bus peer sends: a huge finite one moves the position past any `Int`, which
+    /// must show as a time, not trap the daemon.
+    @Test func aPlayersAbsurdRateCannotTrapThePosition() {
+        var player = Self.player(position: 1_000_000)
+        player.lengthMicroseconds = nil
+        player.apply(["Rate": .double(1e300)], at: Self.start)
+        let later = Self.start.addingTimeInterval(1)
+        #expect(player.position(at: later).map { $0 > 1e200 } == true)
+        #expect(MusicTimeline.values(of: player, at: later)["position"]?.isEmpty == false)
+        #expect(MusicTimeline.clock(1e300) == MusicTimeline.clock(.greatestFiniteMagnitude))
+        let timeline = Self.presentation("{position}").timeline(.players([player]), at: later)
+        #expect(timeline.entries.count <= MusicTimeline.horizon + 1)
+    }
+
     @Test func theSessionBusAddressNeverAutolaunches() {
         let environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/run/bus", "XDG_RUNTIME_DIR": "/run/user/1000"]
         #expect(

@@ -52,6 +52,9 @@ struct MusicTimeline {
         return Timeline(entries: entries, policy: .atEnd)
     }
 
+    /// The most seconds `clock` writes.
+    static let longest: Double = 1e15
+
     /// The values of a missing player: every placeholder empty.
     static let emptyValues = Dictionary(uniqueKeysWithValues: placeholders.map { ($0, "") })
 
@@ -77,9 +80,11 @@ struct MusicTimeline {
         ]
     }
 
-    /// `m:ss`, or `h:mm:ss` from an hour on, as players show a track's time; rounded down.
+    /// `m:ss`, or `h:mm:ss` from an hour on, as players show a track's time; rounded down. The seconds come from a
+    /// D-Bus peer's `Position` and `Rate`: past `longest` (about 31 million years) they show as `longest`, since
+    /// converting a larger `Double` to `Int` traps.
     static func clock(_ seconds: Double) -> String {
-        let whole = Int(max(0, seconds.isFinite ? seconds : 0))
+        let whole = Int(min(max(0, seconds.isFinite ? seconds : 0), Self.longest))
         let (hours, minutes, rest) = (whole / 3600, whole / 60 % 60, whole % 60)
         let secondsText = (rest < 10 ? "0" : "") + String(rest)
         guard hours > 0 else { return String(whole / 60) + ":" + secondsText }
