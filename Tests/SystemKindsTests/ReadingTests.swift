@@ -51,6 +51,22 @@ struct ReadingTests {
         #expect(memory.swapUsed == 100_000 * 1024)
     }
 
+    /// The numbers are the kernel's, up to 19 digits each: kilobytes past 2^64 bytes, and sums past it, are the most a
+    /// `UInt64` holds, never an overflow trap.
+    @Test func memoryNumbersPastTwoToTheSixtyFourBytesDoNotTrap() throws {
+        let memory = try #require(
+            MemoryInfo(
+                procMeminfo: """
+                    MemTotal:       9999999999999999999 kB
+                    MemFree:        9999999999999999999 kB
+                    Buffers:        9999999999999999999 kB
+                    Cached:         9999999999999999999
+                    SReclaimable:   9999999999999999999
+                    """))
+        #expect(memory.total == .max && memory.free == .max && memory.cached == .max)
+        #expect(memory.available == .max && memory.used(.classical) == 0)
+    }
+
     @Test func diskSpaceIsCountedAsDfCountsIt() {
         let space = DiskSpace(FileSystemBlocks(fragmentSize: 4096, blocks: 1000, free: 300, available: 250))
         #expect(space.total == 4_096_000)

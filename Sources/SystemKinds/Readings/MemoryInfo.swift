@@ -44,15 +44,16 @@ public struct MemoryInfo: Sendable, Hashable {
                 let name = Self.names.first(where: { file.field(line[0], is: $0) })
             else { return true }
             let isKilobytes = line.count > 2 && file.field(line[2], is: "kB")
-            fields[name.description.dropLast().description] = isKilobytes ? number * 1024 : number
+            fields[name.description.dropLast().description] = isKilobytes ? saturating(number, times: 1024) : number
             return true
         }
         guard let total = fields["MemTotal"], let free = fields["MemFree"] else { return nil }
         let buffers = fields["Buffers"] ?? 0
-        let cached = (fields["Cached"] ?? 0) + (fields["SReclaimable"] ?? 0)
+        let cached = saturating(fields["Cached"] ?? 0, plus: fields["SReclaimable"] ?? 0)
         // Kernels before 3.14 have no MemAvailable; free(1) then falls back to free + buffers + cache, and so does this.
         self.init(
-            total: total, free: free, available: fields["MemAvailable"] ?? min(total, free + buffers + cached),
+            total: total, free: free,
+            available: fields["MemAvailable"] ?? min(total, saturating(saturating(free, plus: buffers), plus: cached)),
             buffers: buffers, cached: cached, shared: fields["Shmem"] ?? 0, swapTotal: fields["SwapTotal"] ?? 0,
             swapFree: fields["SwapFree"] ?? 0)
     }
@@ -68,9 +69,21 @@ public struct MemoryInfo: Sendable, Hashable {
     public func used(_ method: UsedMethod) -> UInt64 {
         switch method {
         case .memavailable: total - min(available, total)
-        case .classical: total - min(total, free + buffers + cached)
+        case .classical: total - min(total, saturating(saturating(free, plus: buffers), plus: cached))
         }
     }
 
     public var swapUsed: UInt64 { swapTotal - min(swapFree, swapTotal) }
+}
+
+/// The kernel's numbers are read as they come (up to 19 digits): a product or sum past `UInt64.max` is `UInt64.max`,
+/// not an overflow trap.
+private func saturating(_ value: UInt64, times factor: UInt64) -> UInt64 {
+    let product = value.multipliedReportingOverflow(by: factor)
+    return product.overflow ? .max : product.partialValue
+}
+
+private func saturating(_ value: UInt64, plus other: UInt64) -> UInt64 {
+    let sum = value.addingReportingOverflow(other)
+    return sum.overflow ? .max : sum.partialValue
 }
