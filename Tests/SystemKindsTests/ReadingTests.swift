@@ -76,6 +76,15 @@ struct ReadingTests {
         #expect(space.percentage(space.usedOfAvailable) == 75)
     }
 
+    /// A FUSE file system answers `statvfs` as its program likes: counts whose bytes pass 2^64 show as the most a
+    /// `UInt64` holds.
+    @Test func diskSpacePastTwoToTheSixtyFourBytesDoesNotTrap() {
+        let space = DiskSpace(
+            FileSystemBlocks(fragmentSize: 1 << 20, blocks: .max, free: 1 << 50, available: UInt64(1) << 44))
+        #expect(space.total == .max && space.used == .max && space.free == .max)
+        #expect(space.available == .max && space.percentage(space.used) == 100)
+    }
+
     @Test func loadAndUptimeReadTheirFiles() throws {
         let load = try #require(LoadAverage(procLoadavg: "0.52 1.58 2.59 1/467 12345\n"))
         #expect(load == LoadAverage(oneMinute: 0.52, fiveMinutes: 1.58, fifteenMinutes: 2.59))

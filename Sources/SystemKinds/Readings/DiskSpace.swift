@@ -23,10 +23,11 @@ public struct DiskSpace: Sendable, Hashable {
     public var available: UInt64
 
     public init(_ blocks: FileSystemBlocks) {
-        total = blocks.blocks * blocks.fragmentSize
-        used = (blocks.blocks - min(blocks.free, blocks.blocks)) * blocks.fragmentSize
-        free = blocks.free * blocks.fragmentSize
-        available = blocks.available * blocks.fragmentSize
+        // statvfs's counts are the file system's word: a FUSE one may say anything.
+        total = saturating(blocks.blocks, times: blocks.fragmentSize)
+        used = saturating(blocks.blocks - min(blocks.free, blocks.blocks), times: blocks.fragmentSize)
+        free = saturating(blocks.free, times: blocks.fragmentSize)
+        available = saturating(blocks.available, times: blocks.fragmentSize)
     }
 
     /// i3status's percentages: each of the total size, so used and free add up to 100 (`df`'s `Use%` is of used +

@@ -75,15 +75,3 @@ public struct MemoryInfo: Sendable, Hashable {
 
     public var swapUsed: UInt64 { swapTotal - min(swapFree, swapTotal) }
 }
-
-/// The kernel's numbers are read as they come (up to 19 digits): a product or sum past `UInt64.max` is `UInt64.max`,
-/// not an overflow trap.
-private func saturating(_ value: UInt64, times factor: UInt64) -> UInt64 {
-    let product = value.multipliedReportingOverflow(by: factor)
-    return product.overflow ? .max : product.partialValue
-}
-
-private func saturating(_ value: UInt64, plus other: UInt64) -> UInt64 {
-    let sum = value.addingReportingOverflow(other)
-    return sum.overflow ? .max : sum.partialValue
-}
