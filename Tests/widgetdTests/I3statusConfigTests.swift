@@ -118,6 +118,21 @@ struct I3statusConfigTests {
             ))
     }
 
+    /// A disk's `low_threshold` of a percentage type that is no percentage (a typo, `1e300`, `inf`) is a note, never an
+    /// `Int` conversion that traps the import.
+    @Test func aDiskThresholdThatIsNoPercentageIsANoteNotATrap() {
+        let yaml = I3statusImport.translate(
+            """
+            order += "disk /"
+            order += "disk /home"
+            disk "/" { low_threshold = 1e300 threshold_type = percentage_free }
+            disk "/home" { low_threshold = inf }
+            """, path: "x")
+        #expect(!yaml.contains("critical:"), "\(yaml)")
+        #expect(yaml.contains("low_threshold = 1e300 of percentage_free is not translated"), "\(yaml)")
+        #expect(yaml.contains("low_threshold = inf of percentage_avail is not translated"), "\(yaml)")
+    }
+
     @Test func batteriesBecomeTheBatteryKindWithWhatHasNoCounterpartNamed() {
         let yaml = I3statusImport.translate(
             """

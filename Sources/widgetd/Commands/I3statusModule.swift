@@ -90,6 +90,8 @@ struct I3statusModule {
             if let low = section.value("low_threshold"), let number = Double(low), number > 0 {
                 // Below low_threshold of what is free, i3status colours bad: the share used from 100 less it on.
                 switch section.value("threshold_type") ?? "percentage_avail" {
+                case let type where type.hasPrefix("percentage_") && number > 100:
+                    notes.append("low_threshold = \(low) of \(type) is not translated: it is no percentage")
                 case "percentage_free":
                     intent.append("critical: \(Int((100 - number).rounded()))")
                 case "percentage_avail":
