@@ -201,7 +201,7 @@ struct I3blocksMigrationTests {
         #expect(notes.count == 3, "\(imported.stdout)")
         #expect(notes.first?.contains("runs i3blocks-contrib's cpu_usage: kind cpu replaces it") == true, "\(notes)")
         #expect(notes.dropFirst().first?.contains("contrib's memory: kind memory replaces it") == true, "\(notes)")
-        #expect(notes.last?.contains("contrib's volume: widgetd has no sound kind yet") == true, "\(notes)")
+        #expect(notes.last?.contains("contrib's volume: kind sound replaces it") == true, "\(notes)")
         // Kept as exec widgets, and the file checks.
         #expect(imported.stdout.components(separatedBy: "kind: exec").count - 1 == 4, "\(imported.stdout)")
         let check = try runWidgetd(["check", "--config", try directory.write("widgets.yaml", imported.stdout)])

@@ -30,11 +30,15 @@ enum I3blocksContribScripts {
             "network", "/proc/net/dev sampled in the daemon at interval:; interface: INTERFACE, format: '{down} {up}'"
         ),
         "wifi": ("network", "rtnetlink, nl80211 and /proc/net/wireless; format: '{ssid} {quality}'"),
+        "volume": (
+            "sound", "pushed by the sound server through libpulse, no amixer or pactl; click mutes, scroll by step:"
+        ),
+        "volume-pulseaudio": (
+            "sound", "pushed by the sound server through libpulse, no pactl; device: for SINK, scroll by step:"
+        ),
     ]
     /// Scripts whose kind is not there yet.
-    static let planned: [String: String] = [
-        "volume": "sound", "volume-pulseaudio": "sound",
-    ]
+    static let planned: [String: String] = [:]
 
     /// The note for a block whose command runs one of these scripts (`$SCRIPT_DIR/cpu_usage`,
     /// `/usr/share/i3blocks/$BLOCK_NAME` in section [memory]); nil for any other command.
