@@ -28,6 +28,12 @@ struct SystemKindsTests {
         let second = try await shown(kind, format)
         #expect(second.text == "90% 100% 80%")
         #expect(second.classes == ["warning"], "the default warning is i3status's 90")
+        // No tick since: the interval's usage still holds (not usage since boot), and stays the next one's base.
+        #expect(try await shown(kind, format).text == "90% 100% 80%")
+        try tree.write(
+            "/proc/stat",
+            "cpu  190 0 100 910 0 0 0 0 0 0\ncpu0 100 0 50 450 0 0 0 0 0 0\ncpu1 90 0 50 460 0 0 0 0 0 0\n")
+        #expect(try await shown(kind, format).text == "00% 00% 00%")
     }
 
     @Test func cpuThresholdsSetColourUrgencyAndClass() async throws {

@@ -27,7 +27,8 @@ public struct CPUKind: SampledKind {
     public static let readsOnTheLoop = true
 
     let files: SystemFiles
-    let previous = PreviousSamples<CPUTimes>()
+    /// Each instance's last sample, with the usage it showed.
+    let previous = PreviousSamples<(times: CPUTimes, usage: CPUUsage)>()
 
     public init(files: SystemFiles = .standard) {
         self.files = files
@@ -55,11 +56,20 @@ public struct CPUKind: SampledKind {
         guard let bytes = files.bytes("/proc/stat"), let times = CPUTimes(procStat: ProcFields(bytes)) else {
             throw IntentError("cannot read CPU times from \(files.root)/proc/stat")
         }
-        let earlier = keepsSample ? previous.exchange(times, for: context.instance) : previous.peek(context.instance)
+        let earlier = previous.peek(context.instance)
+        let usage: CPUUsage
+        if let earlier, times.overall.total <= earlier.times.overall.total {
+            // No tick since the last sample (two samples within one, or a counter that went back): that sample's
+            // usage still holds, and it stays the base, rather than usage since boot.
+            usage = earlier.usage
+        } else {
+            usage = CPUUsage(from: earlier?.times, to: times)
+            if keepsSample { _ = previous.exchange((times, usage), for: context.instance) }
+        }
         let format = PlaceholderFormat(configuration.string("format") ?? "{usage}")
         let frequency =
             format.placeholders.contains("frequency") ? CPUFrequency.averageMegahertz(in: files) : nil
-        let reading = Self.reading(CPUUsage(from: earlier, to: times), megahertz: frequency)
+        let reading = Self.reading(usage, megahertz: frequency)
         let content = reading.content(
             format: format,
             thresholds: SampledParameters.thresholds(configuration), family: context.family)
