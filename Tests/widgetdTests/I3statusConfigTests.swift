@@ -39,7 +39,7 @@ struct I3statusConfigTests {
         let yaml = I3statusImport.translate(
             """
             general { colors = false color_degraded = "#AAAA00" markup = pango }
-            order += "volume master"
+            order += "ipv6"
             order += "frobnicate"
             order += "cpu_usage"
             order += "cpu_temperature 0"
@@ -53,7 +53,7 @@ struct I3statusConfigTests {
         #expect(yaml.contains("# general: markup = pango is not translated"))
         #expect(yaml.contains("# memory is not in 'order': i3status does not show it; left out"))
         #expect(
-            yaml.contains("  # order += \"volume master\": no widgetd kind for volume yet: the sound kind is coming"))
+            yaml.contains("  # order += \"ipv6\": no widgetd kind for ipv6 yet: a network widget's {ipv6} shows"))
         #expect(
             yaml.contains("  # order += \"frobnicate\": no widgetd kind for frobnicate yet: not an i3status module"))
         #expect(
@@ -153,5 +153,57 @@ struct I3statusConfigTests {
         #expect(yaml.contains("# battery_1: status_chr = ⚡ is not translated"))
         #expect(yaml.contains("# battery: %remaining and %emptytime show hours and minutes"))
         #expect(yaml.contains("bars:\n  i3status:\n    - battery\n    - battery_1\n"))
+    }
+
+    @Test func volumeBecomesTheSoundKindWithI3statusDefaultsAndPulseSinks() {
+        let yaml = I3statusImport.translate(
+            """
+            order += "volume master"
+            order += "volume named"
+            order += "volume indexed"
+            volume master { device = "pulse" }
+            volume named {
+                format = "♪ (%devicename): %volume %%%volume %bogus"
+                format_muted = "♪ muted (%volume)"
+                device = "pulse:alsa_output.pci-0000_00_1f.3.analog-stereo"
+                color_degraded = "#AAAA00"
+            }
+            volume indexed { device = "pulse:1" }
+            """, path: "x")
+        #expect(
+            yaml.contains(
+                "  volume:\n    kind: sound\n    intent:\n      format: \"♪: {volume}\"\n"
+                    + "      format_muted: \"♪: 0%\"\n  "), "\(yaml)")
+        #expect(
+            yaml.contains(
+                "  volume_named:\n    kind: sound\n    intent:\n"
+                    + "      format: \"♪ ({devicename}): {volume} %{volume} %bogus\"\n"
+                    + "      format_muted: \"♪ muted ({volume})\"\n"
+                    + "      device: \"alsa_output.pci-0000_00_1f.3.analog-stereo\"\n"), "\(yaml)")
+        #expect(yaml.contains("  # volume_named: %bogus in format has no counterpart in the sound kind"))
+        #expect(yaml.contains("  # volume_named: color_degraded = #AAAA00 is not translated"))
+        #expect(
+            yaml.contains(
+                "  # volume_indexed: device = pulse:1 is not translated: the sound kind names a sink by its name"),
+            "\(yaml)")
+        #expect(yaml.contains("  volume_indexed:\n    kind: sound\n    intent:\n      format: \"♪: {volume}\"\n"))
+        #expect(!yaml.contains("  # volume: device"), "the default sink needs no note: \(yaml)")
+        #expect(yaml.contains("bars:\n  i3status:\n    - volume\n    - volume_named\n    - volume_indexed\n"))
+    }
+
+    /// ALSA's device and mixer have no counterpart: the widget shows the pulse server's default sink, and says so.
+    @Test func alsaDevicesAndMixersAreNotesAndTheDefaultSinkIsShown() {
+        let yaml = I3statusImport.translate(
+            """
+            order += "volume mic"
+            volume mic { device = "hw:0" mixer = "Capture" mixer_idx = 1 }
+            """, path: "x")
+        #expect(
+            yaml.contains(
+                "  # volume_mic: device = hw:0, mixer = Capture, mixer_idx = 1 are ALSA's, not translated: widgetd "
+                    + "speaks to the pulse server (PipeWire's included); the widget shows its default sink (device: "
+                    + "source shows the default source)\n"), "\(yaml)")
+        #expect(yaml.contains("  volume_mic:\n    kind: sound\n    intent:\n"), "\(yaml)")
+        #expect(!yaml.contains("    device:"), "\(yaml)")
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// The sound kind in a running daemon against a real PulseAudio server the test starts (`PulseServer`): what `pactl`
 /// changes is pushed by the server's subscription, a click runs its intent on the daemon's connection, i3status's
-/// `volume` module on the same server shows the same, and a machine without a server shows it as a state.
+/// `volume` module on the same server shows the same (and so does the widget `widgetd import i3status` makes of it), and
+/// a machine without a server shows it as a state.
 @Suite("sound through the daemon")
 struct SoundEndToEndTests {
     static let config = """
@@ -75,10 +76,53 @@ struct SoundEndToEndTests {
         #expect(lines.count < 10, "the widget's log lines: \(lines.joined(separator: "\n"))")
     }
 
+    /// `widgetd import i3status` on a config with a `volume master` module, the result run on the server i3status
+    /// reads with that same config: the same text while playing, and while muted in i3status's default
+    /// `format_muted` (`♪: 0%%`, whose `%%` i3status prints as `%`).
+    @Test func anImportedVolumeModuleShowsWhatI3statusShows() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let server = try await PulseServer(in: scratch.url.path)
+        defer { server.stop() }
+        #expect(try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "42%"]).status == 0)
+        let i3statusConfig = try scratch.write(
+            "i3status.conf",
+            """
+            general {
+                output_format = "none"
+                interval = 1
+            }
+            order += "volume master"
+            volume master {
+                format = "♪ %devicename: %volume"
+                device = "pulse"
+            }
+
+            """)
+        let imported = try runWidgetd(["import", "i3status", i3statusConfig])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let check = try runWidgetd(["check", "--config", try scratch.write("widgets.yaml", imported.stdout)])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        let daemon = try DaemonUnderTest(config: imported.stdout, extraEnvironment: server.environment)
+        defer { daemon.stop() }
+
+        let playing = try await i3statusLine(server, config: i3statusConfig)
+        #expect(playing == "♪ Null Output: 42%", "i3status reads the test's server")
+        #expect(
+            await daemon.waitFor("i3status's line") { daemon.read("volume.plain") == playing + "\n" },
+            "ours: \(daemon.read("volume.plain") ?? "no file")\n\(imported.stdout)\n\(daemon.log)")
+
+        #expect(try server.pactl(["set-sink-mute", "@DEFAULT_SINK@", "1"]).status == 0)
+        let muted = try await i3statusLine(server, config: i3statusConfig)
+        #expect(muted == "♪: 0%")
+        #expect(
+            await daemon.waitFor("i3status's muted line") { daemon.read("volume.plain") == muted + "\n" },
+            "ours: \(daemon.read("volume.plain") ?? "no file")")
+    }
+
     /// The line i3status's `volume` module prints for the server's default sink, after its first (which it prints
     /// before pulse has answered).
     func i3statusVolume(_ server: PulseServer) async throws -> String {
-        let i3status = try requireExecutable("i3status", package: "i3status")
         let config = server.directory + "/i3status.conf"
         try """
         general {
@@ -93,7 +137,13 @@ struct SoundEndToEndTests {
         }
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let output = server.directory + "/i3status.out"
+        return try await i3statusLine(server, config: config)
+    }
+
+    /// i3status's second line for `config` against `server` (its first it prints before pulse has answered).
+    func i3statusLine(_ server: PulseServer, config: String) async throws -> String {
+        let i3status = try requireExecutable("i3status", package: "i3status")
+        let output = config + ".out"
         FileManager.default.createFile(atPath: output, contents: nil)
         // `stdbuf -oL`: i3status writes through stdio, which holds its lines back while the output is a file.
         let process = Process()
@@ -110,7 +160,9 @@ struct SoundEndToEndTests {
             end.waitBlocking()
         }
         var lines: [Substring] = []
-        _ = await waitFor("i3status's second line", watching: server.directory) {
+        _ = await waitFor(
+            "i3status's second line", watching: URL(fileURLWithPath: output).deletingLastPathComponent().path
+        ) {
             lines = ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").split(separator: "\n")
             return lines.count >= 2
         }

@@ -40,12 +40,14 @@ enum Help {
             your key bindings (i3blocks 1.4 ends on a signal its new config does not ask for). Without FILE,
             i3blocks' own search path: $XDG_CONFIG_HOME/i3blocks/config (~/.config/…), ~/.i3blocks.conf,
             $XDG_CONFIG_DIRS/i3blocks/config (/etc/xdg/…), /etc/i3blocks.conf. A block running a well-known
-            i3blocks-contrib script (cpu_usage, memory, disk, load_average, temperature, battery, backlight)
-            gets a note naming the system kind that replaces it and what changes; it is not replaced.
-            From i3status: the modules with a kind (cpu_usage, memory, load, disk, cpu_temperature, tztime,
-            time) as widgets of it, placeholders, thresholds and the bar layout kept, 'order' as the bars: entry
-            i3status, and the i3 'bar {}' block that runs 'widgetd bar --bar i3status' as comments at the end.
-            Modules without a kind yet and options with no counterpart are listed as comments. Without FILE,
+            i3blocks-contrib script (cpu_usage, memory, disk, load_average, temperature, battery, backlight,
+            iface, bandwidth, wifi, mediaplayer, volume, volume-pulseaudio) gets a note naming the system kind
+            that replaces it and what changes; it is not replaced.
+            From i3status: the modules with a kind (cpu_usage, memory, load, disk, cpu_temperature, battery,
+            ethernet, wireless, volume, tztime, time) as widgets of it, placeholders, thresholds and the bar
+            layout kept, 'order' as the bars: entry i3status, and the i3 'bar {}' block that runs
+            'widgetd bar --bar i3status' as comments at the end. Modules without a kind yet and options with
+            no counterpart are listed as comments. Without FILE,
             i3status' search path: $XDG_CONFIG_HOME/i3status/config (~/.config/…), $XDG_CONFIG_DIRS/i3status/config
             (/etc/xdg/…), ~/.i3status.conf, /etc/i3status.conf.
             """

@@ -31,14 +31,16 @@ enum I3blocksContribScripts {
         ),
         "wifi": ("network", "rtnetlink, nl80211 and /proc/net/wireless; format: '{ssid} {quality}'"),
         "volume": (
-            "sound", "pushed by the sound server through libpulse, no amixer or pactl; click mutes, scroll by step:"
+            "sound",
+            "pushed through libpulse by PulseAudio or pipewire-pulse, no amixer; STEP as step:; a left click "
+                + "mutes, not the right"
         ),
         "volume-pulseaudio": (
-            "sound", "pushed by the sound server through libpulse, no pactl; device: for SINK, scroll by step:"
+            "sound",
+            "pushed through libpulse, no pactl or SUBSCRIBE; format: '{volume} {description}', AUDIO_DELTA as "
+                + "step:; a left click mutes, and no click changes the default sink"
         ),
     ]
-    /// Scripts whose kind is not there yet.
-    static let planned: [String: String] = [:]
 
     /// The note for a block whose command runs one of these scripts (`$SCRIPT_DIR/cpu_usage`,
     /// `/usr/share/i3blocks/$BLOCK_NAME` in section [memory]); nil for any other command.
@@ -48,9 +50,6 @@ enum I3blocksContribScripts {
         if let replacement = replacements[script] {
             return "runs i3blocks-contrib's \(script): kind \(replacement.kind) replaces it (\(replacement.changes)); "
                 + "left as it is, change it by hand"
-        }
-        if let kind = planned[script] {
-            return "runs i3blocks-contrib's \(script): widgetd has no \(kind) kind yet; left as it is"
         }
         return nil
     }

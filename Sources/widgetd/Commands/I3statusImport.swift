@@ -7,7 +7,7 @@ enum I3statusImport {
     /// i3status modules with no widgetd kind yet, and what will replace them.
     static let modulesWithoutKind: [String: String] = [
         "ipv6": "a network widget's {ipv6} shows an interface's IPv6 address",
-        "volume": "the sound kind is coming (issue 36)", "path_exists": "an exec widget can test the path",
+        "path_exists": "an exec widget can test the path",
         "run_watch": "an exec widget can test the pidfile", "read_file": "an exec widget can cat the file",
         "ddate": "an exec widget can run ddate", "load_average": "did you mean 'load'?",
     ]

@@ -114,6 +114,8 @@ struct I3statusModule {
             return clock(section)
         case "ethernet", "wireless":
             return network(section, interval: interval)
+        case "volume":
+            return volume(section)
         default:
             return nil
         }
