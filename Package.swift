@@ -201,7 +201,8 @@ let package = Package(
             ]),
         // The system kinds against a procfs/sysfs-shaped tree and against this machine's /proc, free, df and i3status.
         .testTarget(
-            name: "SystemKindsTests", dependencies: ["SystemKinds", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"]),
+            name: "SystemKindsTests",
+            dependencies: ["SystemKinds", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"]),
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
             name: "widgetdTests",
