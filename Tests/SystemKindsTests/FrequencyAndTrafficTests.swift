@@ -59,6 +59,10 @@ struct FrequencyAndTrafficTests {
         #expect(first.rates(since: later) == nil, "counters that went back: a replaced device")
         #expect(later.rates(since: later) == nil, "no time passed")
         #expect(DiskTraffic(blockStat: "1 2 3", uptime: 1) == nil)
+        // Counters near 2^64 over a hundredth of a second: a rate past UInt64 shows as the largest, not a trap.
+        let huge = try #require(DiskTraffic(blockStat: "0 0 36028797018963967 0 0 0 0", uptime: 100.01))
+        let base = DiskTraffic(bytesRead: 0, bytesWritten: 0, uptime: 100)
+        #expect(huge.rates(since: base).map { $0.read > 1e20 } == true)
     }
 
     @Test func diskShowsItsDevicesRateOnlyWhenTheFormatAsks() async throws {
@@ -73,6 +77,10 @@ struct FrequencyAndTrafficTests {
         try tree.write("/proc/uptime", "1034.00 2000.00\n")
         try tree.write("/sys/dev/block/254:0/stat", "0 0 2048 0 0 0 65536 0 0 0 0 0 0 0 0 0 0\n")
         #expect(try await shown(kind, format).text == "r 0.0 B/s w 3.0 MiB/s", "the ten seconds' rate")
+        // A device's counter near 2^64 a hundredth of a second later: the largest count, shown, not a trap.
+        try tree.write("/proc/uptime", "1034.01 2000.00\n")
+        try tree.write("/sys/dev/block/254:0/stat", "0 0 2048 0 0 0 36028797018963967 0 0 0 0 0 0 0 0 0 0\n")
+        #expect(try await shown(kind, format).text == "r 0.0 B/s w 16777216.0 TiB/s")
         // A format without them reads none of the three files: a widget with no device shows no `?` either.
         try FileManager.default.removeItem(atPath: tree.root + "/sys")
         #expect(try await shown(kind, ["format": .string("{read}")]).text == "?", "no device: unknown")

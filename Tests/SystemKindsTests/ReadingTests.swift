@@ -114,6 +114,9 @@ struct ReadingTests {
         #expect(ByteFormat(prefixes: .decimal, decimals: 2).format(1_500_000) == "1.50 MB")
         #expect(ByteFormat(prefixes: .custom).format(1_572_864) == "1.5 MB")
         #expect(ByteFormat.percent(6.25) == "6.3%")
+        // What the system says is not to be trusted: no number, or one too large to write, is `?`, not a trap.
+        #expect([ByteFormat.fixed(.nan, decimals: 1), ByteFormat.fixed(-.infinity, decimals: 0)] == ["?", "?"])
+        #expect(ByteFormat.fixed(1e300, decimals: 2) == "?" && ByteFormat.percent(.nan) == "?%")
     }
 
     @Test func placeholdersAreReplacedAndEverythingElseIsText() {

@@ -94,8 +94,8 @@ public struct DiskKind: SampledKind {
             "percentage_free": ByteFormat.percent(space.percentage(space.free)),
             "percentage_avail": ByteFormat.percent(space.percentage(space.available)),
             "percentage_used_of_avail": ByteFormat.percent(space.percentage(space.usedOfAvailable)),
-            "path": path, "read": rates.map { sizes.format(UInt64($0.read)) + "/s" } ?? "?",
-            "write": rates.map { sizes.format(UInt64($0.write)) + "/s" } ?? "?",
+            "path": path, "read": rates.map { sizes.format(saturating($0.read)) + "/s" } ?? "?",
+            "write": rates.map { sizes.format(saturating($0.write)) + "/s" } ?? "?",
         ]
         let used = space.percentage(space.used)
         return SystemReading(

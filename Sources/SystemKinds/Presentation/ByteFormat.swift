@@ -47,8 +47,10 @@ public struct ByteFormat: Sendable, Hashable {
     }
 
     /// `value` with `decimals` digits after the point, rounded half away from zero as printf's `%.*f` is for the
-    /// values shown here (no exact ties in binary).
+    /// values shown here (no exact ties in binary). A value that is no number, or too large to write whole (the
+    /// system's numbers are not to be trusted: a driver's, a FUSE file system's), is `?`.
     public static func fixed(_ value: Double, decimals: Int) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "?" }
         let decimals = max(0, min(decimals, 6))
         var scale: Double = 1
         for _ in 0..<decimals { scale *= 10 }

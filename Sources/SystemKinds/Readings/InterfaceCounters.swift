@@ -32,7 +32,7 @@ public struct InterfaceCounters: Sendable, Hashable {
     public func rates(since earlier: InterfaceCounters, over seconds: Double) -> (down: UInt64, up: UInt64) {
         guard seconds > 0 else { return (0, 0) }
         func rate(_ now: UInt64, _ before: UInt64) -> UInt64 {
-            UInt64((Double(now >= before ? now - before : now) / seconds).rounded())
+            saturating((Double(now >= before ? now - before : now) / seconds).rounded())
         }
         return (rate(received, earlier.received), rate(sent, earlier.sent))
     }
