@@ -25,10 +25,11 @@ public struct BatteryKind: PushedKind {
             summary: "the text when there is no battery (or none by the name `battery` gives)"),
         ParameterSpec(
             "warning", displayName: "Warning", type: .int(0...100), default: .int(20),
-            summary: "at or below this percentage, while not charging, the text is yellow (waybar class warning)"),
+            summary:
+                "at or below this percentage, while not charging or full, the text is yellow (waybar class warning)"),
         ParameterSpec(
             "critical", displayName: "Critical", type: .int(0...100), default: .int(10),
-            summary: "at or below this percentage, while not charging, the text is red and urgent (class critical)"),
+            summary: "at or below this percentage, while not charging or full: red and urgent (class critical)"),
     ]
 
     static let defaultFormat = "{status} {percentage} {remaining}"

@@ -15,7 +15,8 @@ public struct SoundKind: WidgetKind {
             "device", displayName: "Device", type: .string, default: .string("sink"),
             summary: "sink (the default sink), source (the default source), or a sink's or source's name"),
         SampledParameters.format(
-            default: SoundPresentation.defaultFormat, placeholders: "{volume} {muted} {device} {description}"),
+            default: SoundPresentation.defaultFormat,
+            placeholders: "{volume} {muted} {device} {description} {devicename}"),
         ParameterSpec(
             "format_muted", displayName: "Format when muted", type: .string,
             default: .string(SoundPresentation.defaultMutedFormat),
