@@ -23,18 +23,7 @@ public final class RouteListener: Sendable {
     }
 
     /// One listening session's wish, until cancelled.
-    public final class Subscription: Sendable {
-        let id: Int
-        let listener: RouteListener
-
-        init(id: Int, listener: RouteListener) {
-            self.id = id
-            self.listener = listener
-        }
-
-        /// Stops the calls; one already running may finish.
-        public func cancel() { listener.remove(id) }
-    }
+    public typealias Subscription = ListenerSubscription
 
     private struct Subscriber {
         var sampleInterval: Duration?
@@ -43,8 +32,7 @@ public final class RouteListener: Sendable {
     }
 
     private struct State {
-        var subscribers: [Int: Subscriber] = [:]
-        var lastID = 0
+        var subscribers = Subscribers<Subscriber>()
         var started = false
         var network = NetworkState()
         /// Why changes cannot be heard, once the first subscriber tried.
@@ -52,23 +40,13 @@ public final class RouteListener: Sendable {
     }
 
     private let state = Mutex(State())
-    /// A pipe that wakes the thread when the subscribers change, so it waits for the right sampling deadline.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Wakes the thread when the subscribers change, so it waits for the right sampling deadline.
+    private let wakePipe = WakePipe()
 
     /// The most datagrams one wake-up reads before the subscribers are told: a flood costs one notification per batch.
     static let datagramsPerWake = 64
 
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 { ends = [-1, -1] }
-        for end in ends where end >= 0 {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
-    }
+    init() {}
 
     /// Calls `notify` (on the listener's thread) with the state whenever it changes, and at each `sampleInterval` if
     /// one is given. The first subscriber opens the socket, reads the state (a dump) and starts the thread; fails only
@@ -77,12 +55,12 @@ public final class RouteListener: Sendable {
         sampleInterval: Duration?, notify: @escaping @Sendable (NetworkState, Cause) -> Void
     ) -> Result<Subscription, DetachedThread.StartError> {
         let (id, start) = state.withLock { state in
-            state.lastID += 1
-            state.subscribers[state.lastID] = Subscriber(
-                sampleInterval: sampleInterval, nextSample: sampleInterval.map { .now.advanced(by: $0) },
-                notify: notify)
+            let id = state.subscribers.add(
+                Subscriber(
+                    sampleInterval: sampleInterval, nextSample: sampleInterval.map { .now.advanced(by: $0) },
+                    notify: notify))
             defer { state.started = true }
-            return (state.lastID, !state.started)
+            return (id, !state.started)
         }
         if start {
             // Opened and dumped here, not on the thread, so the first session starts from the real state. The socket
@@ -100,14 +78,14 @@ public final class RouteListener: Sendable {
             } catch {
                 state.withLock {
                     $0.started = false
-                    $0.subscribers[id] = nil
+                    $0.subscribers.remove(id)
                 }
                 return .failure(error)
             }
         } else {
-            wake()
+            wakePipe.wake()
         }
-        return .success(Subscription(id: id, listener: self))
+        return .success(Subscription { self.remove(id) })
     }
 
     /// The state as last heard.
@@ -117,13 +95,8 @@ public final class RouteListener: Sendable {
     public var problem: String? { state.withLock { $0.problem } }
 
     private func remove(_ id: Int) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
-        wake()
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        state.withLock { $0.subscribers.remove(id) }
+        wakePipe.wake()
     }
 
     /// The thread: waits for a datagram, a change of subscribers or the nearest sampling deadline, applies what the
@@ -132,26 +105,19 @@ public final class RouteListener: Sendable {
     private func run(_ socket: RouteSocket?) {
         var socket = socket
         var buffer = [UInt8](repeating: 0, count: RouteSocket.datagramLimit)
-        var drain = [UInt8](repeating: 0, count: 64)
         while true {
-            let timeout = state.withLock { state in
-                state.subscribers.values.compactMap(\.nextSample).min().map { ContinuousClock.now.duration(to: $0) }
+            let timeout = state.withLock { $0.subscribers.nearest(\.nextSample) }.map {
+                ContinuousClock.now.duration(to: $0)
             }
-            var descriptors = [
-                pollfd(fd: socket?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-            ]
-            _ = poll(&descriptors, 2, timeout.map(UeventListener.pollMilliseconds) ?? -1)
-            if descriptors[1].revents != 0 { while read(wakeRead, &drain, drain.count) > 0 {} }
+            let events = wakePipe.wait(
+                for: socket?.descriptor ?? -1, milliseconds: timeout.map(UeventListener.pollMilliseconds) ?? -1)
             var messages: [RouteMessage] = []
             var redump = false
-            if socket != nil, descriptors[0].revents & Int16(POLLERR | POLLNVAL | POLLHUP) != 0,
-                descriptors[0].revents & Int16(POLLIN) == 0
-            {
+            if socket != nil, events & Int16(POLLERR | POLLNVAL | POLLHUP) != 0, events & Int16(POLLIN) == 0 {
                 // A socket that only reports errors would wake this thread without end: give it up.
                 state.withLock { $0.problem = "the rtnetlink socket failed; the network is no longer followed" }
                 socket = nil
-            } else if let socket, descriptors[0].revents != 0 {
+            } else if let socket, events != 0 {
                 reading: for _ in 0..<Self.datagramsPerWake {
                     switch socket.receive(into: &buffer) {
                     case .messages(let received): messages += received
@@ -169,7 +135,7 @@ public final class RouteListener: Sendable {
                 for message in messages { state.network.apply(message) }
                 let changed = state.network != before
                 var due: [(@Sendable (NetworkState, Cause) -> Void, Cause)] = []
-                for (id, subscriber) in state.subscribers {
+                for (id, subscriber) in state.subscribers.byID {
                     if let next = subscriber.nextSample, next <= now, let interval = subscriber.sampleInterval {
                         state.subscribers[id]?.nextSample = now.advanced(by: interval)
                         due.append((subscriber.notify, .sample))

@@ -25,18 +25,7 @@ public final class UeventListener: Sendable {
     }
 
     /// One listening session's wish, until cancelled.
-    public final class Subscription: Sendable {
-        let id: Int
-        let listener: UeventListener
-
-        init(id: Int, listener: UeventListener) {
-            self.id = id
-            self.listener = listener
-        }
-
-        /// Stops the calls; one already running may finish.
-        public func cancel() { listener.remove(id) }
-    }
+    public typealias Subscription = ListenerSubscription
 
     private struct Subscriber {
         var subsystem: String
@@ -46,17 +35,15 @@ public final class UeventListener: Sendable {
     }
 
     private struct State {
-        var subscribers: [Int: Subscriber] = [:]
-        var lastID = 0
+        var subscribers = Subscribers<Subscriber>()
         var started = false
         /// Why the socket could not be opened, once the thread tried.
         var socketProblem: String?
     }
 
     private let state = Mutex(State())
-    /// A pipe that wakes the thread when the subscribers change, so it waits for the right safety deadline.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Wakes the thread when the subscribers change, so it waits for the right safety deadline.
+    private let wakePipe = WakePipe()
     private let testPath: String?
 
     /// The most messages one wake-up reads before the subscribers are told: a flood costs one re-read per batch.
@@ -64,14 +51,6 @@ public final class UeventListener: Sendable {
 
     init(testPath: String? = UeventSocket.testPath) {
         self.testPath = testPath
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 { ends = [-1, -1] }
-        for end in ends where end >= 0 {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
     }
 
     /// Calls `notify` (on the listener's thread) for each batch of uevents of `subsystem`, and when `safetyInterval`
@@ -80,12 +59,12 @@ public final class UeventListener: Sendable {
         subsystem: String, safetyInterval: Duration, notify: @escaping @Sendable (Cause) -> Void
     ) -> Result<Subscription, DetachedThread.StartError> {
         let (id, start) = state.withLock { state in
-            state.lastID += 1
-            state.subscribers[state.lastID] = Subscriber(
-                subsystem: subsystem, safetyInterval: safetyInterval,
-                nextReread: .now.advanced(by: safetyInterval), notify: notify)
+            let id = state.subscribers.add(
+                Subscriber(
+                    subsystem: subsystem, safetyInterval: safetyInterval,
+                    nextReread: .now.advanced(by: safetyInterval), notify: notify))
             defer { state.started = true }
-            return (state.lastID, !state.started)
+            return (id, !state.started)
         }
         if start {
             // Opened here, not on the thread, so the first session already knows whether uevents can come.
@@ -100,27 +79,22 @@ public final class UeventListener: Sendable {
             } catch {
                 state.withLock {
                     $0.started = false
-                    $0.subscribers[id] = nil
+                    $0.subscribers.remove(id)
                 }
                 return .failure(error)
             }
         } else {
-            wake()
+            wakePipe.wake()
         }
-        return .success(Subscription(id: id, listener: self))
+        return .success(Subscription { self.remove(id) })
     }
 
     /// Why uevents cannot be heard (only the safety re-reads come), or nil.
     public var socketProblem: String? { state.withLock { $0.socketProblem } }
 
     private func remove(_ id: Int) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
-        wake()
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        state.withLock { $0.subscribers.remove(id) }
+        wakePipe.wake()
     }
 
     /// `poll`'s timeout for `duration`, rounded up to the next millisecond: rounded down, the thread would wake just
@@ -138,27 +112,19 @@ public final class UeventListener: Sendable {
     private func run(_ socket: UeventSocket?) {
         var socket = socket
         var buffer = [UInt8](repeating: 0, count: UeventMessage.byteLimit + 1)
-        var drain = [UInt8](repeating: 0, count: 64)
         while true {
-            let timeout = state.withLock { state in
-                state.subscribers.values.map(\.nextReread).min().map { ContinuousClock.now.duration(to: $0) }
+            let timeout = state.withLock { $0.subscribers.nearest { $0.nextReread } }.map {
+                ContinuousClock.now.duration(to: $0)
             }
-            var descriptors = [
-                pollfd(fd: socket?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-            ]
-            let milliseconds = timeout.map(Self.pollMilliseconds) ?? -1
-            _ = poll(&descriptors, 2, milliseconds)
-            if descriptors[1].revents != 0 { while read(wakeRead, &drain, drain.count) > 0 {} }
+            let events = wakePipe.wait(
+                for: socket?.descriptor ?? -1, milliseconds: timeout.map(Self.pollMilliseconds) ?? -1)
             var touched: Set<String> = []
             var rereadAll = false
-            if socket != nil, descriptors[0].revents & Int16(POLLERR | POLLNVAL | POLLHUP) != 0,
-                descriptors[0].revents & Int16(POLLIN) == 0
-            {
+            if socket != nil, events & Int16(POLLERR | POLLNVAL | POLLHUP) != 0, events & Int16(POLLIN) == 0 {
                 // A socket that only reports errors would wake this thread without end: give it up.
                 state.withLock { $0.socketProblem = "the uevent socket failed; re-reading at the safety interval" }
                 socket = nil
-            } else if let socket, descriptors[0].revents != 0 {
+            } else if let socket, events != 0 {
                 reading: for _ in 0..<Self.messagesPerWake {
                     switch socket.receive(into: &buffer) {
                     case .message(let message): message.subsystem.map { _ = touched.insert($0) }
@@ -171,7 +137,7 @@ public final class UeventListener: Sendable {
             let now = ContinuousClock.now
             let due = state.withLock { state in
                 var due: [(@Sendable (Cause) -> Void, Cause)] = []
-                for (id, subscriber) in state.subscribers {
+                for (id, subscriber) in state.subscribers.byID {
                     let heard = touched.contains(subscriber.subsystem) || rereadAll
                     guard heard || subscriber.nextReread <= now else { continue }
                     state.subscribers[id]?.nextReread = now.advanced(by: subscriber.safetyInterval)

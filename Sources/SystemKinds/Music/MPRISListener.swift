@@ -14,18 +14,7 @@ public final class MPRISListener: Sendable {
     public static let shared = MPRISListener()
 
     /// One session's wish to be told, until cancelled.
-    public final class Subscription: Sendable {
-        let id: Int
-        let listener: MPRISListener
-
-        init(id: Int, listener: MPRISListener) {
-            self.id = id
-            self.listener = listener
-        }
-
-        /// Stops the calls; one already running may finish.
-        public func cancel() { listener.remove(id) }
-    }
+    public typealias Subscription = ListenerSubscription
 
     /// Called on the listener's thread with the bus's state; answers when it wants to be called again with nothing
     /// changed (the end of the timeline it pushed), or nil.
@@ -46,36 +35,24 @@ public final class MPRISListener: Sendable {
     }
 
     private struct State {
-        var subscribers: [Int: Subscriber] = [:]
-        var lastID = 0
+        var subscribers = Subscribers<Subscriber>()
         var started = false
         var requests: [Request] = []
     }
 
     private let state = Mutex(State())
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakePipe = WakePipe()
 
-    init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 { ends = [-1, -1] }
-        for end in ends where end >= 0 {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-        }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
-    }
+    init() {}
 
     /// Calls `notify` (on the listener's thread) with the bus's state at once, then at each change and when it asked
     /// to be called again. Starts the thread on first use; fails only when no thread can be started.
     public func subscribe(notify: @escaping Notify) -> Result<Subscription, DetachedThread.StartError> {
         let (id, start) = state.withLock { state in
-            state.lastID += 1
-            state.subscribers[state.lastID] = Subscriber(notify: notify)
+            let id = state.subscribers.add(Subscriber(notify: notify))
             state.requests.append(.refresh)
             defer { state.started = true }
-            return (state.lastID, !state.started)
+            return (id, !state.started)
         }
         if start {
             do {
@@ -83,31 +60,26 @@ public final class MPRISListener: Sendable {
             } catch {
                 state.withLock {
                     $0.started = false
-                    $0.subscribers[id] = nil
+                    $0.subscribers.remove(id)
                     $0.requests.removeAll()
                 }
                 return .failure(error)
             }
         } else {
-            wake()
+            wakePipe.wake()
         }
-        return .success(Subscription(id: id, listener: self))
+        return .success(Subscription { self.remove(id) })
     }
 
     /// Asks the player `busName` to run `method` (`PlayPause`, `Next`, `Previous`); its answer comes as a signal.
     public func call(_ method: String, onPlayer busName: String) {
         state.withLock { $0.requests.append(.call(method: method, busName: busName)) }
-        wake()
+        wakePipe.wake()
     }
 
     private func remove(_ id: Int) {
-        _ = state.withLock { $0.subscribers.removeValue(forKey: id) }
-        wake()
-    }
-
-    private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        state.withLock { $0.subscribers.remove(id) }
+        wakePipe.wake()
     }
 
     /// The thread: what it owns (the connection, the players) lives here and nowhere else.
@@ -116,7 +88,6 @@ public final class MPRISListener: Sendable {
         var players: [String: MusicPlayer] = [:]
         var problem = "not connected"
         var changed = false
-        var drain = [UInt8](repeating: 0, count: 64)
         while true {
             let requests = state.withLock { state in
                 defer { state.requests.removeAll() }
@@ -158,19 +129,14 @@ public final class MPRISListener: Sendable {
             changed = false
 
             let now = Date()
-            let renewal = state.withLock { $0.subscribers.values.compactMap(\.renewAt).min() }
+            let renewal = state.withLock { $0.subscribers.nearest(\.renewAt) }
             let milliseconds = renewal.map { Self.pollMilliseconds(max(0, $0.timeIntervalSince(now))) } ?? -1
-            var descriptors = [
-                pollfd(fd: connection?.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-            ]
-            _ = poll(&descriptors, 2, milliseconds)
-            if descriptors[1].revents != 0 { while read(wakeRead, &drain, drain.count) > 0 {} }
-            if let current = connection, descriptors[0].revents != 0 {
+            let events = wakePipe.wait(for: connection?.descriptor ?? -1, milliseconds: milliseconds)
+            if let current = connection, events != 0 {
                 // A socket that only reports an error would wake this thread without end: the connection is given up
                 // (and tried again only when a music widget starts).
-                let failed = descriptors[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
-                if !current.readAndWrite() || (failed && descriptors[0].revents & Int16(POLLIN) == 0) {
+                let failed = events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+                if !current.readAndWrite() || (failed && events & Int16(POLLIN) == 0) {
                     connection = nil
                     players = [:]
                     problem = "the session bus closed the connection"
@@ -185,7 +151,7 @@ public final class MPRISListener: Sendable {
     private func tell(_ busState: MusicBusState, all: Bool) {
         let now = Date()
         let due = state.withLock { state in
-            state.subscribers.compactMap { id, subscriber in
+            state.subscribers.byID.compactMap { id, subscriber in
                 all || subscriber.isNew || subscriber.renewAt.map { $0 <= now } == true
                     ? (id, subscriber.notify) : nil
             }

@@ -20,29 +20,18 @@ public final class PulseConnection: @unchecked Sendable {
     public static let shared = PulseConnection()
 
     /// One subscriber's wish to hear the state, until cancelled.
-    public final class Subscription: Sendable {
-        let id: Int
-        let connection: PulseConnection
+    public typealias Subscription = ListenerSubscription
 
-        init(id: Int, connection: PulseConnection) {
-            self.id = id
-            self.connection = connection
-        }
-
-        /// Stops the calls; one already running may finish.
-        public func cancel() { connection.remove(id) }
-    }
-
-    private struct Subscribers {
-        var notify: [Int: @Sendable (SoundServerState) -> Void] = [:]
-        var lastID = 0
+    /// The subscribers and what they were told, under one lock.
+    private struct Audience {
+        var notify = Subscribers<@Sendable (SoundServerState) -> Void>()
         /// What the subscribers were told last.
         var latest: SoundServerState?
         /// `latest` with the intents sent since applied, which the next intent steps from.
         var working: SoundServerState?
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Mutex(Audience())
     /// Signalled when the first state is known, for a one-off reading (`state(waitingUpTo:)`).
     private let firstState = TimedSignal()
 
@@ -73,13 +62,11 @@ public final class PulseConnection: @unchecked Sendable {
     /// subscription is cancelled. Starts the thread on first use and connects if there is no connection.
     public func subscribe(_ notify: @escaping @Sendable (SoundServerState) -> Void) -> Subscription {
         let (id, latest) = subscribers.withLock { subscribers in
-            subscribers.lastID += 1
-            subscribers.notify[subscribers.lastID] = notify
-            return (subscribers.lastID, subscribers.latest)
+            (subscribers.notify.add(notify), subscribers.latest)
         }
         if let latest { notify(latest) }
         withLoop { connectIfIdle() }
-        return Subscription(id: id, connection: self)
+        return Subscription { self.remove(id) }
     }
 
     /// The state now, waiting for the first connection attempt's answer up to `timeout` (for `preview`, which starts
@@ -91,7 +78,7 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     private func remove(_ id: Int) {
-        _ = subscribers.withLock { $0.notify.removeValue(forKey: id) }
+        subscribers.withLock { $0.notify.remove(id) }
     }
 
     /// Runs `body` with the main loop's lock held, starting the main loop's thread first if it is not running.
@@ -266,7 +253,7 @@ public final class PulseConnection: @unchecked Sendable {
             subscribers.working = state
             guard subscribers.latest != state else { return nil }
             subscribers.latest = state
-            return Array(subscribers.notify.values)
+            return subscribers.notify.snapshot
         }
         guard let notify else { return }
         firstState.broadcast()
