@@ -17,20 +17,9 @@ final class RouteSocket: @unchecked Sendable {
 
     /// Opens and binds the socket (`socket(2)`, `bind(2)`), non-blocking; the error names the call that failed.
     init(groups: UInt32) throws(RouteSocketError) {
-        let flags = Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        descriptor = socket(AF_NETLINK, flags, 0 /* NETLINK_ROUTE */)
-        guard descriptor >= 0 else { throw RouteSocketError(call: "socket", code: errno) }
-        var address = NetlinkAddress(groups: groups)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<NetlinkAddress>.size))
-            }
-        }
-        guard bound == 0 else {
-            let code = errno
-            close(descriptor)
-            throw RouteSocketError(call: "bind", code: code)
-        }
+        descriptor = try NetlinkSocket.open(
+            type: SOCK_RAW, protocol: 0 /* NETLINK_ROUTE */, address: NetlinkAddress(groups: groups),
+            failure: RouteSocketError.init)
     }
 
     deinit {
@@ -47,20 +36,10 @@ final class RouteSocket: @unchecked Sendable {
 
     /// Reads one datagram (`recvfrom(2)`); one not from the kernel (port 0) gives no messages.
     func receive(into buffer: inout [UInt8]) -> Received {
-        var sender = NetlinkAddress(groups: 0)
-        var senderLength = socklen_t(MemoryLayout<NetlinkAddress>.size)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            withUnsafeMutablePointer(to: &sender) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    retryingInterrupted {
-                        recvfrom(descriptor, raw.baseAddress, raw.count, Int32(MSG_TRUNC), address, &senderLength)
-                    }
-                }
-            }
-        }
+        let (count, port) = NetlinkSocket.receive(descriptor, into: &buffer)
         if count < 0 { return errno == ENOBUFS ? .overrun : .empty }
         guard count <= buffer.count else { return .overrun }
-        guard sender.port == 0 else { return .messages([]) }
+        guard port == 0 else { return .messages([]) }
         return .messages(RouteMessage.messages(in: Array(buffer[0..<count])))
     }
 

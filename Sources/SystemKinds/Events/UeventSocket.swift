@@ -22,38 +22,21 @@ final class UeventSocket: @unchecked Sendable {
     /// Opens and binds the socket (`socket(2)`, `bind(2)`), non-blocking; the error names the call that failed.
     init(testPath: String? = UeventSocket.testPath) throws(UeventSocketError) {
         fromKernel = testPath == nil
-        let family = testPath == nil ? AF_NETLINK : AF_UNIX
-        let flags = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
-        descriptor = socket(family, flags, testPath == nil ? Self.kobjectUevent : 0)
-        guard descriptor >= 0 else { throw UeventSocketError(call: "socket", code: errno) }
-        let bound: Int32
         if let testPath {
-            unlink(testPath)  // a socket file left by an earlier run refuses bind
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
             let bytes = Array(testPath.utf8)
             guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-                close(descriptor)
                 throw UeventSocketError(call: "bind", code: ENAMETOOLONG)
             }
             withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
+            unlink(testPath)  // a socket file left by an earlier run refuses bind
+            descriptor = try NetlinkSocket.open(
+                family: AF_UNIX, type: SOCK_DGRAM, protocol: 0, address: address, failure: UeventSocketError.init)
         } else {
-            var address = NetlinkAddress(groups: Self.kernelGroup)
-            bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(descriptor, $0, socklen_t(MemoryLayout<NetlinkAddress>.size))
-                }
-            }
-        }
-        guard bound == 0 else {
-            let code = errno
-            close(descriptor)
-            throw UeventSocketError(call: "bind", code: code)
+            descriptor = try NetlinkSocket.open(
+                type: SOCK_DGRAM, protocol: Self.kobjectUevent, address: NetlinkAddress(groups: Self.kernelGroup),
+                failure: UeventSocketError.init)
         }
     }
 
@@ -74,19 +57,9 @@ final class UeventSocket: @unchecked Sendable {
 
     /// Reads one datagram (`recvfrom(2)`), never more than `UeventMessage.byteLimit` bytes; one cut short is skipped.
     func receive(into buffer: inout [UInt8]) -> Received {
-        var sender = NetlinkAddress(groups: 0)
-        var senderLength = socklen_t(MemoryLayout<NetlinkAddress>.size)
-        let count = buffer.withUnsafeMutableBytes { raw in
-            withUnsafeMutablePointer(to: &sender) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    retryingInterrupted {
-                        recvfrom(descriptor, raw.baseAddress, raw.count, Int32(MSG_TRUNC), address, &senderLength)
-                    }
-                }
-            }
-        }
+        let (count, port) = NetlinkSocket.receive(descriptor, into: &buffer)
         if count < 0 { return errno == ENOBUFS ? .overrun : .empty }
-        guard count <= buffer.count, !fromKernel || sender.port == 0 else { return .skipped }
+        guard count <= buffer.count, !fromKernel || port == 0 else { return .skipped }
         return UeventMessage(bytes: buffer[0..<count]).map(Received.message) ?? .skipped
     }
 }
@@ -96,13 +69,4 @@ public struct UeventSocketError: Error, Sendable, CustomStringConvertible {
     public var call: String
     public var code: Int32
     public var description: String { "cannot listen for uevents: \(call): \(String(cString: strerror(code)))" }
-}
-
-/// `struct sockaddr_nl` of <linux/netlink.h>, which Glibc's module does not bring: family, padding, port, groups.
-struct NetlinkAddress {
-    var family = sa_family_t(AF_NETLINK)
-    var padding: UInt16 = 0
-    /// The sender's port: 0 for the kernel.
-    var port: UInt32 = 0
-    var groups: UInt32
 }
