@@ -42,7 +42,7 @@ struct RealSystemTests {
         let config = try i3statusConfig(
             "memory", #"format = "%total\t%available\t%used\t%percentage_used" memory_used_method = memavailable"#)
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let theirs = try firstI3statusLine(config: config).split(separator: "\t")
+        let theirs = try await firstI3statusLine(config: config).split(separator: "\t")
         let free = try run("/usr/bin/free", ["-b"]).stdout.split(separator: "\n")
         let ours = try await realContent(
             MemoryKind(), ["format": .string(format), "unit": .enumCase("Ki"), "decimals": .int(0)]
@@ -80,7 +80,7 @@ struct RealSystemTests {
         let config = try i3statusConfig(
             "disk /", #"format = "%total\t%used\t%avail\t%free\t%percentage_used\t%percentage_avail""#)
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let theirs = try firstI3statusLine(config: config).split(separator: "\t")
+        let theirs = try await firstI3statusLine(config: config).split(separator: "\t")
         let df = try run("/usr/bin/df", ["-B1", "--output=size,used,avail", "/"]).stdout.split(separator: "\n")[1]
             .split(separator: " ").compactMap { Double($0) }
         let kind = DiskKind()
@@ -108,7 +108,7 @@ struct RealSystemTests {
     @Test func loadMatchesProcLoadavgAndI3status() async throws {
         let config = try i3statusConfig("load", #"format = "%1min %5min %15min""#)
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let theirs = try firstI3statusLine(config: config).split(separator: " ").compactMap { Double($0) }
+        let theirs = try await firstI3statusLine(config: config).split(separator: " ").compactMap { Double($0) }
         let ours = try await realContent(LoadKind(), ["format": .string("{1min} {5min} {15min}")])
             .split(separator: " ").compactMap { Double($0) }
         let proc = try String(contentsOfFile: "/proc/loadavg", encoding: .utf8).split(separator: " ").prefix(3)
@@ -128,7 +128,7 @@ struct RealSystemTests {
     @Test func cpuFirstSampleMatchesProcStatAndI3statusFirstLine() async throws {
         let config = try i3statusConfig("cpu_usage", #"format = "%usage %cpu0""#)
         defer { try? FileManager.default.removeItem(atPath: config) }
-        let theirs = try firstI3statusLine(config: config).split(separator: " ").map { Double($0.dropLast())! }
+        let theirs = try await firstI3statusLine(config: config).split(separator: " ").map { Double($0.dropLast())! }
         let kind = CPUKind()
         let ours = try await realContent(kind, ["format": .string("{usage} {cpu0}")]).split(separator: " ")
             .map { Double($0.dropLast())! }

@@ -107,7 +107,8 @@ struct I3statusMigrationTests {
         defer { daemon.stop() }
         let names = ["disk_root", "load", "memory", "clock_local", "battery"]
         #expect(await daemon.waitFor("every widget's text") { names.allSatisfy { daemon.read("\($0).plain") != nil } })
-        let theirs = try firstI3statusLine(config: plainConfig).split(separator: "\t", omittingEmptySubsequences: false)
+        let theirs = try await firstI3statusLine(config: plainConfig).split(
+            separator: "\t", omittingEmptySubsequences: false)
         try #require(theirs.count == 8, "i3status's eight modules: \(theirs)")
         let ours = names.map { daemon.read("\($0).plain")?.trimmingCharacters(in: .newlines) ?? "" }
 
@@ -151,30 +152,33 @@ struct I3statusMigrationTests {
         return number * pow(1024, power)
     }
 
-    /// i3status's first line for `config` (run under `stdbuf -oL`, since it buffers a pipe), then SIGKILL.
-    func firstI3statusLine(config: String, deadline: TimeInterval = 15) throws -> String {
+    /// i3status's first line for `config` (run under `stdbuf -oL`, since it buffers a pipe), then SIGKILL; the wait runs
+    /// on a thread of its own (`awaitingPrograms`), so no test-pool thread polls meanwhile.
+    func firstI3statusLine(config: String, deadline: TimeInterval = 15) async throws -> String {
         let i3status = try #require(
             ["/usr/bin/i3status", "/usr/local/bin/i3status"].first { FileManager.default.isExecutableFile(atPath: $0) },
             "i3status is not installed (apt install i3status)")
-        let output = config + ".out"
-        FileManager.default.createFile(atPath: output, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
-        process.arguments = ["-oL", i3status, "-c", config]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        let line: String? = try await awaitingPrograms {
+            let output = config + ".out"
+            FileManager.default.createFile(atPath: output, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+            process.arguments = ["-oL", i3status, "-c", config]
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            defer {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+            let end = Date().addingTimeInterval(deadline)
+            while Date() < end && process.isRunning {
+                let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
+                usleep(20_000)
+            }
+            return nil
         }
-        let end = Date().addingTimeInterval(deadline)
-        while Date() < end && process.isRunning {
-            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-            if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
-            usleep(20_000)
-        }
-        Issue.record("i3status printed no line within \(deadline) s")
-        throw CancellationError()
+        return try #require(line, "i3status printed no line within \(deadline) s")
     }
 }

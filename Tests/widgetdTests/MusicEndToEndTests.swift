@@ -35,12 +35,10 @@ struct MusicEndToEndTests {
             await daemon.waitFor("the first track") { daemon.read("song.plain") == "▶ Band - Song A\n" },
             "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
         setup.player.send("track Song B|Band|Album|180")
-        let sent = ContinuousClock.now
         #expect(
             await daemon.waitFor("the track change", timeout: .seconds(5)) {
                 daemon.read("song.plain") == "▶ Band - Song B\n"
             }, "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
-        #expect(ContinuousClock.now - sent < .seconds(5))
     }
 
     @Test func clicksCallThePlayersPlayPauseAndNext() async throws {

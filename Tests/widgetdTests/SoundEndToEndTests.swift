@@ -29,13 +29,11 @@ struct SoundEndToEndTests {
             "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
 
         // Nothing re-reads the server on a timer (the timeline's policy is never): only its event can show this.
-        let changed = ContinuousClock.now
         #expect(try server.pactl(["set-sink-volume", "@DEFAULT_SINK@", "37%"]).status == 0)
         #expect(
             await daemon.waitFor("the new volume", timeout: .seconds(5)) {
                 daemon.read("snd.plain") == "37% Null Output\n"
             }, "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
-        #expect(ContinuousClock.now - changed < .seconds(5))
         #expect(try await i3statusVolume(server) == "V 37% Null Output")
 
         #expect(try server.pactl(["set-sink-mute", "@DEFAULT_SINK@", "1"]).status == 0)

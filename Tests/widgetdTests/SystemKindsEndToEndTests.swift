@@ -67,8 +67,9 @@ struct BatteryEndToEndTests {
             await daemon.waitFor("the charging battery", timeout: .seconds(5)) {
                 daemon.read("bat.plain") == "CHR 50% 05:00\n"
             }, "\(daemon.read("bat.plain") ?? "no file")\n\(daemon.log)")
-        // The safety re-read is minutes away: only the uevent can have shown it this soon.
-        #expect(ContinuousClock.now - sent < .seconds(5))
+        // The safety re-read is three minutes away: only the uevent can have shown it within one (a loaded machine may
+        // leave this test's task unscheduled for seconds, so the bound is not the wait's).
+        #expect(ContinuousClock.now - sent < .seconds(60))
     }
 
     /// Sends `text` to the daemon's uevent socket, as the kernel would.
