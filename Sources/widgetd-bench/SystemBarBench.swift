@@ -140,18 +140,9 @@ enum SystemBarBench {
         config: String, seconds: Double, settle: Double, root: String, name: String,
         environment: [String: String] = [:]
     ) throws -> StatusProgramCost {
-        let directory = root + "/" + name
-        try makeDirectory(directory)
-        let path = directory + "/i3status.conf"
-        try config.write(toFile: path, atomically: true, encoding: .utf8)
-        let i3status = try Child(
-            ["i3status", "-c", path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            stdout: .pipe,
-            stderr: directory + "/i3status.log")
-        defer { i3status.stop() }
-        return try measure(
-            roots: [i3status.pid], woken: i3status.pid, output: i3status.pipeReadEnd, seconds: seconds, settle: settle,
-            what: "i3status (\(directory))")
+        try statusCommand(
+            "i3status", config: config, seconds: seconds, settle: settle, root: root, name: name,
+            environment: environment)
     }
 
     /// i3blocks with one block per command, each every 5 s.
@@ -159,19 +150,28 @@ enum SystemBarBench {
         commands: [String], seconds: Double, settle: Double, root: String, name: String,
         environment: [String: String] = [:]
     ) throws -> StatusProgramCost {
+        let blocks = commands.enumerated().map { "[b\($0.offset)]\ncommand=\($0.element)\ninterval=5\n" }
+        return try statusCommand(
+            "i3blocks", config: blocks.joined(separator: "\n"), seconds: seconds, settle: settle, root: root,
+            name: name, environment: environment)
+    }
+
+    /// `program -c FILE` with `config` in FILE, in a directory of its own under `root`, measured as a bar runs it.
+    private static func statusCommand(
+        _ program: String, config: String, seconds: Double, settle: Double, root: String, name: String,
+        environment: [String: String]
+    ) throws -> StatusProgramCost {
         let directory = root + "/" + name
         try makeDirectory(directory)
-        let path = directory + "/i3blocks.conf"
-        let blocks = commands.enumerated().map { "[b\($0.offset)]\ncommand=\($0.element)\ninterval=5\n" }
-        try blocks.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let i3blocks = try Child(
-            ["i3blocks", "-c", path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            stdout: .pipe,
-            stderr: directory + "/i3blocks.log")
-        defer { i3blocks.stop() }
+        let path = directory + "/" + program + ".conf"
+        try config.write(toFile: path, atomically: true, encoding: .utf8)
+        let child = try Child(
+            [program, "-c", path], environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: .pipe, stderr: directory + "/" + program + ".log")
+        defer { child.stop() }
         return try measure(
-            roots: [i3blocks.pid], woken: i3blocks.pid, output: i3blocks.pipeReadEnd, seconds: seconds, settle: settle,
-            what: "i3blocks (\(directory))")
+            roots: [child.pid], woken: child.pid, output: child.pipeReadEnd, seconds: seconds, settle: settle,
+            what: "\(program) (\(directory))")
     }
 
     /// One window on whole seconds, `settle` after the second of the first status line: CPU of the trees of `roots`,
