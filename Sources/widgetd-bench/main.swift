@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 
 // widgetd-bench: drives the real `widgetd` binary as a separate process, outputs on tmpfs, and prints one line per
-// row of issue 15's table (Rows.swift), with its goal and i3blocks doing the same job in the same run. It asserts
-// nothing: it measures. Each row's measurement is in a file of its own; BenchRun shares the runs several rows use.
+// row of issues 15's and 36's table (Rows.swift, SystemBarRows.swift), with its goal and i3blocks (and for issue 36
+// i3status) doing the same job in the same run. It asserts nothing: it measures. Each row's measurement is in a file
+// of its own; BenchRun shares the runs several rows use.
 
 // The bare processes under the reload and swap rows (`ReloadFloorBench`, `SwapFloorBench`), started by this benchmark
 // itself.
