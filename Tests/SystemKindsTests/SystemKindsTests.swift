@@ -36,6 +36,21 @@ struct SystemKindsTests {
         #expect(try await shown(kind, format).text == "00% 00% 00%")
     }
 
+    /// Widgets sampled at one interval read at the same instant whenever each started, as i3status's interval does:
+    /// the next sample waits for the interval's boundary on the wall clock, not an interval after the last.
+    @Test func theNextSampleIsAtTheIntervalsBoundaryOnTheWallClock() async throws {
+        let tree = try FakeSystemTree()
+        defer { tree.remove() }
+        try tree.write("/proc/loadavg", "0.50 0.40 0.30 1/100 200\n")
+        let kind = LoadKind(files: tree.files)
+        for (started, next) in [(1_000_002.3, 1_000_005.0), (1_000_004.99, 1_000_005.0), (1_000_005.0, 1_000_010.0)] {
+            let now = Date(timeIntervalSince1970: started)
+            let timeline = try await kind.timeline(for: configuration(kind), in: context(at: now))
+            #expect(timeline.entries.map(\.date) == [now], "the first sample at once")
+            #expect(timeline.policy == .after(Date(timeIntervalSince1970: next)), "started at \(started)")
+        }
+    }
+
     @Test func cpuThresholdsSetColourUrgencyAndClass() async throws {
         let tree = try FakeSystemTree()
         defer { tree.remove() }
@@ -114,7 +129,7 @@ struct SystemKindsTests {
             for: configuration(kind, ["path": .string("/media/usb")]), in: context(at: now))
         #expect(missing.entries.map(\.content.text) == ["/media/usb: not mounted"])
         #expect(missing.entries[0].content.state == .normal, "a state, not an error")
-        #expect(missing.policy == .after(now.addingTimeInterval(30)))
+        #expect(missing.policy == .after(Date(timeIntervalSince1970: 1_000_020)), "the next 30 s boundary")
     }
 
     @Test func temperatureShowsTheHottestOrTheNamedSensor() async throws {

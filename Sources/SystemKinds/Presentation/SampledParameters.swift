@@ -51,11 +51,22 @@ enum SampledParameters {
         }
     }
 
-    /// One entry now, and the next sample an interval later.
+    /// One entry now, and the next sample at the interval's next boundary on the wall clock.
     static func timeline(_ content: EntryContent, in context: ProviderContext, interval: TimeInterval) -> Timeline {
         let interval = context.settings.duration("interval") ?? interval
         return Timeline(
             entries: [TimelineEntry(date: context.now, content: content)],
-            policy: .after(context.now.addingTimeInterval(interval)))
+            policy: .after(nextBoundary(after: context.now, every: interval)))
+    }
+
+    /// The first multiple of `interval` since the epoch after `now`, as i3status times its interval: every widget
+    /// sampled at the same interval, started whenever, is read at the same instant, so a bar of them costs the daemon
+    /// one wake-up and one line per interval instead of one each. A first sample (at start, or on a click) is taken at
+    /// once; only the next waits for the boundary, so the first interval is shorter, never longer.
+    static func nextBoundary(after now: Date, every interval: TimeInterval) -> Date {
+        let seconds = now.timeIntervalSince1970
+        // Past `now` by more than a rounding error, so a sample taken at its boundary asks for the next one.
+        let boundary = ((seconds + 0.001) / interval).rounded(.down) * interval + interval
+        return Date(timeIntervalSince1970: boundary)
     }
 }
