@@ -47,8 +47,10 @@ final class NetworkSession: ProviderSession {
         self.updates = updates
     }
 
-    /// Subscribes, shows the state at once, and from then on each change (and each sample, when `sampleInterval` is
-    /// given). Why changes cannot be heard, if they cannot, is said once as a note.
+    /// Subscribes; the listener's thread shows the state as soon as it has it, and from then on each change (and each
+    /// sample, when `sampleInterval` is given). Nothing is read here: the caller (the daemon's loop) never waits for
+    /// the kernel, and every entry comes from the one thread, in order. Why changes cannot be heard, if they cannot, is
+    /// said once as a note.
     static func start(
         presentation: NetworkPresentation, alternateFormat: PlaceholderFormat, sampleInterval: Duration?,
         files: SystemFiles, listener: RouteListener, instance: String,
@@ -58,11 +60,9 @@ final class NetworkSession: ProviderSession {
             presentation: presentation, alternateFormat: alternateFormat, sampleInterval: sampleInterval,
             files: files, listener: listener, instance: instance, updates: updates)
         let subscription = try listener.subscribe(sampleInterval: sampleInterval) { [weak session] network, cause in
-            session?.show(network, sampling: cause == .sample)
+            session?.heard(network, cause)
         }.get()
         session.subscription.withLock { $0 = subscription }
-        session.show(listener.network, sampling: true)
-        if let problem = listener.problem { updates(.note(problem)) }
         running.withLock { $0[instance] = session }
         return session
     }
@@ -83,9 +83,17 @@ final class NetworkSession: ProviderSession {
         Self.running.withLock { if $0[instance] === self { $0[instance] = nil } }
     }
 
+    /// Shown by the listener's thread, which may ask nl80211 for the SSID: not on the caller's.
     private func toggle() {
         shown.withLock { $0.alternate.toggle() }
-        show(listener.network, sampling: false)
+        subscription.withLock { $0 }?.retell()
+    }
+
+    /// What the listener's thread tells: the first call samples (starting the throughput's counters) and says why
+    /// changes cannot be heard, if they cannot.
+    private func heard(_ network: NetworkState, _ cause: RouteListener.Cause) {
+        if cause == .subscribed, let problem = listener.problem { updates(.note(problem)) }
+        show(network, sampling: cause == .subscribed || cause == .sample)
     }
 
     /// Renders `network`; `sampling` reads the counters and the link quality first. Pushes only a changed text.

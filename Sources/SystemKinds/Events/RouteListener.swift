@@ -16,18 +16,39 @@ public final class RouteListener: Sendable {
 
     /// Why a subscriber is told.
     public enum Cause: Sendable, Equatable {
-        /// The state changed, or this is the state at the subscription's start.
+        /// The state at the subscription's start: the first thing every subscriber hears.
+        case subscribed
+        /// The state changed.
         case changed
         /// Its sampling interval passed.
         case sample
+        /// The subscriber asked to hear the state again (`Subscription.retell`), as a click that changes its format.
+        case retold
     }
 
     /// One listening session's wish, until cancelled.
-    public typealias Subscription = ListenerSubscription
+    public final class Subscription: Sendable {
+        private let listener: RouteListener
+        private let id: Int
+
+        fileprivate init(listener: RouteListener, id: Int) {
+            self.listener = listener
+            self.id = id
+        }
+
+        /// Stops the calls; one already running may finish.
+        public func cancel() { listener.remove(id) }
+
+        /// Asks the listener's thread to tell this subscriber the state again (cause `retold`), in its turn after
+        /// whatever it is telling now: never on the caller's thread, so never out of order with the changes.
+        public func retell() { listener.owe(.retold, to: id) }
+    }
 
     private struct Subscriber {
         var sampleInterval: Duration?
         var nextSample: ContinuousClock.Instant?
+        /// Set when the subscriber is owed a call the thread has not made yet: its first, or one it asked for.
+        var owed: Cause?
         var notify: @Sendable (NetworkState, Cause) -> Void
     }
 
@@ -35,7 +56,7 @@ public final class RouteListener: Sendable {
         var subscribers = Subscribers<Subscriber>()
         var started = false
         var network = NetworkState()
-        /// Why changes cannot be heard, once the first subscriber tried.
+        /// Why changes cannot be heard, once the thread tried to open its socket.
         var problem: String?
     }
 
@@ -48,9 +69,10 @@ public final class RouteListener: Sendable {
 
     init() {}
 
-    /// Calls `notify` (on the listener's thread) with the state whenever it changes, and at each `sampleInterval` if
-    /// one is given. The first subscriber opens the socket, reads the state (a dump) and starts the thread; fails only
-    /// when no thread can be started.
+    /// Calls `notify` (on the listener's thread, only ever there) with the state at once (cause `subscribed`), then
+    /// whenever it changes, and at each `sampleInterval` if one is given. The first subscriber starts the thread, which
+    /// opens the socket and reads the state (a dump) before it tells anyone: the caller never waits for the kernel.
+    /// Fails only when no thread can be started.
     public func subscribe(
         sampleInterval: Duration?, notify: @escaping @Sendable (NetworkState, Cause) -> Void
     ) -> Result<Subscription, DetachedThread.StartError> {
@@ -58,23 +80,13 @@ public final class RouteListener: Sendable {
             let id = state.subscribers.add(
                 Subscriber(
                     sampleInterval: sampleInterval, nextSample: sampleInterval.map { .now.advanced(by: $0) },
-                    notify: notify))
+                    owed: .subscribed, notify: notify))
             defer { state.started = true }
             return (id, !state.started)
         }
         if start {
-            // Opened and dumped here, not on the thread, so the first session starts from the real state. The socket
-            // is bound before the dump: a change during the dump is queued on it and applied after, in order.
-            var socket: RouteSocket?
             do {
-                socket = try RouteSocket(groups: RouteSocket.changeGroups)
-                let network = try RouteSocket.dump()
-                state.withLock { $0.network = network }
-            } catch {
-                state.withLock { $0.problem = error.description }
-            }
-            do {
-                try DetachedThread.start(name: "widgetd-rtnetlink") { [socket] in self.run(socket) }
+                try DetachedThread.start(name: "widgetd-rtnetlink") { self.run() }
             } catch {
                 state.withLock {
                     $0.started = false
@@ -85,13 +97,13 @@ public final class RouteListener: Sendable {
         } else {
             wakePipe.wake()
         }
-        return .success(Subscription { self.remove(id) })
+        return .success(Subscription(listener: self, id: id))
     }
 
     /// The state as last heard.
     public var network: NetworkState { state.withLock { $0.network } }
 
-    /// Why changes cannot be heard (the widget shows the state at its start only), or nil.
+    /// Why changes cannot be heard (the widget shows the state as last heard), or nil.
     public var problem: String? { state.withLock { $0.problem } }
 
     private func remove(_ id: Int) {
@@ -99,16 +111,39 @@ public final class RouteListener: Sendable {
         wakePipe.wake()
     }
 
-    /// The thread: waits for a datagram, a change of subscribers or the nearest sampling deadline, applies what the
-    /// kernel said, and tells whom it concerns. It runs as long as the process; with no subscriber that samples it
-    /// sleeps with no timeout.
-    private func run(_ socket: RouteSocket?) {
-        var socket = socket
+    private func owe(_ cause: Cause, to id: Int) {
+        state.withLock { $0.subscribers[id]?.owed = cause }
+        wakePipe.wake()
+    }
+
+    /// Opens the socket and reads the state whole: on the thread, so that no caller waits for the kernel's answer
+    /// (up to a second per datagram). The socket is bound before the dump: a change during the dump is queued on it
+    /// and applied after, in order.
+    private func open() -> RouteSocket? {
+        var socket: RouteSocket?
+        do {
+            let opened = try RouteSocket(groups: RouteSocket.changeGroups)
+            socket = opened
+            let network = try RouteSocket.dump()
+            state.withLock { $0.network = network }
+        } catch {
+            state.withLock { $0.problem = error.description }
+        }
+        return socket
+    }
+
+    /// The thread: opens the socket, then waits for a datagram, a change of subscribers or the nearest sampling
+    /// deadline, applies what the kernel said, and tells whom it concerns. Every call of every subscriber is made here,
+    /// one after another, so none hears an older state after a newer one. It runs as long as the process; with no
+    /// subscriber that samples and none owed a call it sleeps with no timeout.
+    private func run() {
+        var socket = open()
         var buffer = [UInt8](repeating: 0, count: RouteSocket.datagramLimit)
         while true {
-            let timeout = state.withLock { $0.subscribers.nearest(\.nextSample) }.map {
-                ContinuousClock.now.duration(to: $0)
-            }
+            let timeout = state.withLock { state in
+                state.subscribers.byID.values.contains { $0.owed != nil }
+                    ? ContinuousClock.now : state.subscribers.nearest(\.nextSample)
+            }.map { ContinuousClock.now.duration(to: $0) }
             let events = wakePipe.wait(
                 for: socket?.descriptor ?? -1, milliseconds: timeout.map(UeventListener.pollMilliseconds) ?? -1)
             var messages: [RouteMessage] = []
@@ -136,9 +171,14 @@ public final class RouteListener: Sendable {
                 let changed = state.network != before
                 var due: [(@Sendable (NetworkState, Cause) -> Void, Cause)] = []
                 for (id, subscriber) in state.subscribers.byID {
+                    let owed = subscriber.owed
+                    state.subscribers[id]?.owed = nil
                     if let next = subscriber.nextSample, next <= now, let interval = subscriber.sampleInterval {
                         state.subscribers[id]?.nextSample = now.advanced(by: interval)
-                        due.append((subscriber.notify, .sample))
+                        // A first call samples too: it starts the counters the throughput is measured from.
+                        due.append((subscriber.notify, owed == .subscribed ? .subscribed : .sample))
+                    } else if let owed {
+                        due.append((subscriber.notify, owed))
                     } else if changed {
                         due.append((subscriber.notify, .changed))
                     }
