@@ -163,14 +163,17 @@ public final class PulseConnection: @unchecked Sendable {
         }
     }
 
-    /// The connection is lost or never came: says so, and tries again after the next delay while anyone listens.
+    /// The connection is lost or never came (no context could even be made, when `context` is nil): says so, and
+    /// tries again after the next delay while anyone listens.
     private func failed(_ reason: String) {
-        guard let mainloop, let context else { return }
-        pa_context_set_state_callback(context, nil, nil)
-        pa_context_set_subscribe_callback(context, nil, nil)
-        pa_context_disconnect(context)
-        failedContext = context
-        self.context = nil
+        guard let mainloop else { return }
+        if let context {
+            pa_context_set_state_callback(context, nil, nil)
+            pa_context_set_subscribe_callback(context, nil, nil)
+            pa_context_disconnect(context)
+            failedContext = context
+            self.context = nil
+        }
         reading = ReadInProgress()
         publish(.noServer(reason: reason))
         guard retryTimer == nil else { return }
