@@ -80,6 +80,32 @@ struct MusicEndToEndTests {
             "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
     }
 
+    /// A bus that comes back at the same address is joined again without a restart of the widget: the listener tries
+    /// again after 1 s, then 2, 4 … (as sound does), showing `no session bus` meanwhile.
+    @Test func aSessionBusThatComesBackIsJoinedAgain() async throws {
+        let setup = try await Self.start("")
+        defer { setup.directory.remove() }
+        let daemon = setup.daemon
+        #expect(await daemon.waitFor("the playing track") { daemon.read("song.plain") == "▶ Band - Song A\n" })
+        setup.player.stop()
+        setup.bus.stop()
+        #expect(
+            await daemon.waitFor("the no-bus state") { daemon.read("song.plain") == "no session bus\n" },
+            "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+        // The killed bus leaves its socket file: removed, so that the new bus's is what the start waits for.
+        try FileManager.default.removeItem(atPath: setup.bus.socket)
+        let bus = try await TestSessionBus(in: setup.directory.url.path)
+        #expect(bus.address == setup.bus.address)
+        let player = try await TestMPRISPlayer(on: bus, in: setup.directory.url.path, name: "secondplayer")
+        player.send("track Song B|Band|Album|200")
+        player.send("status Playing")
+        // The first attempts come 1, 2 and 4 s after the bus went: well inside the deadline.
+        #expect(
+            await daemon.waitFor("the player on the bus that came back", timeout: .seconds(20)) {
+                daemon.read("song.plain") == "▶ Band - Song B\n"
+            }, "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
+    }
+
     @Test func noSessionBusIsAStateOnTheWidget() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -9,6 +9,10 @@ import Synchronization
 /// All of libdbus is used on this thread only (the sessions' clicks are queued to it), so the connection needs no
 /// locking of libdbus's own. The thread starts with the first subscriber and runs as long as the process; with no
 /// signal, no click and no timeline ending, it sleeps with no timeout.
+///
+/// With no bus to talk to (none yet, or it went away), the subscribers are told `noBus` and the connection is tried
+/// again after 1 s, then twice as long each time up to a minute (`retryDelays`, the sound kind's), while anyone
+/// listens; a new subscriber tries at once.
 public final class MPRISListener: Sendable {
     /// The listener of the daemon, on the session bus its environment names.
     public static let shared = MPRISListener()
@@ -42,6 +46,9 @@ public final class MPRISListener: Sendable {
 
     private let state = Mutex(State())
     private let wakePipe = WakePipe()
+
+    /// The seconds between attempts to reach a session bus that is not there: as the sound kind waits for its server.
+    static let retryDelays = PulseConnection.retryDelays
 
     init() {}
 
@@ -88,6 +95,36 @@ public final class MPRISListener: Sendable {
         var players: [String: MusicPlayer] = [:]
         var problem = "not connected"
         var changed = false
+        /// Attempts since the bus last answered, and when the next is due while there is no connection.
+        var retries = 0
+        var retryAt: ContinuousClock.Instant?
+        /// What every subscriber was told last: a retry that fails as the one before tells nobody again.
+        var told: MusicBusState?
+
+        /// Connects, reads every player, and on failure sets the next attempt after the next delay.
+        func connect() {
+            switch MPRISClient.connect() {
+            case .success(let connected):
+                connection = connected
+                retries = 0
+                retryAt = nil
+                players = MPRISClient.players(on: connected, at: Date())
+            case .failure(let error):
+                problem = error.description
+                lost()
+            }
+            changed = true
+        }
+        /// The connection failed or went away: the next attempt after the next delay.
+        func lost() {
+            connection = nil
+            players = [:]
+            let delay = Self.retryDelays[min(retries, Self.retryDelays.count - 1)]
+            retries += 1
+            retryAt = .now.advanced(by: .seconds(delay))
+            changed = true
+        }
+
         while true {
             let requests = state.withLock { state in
                 defer { state.requests.removeAll() }
@@ -96,18 +133,24 @@ public final class MPRISListener: Sendable {
             for request in requests {
                 switch request {
                 case .refresh:
-                    if connection == nil {
-                        switch MPRISClient.connect() {
-                        case .success(let connected): connection = connected
-                        case .failure(let error): problem = error.description
-                        }
+                    if let connection {
+                        players = MPRISClient.players(on: connection, at: Date())
+                        changed = true
+                    } else {
+                        connect()
                     }
-                    if let connection { players = MPRISClient.players(on: connection, at: Date()) }
-                    changed = true
                 case .call(let method, let busName):
                     if let connection, players[busName] != nil {
                         MPRISClient.call(method, on: busName, over: connection)
                     }
+                }
+            }
+            if connection == nil, let due = retryAt, due <= .now {
+                // Only for someone listening: otherwise the next subscriber's refresh connects.
+                if state.withLock({ $0.subscribers.isEmpty }) {
+                    retryAt = nil
+                } else {
+                    connect()
                 }
             }
             // Signals that came while a call waited for its reply are queued already: taken in before sleeping.
@@ -116,31 +159,32 @@ public final class MPRISListener: Sendable {
                     if MPRISClient.handle(message, players: &players, on: current, at: Date()) { changed = true }
                 }
                 if !current.isConnected {
-                    connection = nil
-                    players = [:]
                     problem = "the session bus closed the connection"
-                    changed = true
+                    lost()
                 }
             }
             let busState: MusicBusState =
                 connection == nil
                 ? .noBus(problem) : .players(players.values.sorted { $0.busName < $1.busName })
-            tell(busState, all: changed)
+            tell(busState, all: changed && busState != told)
+            told = busState
             changed = false
 
             let now = Date()
             let renewal = state.withLock { $0.subscribers.nearest(\.renewAt) }
-            let milliseconds = renewal.map { Self.pollMilliseconds(max(0, $0.timeIntervalSince(now))) } ?? -1
+            var milliseconds = renewal.map { Self.pollMilliseconds(max(0, $0.timeIntervalSince(now))) } ?? -1
+            if connection == nil, let retryAt {
+                let untilRetry = UeventListener.pollMilliseconds(ContinuousClock.now.duration(to: retryAt))
+                milliseconds = milliseconds < 0 ? untilRetry : min(milliseconds, untilRetry)
+            }
             let events = wakePipe.wait(for: connection?.descriptor ?? -1, milliseconds: milliseconds)
             if let current = connection, events != 0 {
                 // A socket that only reports an error would wake this thread without end: the connection is given up
-                // (and tried again only when a music widget starts).
+                // and tried again after the next delay.
                 let failed = events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
                 if !current.readAndWrite() || (failed && events & Int16(POLLIN) == 0) {
-                    connection = nil
-                    players = [:]
                     problem = "the session bus closed the connection"
-                    changed = true
+                    lost()
                 }
             }
         }
