@@ -62,4 +62,33 @@ struct NetworkSessionTests {
         #expect(made.map(\.text) == ["A lo", "B lo"])
         #expect(made.map(\.thread) == ["widgetd-rtnetli", "widgetd-rtnetli"], "widgetd-rtnetlink, cut to 15 bytes")
     }
+
+    /// A socket that dies after the start (made to, through the listener's test hook: the kernel cannot be made to)
+    /// leaves the state as last heard on the widget, marked stale with the reason, and says so once in the log.
+    @Test func aSocketThatDiesAfterTheStartShowsTheLastStateAsStale() throws {
+        let listener = RouteListener()
+        let entries = Mutex<[EntryContent]>([])
+        let notes = Mutex<[String]>([])
+        let kind = NetworkKind(listener: listener)
+        let values = configuration(kind, ["interface": .string("lo"), "format": .string("A {interface}")])
+        let session = try kind.startSession(for: values, in: context("net")) { update in
+            switch update {
+            case .timeline(let timeline): entries.withLock { $0 += timeline.entries.prefix(1).map(\.content) }
+            case .note(let note): notes.withLock { $0.append(note) }
+            case .stopped: break
+            }
+        }
+        defer { session.stop() }
+        #expect(Self.waitUpTo10s { entries.withLock { $0.count == 1 } }, "the first entry never came")
+        #expect(entries.withLock { $0.first?.state } == .normal)
+        #expect(notes.withLock { $0.isEmpty }, "\(notes.withLock { $0 })")
+
+        #expect(listener.breakSocketForTesting())
+        #expect(Self.waitUpTo10s { entries.withLock { $0.count == 2 } }, "the failure was never shown")
+        let stale = try #require(entries.withLock { $0.last })
+        #expect(stale.text == "A lo" && stale.state == .stale)
+        #expect(stale.tooltip?.hasSuffix("the rtnetlink socket failed; the network is no longer followed") == true)
+        #expect(notes.withLock { $0 } == ["the rtnetlink socket failed; the network is no longer followed"])
+        #expect(listener.problem != nil)
+    }
 }

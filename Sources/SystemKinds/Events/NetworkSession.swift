@@ -90,9 +90,9 @@ final class NetworkSession: ProviderSession {
     }
 
     /// What the listener's thread tells: the first call samples (starting the throughput's counters) and says why
-    /// changes cannot be heard, if they cannot.
+    /// changes cannot be heard, if they cannot; so does the socket's failure later.
     private func heard(_ network: NetworkState, _ cause: RouteListener.Cause) {
-        if cause == .subscribed, let problem = listener.problem { updates(.note(problem)) }
+        if cause == .subscribed || cause == .failed, let problem = listener.problem { updates(.note(problem)) }
         show(network, sampling: cause == .subscribed || cause == .sample)
     }
 
@@ -131,6 +131,10 @@ final class NetworkSession: ProviderSession {
             if network.links.isEmpty, let problem {
                 // No dump and no socket: "no interface" would be a claim about the machine, not about the daemon.
                 content = EntryContent(text: "no network state", tooltip: problem, classes: ["absent"])
+            } else if let problem {
+                // The state as last heard, no longer followed: shown, but as stale, the reason in the tooltip.
+                content.state = .stale
+                content.tooltip = [content.tooltip, problem].compactMap { $0 }.joined(separator: "\n")
             }
             guard content != shown.content else { return nil }
             shown.content = content

@@ -24,6 +24,9 @@ public final class RouteListener: Sendable {
         case sample
         /// The subscriber asked to hear the state again (`Subscription.retell`), as a click that changes its format.
         case retold
+        /// The socket failed after the start: the state stays as last heard, no longer followed, and `problem` says
+        /// why.
+        case failed
     }
 
     /// One listening session's wish, until cancelled.
@@ -58,6 +61,8 @@ public final class RouteListener: Sendable {
         var network = NetworkState()
         /// Why changes cannot be heard, once the thread tried to open its socket.
         var problem: String?
+        /// The socket's descriptor while the thread reads it, for `breakSocketForTesting`.
+        var descriptor: Int32?
     }
 
     private let state = Mutex(State())
@@ -116,6 +121,21 @@ public final class RouteListener: Sendable {
         wakePipe.wake()
     }
 
+    /// For tests, which cannot make the kernel fail the socket: puts in place of its descriptor (the same number, so
+    /// that the socket's own `close` still closes it once) the write end of a pipe with no reader, which `poll` reports
+    /// as an error only, as it would a socket that died, and wakes the thread. False before the thread opened it.
+    func breakSocketForTesting() -> Bool {
+        var ends: [Int32] = [-1, -1]
+        let broken = state.withLock { state -> Bool in
+            guard let descriptor = state.descriptor, pipe(&ends) == 0 else { return false }
+            close(ends[0])
+            defer { close(ends[1]) }
+            return dup2(ends[1], descriptor) == descriptor
+        }
+        wakePipe.wake()
+        return broken
+    }
+
     /// Opens the socket and reads the state whole: on the thread, so that no caller waits for the kernel's answer
     /// (up to a second per datagram). The socket is bound before the dump: a change during the dump is queued on it
     /// and applied after, in order.
@@ -124,6 +144,7 @@ public final class RouteListener: Sendable {
         do {
             let opened = try RouteSocket(groups: RouteSocket.changeGroups)
             socket = opened
+            state.withLock { $0.descriptor = opened.descriptor }
             let network = try RouteSocket.dump()
             state.withLock { $0.network = network }
         } catch {
@@ -148,10 +169,16 @@ public final class RouteListener: Sendable {
                 for: socket?.descriptor ?? -1, milliseconds: timeout.map(UeventListener.pollMilliseconds) ?? -1)
             var messages: [RouteMessage] = []
             var redump = false
+            var failed = false
             if socket != nil, events & Int16(POLLERR | POLLNVAL | POLLHUP) != 0, events & Int16(POLLIN) == 0 {
-                // A socket that only reports errors would wake this thread without end: give it up.
-                state.withLock { $0.problem = "the rtnetlink socket failed; the network is no longer followed" }
+                // A socket that only reports errors would wake this thread without end: give it up, and tell every
+                // subscriber, whose state is no longer followed.
+                state.withLock {
+                    $0.problem = "the rtnetlink socket failed; the network is no longer followed"
+                    $0.descriptor = nil
+                }
                 socket = nil
+                failed = true
             } else if let socket, events != 0 {
                 reading: for _ in 0..<Self.datagramsPerWake {
                     switch socket.receive(into: &buffer) {
@@ -173,15 +200,18 @@ public final class RouteListener: Sendable {
                 for (id, subscriber) in state.subscribers.byID {
                     let owed = subscriber.owed
                     state.subscribers[id]?.owed = nil
+                    var sampled = false
                     if let next = subscriber.nextSample, next <= now, let interval = subscriber.sampleInterval {
                         state.subscribers[id]?.nextSample = now.advanced(by: interval)
-                        // A first call samples too: it starts the counters the throughput is measured from.
-                        due.append((subscriber.notify, owed == .subscribed ? .subscribed : .sample))
-                    } else if let owed {
-                        due.append((subscriber.notify, owed))
-                    } else if changed {
-                        due.append((subscriber.notify, .changed))
+                        sampled = true
                     }
+                    // One call, for the weightiest cause: a first call samples too (it starts the counters the
+                    // throughput is measured from), and a failure is said even at a sample's turn.
+                    let cause: Cause? =
+                        owed == .subscribed
+                        ? .subscribed
+                        : failed ? .failed : sampled ? .sample : owed ?? (changed ? .changed : nil)
+                    if let cause { due.append((subscriber.notify, cause)) }
                 }
                 return (state.network, due)
             }
