@@ -29,9 +29,9 @@ let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 
 /// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
 /// (`-Osize`): less of their code is resident in an idle daemon (docs/PERFORMANCE.md, "Idle RSS"). The swap and
-/// reload paths (Basics, Timelines, Output, System, TimeZones, and the daemon's loop in widgetd and Control) keep `-O`:
-/// for widgetd and Control that shortens a FIFO reload's way to its file, where Providers, Kind and Config with `-O`
-/// would add code for next to nothing (docs/PERFORMANCE.md, "Reload latency").
+/// reload paths (Basics, Timelines, Formats, Output, System, TimeZones, and the daemon's loop in widgetd and Control)
+/// keep `-O`: for widgetd and Control that shortens a FIFO reload's way to its file, where Providers, Kind and Config
+/// with `-O` would add code for next to nothing (docs/PERFORMANCE.md, "Reload latency").
 let sizeOptimizedInRelease: [SwiftSetting] =
     staticRuntimeInRelease + [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
 
@@ -137,12 +137,16 @@ let package = Package(
             ]),
         .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: sizeOptimizedInRelease),
         .target(name: "System", dependencies: ["Basics", "CLinux"], swiftSettings: staticRuntimeInRelease),
+        // The output formats, their renderer, instance records and JSON: pure, no file or system call, so that what
+        // only names a format or reads a record does not reach the file writer.
         .target(
-            name: "Output", dependencies: ["Basics", "Timelines", "TimeZones", "Text", "System"],
+            name: "Formats", dependencies: ["Basics", "Timelines", "TimeZones", "Text"],
             swiftSettings: staticRuntimeInRelease),
+        // The file writer: bar files and records swapped into place atomically, spares, the output directory.
+        .target(name: "Output", dependencies: ["Basics", "Formats", "System"], swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Config",
-            dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Output", "Text"],
+            dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Formats", "Text"],
             swiftSettings: sizeOptimizedInRelease),
         .target(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text", "Timelines"],
@@ -157,8 +161,8 @@ let package = Package(
         .target(
             name: "Providers",
             dependencies: [
-                "Basics", "Config", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML", "Store",
-                "CLinux", "SystemKinds",
+                "Basics", "Config", "Formats", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
+                "Store", "CLinux", "SystemKinds",
             ],
             swiftSettings: sizeOptimizedInRelease),
         // The program: the command line, every command, the daemon's loop. A library, so that the tests import it
@@ -167,8 +171,8 @@ let package = Package(
             name: "widgetd",
             dependencies: [
                 "Basics",
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
-                "YAML",
+                "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "System", "Text", "Timelines",
+                "TimeZones", "YAML",
                 "Providers", "Store",
             ],
             swiftSettings: staticRuntimeInRelease
@@ -188,8 +192,8 @@ let package = Package(
         .testTarget(
             name: "SchedulerTests",
             dependencies: [
-                "Config", "Control", "Diagnostics", "Kind", "Output", "System", "Text", "Timelines", "TimeZones",
-                "YAML", "TestSupport",
+                "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "System", "Text", "Timelines",
+                "TimeZones", "YAML", "TestSupport",
             ]),
         // Compares TimeZones with Foundation's TimeZone and with Python's zoneinfo and strftime.
         .testTarget(name: "TimeZonesTests", dependencies: ["TimeZones", "TestSupport"]),
@@ -197,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "ProvidersTests",
             dependencies: [
-                "Providers", "Config", "Kind", "Output", "Timelines", "TimeZones", "YAML", "Store", "TestSupport",
+                "Providers", "Config", "Formats", "Kind", "Timelines", "TimeZones", "YAML", "Store", "TestSupport",
             ]),
         // The system kinds against a procfs/sysfs-shaped tree and against this machine's /proc, free, df and i3status.
         .testTarget(
@@ -207,8 +211,8 @@ let package = Package(
         .testTarget(
             name: "widgetdTests",
             dependencies: [
-                "widgetd", "Config", "Control", "Kind", "Output", "Providers", "Store", "System", "Timelines",
-                "TimeZones",
+                "widgetd", "Config", "Control", "Formats", "Kind", "Output", "Providers", "Store", "System",
+                "Timelines", "TimeZones",
                 "TestSupport",
             ],
             exclude: ["RealBars/Tools", "MusicPlayer"]),

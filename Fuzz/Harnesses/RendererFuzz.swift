@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Output
+@testable import Formats
 @testable import Timelines
 
 /// Any entry in every family and format: the file stays one line per field and escaped for its bar.

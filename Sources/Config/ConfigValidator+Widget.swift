@@ -1,6 +1,6 @@
+import Formats
 import FoundationEssentials
 import Kind
-import Output
 import Text
 import TimeZones
 import Timelines

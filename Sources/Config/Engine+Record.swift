@@ -1,5 +1,5 @@
+import Formats
 import FoundationEssentials
-import Output
 import Timelines
 
 extension WidgetInstance: ScheduledInstance {

@@ -1,5 +1,5 @@
+import Formats
 import Kind
-import Output
 
 /// Values that many widgets of a configuration hold alike, kept once so that equal ones share their storage (Swift's
 /// dictionaries and arrays are copy-on-write): each kind's default intent, every distinct `intent:` and `output:`.

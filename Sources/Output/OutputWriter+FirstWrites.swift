@@ -1,4 +1,5 @@
 import Basics
+import Formats
 import Glibc
 
 /// First writes: a file this process has not written before, and many of them at once.

@@ -1,4 +1,5 @@
 import Basics
+import Formats
 import FoundationEssentials
 import Glibc
 import System

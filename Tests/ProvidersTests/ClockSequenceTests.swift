@@ -1,7 +1,7 @@
 import Config
+import Formats
 import Foundation
 import Kind
-import Output
 import Providers
 import Testing
 import TimeZones

@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Output
 import Testing
 import TimeZones
 import Timelines

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Output
+@testable import Formats
 
 /// The JSON value that replaced JSONSerialization for scripts and plugins (issue 15: no ICU in the daemon).
 @Suite("JSON values: parsing and writing")

@@ -13,8 +13,8 @@ struct PackageGraphTests {
     /// The core's layers, the daemon and its tests, so that the manifest parse cannot quietly find nothing.
     @Test func manifestIsRead() {
         for name in [
-            "Text", "YAML", "Diagnostics", "Timelines", "Kind", "System", "Output", "Config", "Control", "Providers",
-            "widgetd", "SchedulerTests",
+            "Text", "YAML", "Diagnostics", "Timelines", "Kind", "System", "Formats", "Output", "Config", "Control",
+            "Providers", "widgetd", "SchedulerTests",
         ] {
             #expect(graph.targets[name] != nil, "Package.swift has no target \(name)")
         }
@@ -48,10 +48,15 @@ struct PackageGraphTests {
     }
 
     /// The layering the issue asks for: the engine knows no kind, output format, YAML or system call; kinds know no
-    /// config or output; outputs know no config, kind or YAML; nothing below the daemon knows the control protocol.
+    /// config or output; outputs know no config, kind or YAML, and the formats no system call or file writer; nothing
+    /// below the daemon knows the control protocol.
     @Test(arguments: [
-        ("Timelines", ["Kind", "Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers"]),
-        ("Kind", ["Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers"]),
+        (
+            "Timelines",
+            ["Kind", "Formats", "Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers"]
+        ),
+        ("Kind", ["Formats", "Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers"]),
+        ("Formats", ["Output", "System", "Kind", "YAML", "Diagnostics", "Config", "Control", "Providers"]),
         ("Output", ["Kind", "YAML", "Diagnostics", "Config", "Control", "Providers"]),
         ("YAML", ["Timelines", "Kind", "Output", "Config", "System", "Control"]),
         ("System", ["Text", "YAML", "Timelines", "Kind", "Output", "Config", "Control"]),
@@ -59,7 +64,10 @@ struct PackageGraphTests {
         ("Config", ["Control", "Providers"]),
         ("Control", ["Config", "YAML", "Providers"]),
         // The system kinds are kinds like any other: behind the kind boundary, knowing no config, output or store.
-        ("SystemKinds", ["Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers", "Store"]),
+        (
+            "SystemKinds",
+            ["Formats", "Output", "YAML", "Diagnostics", "Config", "System", "Control", "Providers", "Store"]
+        ),
     ])
     func layerReachesNothingAboveIt(layer: String, forbidden: [String]) {
         let reached = graph.reachable(from: layer)

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Output
+@testable import Formats
 @testable import Timelines
 
 /// A foreground goes out only with the background it was chosen for; where backgrounds are dropped, the colour sent

@@ -1,4 +1,4 @@
-import Output
+import Formats
 import Testing
 
 @Suite("text sanitizer")

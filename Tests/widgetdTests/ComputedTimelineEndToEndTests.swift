@@ -1,5 +1,5 @@
+import Formats
 import Foundation
-import Output
 import Testing
 
 /// A per-second clock is kept as a rule (start, step, count, format, zone), not as an hour of texts: the built daemon

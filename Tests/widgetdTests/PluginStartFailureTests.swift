@@ -1,6 +1,6 @@
+import Formats
 import Foundation
 import Kind
-import Output
 import Testing
 
 @testable import Providers

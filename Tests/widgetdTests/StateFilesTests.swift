@@ -1,8 +1,8 @@
 import Config
 import Control
+import Formats
 import Foundation
 import Glibc
-import Output
 import Testing
 import Timelines
 

@@ -1,5 +1,5 @@
+import Formats
 import FoundationEssentials
-import Output
 import Timelines
 
 /// Reads what an exec command printed: i3blocks' lines, or a JSON timeline.

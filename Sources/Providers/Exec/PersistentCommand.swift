@@ -1,8 +1,8 @@
 import Basics
+import Formats
 import FoundationEssentials
 import Glibc
 import Kind
-import Output
 import Synchronization
 import System
 import Timelines

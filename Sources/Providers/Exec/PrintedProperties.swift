@@ -1,5 +1,5 @@
+import Formats
 import FoundationEssentials
-import Output
 import Synchronization
 
 /// What each widget's last run printed, kept as i3blocks 1.5 keeps it: the block's properties take the keys a run

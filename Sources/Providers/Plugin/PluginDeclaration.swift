@@ -1,7 +1,7 @@
 import Config
+import Formats
 import FoundationEssentials
 import Kind
-import Output
 import Timelines
 
 /// What a plugin's `hello` declares: the kind it serves (docs/PLUGINS.md). Read once from the plugin, then kept in the

@@ -1,7 +1,7 @@
 import Basics
+import Formats
 import FoundationEssentials
 import Glibc
-import Output
 import Synchronization
 import System
 

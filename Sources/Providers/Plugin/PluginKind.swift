@@ -1,6 +1,6 @@
+import Formats
 import FoundationEssentials
 import Kind
-import Output
 import Timelines
 
 /// A kind served by a plugin process: its declaration comes from the plugin's `hello` (through the declaration

@@ -1,5 +1,5 @@
+import Formats
 import FoundationEssentials
-import Output
 
 /// One line of a plugin's output, parsed once: a reply goes to its request, anything else counts towards the
 /// plugin's limit of lines a second.

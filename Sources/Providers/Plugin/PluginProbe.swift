@@ -1,7 +1,7 @@
 import Basics
+import Formats
 import FoundationEssentials
 import Glibc
-import Output
 import System
 
 /// Runs a plugin just long enough to read its hello.

@@ -1,6 +1,6 @@
 import Config
+import Formats
 import FoundationEssentials
-import Output
 import Text
 import Timelines
 

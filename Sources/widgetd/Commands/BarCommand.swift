@@ -1,10 +1,10 @@
 import Basics
 import Config
 import Control
+import Formats
 import FoundationEssentials
 import Glibc
 import Kind
-import Output
 import System
 import Text
 

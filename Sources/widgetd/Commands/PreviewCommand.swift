@@ -1,7 +1,7 @@
 import Config
+import Formats
 import FoundationEssentials
 import Kind
-import Output
 import Providers
 import Text
 import Timelines

@@ -1,9 +1,9 @@
 import Basics
 import Config
+import Formats
 import FoundationEssentials
 import Glibc
 import Kind
-import Output
 import System
 import Text
 import Timelines

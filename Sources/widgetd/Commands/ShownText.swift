@@ -1,4 +1,4 @@
-import Output
+import Formats
 import Text
 
 /// What widgets show now, as a `--wait` prints it once the daemon has confirmed the request: read from their records

@@ -1,4 +1,5 @@
 import Control
+import Formats
 import FoundationEssentials
 import Glibc
 import Output

@@ -1,9 +1,9 @@
 import Config
 import Diagnostics
+import Formats
 import FoundationEssentials
 import Glibc
 import Kind
-import Output
 import Providers
 import Text
 import YAML

@@ -1,8 +1,8 @@
 import Basics
 import Config
+import Formats
 import FoundationEssentials
 import Glibc
-import Output
 import Timelines
 
 /// The record of each instance, cut down to its current entry, kept under `$XDG_STATE_HOME/widgetd/entries/` so a

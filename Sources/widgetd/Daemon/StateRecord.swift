@@ -1,5 +1,5 @@
+import Formats
 import FoundationEssentials
-import Output
 
 /// A JSON file the daemon writes and the CLI reads: `daemon.json` (`DaemonState`), a status file
 /// (`InstanceStatusRecord`), an instance's record (`InstanceRecord`, in the output directory and kept across

@@ -1,5 +1,5 @@
+import Formats
 import Kind
-import Output
 import Timelines
 
 /// What a shell may complete after `widgetd`, made from each command's `CommandSyntax`, the kind registry and the

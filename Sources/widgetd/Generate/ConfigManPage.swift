@@ -1,7 +1,7 @@
 import Config
+import Formats
 import FoundationEssentials
 import Kind
-import Output
 import Timelines
 
 /// widgets.yaml(5): every key the config checker takes (`ConfigSchema`), every family, format, mouse button and kind.
