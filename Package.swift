@@ -29,9 +29,9 @@ let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 
 /// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
 /// (`-Osize`): less of their code is resident in an idle daemon (docs/PERFORMANCE.md, "Idle RSS"). The swap and
-/// reload paths (Basics, Timelines, Formats, Output, System, TimeZones, and the daemon's loop in widgetd and Control)
-/// keep `-O`: for widgetd and Control that shortens a FIFO reload's way to its file, where Providers, Kind and Config
-/// with `-O` would add code for next to nothing (docs/PERFORMANCE.md, "Reload latency").
+/// reload paths (Basics, Timelines, Formats, Output, System, TimeZones, and the daemon's loop in Daemon, Runtime and
+/// Control) keep `-O`: for Daemon, Runtime and Control that shortens a FIFO reload's way to its file, where Providers,
+/// Kind and Config with `-O` would add code for next to nothing (docs/PERFORMANCE.md, "Reload latency").
 let sizeOptimizedInRelease: [SwiftSetting] =
     staticRuntimeInRelease + [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
 
@@ -75,7 +75,7 @@ let releaseLinkFlags =
 /// `_FoundationCShims` and `_FoundationCollections` are FoundationEssentials' own static libraries, which a module
 /// compiled with `-static-stdlib` names for the linker itself (the release build's are) and a debug module does not.
 /// Linker settings reach every binary a target is linked into, so these sit on an executable target nothing else
-/// depends on: on the `widgetd` module, the test binary would get a second, static copy of the runtime.
+/// depends on: on the CLI or Daemon module, the test binary would get a second, static copy of the runtime.
 let executableLinkSettings: [LinkerSetting] =
     [
         .unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release)),
@@ -165,21 +165,42 @@ let package = Package(
                 "Store", "CLinux", "SystemKinds",
             ],
             swiftSettings: sizeOptimizedInRelease),
-        // The program: the command line, every command, the daemon's loop. A library, so that the tests import it
-        // without linking what the executable is linked with.
+        // What the daemon and the commands both need, and nothing else: the runtime directory's paths, the files the
+        // daemon writes for the CLI (`daemon.json`, status files, records), log levels, exit codes, the daemon's
+        // signals.
         .target(
-            name: "widgetd",
+            name: "Runtime",
             dependencies: [
-                "Basics",
-                "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "System", "Text", "Timelines",
-                "TimeZones", "YAML",
-                "Providers", "Store",
+                "Basics", "Config", "Control", "Formats", "Output", "System", "Text", "Timelines", "TimeZones",
             ],
             swiftSettings: staticRuntimeInRelease
         ),
-        // The `widgetd` executable: its entry point alone, and how it is linked.
+        // The daemon's loop and its parts. A library, so that the tests import it without linking what the executable
+        // is linked with.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "Basics", "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "Providers", "Runtime",
+                "Store", "System", "Text", "Timelines", "TimeZones", "YAML",
+            ],
+            swiftSettings: staticRuntimeInRelease
+        ),
+        // The command line, its help, every command, the man pages and completions. It does not reach the Daemon
+        // target: the commands talk to a running daemon through its files and the FIFO, and `widgetd run` starts one
+        // through the `DaemonLauncher` that Main hands it. `-O` in release: `widgetd bar` and `show --follow` run its
+        // code at every turn of the daemon, for as long as their bar runs (docs/PERFORMANCE.md, "The system kinds'
+        // bar").
+        .target(
+            name: "CLI",
+            dependencies: [
+                "Basics", "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "Providers", "Runtime",
+                "Store", "System", "Text", "Timelines", "TimeZones", "YAML",
+            ],
+            swiftSettings: staticRuntimeInRelease
+        ),
+        // The `widgetd` executable: its entry point alone, and how it is linked; it hands the CLI the daemon to start.
         .executableTarget(
-            name: "Main", dependencies: ["widgetd"], swiftSettings: staticRuntimeInRelease,
+            name: "Main", dependencies: ["CLI", "Daemon"], swiftSettings: staticRuntimeInRelease,
             linkerSettings: executableLinkSettings
         ),
         // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on none of its
@@ -211,8 +232,8 @@ let package = Package(
         .testTarget(
             name: "widgetdTests",
             dependencies: [
-                "widgetd", "Config", "Control", "Formats", "Kind", "Output", "Providers", "Store", "System",
-                "Timelines", "TimeZones",
+                "CLI", "Daemon", "Runtime", "Config", "Control", "Formats", "Kind", "Output", "Providers", "Store",
+                "System", "Timelines", "TimeZones",
                 "TestSupport",
             ],
             exclude: ["RealBars/Tools", "MusicPlayer"]),

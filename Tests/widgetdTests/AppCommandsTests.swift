@@ -1,7 +1,7 @@
 import Store
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// What the app commands print of the store's text when a reference is ambiguous.
 @Suite("app commands: errors that quote the store")

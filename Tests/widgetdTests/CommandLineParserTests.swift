@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 @Suite("command-line parsing")
 struct CommandLineParserTests {

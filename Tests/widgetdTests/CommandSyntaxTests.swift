@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// Walks every option of every subcommand's `CommandSyntax`: each appears in the usage line and in --help, the parser
 /// takes it (and it changes what was parsed), and the scanner's errors — a missing value, a value given to a flag, an

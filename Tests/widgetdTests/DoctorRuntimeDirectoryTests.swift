@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// `doctor`'s word on the runtime directory agrees with what `run` then does: a file where the directory goes, or no
 /// `$XDG_RUNTIME_DIR` to make it in, made `run` fail after `doctor` said ok.

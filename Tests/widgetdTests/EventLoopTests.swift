@@ -3,7 +3,7 @@ import Glibc
 import System
 import Testing
 
-@testable import widgetd
+@testable import Daemon
 
 /// A clock a test sets by hand.
 private final class ManualClock: DaemonClock, @unchecked Sendable {

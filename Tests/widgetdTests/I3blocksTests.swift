@@ -4,7 +4,7 @@ import Glibc
 import System
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// The shipped i3blocks config run by the real i3blocks, clicked the way i3bar clicks; and the pieces of
 /// `widgetd show` that pass clicks on.

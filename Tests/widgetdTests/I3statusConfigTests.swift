@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// i3status's config syntax (libconfuse's) on tricky inputs, and the translation of each module.
 @Suite("i3status config reading and translation")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import widgetd
+@testable import Daemon
+@testable import Runtime
 
 /// Issue 10, item 8: text from outside is escaped and cut in the log, and each source's lines are rate limited.
 @Suite("log text and limits")

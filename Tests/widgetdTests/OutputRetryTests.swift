@@ -2,7 +2,7 @@ import Control
 import Foundation
 import Testing
 
-@testable import widgetd
+@testable import Daemon
 
 /// Issue 10, items 7 and 11: failed output writes are retried on a backing-off deadline; acknowledgement files are
 /// removed on a deadline and bounded.

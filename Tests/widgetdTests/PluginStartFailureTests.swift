@@ -3,8 +3,8 @@ import Foundation
 import Kind
 import Testing
 
+@testable import Daemon
 @testable import Providers
-@testable import widgetd
 
 /// A plugin that fails to load when the daemon starts (silent past its deadline, a hello over 1 MiB, a hello too late)
 /// costs its own widgets and nothing else (docs/PLUGINS.md, "When a plugin fails"): the daemon runs the rest, its

@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import widgetd
+@testable import Daemon
+@testable import Runtime
 
 @Suite("daemon.json, the watchdog and NOTIFY_SOCKET, unit by unit")
 struct PresenceUnitTests {

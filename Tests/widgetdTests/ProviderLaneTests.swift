@@ -3,7 +3,7 @@ import Output
 import Providers
 import Testing
 
-@testable import widgetd
+@testable import Daemon
 
 /// Which lane an instance's calls run on, decided from what its kind declares (`WidgetKind.providerProcess`,
 /// `usesStore`) and its run mode, never from the kind's type.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import Daemon
 
 @Suite("reload lanes: each lane of provider threads with its own limit")
 struct ReloadLanesTests {

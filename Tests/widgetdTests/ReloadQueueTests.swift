@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import Daemon
 
 @Suite("reload queue")
 struct ReloadQueueTests {

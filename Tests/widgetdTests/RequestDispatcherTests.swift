@@ -5,7 +5,7 @@ import Kind
 import Testing
 import Timelines
 
-@testable import widgetd
+@testable import Daemon
 
 /// A kind with a left-click intent taking a parameter, so the dispatcher is tested without the shipped kinds.
 private struct TapKind: WidgetKind {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 @Suite("parsing status, doctor and generate")
 struct SetupCommandParsingTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TimeZones
 
-@testable import widgetd
+@testable import CLI
 
 /// The times `list` and `status` print: short for today, with the day within half a year, with the year beyond.
 @Suite("short times in list and status")

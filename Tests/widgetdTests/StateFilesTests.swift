@@ -6,7 +6,8 @@ import Glibc
 import Testing
 import Timelines
 
-@testable import widgetd
+@testable import Daemon
+@testable import Runtime
 
 /// The one writer of the daemon's state files (`StateFiles`), without a daemon: real files in a temporary directory.
 @Suite("the daemon's state files: one writer, one failure and retry path")

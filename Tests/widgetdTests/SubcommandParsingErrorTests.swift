@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// Each subcommand's usage errors, with the exact message and the command whose usage line follows it: missing
 /// arguments, one too many, a misspelt option, two targets and values the parser itself can judge.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import widgetd
+@testable import CLI
 
 /// What each subcommand parses to, with every option it takes (`CommandSyntaxTests` walks the table; these pin the
 /// exact `Command` for each). status, doctor and generate are in `SetupCommandParsingTests`.

@@ -1,0 +1,254 @@
+import Basics
+import Config
+import Control
+import Formats
+import FoundationEssentials
+import Glibc
+import Kind
+import Runtime
+import System
+import Text
+
+/// `widgetd bar`: a complete i3bar-protocol status command (`status_command widgetd bar` in i3 or sway) that shows
+/// the chosen widgets as one status line and sends each click straight to its widget, with the button and the
+/// position within the block.
+///
+/// It reads the same records `show --follow` reads, watching only its own widgets' files (`RecordWatch`), and writes
+/// a new status line only when one of its blocks changes: at a widget's next entry (one wall-clock timer for the
+/// earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar
+/// asks when the bar is hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar
+/// goes (`ReaderLifetime`).
+enum BarCommand {
+    static let stopSignal = SIGUSR1
+    static let continueSignal = SIGUSR2
+    /// The signals the main thread blocks before any thread exists, so only the signalfd sees them.
+    static let signals = [stopSignal, continueSignal]
+
+    static func run(
+        widgets: [String]?, bar: String?, configPath: String, registry: KindRegistry, environment: [String: String],
+        console: Console
+    ) -> Int32 {
+        // The blocks of the config the daemon runs: a widgets.yaml saved with a mistake meanwhile keeps them.
+        let source = WidgetSource(configPath: configPath, environment: environment)
+        guard let configuration = source.load(registry: registry).configuration else {
+            console.err(
+                "widgetd: error: \(configPath) has errors; "
+                    + "'\(ConfigPath.checkCommand(for: configPath, environment: environment))' shows them")
+            return ExitCode.failure
+        }
+        let items: [BarItem]
+        switch select(widgets: widgets, bar: bar, in: configuration) {
+        case .success(let chosen): items = chosen
+        case .failure(let message):
+            console.err("widgetd: error: \(message) in \(configPath)")
+            return ExitCode.failure
+        }
+        let paths = RunningDaemon.paths(environment: environment, settings: configuration.settings)
+        // The blocks follow edits of widgets.yaml as the daemon does: a widget added or a bar changed shows without
+        // restarting the bar. An edit that does not check, or no longer names the chosen widgets, keeps the blocks.
+        let reselect = ConfigFollower(
+            path: configPath, registry: registry,
+            checkCommand: ConfigPath.checkCommand(for: configPath, environment: environment),
+            warn: { console.err("widgetd: warning: \($0)") },
+            select: { configuration in
+                switch select(widgets: widgets, bar: bar, in: configuration) {
+                case .success(let chosen): .success(chosen)
+                case .failure(let message): .failure("\(message) in \(configPath); keeping the blocks shown")
+                }
+            })
+        return follow(items, in: paths.output, control: paths.control, config: reselect, console: console)
+    }
+
+    enum Selection: Equatable {
+        case success([BarItem])
+        case failure(String)
+    }
+
+    /// The blocks to show: the `--widgets` list, else the `bars:` entry named by `--bar`, else every widget in the
+    /// file's order.
+    static func select(widgets: [String]?, bar: String?, in configuration: Configuration) -> Selection {
+        let names = configuration.widgets.map(\.name)
+        if let widgets {
+            for name in widgets where !names.contains(name) {
+                return .failure("no widget named '\(name)'" + Suggestion.didYouMean(name, in: names))
+            }
+            return widgets.isEmpty
+                ? .failure("--widgets names no widget") : .success(widgets.map { BarItem(widget: $0) })
+        }
+        if let bar {
+            guard let definition = configuration.bars.first(where: { $0.name == bar }) else {
+                let bars = configuration.bars.map(\.name)
+                let known = bars.isEmpty ? "; there is no 'bars:' section" : "; bars: \(bars.joined(separator: ", "))"
+                return .failure(
+                    "no bar named '\(bar)'" + Suggestion.didYouMean(bar, in: bars, then: String(known.dropFirst(2))))
+            }
+            return definition.items.isEmpty ? .failure("bar '\(bar)' shows no widget") : .success(definition.items)
+        }
+        return names.isEmpty ? .failure("no widgets") : .success(names.map { BarItem(widget: $0) })
+    }
+
+    /// The i3bar protocol header: version 1, click events, and the signals that pause and resume the output.
+    static var header: String {
+        #"{"version":1,"click_events":true,"stop_signal":\#(stopSignal),"cont_signal":\#(continueSignal)}"#
+    }
+
+    private static func follow(
+        _ chosen: [BarItem], in directory: String, control: ControlPaths, config: ConfigFollower, console: Console
+    ) -> Int32 {
+        guard let lifetime = ReaderLifetime() else { return ExitCode.success }
+        var items = chosen
+        var recordPaths = items.map { directory + "/" + $0.widget + ".json" }
+        var watcher: Inotify
+        let timer: WallClockTimer
+        let signals: SignalFile
+        var recordWatch: RecordWatch
+        do {
+            try PrivateDirectory.make(directory)
+            watcher = try Inotify()
+            recordWatch = try RecordWatch(records: Array(Set(recordPaths)), in: directory, on: watcher)
+            timer = try WallClockTimer()
+            signals = try SignalFile(signals: Self.signals)
+        } catch {
+            console.err("widgetd: error: cannot watch \(directory): \(error)")
+            return ExitCode.failure
+        }
+        guard lifetime.write(Array((header + "\n[\n").utf8)) else { return ExitCode.success }
+        var records: [String: InstanceRecord] = [:]
+        for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
+        // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
+        var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
+        var lines = ClickForwarder.LineSplitter()
+        var droppedClicks = DroppedClickLog()
+        var last: String?
+        var paused = false
+        var first = true
+        // Start-up's code (the config's parse, the records' first reads) is handed back once the first line is out, and
+        // again after an edited config is taken in: a bar runs for days (`WorkingSet`, as the daemon does).
+        var trimDue = true
+        while true {
+            let now = Date()
+            if !paused {
+                let blocks = zip(items, recordPaths).map { item, path in
+                    records[path].map { BarBlock.render($0, item: item, at: now) } ?? BarBlock.missing(item)
+                }
+                let line = "[" + blocks.joined(separator: ",") + "]"
+                if line != last {
+                    guard lifetime.write(Array(((first ? "" : ",") + line + "\n").utf8)) else {
+                        return ExitCode.success
+                    }
+                    first = false
+                    last = line
+                }
+            }
+            let ready: Set<Int32>
+            do {
+                let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
+                try timer.arm(at: [next, droppedClicks.nextDeadline].compactMap { $0 }.min())
+                if trimDue && !first {
+                    trimDue = false
+                    WorkingSet.trim()
+                }
+                guard
+                    let readable = try lifetime.wait(
+                        forReadable: [watcher.fileDescriptor, timer.fileDescriptor, signals.fileDescriptor]
+                            + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []))
+                else { return ExitCode.success }
+                ready = readable
+            } catch {
+                console.err("widgetd: error: \(error)")
+                return ExitCode.failure
+            }
+            if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
+            for line in droppedClicks.flush(now: Date()) { console.err(line) }
+            if ready.contains(signals.fileDescriptor) {
+                for signal in signals.readSignals() {
+                    paused = signal == stopSignal
+                    // Resumed: i3bar shows the line it gets next, so write the current one even if unchanged.
+                    if !paused { last = nil }
+                }
+            }
+            if let input = clicks, ready.contains(input.rawValue),
+                !forwardClicks(
+                    from: input, lines: &lines, items: items, control: control, dropped: &droppedClicks,
+                    console: console)
+            {
+                clicks = nil
+            }
+            if ready.contains(watcher.fileDescriptor) {
+                for path in changedRecordsOfOneTurn(&recordWatch, on: watcher) {
+                    records[path] = ShowCommand.readRecord(path) ?? records[path]
+                }
+            }
+            if let descriptor = config.fileDescriptor, ready.contains(descriptor), let edited = config.edited(),
+                edited != items
+            {
+                // New records to watch: a fresh inotify instance drops every watch of the old blocks at once.
+                let editedPaths = edited.map { directory + "/" + $0.widget + ".json" }
+                do {
+                    let editedWatcher = try Inotify()
+                    recordWatch = try RecordWatch(records: Array(Set(editedPaths)), in: directory, on: editedWatcher)
+                    watcher = editedWatcher
+                } catch {
+                    console.err("widgetd: warning: cannot watch \(directory): \(error); keeping the blocks shown")
+                    continue
+                }
+                items = edited
+                recordPaths = editedPaths
+                trimDue = true
+                records = [:]
+                for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
+            }
+        }
+    }
+
+    /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.
+    static let turnGap = 3
+    static let turnLimit = 20
+
+    /// The records changed since the last line: those the waiting events name, and those the daemon writes in the
+    /// same turn. A daemon turn writes its records a fraction of a millisecond apart (the samples of every system
+    /// widget at one deadline); waiting up to `turnGap` ms for each next one, `turnLimit` ms in all, makes them one
+    /// status line instead of one each, for this process and for the bar that parses and draws every line.
+    private static func changedRecordsOfOneTurn(_ recordWatch: inout RecordWatch, on watcher: Inotify) -> Set<String> {
+        var changed = recordWatch.changedRecords(watcher.readEvents())
+        var waited = 0
+        var more = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while !changed.isEmpty, waited < turnLimit, retryingInterrupted({ poll(&more, 1, Int32(turnGap)) }) == 1 {
+            changed.formUnion(recordWatch.changedRecords(watcher.readEvents()))
+            waited += turnGap
+        }
+        return changed
+    }
+
+    /// Reads the click events waiting on `input` and sends each one on a widgetd block to its widget; false once
+    /// `input` has ended, so the caller stops polling it.
+    private static func forwardClicks(
+        from input: FileDescriptor, lines: inout ClickForwarder.LineSplitter, items: [BarItem], control: ControlPaths,
+        dropped: inout DroppedClickLog, console: Console
+    ) -> Bool {
+        let bytes: [UInt8]
+        do {
+            bytes = try input.read(upTo: 4096)
+        } catch {
+            return error.errno == EAGAIN
+        }
+        guard !bytes.isEmpty else { return false }
+        for line in lines.lines(adding: bytes) {
+            guard let event = BarClickEvent.parse(line: line), event.name == Renderer.blockName,
+                let instance = event.instance, items.contains(where: { $0.widget == instance }),
+                (1...5).contains(event.button)
+            else { continue }
+            let click = ClickForwarder.Click(
+                button: event.button, relativeX: event.relativeX, width: event.width,
+                details: ControlCommand.ClickDetails(
+                    x: event.x, y: event.y, relativeY: event.relativeY, height: event.height,
+                    modifiers: event.modifiers))
+            do {
+                try ClickForwarder(instance: instance, paths: control).send(click)
+            } catch {
+                for line in dropped.dropped(instance, because: error, now: Date()) { console.err(line) }
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,114 @@
+import Control
+import FoundationEssentials
+import Glibc
+import Runtime
+import System
+
+/// The runtime directory, its control FIFO and lock stay the daemon's own while it runs.
+///
+/// A FIFO deleted or replaced (a tmpfs cleaner, a user's `rm`), or the whole directory removed, would otherwise leave
+/// the daemon deaf: running, but unreachable by every client. Deletions and renames in the directory, and the
+/// directory's own removal, are watched; a moment after they stop (`repairDelay`, so an `rm -rf` is not raced) and on
+/// SIGHUP, the daemon checks each piece by device and inode and makes again what went, with the same checks as at
+/// start-up (the user's own, not a link, closed to others). `acks/` and `status/` are written by descriptor
+/// (`RuntimeDirectory`): at once on such an event the daemon lets go of them, and a link found in their place is
+/// refused and logged, never written through; once it is removed, the repair makes the directory again.
+///
+/// The lock decides who owns the directory. A daemon that lost its lock file takes a new one; if another daemon took
+/// it first (started while the directory was gone), that one owns the directory now and this one stops, removing
+/// nothing of the newcomer's. So one daemon serves a runtime directory, however it was removed.
+extension Daemon {
+    static let runtimeWatchMask: Inotify.Mask = [.delete, .movedFrom, .movedTo, .create, .deleteSelf, .moveSelf]
+    /// The entries of the runtime directory whose loss or replacement is repaired.
+    static let runtimeEntries: Set<String> = ["control", "lock", "acks", "status", "daemon.json"]
+
+    func watchRuntimeDirectory() {
+        let previous = runtimeWatch
+        runtimeWatch = try? watcher.watch(directory: paths.control.directory, mask: Self.runtimeWatchMask, adding: true)
+        // A directory moved away is still watched where it went; its events are not ours any more.
+        if let previous, previous != runtimeWatch,
+            ![configWatch, configParentWatch, configTargetWatch, zoneWatch, outputWatch].contains(previous)
+        {
+            try? watcher.unwatch(previous)
+        }
+    }
+
+    func handleRuntimeEvents(_ events: [Inotify.Event]) {
+        let overflow = events.contains { $0.mask.contains(.queueOverflow) }
+        let touched = events.contains { event in
+            guard let watch = event.watch, watch == runtimeWatch else { return false }
+            return !event.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty
+                || Self.runtimeEntries.contains(event.name)
+        }
+        guard overflow || touched else { return }
+        // At once, not at the repair: acks/ or status/ may be a link now, and the next write must look again.
+        stateFiles.releaseRuntimeDirectory()
+        runtimeRepairDue = Date().addingTimeInterval(Self.repairDelay)
+    }
+
+    /// Makes again the runtime directory, lock, FIFO and subdirectories where they went or were replaced.
+    func repairRuntime() {
+        runtimeRepairDue = nil
+        let control = paths.control
+        do {
+            try control.prepareDirectory()
+        } catch {
+            log(
+                .error,
+                "cannot make \(control.directory) again: \(error); widgetd cannot be reached until it can "
+                    + "(send SIGHUP to try again)")
+            return
+        }
+        watchRuntimeDirectory()
+        if !lock.isInPlace {
+            do {
+                lock = try LockFile(path: control.lock)
+                log(.warning, "\(control.lock) was deleted or replaced: took the lock again")
+            } catch {
+                if case .alreadyRunning(let pid) = error {
+                    log(
+                        .error,
+                        "another widgetd\(pid.map { " (pid \($0))" } ?? "") took \(control.directory) while "
+                            + "this one's lock was gone; leaving it to that one and stopping")
+                    stopping = true
+                } else {
+                    log(.error, "cannot take \(control.lock) again: \(error)")
+                }
+                return
+            }
+        }
+        // The output directory in the runtime directory (the default) went with it: it is made again before the FIFO,
+        // so a client that finds the FIFO back finds a daemon that can write. Its own repair waits for deletions
+        // there to stop; those in the runtime directory have stopped, or this repair would not be running.
+        if repairDue != nil, paths.output.hasPrefix(control.directory + "/") { repairOutputs() }
+        if fifo?.isInPlace != true || fifo?.isOpen != true {
+            do {
+                fifo = try ControlFIFO(path: control.fifo)
+                log(.warning, "\(control.fifo) was deleted or replaced: listening on it again")
+            } catch {
+                log(.error, "cannot make the control FIFO again: \(error); send SIGHUP to try again")
+            }
+        }
+        stateFiles.releaseRuntimeDirectory()
+        var statusMadeAgain = false
+        for entry in RuntimeDirectory.Entry.allCases {
+            do {
+                let made = try stateFiles.make(entry)
+                statusMadeAgain = statusMadeAgain || (made && entry == .status)
+            } catch {
+                // A link (or another's directory) is never written through: its files wait until it is fixed.
+                log(
+                    .error,
+                    "\(error); \(entry == .status ? "'widgetd list' shows no status" : "'--wait' cannot be confirmed") "
+                        + "until it is fixed")
+            }
+        }
+        if DaemonState.read(from: control)?.pid != getpid() {
+            stateFiles.writeRunningConfig(runningConfigText, now: Date())
+            writeState()
+        }
+        if statusMadeAgain {
+            for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+import Basics
+import Config
+import Control
+import FoundationEssentials
+import Glibc
+import Kind
+import Output
+import Providers
+import Runtime
+import System
+import Text
+import TimeZones
+import Timelines
+import YAML
+
+/// `widgetd run`: one thread that owns the engine and every output, sleeping in `EventLoop` until a
+/// deadline (a wall-clock timerfd), a FIFO line, a config edit, a signal, or a provider result wakes it.
+///
+/// Providers run as tasks on threads of our own (a pool of four for in-process kinds, a thread per call for
+/// commands); their results come back through `CompletionQueue`, whose wake-up is one of the descriptors the loop
+/// polls. Nothing here polls on a period. FIFO lines become requests in `RequestDispatcher`; the daemon's own files
+/// besides the outputs are written by `StateFiles`.
+final class Daemon {
+    let configPath: String
+    /// The kinds the running config was checked with: `plugins.registry`, with stand-ins for kinds whose plugins failed
+    /// to load (`DaemonPlugins`).
+    var registry: KindRegistry {
+        didSet {
+            runner.registry = registry
+            dispatcher.registry = registry
+        }
+    }
+    /// The plugins loaded, and those that failed and are tried again (`Daemon+Plugins`).
+    var plugins: DaemonPlugins
+    /// The running config's `plugins:`, for those tries.
+    var configuredPlugins: [PluginCommand]
+    let log: Log
+    let environment: [String: String]
+
+    /// The running `settings:`; the widgets live in the engine alone, so a config of 10,000 is not held twice.
+    let settings: Settings
+    let paths: DaemonPaths
+    var engine: Engine<WidgetInstance>
+    let outputs: OutputWriter
+    /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
+    var stateFiles: StateFiles
+    var runner: ProviderRunner
+    /// The store the widgets read, absolute, as `daemon.json` gives it to the CLI.
+    let storePath: String
+    let completions: CompletionQueue
+
+    /// Replaced when its file was deleted (`Daemon+Runtime`).
+    var lock: LockFile
+    /// Replaced when it was deleted or replaced; nil only if making it again failed (`Daemon+Runtime`).
+    var fifo: ControlFIFO?
+    /// The timer, wake-up, inotify and signalfd the daemon sleeps on.
+    let loop: EventLoop
+    /// Turns FIFO lines into requests (`Daemon+Control` carries them out).
+    var dispatcher: RequestDispatcher
+    var watcher: Inotify { loop.watcher }
+    var configWatch: Inotify.Watch?
+    /// The config directory's parent while the directory is missing, to see it made again (`Daemon+ConfigWatch`).
+    var configParentWatch: Inotify.Watch?
+    /// When widgets.yaml is a symbolic link (a dotfile manager's), the directory of the file it names, and that file:
+    /// an edit in place there raises no event in the link's directory (`Daemon+ConfigWatch`).
+    var configTargetWatch: Inotify.Watch?
+    var configTarget: String?
+    var zoneWatch: Inotify.Watch?
+    /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
+    var outputWatch: Inotify.Watch?
+    /// When to put back deleted output files: a moment after the last deletion (`Daemon+Outputs`).
+    var repairDue: Date?
+    /// The output directory itself was deleted or moved since the last repair.
+    var outputDirectoryReplaced = false
+    /// Deletions and replacements in the runtime directory (the FIFO, the lock), and when to repair them
+    /// (`Daemon+Runtime`).
+    var runtimeWatch: Inotify.Watch?
+    var runtimeRepairDue: Date?
+    /// Output writes that failed, to try again (`Daemon+Outputs`).
+    var outputRetry = OutputRetry()
+    /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
+    var logLimits = LogRateLimiter()
+    /// The output directory's parent, for a directory (or a link) put where the output directory was.
+    var outputParentWatch: Inotify.Watch?
+
+    /// Reloads waiting for a provider thread, by lane.
+    var reloads = ReloadLanes()
+    /// Timelines already written for a `reload NAME` line of this turn, waiting for the reload the engine starts for
+    /// it (`Daemon+EarlyAnswer`).
+    var earlyAnswers: [String: Timeline] = [:]
+    /// Keeps the store open while store reloads wait for its thread (`Daemon+StoreHold`).
+    var storeHold: StoreHold?
+    /// Acknowledgements waiting for reloads to finish.
+    var acknowledgements = AcknowledgementBook()
+    /// Commands started by clicks that have not been reaped yet, and the waiting clicks they answer.
+    var clickCommands = ClickCommands()
+    /// Clicks and intents on command widgets waiting for a thread or running (`Daemon+Control`).
+    var commandIntents = 0
+    /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).
+    var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
+    var lastSessionGeneration: UInt64 = 0
+    var stopping = false
+    /// Start-up (or a config reload) ran since the working set was last trimmed, and when to trim it once every widget
+    /// has answered (`Daemon+WorkingSet`).
+    var workingSetTrimPending = true
+    var workingSetTrimDue: Date?
+    /// Bar files were renamed and their readers have not been let run since (`Daemon.letReadersRun`).
+    var readersWaiting = false
+    /// Whether this turn of the loop has already let the bar files' readers run (`Daemon.letReadersRun`).
+    var readersHadTheirTurn = false
+    /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
+    let notifier: SystemdNotifier?
+    var watchdog: Watchdog?
+    /// When to re-read the config for SIGHUPs taken, and when it last was (`Daemon+Signals`).
+    var hangupRereadDue: Date?
+    var lastHangupReread: Date?
+    /// Errors in the config file at the last reload; non-zero while the daemon runs an older config.
+    var configErrors = 0
+    /// The text of the config the daemon runs, for the CLI (`RunningConfig`): a few kilobytes, written again when the
+    /// runtime directory is.
+    var runningConfigText: String
+    let startedAt = Date()
+
+    /// Why the daemon could not start, worded for the user.
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Sets everything up; the signals must already be blocked in this thread (`WidgetdMain` does it
+    /// first thing), so the signalfd sees them. `standard`: the built-in kinds; the plugins' are found here.
+    init(configPath: String, standard: KindRegistry, store: StoreAccess, environment: [String: String], log: Log) throws
+    {
+        self.configPath = configPath
+        plugins = DaemonPlugins.load(standard: standard, configPath: configPath, environment: environment, now: Date())
+        self.environment = environment
+        self.log = log
+        storePath =
+            store.path.hasPrefix("/") ? store.path : FileManager.default.currentDirectoryPath + "/" + store.path
+        notifier = SystemdNotifier(environment: environment)
+        watchdog = Watchdog(environment: environment)
+
+        let (loaded, registry) = Self.loadConfiguration(configPath, plugins: plugins)
+        guard let configuration = loaded.configuration else {
+            throw StartError(description: loaded.renderedDiagnostics())
+        }
+        self.registry = registry
+        configuredPlugins = configuration.plugins
+        runningConfigText = loaded.source?.text ?? ""
+        settings = configuration.settings
+        paths = DaemonPaths(environment: environment, settings: configuration.settings)
+        for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
+            log(.warning, warning.place)
+        }
+
+        do {
+            try paths.control.prepare()
+        } catch {
+            throw StartError(description: "widgetd: error: \(error)")
+        }
+        do {
+            lock = try LockFile(path: paths.control.lock)
+        } catch {
+            throw StartError(description: "widgetd: \(error)")
+        }
+        // Made, or checked, in the runtime directory's descriptor: a link at acks/ or status/ is refused, as one in the
+        // runtime directory's place is (the daemon writes there, and follows no link it did not make).
+        var runtime = RuntimeDirectory(control: paths.control)
+        do {
+            for entry in RuntimeDirectory.Entry.allCases { try runtime.make(entry) }
+        } catch {
+            lock.remove()
+            throw StartError(description: "widgetd: error: \(error)")
+        }
+        // Left by a daemon before this one (or for its clients that gave up): nobody waits for them any more. Only
+        // with the lock held: a second daemon that is refused must not take the running one's acknowledgements.
+        runtime.removeEveryFile(in: .acknowledgements)
+        do {
+            fifo = try ControlFIFO(path: paths.control.fifo)
+            outputs = try OutputWriter(directory: paths.output)
+            loop = try EventLoop(signals: DaemonSignals.handled, signalLimit: Self.signalsPerWake)
+        } catch {
+            lock.remove()
+            throw StartError(description: "widgetd: error: \(error)")
+        }
+        // A time-zone change replaces /etc/localtime; timerfd does not report it, inotify does.
+        zoneWatch = try? loop.watcher.watch(directory: "/etc", mask: [.movedTo, .create, .closeWrite, .delete])
+
+        let memory: EntryMemory?
+        do {
+            memory = try EntryMemory(directory: paths.entries)
+        } catch {
+            log(.warning, "cannot keep entries across restarts in \(paths.entries): \(error)")
+            memory = nil
+        }
+        stateFiles = StateFiles(paths: paths, runtime: runtime, memory: memory, log: log)
+        let wakeup = loop.wakeup
+        completions = CompletionQueue(wake: { wakeup.signal() })
+        dispatcher = RequestDispatcher(registry: registry)
+        runner = ProviderRunner(
+            registry: registry, queue: completions, executor: ProviderExecutor(threads: 4), store: store)
+        let now = Date()
+        let kept = configuration.widgets.filter { registry.kind(named: $0.kind)?.keepsEntryAcrossRestarts != false }
+        let restored = memory?.recall(kept, at: now) ?? [:]
+        engine = Engine(
+            instances: configuration.widgets,
+            fallback: { restored[$0.name] ?? Self.placeholder(of: $0, registry, now) }, now: now)
+        // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
+        watchConfigDirectory()
+        watchConfigTarget()
+        watchOutputDirectory()
+        watchRuntimeDirectory()
+        listenToPlugins()
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit code.
+    func run() -> Int32 {
+        if !ProcessHygiene.adoptOrphans() {
+            log(.warning, "cannot become the subreaper of commands' orphans: their background processes may linger")
+        }
+        log(
+            .info,
+            "started: \(counted(engine.instanceNames.count, "widget")) from \(configPath); outputs in \(paths.output); "
+                + "control FIFO \(paths.control.fifo)")
+        // glibc reads local times as UTC then, silently; a clock an hour or more off says no more than that.
+        if let problem = Zone.localProblem {
+            log(.warning, "the local time zone: \(problem); local times are in UTC")
+        }
+        for plugin in plugins.failed.values.sorted(by: { $0.source.name < $1.source.name }) {
+            log(.warning, DaemonPlugins.describe(plugin) + "; trying again at once, waiting longer for its hello")
+            if let earlier = DaemonPlugins.earlierStandardError(of: plugin) { log(.warning, earlier) }
+        }
+        logWidgetsWaitingForPlugins()
+        perform(engine.advance(now: loop.now), painting: true)
+        removeFilesOfWidgetsGoneSinceLastRun()
+        announceStarted()
+        while !stopping {
+            do {
+                readersHadTheirTurn = false
+                takeInImmediateAnswers()
+                trimWorkingSetWhenDue(now: loop.now)
+                if outputs.hasSparesToEmpty {
+                    letReadersRun()
+                    outputs.emptyRetiredSpares()
+                }
+                let wake = try loop.wait(
+                    until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
+                if wake.clockChanged {
+                    log(.info, "the wall clock changed: looking at every widget again")
+                    if repairDue != nil { repairDue = loop.now.addingTimeInterval(Self.repairDelay) }
+                    perform(engine.clockChanged(now: loop.now))
+                }
+                if wake.completions { handleCompletions() }
+                if wake.controlLines { handleControlLines() }
+                if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
+                if !wake.signals.isEmpty { handleSignals(wake.signals) }
+                if let due = repairDue, due <= loop.now { repairOutputs() }
+                doHousekeeping(now: loop.now)
+                perform(engine.advance(now: loop.now))
+                forgetEarlyAnswers()
+            } catch {
+                // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
+                log(.error, "\(error)")
+            }
+        }
+        stop()
+        return ExitCode.success
+    }
+
+    // MARK: - Events
+
+    private func handleFileEvents(_ events: [Inotify.Event]) {
+        let configName = Path.lastComponent(of: configPath)
+        let overflow = events.contains { $0.mask.contains(.queueOverflow) }
+        if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
+            zoneChanged()
+        }
+        let reread = handleConfigDirectoryEvents(events)
+        let targetName = configTarget.map(Path.lastComponent(of:))
+        let saved = events.contains { event in
+            (event.watch == configWatch && event.name == configName)
+                || (event.watch != nil && event.watch == configTargetWatch && event.name == targetName)
+        }
+        if !reread, overflow || saved {
+            log(.info, "\(configPath) changed: re-reading it")
+            reloadConfiguration()
+        }
+        handleOutputEvents(events)
+        handleRuntimeEvents(events)
+    }
+
+    /// The local time zone changed: local cron times move, and timelines rendered in the old zone (a clock)
+    /// are stale, so every widget is looked at again and reloaded.
+    private func zoneChanged() {
+        Zone.resetCurrent()
+        log(.info, "the local time zone is now \(Zone.current.identifier): reloading every widget")
+        let now = Date()
+        perform(engine.clockChanged(now: now))
+        engine.request(.all, now: now)
+    }
+
+    private func stop() {
+        announceStopping()
+        // Commands still running would otherwise run on with no one to read them, and what they started in the
+        // background (`setsid` included) must not outlive the daemon.
+        stopAllSessions()
+        stopPlugins()
+        RunningCommands.terminateAll()
+        ProcessHygiene.endAll()
+        for name in engine.instanceNames { remember(name, unlessKept: true) }
+        // The bar files stay for the bars; their hidden spares (AtomicFile+Spare) go.
+        outputs.removeSpares()
+        // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).
+        fifo?.remove()
+        lock.remove()
+        log(.info, "stopped")
+    }
+
+    static func placeholders(
+        _ instances: [WidgetInstance], _ registry: KindRegistry, _ now: Date
+    ) -> [String: EntryContent] {
+        var placeholders: [String: EntryContent] = [:]
+        for instance in instances {
+            placeholders[instance.name] = placeholder(of: instance, registry, now)
+        }
+        return placeholders
+    }
+
+    /// The placeholder of `instance`'s kind; nil for a kind the registry does not know.
+    static func placeholder(of instance: WidgetInstance, _ registry: KindRegistry, _ now: Date) -> EntryContent? {
+        guard let kind = registry.kind(named: instance.kind) else { return nil }
+        let context = ProviderContext(
+            instance: instance.name, family: instance.family, now: now, timeZone: instance.timeZone ?? .current)
+        return kind.placeholder(in: context)
+    }
+}
