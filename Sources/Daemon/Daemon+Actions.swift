@@ -26,6 +26,7 @@ extension Daemon {
             guard painting, actions.count(where: \.isShow) >= Self.showsPaintedTogether else {
                 for case .show(let name, let content) in actions {
                     log(.debug, "\(name): shows '\(content.text)'")
+                    barLines.widgetChanged(name)
                     if write(name, content: content, now: now) { wroteBarFiles = true }
                 }
                 return wroteBarFiles
@@ -34,6 +35,7 @@ extension Daemon {
             shows.reserveCapacity(actions.count)
             for case .show(let name, let content) in actions {
                 log(.debug, "\(name): shows '\(content.text)'")
+                barLines.widgetChanged(name)
                 shows.append((name, content))
             }
             for start in stride(from: 0, to: shows.count, by: Self.showsPaintedTogether) {

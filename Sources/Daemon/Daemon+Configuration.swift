@@ -85,6 +85,7 @@ extension Daemon {
             .info,
             "configuration applied: \(counted(configuration.widgets.count, "widget")), \(gone.count) restarted or removed"
         )
+        configureBarLines(configuration.bars)
         perform(actions, painting: true)
         logWidgetsWaitingForPlugins()
         announceReloaded(errors: 0)

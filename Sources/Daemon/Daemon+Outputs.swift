@@ -88,6 +88,8 @@ extension Daemon {
             return
         }
         let now = Date()
+        // A deleted line comes back at the turn's end; rewriting them all costs a file a bar.
+        barLines.rewriteAll()
         for name in engine.instanceNames {
             guard let instance = engine.instance(named: name) else { continue }
             var missing = false
@@ -131,6 +133,7 @@ extension Daemon {
             watchOutputDirectory()
         }
         let now = Date()
+        barLines.rewriteAll()
         for name in engine.instanceNames {
             if let instance = engine.instance(named: name) {
                 for format in instance.outputs

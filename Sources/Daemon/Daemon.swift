@@ -41,6 +41,8 @@ final class Daemon {
     let settings: Settings
     let paths: DaemonPaths
     var engine: Engine<WidgetInstance>
+    /// The `bars:` entries, whose lines the daemon writes (`Daemon+BarLines`).
+    var barLines: BarLines
     let outputs: OutputWriter
     /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
     var stateFiles: StateFiles
@@ -204,6 +206,7 @@ final class Daemon {
         engine = Engine(
             instances: configuration.widgets,
             fallback: { restored[$0.name] ?? Self.placeholder(of: $0, registry, now) }, now: now)
+        barLines = BarLines(configuration.bars)
         // The config's directory, not the file: an editor's save-by-rename replaces the file's inode.
         watchConfigDirectory()
         watchConfigTarget()
@@ -232,11 +235,13 @@ final class Daemon {
         logWidgetsWaitingForPlugins()
         perform(engine.advance(now: loop.now), painting: true)
         removeFilesOfWidgetsGoneSinceLastRun()
+        removeLinesOfBarsGoneSinceLastRun()
         announceStarted()
         while !stopping {
             do {
                 readersHadTheirTurn = false
                 takeInImmediateAnswers()
+                writeBarLines(now: loop.now)
                 trimWorkingSetWhenDue(now: loop.now)
                 if outputs.hasSparesToEmpty {
                     letReadersRun()

@@ -121,6 +121,42 @@ struct BarCommandTests {
         #expect(texts().allSatisfy { Set($0).count == 1 }, "a line with old and new samples: \(texts())")
     }
 
+    /// A `bars:` entry's line is the daemon's (`<bar>.bar` in the output directory), written once at the end of the
+    /// turn that sampled its widgets: the bar passes on exactly one line per change, never a mix of old and new, and a
+    /// bar taken out of the config takes its file with it.
+    @Test func aBarsEntryIsTheLineTheDaemonWritesOncePerTurn() async throws {
+        let tree = try TemporaryDirectory()
+        defer { tree.remove() }
+        try FileManager.default.createDirectory(
+            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
+        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let widgets = ["a", "b", "c", "d"]
+        let config =
+            "widgets:\n" + widgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
+            + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n"
+        let daemon = try DaemonUnderTest(config: config, extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+        #expect(await daemon.waitFor("the first timelines") { widgets.allSatisfy(daemon.hasTimeline) })
+        let bar = try Bar(daemon, ["--bar", "main"])
+        func texts() -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
+        #expect(await waitFor("the first line") { texts().last == ["0.25", "0.25", "0.25", "0.25"] })
+        for load in ["1.50", "2.75"] {
+            _ = try tree.write("proc/loadavg", "\(load) 0.50 0.75 1/100 4242\n")
+            #expect(
+                await waitFor("the next samples", timeout: .seconds(5)) { texts().last == [load, load, load, load] },
+                "\(texts())")
+        }
+        #expect(
+            texts() == [
+                ["0.25", "0.25", "0.25", "0.25"], ["1.50", "1.50", "1.50", "1.50"], ["2.75", "2.75", "2.75", "2.75"],
+            ],
+            "one line per change: \(texts())")
+        let line = try #require(daemon.read("main.bar"))
+        let blocks = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
+        #expect(blocks.map { $0["instance"] as? String } == widgets, "\(line)")
+        try daemon.editConfig("widgets:\n  a: {kind: load, interval: 1s}\n")
+        #expect(await daemon.waitFor("the bar's file gone") { daemon.read("main.bar") == nil })
+    }
+
     @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment

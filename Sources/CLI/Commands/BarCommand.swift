@@ -13,9 +13,11 @@ import Text
 /// the chosen widgets as one status line and sends each click straight to its widget, with the button and the
 /// position within the block.
 ///
-/// It reads the same records `show --follow` reads, watching only its own widgets' files (`RecordWatch`), and writes
-/// a new status line only when one of its blocks changes: at a widget's next entry (one wall-clock timer for the
-/// earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar
+/// A `bars:` entry (`--bar NAME`) is the line the daemon writes for it (`BarLine`): the bar watches that one file and
+/// passes each new line on, so a daemon turn that sampled every widget of the bar wakes it once and it decodes
+/// nothing. Any other choice of widgets reads the same records `show --follow` reads, watching only those widgets'
+/// files (`RecordWatch`), and writes a new status line only when one of its blocks changes: at a widget's next entry
+/// (one wall-clock timer for the earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar
 /// asks when the bar is hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar
 /// goes (`ReaderLifetime`).
 enum BarCommand {
@@ -56,7 +58,8 @@ enum BarCommand {
                 case .failure(let message): .failure("\(message) in \(configPath); keeping the blocks shown")
                 }
             })
-        return follow(items, in: paths.output, control: paths.control, config: reselect, console: console)
+        return follow(
+            items, bar: bar, in: paths.output, control: paths.control, config: reselect, console: console)
     }
 
     enum Selection: Equatable {
@@ -93,11 +96,14 @@ enum BarCommand {
     }
 
     private static func follow(
-        _ chosen: [BarItem], in directory: String, control: ControlPaths, config: ConfigFollower, console: Console
+        _ chosen: [BarItem], bar: String?, in directory: String, control: ControlPaths, config: ConfigFollower,
+        console: Console
     ) -> Int32 {
         guard let lifetime = ReaderLifetime() else { return ExitCode.success }
         var items = chosen
-        var recordPaths = items.map { directory + "/" + $0.widget + ".json" }
+        // A `bars:` entry's line as the daemon wrote it; nil: the records of `items` make the line.
+        let linePath = bar.map { BarLine.path(of: $0, in: directory) }
+        var recordPaths = linePath == nil ? items.map { directory + "/" + $0.widget + ".json" } : []
         var watcher: Inotify
         let timer: WallClockTimer
         let signals: SignalFile
@@ -105,7 +111,8 @@ enum BarCommand {
         do {
             try PrivateDirectory.make(directory)
             watcher = try Inotify()
-            recordWatch = try RecordWatch(records: Array(Set(recordPaths)), in: directory, on: watcher)
+            recordWatch = try RecordWatch(
+                records: linePath.map { [$0] } ?? Array(Set(recordPaths)), in: directory, on: watcher)
             timer = try WallClockTimer()
             signals = try SignalFile(signals: Self.signals)
         } catch {
@@ -115,6 +122,7 @@ enum BarCommand {
         guard lifetime.write(Array((header + "\n[\n").utf8)) else { return ExitCode.success }
         var records: [String: InstanceRecord] = [:]
         for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
+        var daemonLine = linePath.flatMap(readLine)
         // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
         var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
         var lines = ClickForwarder.LineSplitter()
@@ -128,10 +136,15 @@ enum BarCommand {
         while true {
             let now = Date()
             if !paused {
-                let blocks = zip(items, recordPaths).map { item, path in
-                    records[path].map { BarBlock.render($0, item: item, at: now) } ?? BarBlock.missing(item)
+                let line: String
+                if linePath != nil {
+                    line = daemonLine ?? BarLine.line(items.map(BarBlock.missing))
+                } else {
+                    line = BarLine.line(
+                        zip(items, recordPaths).map { item, path in
+                            records[path].map { BarBlock.render($0, item: item, at: now) } ?? BarBlock.missing(item)
+                        })
                 }
-                let line = "[" + blocks.joined(separator: ",") + "]"
                 if line != last {
                     guard lifetime.write(Array(((first ? "" : ",") + line + "\n").utf8)) else {
                         return ExitCode.success
@@ -175,13 +188,22 @@ enum BarCommand {
                 clicks = nil
             }
             if ready.contains(watcher.fileDescriptor) {
-                for path in changedRecordsOfOneTurn(&recordWatch, on: watcher) {
-                    records[path] = ShowCommand.readRecord(path) ?? records[path]
+                if let linePath {
+                    if recordWatch.changed(watcher.readEvents()) { daemonLine = readLine(linePath) ?? daemonLine }
+                } else {
+                    for path in changedRecordsOfOneTurn(&recordWatch, on: watcher) {
+                        records[path] = ShowCommand.readRecord(path) ?? records[path]
+                    }
                 }
             }
             if let descriptor = config.fileDescriptor, ready.contains(descriptor), let edited = config.edited(),
                 edited != items
             {
+                // The daemon writes the edited bar's line itself; the items are for the clicks.
+                guard linePath == nil else {
+                    items = edited
+                    continue
+                }
                 // New records to watch: a fresh inotify instance drops every watch of the old blocks at once.
                 let editedPaths = edited.map { directory + "/" + $0.widget + ".json" }
                 do {
@@ -199,6 +221,14 @@ enum BarCommand {
                 for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
             }
         }
+    }
+
+    /// The line in the daemon's file at `path`; nil while there is none, or what is there is no status line.
+    private static func readLine(_ path: String) -> String? {
+        guard let bytes = FileManager.default.contents(atPath: path), bytes.first == UInt8(ascii: "["),
+            bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\n"))
+        else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.
