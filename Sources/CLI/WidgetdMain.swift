@@ -66,8 +66,11 @@ public struct WidgetdMain {
             console.report(error)
             return ExitCode.usage
         }
+        // Only a path: resolving it reads nothing.
         let configPath = ConfigPath.resolve(explicit: command.configPath, environment: environment)
-        let store = StoreAccess(path: storePath(configPath: configPath, environment: environment))
+        // The store the config's settings name, read only by the commands that need it: `help`, `--version`, `cron` and
+        // `import` answer whatever state widgets.yaml is in, and never wait on it.
+        var store: StoreAccess { StoreAccess(path: storePath(configPath: configPath, environment: environment)) }
         // Made only by the commands that need kinds, once each: finding the plugins may run one until its hello, which
         // `todos add`, `cron` or `--version` never wait for.
         var registry: KindRegistry {
@@ -113,10 +116,11 @@ public struct WidgetdMain {
                 expression: expression, count: count, from: from, timeZoneName: timeZone, console: console)
         case .run(let path, let level):
             // The daemon finds the plugins itself: one that fails to load is tried again while it runs.
+            let daemonStore = store
             return daemon.run(
                 ConfigPath.resolve(explicit: path, environment: environment),
-                level.flatMap(LogLevel.init(name:)) ?? .info, KindRegistry.standard(store: store),
-                store,
+                level.flatMap(LogLevel.init(name:)) ?? .info, KindRegistry.standard(store: daemonStore),
+                daemonStore,
                 environment, console.err)
         case .list:
             return ListCommand.run(
