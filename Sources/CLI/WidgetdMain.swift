@@ -68,8 +68,9 @@ public struct WidgetdMain {
         }
         // Only a path: resolving it reads nothing.
         let configPath = ConfigPath.resolve(explicit: command.configPath, environment: environment)
-        // The store the config's settings name, read only by the commands that need it: `help`, `--version`, `cron` and
-        // `import` answer whatever state widgets.yaml is in, and never wait on it.
+        // The store the config's settings name, read only by the commands that need it (`readsConfig` of their
+        // `CommandDeclaration`): `help`, `--version`, `cron` and `import` answer whatever state widgets.yaml is in, and
+        // never wait on it.
         var store: StoreAccess { StoreAccess(path: storePath(configPath: configPath, environment: environment)) }
         // Made only by the commands that need kinds, once each: finding the plugins may run one until its hello, which
         // `todos add`, `cron` or `--version` never wait for.

@@ -99,6 +99,7 @@ struct CommandLineParserTests {
         #expect(try CommandLineParser.parse(["help", command.rawValue]) == .help(topic: command))
         #expect(try CommandLineParser.parse([command.rawValue, "--help"]) == .help(topic: command))
         #expect(try CommandLineParser.parse([command.rawValue, "-h"]) == .help(topic: command))
+        let declaration = CommandDeclaration.of(command)
         let page = Help.page(of: command)
         let text = Help.text(for: command)
         let sections = text.split(separator: "\n\n").map { $0.split(separator: "\n", maxSplits: 1).first ?? "" }
@@ -107,9 +108,9 @@ struct CommandLineParserTests {
         #expect(sections.last == "OPTIONS:")
         #expect(page.arguments.isEmpty != sections.contains("ARGUMENTS:"))
         // An overview of its own, not a copy of another command's or the one-line summary.
-        #expect(page.overview.count > Help.summary(of: command).count)
+        #expect(page.overview.count > declaration.summary.count)
         for other in CommandName.allCases where other != command {
-            #expect(page.overview != Help.overview(of: other), "\(command) and \(other) share an overview")
+            #expect(page.overview != CommandDeclaration.of(other).overview, "\(command) and \(other) share an overview")
         }
         #expect(Help.usage(of: command).hasPrefix("widgetd \(command.rawValue)"))
         // Every argument and option row explains itself, and the last option is --help.
@@ -120,6 +121,6 @@ struct CommandLineParserTests {
         #expect(page.options.last?.0 == "-h, --help")
         // `widgetd help` lists every command but the hidden one, with its summary.
         let overview = Help.text(for: nil)
-        #expect(overview.contains(Help.row((command.rawValue, Help.summary(of: command)))) != command.isHidden)
+        #expect(overview.contains(Help.row((command.rawValue, declaration.summary))) != declaration.isHidden)
     }
 }

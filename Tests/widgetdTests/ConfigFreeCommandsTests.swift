@@ -4,9 +4,9 @@ import Testing
 
 @testable import CLI
 
-/// The commands that read no config (`--version`, `help`, `cron` and `import`) answer whatever state widgets.yaml is
-/// in: missing, not YAML, or a FIFO whose writer never finishes, which a command that read it would wait
-/// `FileReading.pipeWait` (5 s) for. Each runs the built binary with the config named by `$WIDGETD_CONFIG` (these commands take no
+/// The commands whose `CommandDeclaration` says they read no config answer whatever state widgets.yaml is in: missing,
+/// not YAML, or a FIFO whose writer never finishes, which a command that read it would wait `FileReading.pipeWait`
+/// (5 s) for. Each runs the built binary with the config named by `$WIDGETD_CONFIG` (these commands take no
 /// `--config`).
 @Suite("commands that read no config")
 struct ConfigFreeCommandsTests {
@@ -31,6 +31,14 @@ struct ConfigFreeCommandsTests {
         // The FILE is put in the test's directory; what it prints is compared with the missing config's run.
         Case(arguments: ["import", "i3status", "i3status.conf"], output: ""),
     ]
+
+    /// Every command declared not to read the config has a case here.
+    @Test func everyCommandThatReadsNoConfigIsTried() {
+        let declared = CommandDeclaration.all.filter { !$0.readsConfig }.map(\.name.rawValue)
+        let tried = Set(Self.cases.map { $0.arguments[0] })
+        #expect(declared.count >= 3)
+        for name in declared { #expect(tried.contains(name), "\(name) reads no config and is not tried here") }
+    }
 
     @Test(.startsFirst, arguments: cases)
     func answersWhateverStateTheConfigIsIn(_ item: Case) async throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Each subcommand's usage errors, with the exact message and the command whose usage line follows it: missing
 /// arguments, one too many, a misspelt option, two targets and values the parser itself can judge.
-/// (`CommandSyntaxTests` checks the scanner's errors for every option; values that need the kinds, zones or the
+/// (`CommandDeclarationTests` checks the scanner's errors for every option; values that need the kinds, zones or the
 /// config, such as `--format html` or `--tz Nowhere`, are refused later and checked end to end in `CLIInputTests`.)
 @Suite("refusing each subcommand's mistakes")
 struct SubcommandParsingErrorTests {

@@ -2,8 +2,8 @@ import Testing
 
 @testable import CLI
 
-/// What each subcommand parses to, with every option it takes (`CommandSyntaxTests` walks the table; these pin the
-/// exact `Command` for each). status, doctor and generate are in `SetupCommandParsingTests`.
+/// What each subcommand parses to, with every option it takes (`CommandDeclarationTests` walks the declarations;
+/// these pin the exact `Command` for each). status, doctor and generate are in `SetupCommandParsingTests`.
 @Suite("parsing each subcommand")
 struct SubcommandParsingTests {
     @Test(arguments: [

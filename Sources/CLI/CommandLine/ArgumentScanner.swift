@@ -3,20 +3,20 @@ import Text
 /// Walks the arguments of one subcommand, telling options from positionals.
 ///
 /// Options may be written `--name value` or `--name=value`; `--` ends the options. Only the options the command's
-/// `CommandSyntax` declares are let through: an unknown option and a value given to a flag are refused here, so a
+/// `CommandDeclaration` declares are let through: an unknown option and a value given to a flag are refused here, so a
 /// parse function cannot take an option that its usage line and `--help` leave out. An option that is not repeatable
 /// may still be given twice and the last one counts, so a wrapper's default can be overridden (`run --log-level`).
 struct ArgumentScanner {
     private var arguments: ArraySlice<String>
-    let syntax: CommandSyntax
+    let declaration: CommandDeclaration
     private var optionsEnded = false
 
     init(_ arguments: ArraySlice<String>, command: CommandName) {
         self.arguments = arguments
-        self.syntax = CommandSyntax.of(command)
+        self.declaration = CommandDeclaration.of(command)
     }
 
-    var command: CommandName { syntax.command }
+    var command: CommandName { declaration.name }
 
     enum Token: Equatable {
         case option(String, inlineValue: String?)
@@ -40,7 +40,7 @@ struct ArgumentScanner {
 
     /// The option `written`, under its long name, if the command declares it and it is given as declared.
     private func declared(_ written: String, inlineValue: String?) throws(UsageError) -> Token {
-        guard let option = syntax.option(named: written) else { throw unknown(written) }
+        guard let option = declaration.option(named: written) else { throw unknown(written) }
         if option.value == nil, inlineValue != nil {
             throw UsageError("Option '\(option.name)' takes no value.", command: command)
         }
@@ -51,7 +51,7 @@ struct ArgumentScanner {
     mutating func value(of option: String, inline: String?) throws(UsageError) -> String {
         if let inline { return inline }
         guard let value = arguments.popFirst() else {
-            let written = syntax.option(named: option)?.syntax ?? option
+            let written = declaration.option(named: option)?.syntax ?? option
             throw UsageError("Missing value for '\(written)'.", command: command)
         }
         return value
@@ -59,7 +59,8 @@ struct ArgumentScanner {
 
     func unknown(_ option: String) -> UsageError {
         let hint =
-            Suggestion.closest(to: option, in: syntax.allOptions.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+            Suggestion.closest(to: option, in: declaration.allOptions.map(\.name)).map { " Did you mean '\($0)'?" }
+            ?? ""
         return UsageError("Unknown option '\(option)'.\(hint)", command: command)
     }
 

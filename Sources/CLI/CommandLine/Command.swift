@@ -70,7 +70,7 @@ struct ParameterSetting: Equatable {
     var value: String
 }
 
-/// The subcommands, as typed.
+/// The subcommands, as typed; each has a `CommandDeclaration`.
 enum CommandName: String, CaseIterable {
     case help
     case check
@@ -92,9 +92,6 @@ enum CommandName: String, CaseIterable {
     case status
     case doctor
     case generate
-
-    /// Left out of `widgetd help`'s list: a command for scripts (`install`, completions), not for users.
-    var isHidden: Bool { self == .generate }
 }
 
 /// A mistake in the command line: exit 64, the message, the usage line, and where to read more.

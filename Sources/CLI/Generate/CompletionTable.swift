@@ -3,7 +3,7 @@ import Kind
 import Runtime
 import Timelines
 
-/// What a shell may complete after `widgetd`, made from each command's `CommandSyntax`, the kind registry and the
+/// What a shell may complete after `widgetd`, made from each command's `CommandDeclaration`, the kind registry and the
 /// `Family`, `OutputFormat` and `LogLevel` enums: the tables `--help`, the parser and the config checker use.
 struct CompletionTable {
     /// What an option's value or a positional argument completes to.
@@ -42,9 +42,8 @@ struct CompletionTable {
     ]
 
     init(registry: KindRegistry) {
-        let commands = CommandName.allCases.filter { !$0.isHidden }.map(\.rawValue)
-        subcommands = CommandName.allCases.filter { !$0.isHidden }.map { command in
-            let declared = CommandSyntax.of(command)
+        let commands = CommandDeclaration.visible.map(\.name.rawValue)
+        subcommands = CommandDeclaration.visible.map { declared in
             let options = declared.allOptions.flatMap { option in
                 ([option.shortName].compactMap { $0 } + [option.name]).map { name in
                     Option(
@@ -70,7 +69,7 @@ struct CompletionTable {
                 }
             }
             return Subcommand(
-                name: command.rawValue, summary: Help.summary(of: command), options: options, positional: positional)
+                name: declared.name.rawValue, summary: declared.summary, options: options, positional: positional)
         }
     }
 

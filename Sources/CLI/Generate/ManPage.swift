@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Kind
 
-/// The man pages widgetd(1) and widgets.yaml(5), written from the help pages, the config checker's key tables, the
-/// kind registry and the `Family` and `OutputFormat` enums, so a page cannot document what the program lacks.
+/// The man pages widgetd(1) and widgets.yaml(5), written from the command declarations, the config checker's key
+/// tables, the kind registry and the `Family` and `OutputFormat` enums, so a page cannot document what the program
+/// lacks.
 enum ManPage {
     enum Name: String, CaseIterable {
         case widgetd = "widgetd.1"
@@ -31,9 +32,9 @@ enum ManPage {
             ".SH NAME", "widgetd \\- WidgetKit's timeline model for Linux status bars",
             ".SH SYNOPSIS",
         ]
-        let visible = CommandName.allCases.filter { !$0.isHidden }
+        let visible = CommandDeclaration.visible
         for command in visible {
-            lines += [".br", Roff.syntax(Help.usage(of: command))]
+            lines += [".br", Roff.syntax(command.usage)]
         }
         lines += [
             ".br", Roff.syntax("widgetd --help | --version"),
@@ -51,8 +52,10 @@ enum ManPage {
             ".SH COMMANDS",
         ]
         for command in visible {
-            let page = Help.page(of: command)
-            lines += [".SS \"\(command.rawValue)\"", Roff.syntax(page.usage), ".PP", Roff.paragraph(page.overview)]
+            let page = command.helpPage
+            lines += [
+                ".SS \"\(command.name.rawValue)\"", Roff.syntax(page.usage), ".PP", Roff.paragraph(page.overview),
+            ]
             for (syntax, explanation) in page.arguments + page.options {
                 lines += [".TP", Roff.syntax(syntax), Roff.paragraph(explanation)]
             }
@@ -62,7 +65,8 @@ enum ManPage {
             ".TP", "0", "Success.",
             ".TP", "1", "A runtime failure: the config has errors, no daemon answered, a write failed.",
             ".TP", "3", "No daemon runs (list, status).",
-            ".TP", "33", "show --format i3blocks: the entry is urgent (i3blocks paints a block urgent on exit code 33).",
+            ".TP", "33",
+            "show --format i3blocks: the entry is urgent (i3blocks paints a block urgent on exit code 33).",
             ".TP", "64", "A mistake on the command line; the usage line follows the message.",
             ".SH ENVIRONMENT",
             ".TP", ".B WIDGETD_CONFIG", "The config file, unless --config is given.",

@@ -2,9 +2,81 @@ import Control
 import Kind
 import Timelines
 
-/// Parsing of the commands that send the daemon a control line: `reload`, `click` and `intent`.
-extension CommandLineParser {
-    static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+/// The commands that send the running daemon a control line: `reload`, `click` and `intent`. Each reads the config the
+/// daemon runs, for the widget it names and the kinds' plugins.
+extension CommandDeclaration {
+    static var reload: CommandDeclaration {
+        CommandDeclaration(
+            name: .reload, summary: "Ask the daemon for new timelines.",
+            overview: """
+                Ask the daemon for new timelines: of every widget (all, the default), of one kind, or of
+                one instance. Exits 1 when no daemon runs.
+                """,
+            usageArguments: "[all | {--kind} | NAME]",
+            arguments: [("all | NAME", "Every widget, or the instance NAME.")],
+            options: [
+                .valued("--kind", "KIND", "Every widget of KIND (WidgetKit's reloadTimelines(ofKind:))."),
+                .flag(
+                    "--wait",
+                    "Return once the new entries are written and print each widget's new text (NAME: TEXT for all or "
+                        + "--kind); exit 1 with the reason when a reload or writing its files failed."),
+                .valued("--timeout", "SECONDS", "How long --wait waits (default 10)."),
+                .config(),
+            ],
+            readsConfig: true, parse: parseReload)
+    }
+
+    static var click: CommandDeclaration {
+        CommandDeclaration(
+            name: .click, summary: "Click a widget, as a bar would.",
+            overview: """
+                Click a widget as a bar would: the daemon runs what the widget's on_click: binds to the
+                button, else its kind's default (a motivation's left click toggles its favourite).
+                """,
+            usageArguments: "NAME", arguments: [("NAME", "The widget instance.")],
+            options: [
+                .valued("--button", "N", "1 left (default), 2 middle, 3 right, 4 scroll up, 5 scroll down."),
+                .valued(
+                    "--x", "X", "Where the click landed in the block, in pixels, as i3bar reports it.", joinsNext: .and),
+                .valued("--width", "W", "The block's width, in pixels, as i3bar reports it; given with --x."),
+                .valued("--y", "Y", "How far down the block it landed (i3bar's relative_y)."),
+                .valued("--height", "H", "The block's height (i3bar's height)."),
+                .valued("--screen-x", "X", "Where on the screen it landed (i3bar's x; i3blocks' BLOCK_X)."),
+                .valued("--screen-y", "Y", "Where on the screen it landed (i3bar's y; i3blocks' BLOCK_Y)."),
+                .valued("--modifiers", "KEYS", "Modifier keys held, separated by commas: Shift,Mod4."),
+                .flag(
+                    "--wait",
+                    "Return once the widget shows the result and print what it shows; exit 1 with the reason when "
+                        + "nothing is bound to the button, its program could not start (not found, no display) or its "
+                        + "intent failed."),
+                .config(),
+            ],
+            readsConfig: true, parse: parseClick)
+    }
+
+    static var intent: CommandDeclaration {
+        CommandDeclaration(
+            name: .intent, summary: "Run one of a widget's intents.",
+            overview: """
+                Run an intent of a widget's kind (WidgetKit's interactive AppIntent); 'widgetd kinds'
+                lists each kind's intents and their parameters. The widgets of the kind reload after.
+                """,
+            usageArguments: "NAME INTENT [KEY=VALUE ...]",
+            arguments: [
+                ("NAME", "The widget instance."), ("INTENT", "The intent, e.g. toggle-favorite."),
+                ("KEY=VALUE", "The intent's parameters, typed as it declares them."),
+            ],
+            options: [
+                .flag(
+                    "--wait",
+                    "Return once the widget shows the result and print what it shows; exit 1 with the reason when the "
+                        + "intent failed."),
+                .config(),
+            ],
+            readsConfig: true, parse: parseIntent)
+    }
+
+    private static func parseReload(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(arguments, command: .reload)
         var target: ReloadTarget?
         var wait = false
@@ -41,7 +113,7 @@ extension CommandLineParser {
         return .reload(target: target ?? .all, wait: wait, timeout: timeout, configPath: configPath)
     }
 
-    static func parseClick(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    private static func parseClick(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(arguments, command: .click)
         var instance: String?
         var button = 1
@@ -102,7 +174,7 @@ extension CommandLineParser {
             configPath: configPath)
     }
 
-    static func parseIntent(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    private static func parseIntent(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(arguments, command: .intent)
         var words: [String] = []
         var wait = false

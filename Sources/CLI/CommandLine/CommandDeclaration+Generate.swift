@@ -8,9 +8,28 @@ enum GenerateRequest: Equatable {
     case names(configPath: String?)
 }
 
-/// Parsing of the hidden `generate` command.
-extension CommandLineParser {
-    static func parseGenerate(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+/// The hidden `generate` command, for `scripts/install`, `scripts/package-deb` and the completions themselves. It reads
+/// the config for its kinds' plugins, which the man pages and completions list, and `names` for its widgets.
+extension CommandDeclaration {
+    static var generate: CommandDeclaration {
+        CommandDeclaration(
+            name: .generate, summary: "Print a man page or a completion script.",
+            overview: """
+                Print a man page, a shell completion script or the active config's widget names, made from
+                the same tables as --help, the parser and the config checker. Used by scripts/install,
+                scripts/package-deb and the completions themselves.
+                """,
+            // `--config` belongs to `names` alone; `man` and `completion` take one word each.
+            usageArguments: "man PAGE | completion SHELL | names [{--config}]",
+            arguments: [
+                ("man PAGE", "widgetd.1 or widgets.yaml.5, in roff."),
+                ("completion SHELL", "bash, zsh or fish."),
+                ("names", "The widget names of the running daemon's config, else of --config's."),
+            ],
+            options: [.config()], readsConfig: true, isHidden: true, parse: parseGenerate)
+    }
+
+    private static func parseGenerate(_ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         guard let what = arguments.first else {
             throw UsageError("Missing what to generate: man, completion or names.", command: .generate)
         }
@@ -29,7 +48,7 @@ extension CommandLineParser {
             }
             return .generate(.completion(shell))
         case "names":
-            return .generate(.names(configPath: try parseConfigOption(rest, command: .generate)))
+            return .generate(.names(configPath: try CommandLineParser.parseConfigOption(rest, command: .generate)))
         default:
             let hint = Suggestion.didYouMean(
                 what, in: ["man", "completion", "names"], then: "man, completion or names")

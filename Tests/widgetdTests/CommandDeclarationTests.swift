@@ -2,11 +2,11 @@ import Testing
 
 @testable import CLI
 
-/// Walks every option of every subcommand's `CommandSyntax`: each appears in the usage line and in --help, the parser
+/// Walks every option of every subcommand's `CommandDeclaration`: each appears in the usage line and in --help, the parser
 /// takes it (and it changes what was parsed), and the scanner's errors — a missing value, a value given to a flag, an
 /// unknown option — read the same for every command.
-@Suite("every option in the table: usage, help and parser agree")
-struct CommandSyntaxTests {
+@Suite("every option declared: usage, help and parser agree")
+struct CommandDeclarationTests {
     /// The least each command needs to parse, so that an option can be added to it.
     static let base: [CommandName: [String]] = [
         .importConfig: ["i3blocks"], .preview: ["quotes"], .show: ["quote"], .cron: ["@daily"], .click: ["cpu"],
@@ -14,7 +14,7 @@ struct CommandSyntaxTests {
         .generate: ["names"],
     ]
 
-    /// A valid value for each value name the table uses; a new value name must be given one here.
+    /// A valid value for each value name the declarations use; a new value name must be given one here.
     static let sampleValues: [String: String] = [
         "PATH": "a.yaml", "LEVEL": "debug", "FORMAT": "waybar", "FAMILY": "systemSmall", "KEY=VALUE": "k=v",
         "NAME,NAME,...": "a,b", "NAME": "top", "KIND": "quotes", "SECONDS": "2", "N": "3",
@@ -28,14 +28,14 @@ struct CommandSyntaxTests {
         var option: String
         var testDescription: String { "\(command.rawValue) \(option)" }
 
-        var syntax: CommandSyntax { CommandSyntax.of(command) }
+        var syntax: CommandDeclaration { CommandDeclaration.of(command) }
         var declared: CommandOption { syntax.option(named: option)! }
-        var base: [String] { [command.rawValue] + (CommandSyntaxTests.base[command] ?? []) }
+        var base: [String] { [command.rawValue] + (CommandDeclarationTests.base[command] ?? []) }
 
         /// The option as typed, with a sample value when it takes one.
         func written() throws -> [String] {
             guard let value = declared.value else { return [option] }
-            let sample = try #require(CommandSyntaxTests.sampleValues[value], "no sample value for \(value)")
+            let sample = try #require(CommandDeclarationTests.sampleValues[value], "no sample value for \(value)")
             return [option, sample]
         }
 
@@ -62,14 +62,14 @@ struct CommandSyntaxTests {
     }
 
     static let cases: [Case] = CommandName.allCases.flatMap { command in
-        CommandSyntax.of(command).options.map { Case(command: command, option: $0.name) }
+        CommandDeclaration.of(command).options.map { Case(command: command, option: $0.name) }
     }
 
-    @Test func everyCommandHasATableAndTheTableHasOptions() {
-        #expect(Self.cases.count >= 30, "\(Self.cases.count) options in the table")
+    @Test func everyCommandHasADeclarationAndTheDeclarationsHaveOptions() {
+        #expect(Self.cases.count >= 30, "\(Self.cases.count) options declared")
         for command in CommandName.allCases {
-            let syntax = CommandSyntax.of(command)
-            #expect(syntax.command == command, "\(command)'s table is \(syntax.command)'s")
+            let syntax = CommandDeclaration.of(command)
+            #expect(syntax.name == command, "\(command)'s declaration is \(syntax.name)'s")
             #expect(Set(syntax.options.map(\.name)).count == syntax.options.count, "\(command) names an option twice")
             #expect(syntax.usage.hasPrefix("widgetd \(command.rawValue)"))
             #expect(!syntax.usage.contains("{"), "\(command)'s usage names an option it lacks: \(syntax.usage)")
@@ -131,7 +131,7 @@ struct CommandSyntaxTests {
         }
     }
 
-    /// An option no table declares is refused by every command, `--help` names the command, and so does `-h`.
+    /// An option no command declares is refused by every command, `--help` names the command, and so does `-h`.
     @Test(arguments: CommandName.allCases.filter { $0 != .help })
     func unknownOptionIsRefusedAndHelpIsAlwaysTaken(_ command: CommandName) throws {
         let base = [command.rawValue] + (Self.base[command] ?? [])

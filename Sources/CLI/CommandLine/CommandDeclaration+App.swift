@@ -1,11 +1,67 @@
 import Store
 import Text
 
-/// Parsing of the app commands: `motivations`, `todos` and `entities`.
-extension CommandLineParser {
+/// The app commands, which edit the shared store as a widget's app does: `motivations`, `todos` and `entities`. They
+/// read widgets.yaml for the store its settings name when no daemon runs (`StoreLocation`), and for where to send the
+/// reload they ask for.
+extension CommandDeclaration {
+    static var motivations: CommandDeclaration {
+        CommandDeclaration(
+            name: .motivations, summary: "Edit the motivations in the store.",
+            overview: """
+                Edit the motivations in the shared store, as a widget's app does, then ask a running
+                daemon to reload the motivations widgets. Ids may be shortened to a unique prefix of 4 or
+                more characters. 'add' with no MESSAGE stores one of the twenty samples not stored yet.
+                """,
+            usageArguments: "list | add [MESSAGE] | rm ID... | favorite ID | color ID HEX | search TEXT",
+            arguments: [
+                (
+                    "list",
+                    "Newest first, with short ids, ★ for favourites (☆ for the rest) and colours; control characters escaped."
+                ),
+                ("add [MESSAGE]", "Store a motivation (a sample when MESSAGE is left out; a blank one is refused)."),
+                ("rm ID...", "Delete motivations."), ("favorite ID", "Toggle a favourite."),
+                ("color ID HEX", "Set the background colour (#RGB, #RRGGBB or #RRGGBBAA)."),
+                ("search TEXT", "Motivations whose message contains TEXT (ignoring case and accents)."),
+            ],
+            options: [.config(Help.configOptionHelp + "\nIts settings.store names the store.")], readsConfig: true,
+            parse: { arguments throws(UsageError) in try parseApp(.motivations, arguments) })
+    }
+
+    static var todos: CommandDeclaration {
+        CommandDeclaration(
+            name: .todos, summary: "Edit the to-dos in the store.",
+            overview: """
+                Edit the to-dos in the shared store, then ask a running daemon to reload the to-dos
+                widgets. A to-do is named by its title (ignoring case) or an id prefix.
+                """,
+            usageArguments: "list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID",
+            arguments: [
+                ("list", "In the order added, done or not (◉ done, ○ open), as the widget shows them."),
+                ("add TITLE", "Add a to-do."), ("toggle TITLE-OR-ID", "Mark done, or open again."),
+                ("rm TITLE-OR-ID", "Delete a to-do."),
+            ],
+            options: [.config(Help.configOptionHelp + "\nIts settings.store names the store.")], readsConfig: true,
+            parse: { arguments throws(UsageError) in try parseApp(.todos, arguments) })
+    }
+
+    static var entities: CommandDeclaration {
+        CommandDeclaration(
+            name: .entities, summary: "Pick an entity for widgets.yaml.",
+            overview: """
+                The configuration picker: the entities a widget's entity parameter can name, with the ids to
+                paste into widgets.yaml (WidgetKit's suggestedEntities and entities(matching:)).
+                """,
+            usageArguments: "motivations", arguments: [("motivations", "The entity type.")],
+            options: [
+                .valued("--match", "TEXT", "Only those matching TEXT (ignoring case and accents)."), .config(),
+            ],
+            readsConfig: true, parse: { arguments throws(UsageError) in try parseApp(.entities, arguments) })
+    }
+
     /// `motivations ACTION …`, `todos ACTION …`, `entities KIND [--match TEXT]`: positional words plus
     /// `--config` (and `--match` for entities).
-    static func parseApp(_ name: CommandName, _ arguments: ArraySlice<String>) throws(UsageError) -> Command {
+    private static func parseApp(_ name: CommandName, _ arguments: ArraySlice<String>) throws(UsageError) -> Command {
         var scanner = ArgumentScanner(arguments, command: name)
         var words: [String] = []
         var match: String?
@@ -116,7 +172,7 @@ extension CommandLineParser {
     /// Nothing a bar would show: white space, zero-width spaces and joiners, control characters (which the renderer
     /// removes). A usage error, as white space alone was, so that `todos add` of a zero-width space exits 64 too (the
     /// store refused it with 1) and a motivation of two control characters is not stored to show as a blank widget.
-    static func isBlank(_ text: String) -> Bool {
+    private static func isBlank(_ text: String) -> Bool {
         text.unicodeScalars.allSatisfy { scalar in
             scalar.properties.isWhitespace || scalar.properties.generalCategory == .control
                 || scalar.properties.generalCategory == .format
