@@ -15,6 +15,6 @@ extension Engine where Instance == WidgetInstance {
         return InstanceRecord(
             instance: name, kind: instance.kind, family: instance.family,
             entries: held.timeline?.entries ?? [], sequence: held.timeline?.sequence, fallback: held.fallback,
-            failure: held.failure)
+            failure: held.failure, reloadAfter: held.timeline?.policy.afterDate)
     }
 }

@@ -94,6 +94,12 @@ struct RuntimeDirectory {
         return try? FileDescriptor(owning: file).readToEnd()
     }
 
+    /// Whether `entry` (nil: the runtime directory) has an entry `name`; false when the directory cannot be used.
+    mutating func exists(_ name: String, in entry: Entry?) -> Bool {
+        guard let directory = try? descriptor(of: entry) else { return false }
+        return faccessat(directory, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
     /// Removes the file `name` from `entry` (nil: from the runtime directory); nothing when that cannot be used.
     mutating func remove(_ name: String, from entry: Entry?) {
         guard let directory = try? descriptor(of: entry) else { return }

@@ -25,6 +25,8 @@ struct StateFiles {
     let log: Log
     /// Acknowledgement files written, removed when nobody took them.
     private(set) var acknowledgementFiles = AcknowledgementFiles()
+    /// What each status file was last written with, to leave one that would not change.
+    private var statusWritten: [String: [UInt8]] = [:]
     /// Retried files whose last write failed (logged once), with the contents to write again.
     private var pending: [StateFile: [UInt8]] = [:]
     private var delay = OutputRetry.firstDelay
@@ -73,12 +75,20 @@ struct StateFiles {
         if !write(.runningConfig, Array(text.utf8), now: now) { runtime.remove(RunningConfig.fileName, from: nil) }
     }
 
+    /// Writes the instance's status file, unless it already holds the same: a sampled widget's status stays the same
+    /// from one sample to the next (its next reload is in its record: `InstanceStatusRecord.reloadsWithPolicy`). A
+    /// file someone deleted is written again.
     mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
-        write(.status(name), InstanceStatusRecord(status).encoded(), now: now)
+        let bytes = InstanceStatusRecord(status).encoded()
+        if statusWritten[name] == bytes, runtime.exists(InstanceStatusRecord.fileName(for: name), in: .status) {
+            return
+        }
+        statusWritten[name] = write(.status(name), bytes, now: now) ? bytes : nil
     }
 
     /// The widget is gone: its status file goes, and is not written again.
     mutating func removeStatus(of name: String) {
+        statusWritten[name] = nil
         forget(.status(name))
         runtime.remove(InstanceStatusRecord.fileName(for: name), from: .status)
     }
@@ -91,6 +101,7 @@ struct StateFiles {
     /// A name in the runtime directory changed, or the directory went: each is opened again, with its checks, when
     /// next written.
     mutating func releaseRuntimeDirectory() {
+        statusWritten = [:]
         runtime.release()
     }
 

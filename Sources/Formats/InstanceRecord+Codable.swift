@@ -5,7 +5,7 @@ import Timelines
 /// The record's JSON as `Codable` reads and writes it (`InstanceRecord.encoded()` writes the same bytes faster).
 extension InstanceRecord: Codable {
     private enum CodingKeys: String, CodingKey {
-        case instance, kind, family, entries, sequence, fallback, failure
+        case instance, kind, family, entries, sequence, fallback, failure, reloadAfter
     }
 
     public init(from decoder: any Decoder) throws {
@@ -23,6 +23,8 @@ extension InstanceRecord: Codable {
         sequence = try container.decodeIfPresent(StoredSequence.self, forKey: .sequence)?.sequence
         fallback = try container.decode(StoredContent.self, forKey: .fallback).content
         failure = try container.decodeIfPresent(String.self, forKey: .failure)
+        reloadAfter = try container.decodeIfPresent(Double.self, forKey: .reloadAfter).map(
+            Date.init(timeIntervalSince1970:))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -34,6 +36,7 @@ extension InstanceRecord: Codable {
         try container.encodeIfPresent(sequence.map(StoredSequence.init), forKey: .sequence)
         try container.encode(StoredContent(fallback, date: nil), forKey: .fallback)
         try container.encodeIfPresent(failure, forKey: .failure)
+        try container.encodeIfPresent(reloadAfter?.timeIntervalSince1970, forKey: .reloadAfter)
     }
 }
 

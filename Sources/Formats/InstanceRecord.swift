@@ -27,10 +27,14 @@ public struct InstanceRecord: Sendable, Hashable {
     public var fallback: EntryContent
     /// Why the provider's last call failed; the entries are then shown marked stale.
     public var failure: String?
+    /// When the timeline's policy asks for the next one (`.after`); nil for `.atEnd` and `.never`. `widgetd list` shows
+    /// it as the next reload when the status file says the reload follows the policy: a widget sampled every 5 s then
+    /// changes its record alone, not its status file too.
+    public var reloadAfter: Date?
 
     public init(
         instance: String, kind: String, family: Family, entries: [TimelineEntry], sequence: TimelineSequence? = nil,
-        fallback: EntryContent, failure: String? = nil
+        fallback: EntryContent, failure: String? = nil, reloadAfter: Date? = nil
     ) {
         self.instance = instance
         self.kind = kind
@@ -39,6 +43,7 @@ public struct InstanceRecord: Sendable, Hashable {
         self.sequence = sequence
         self.fallback = fallback
         self.failure = failure
+        self.reloadAfter = reloadAfter
     }
 
     /// What the instance shows at `now`, by the engine's rule.
@@ -83,7 +88,8 @@ public struct InstanceRecord: Sendable, Hashable {
         guard
             entries.allSatisfy({ finite($0.date) && finite($0.content.dynamicDate?.date) }),
             finite(sequence?.start),
-            finite(fallback.dynamicDate?.date)
+            finite(fallback.dynamicDate?.date),
+            finite(reloadAfter)
         else {
             return try encodedByJSONEncoder()  // throws the EncodingError callers expect
         }
@@ -103,6 +109,10 @@ public struct InstanceRecord: Sendable, Hashable {
         json.string(instance)
         json.key("kind")
         json.string(kind)
+        if let reloadAfter {
+            json.key("reloadAfter")
+            json.number(reloadAfter.timeIntervalSince1970)
+        }
         if let sequence {
             json.key("sequence")
             Self.write(sequence, to: &json)

@@ -1,33 +1,76 @@
 import Config
+import Formats
 import FoundationEssentials
 import Text
 import TimeZones
 import Timelines
 
 /// What `widgetd list` shows of an instance beyond its current entry, as the daemon last wrote it.
+///
+/// A widget whose next reload is its `.after` policy's date (a sampled kind, an `exec` widget with an `interval:`)
+/// has that date in its record (`InstanceRecord.reloadAfter`), which every new timeline rewrites anyway; its status
+/// file says only `after` and `reloadsWithPolicy` (`resolved(with:)` puts the date back). So the status file stays the
+/// same from one sample to the next, and the daemon does not write it again (`StateFiles`).
 public struct InstanceStatusRecord: Codable, Sendable, Equatable {
-    /// `never`, `atEnd`, `after 2026-11-29T19:30:00+01:00`, or nil before the first timeline.
+    /// `never`, `atEnd`, `after 2026-11-29T19:30:00+01:00`, `after` (the date is the record's), or nil before the
+    /// first timeline.
     public var policy: String?
-    /// ISO 8601; nil when only a request will reload it.
+    /// ISO 8601; nil when only a request will reload it, or when `reloadsWithPolicy`.
     public var nextReload: String?
     public var reloading: Bool
     public var lastError: String?
+    /// The next reload is the date of the `.after` policy, in the instance's record.
+    public var reloadsWithPolicy: Bool
 
     public init(_ status: InstanceStatus<WidgetInstance>) {
-        let zone = Zone.current
-        let nextReload = status.nextReload.map { ISO8601Text.format($0, in: zone) }
         switch status.policy {
         case nil: policy = nil
         case .never?: policy = "never"
         case .atEnd?: policy = "atEnd"
+        case .after(let date)? where date == status.nextReload && !status.isReloading:
+            policy = "after"
         case .after(let date)?:
-            // Usually the next reload itself: formatted once, as a date's text is dear on a reload's way.
-            let text = date == status.nextReload ? nextReload : nil
-            policy = "after " + (text ?? ISO8601Text.format(date, in: zone))
+            policy = "after " + ISO8601Text.format(date, in: Zone.current)
         }
-        self.nextReload = nextReload
+        reloadsWithPolicy = policy == "after"
+        nextReload = reloadsWithPolicy ? nil : status.nextReload.map { ISO8601Text.format($0, in: Zone.current) }
         reloading = status.isReloading
         lastError = status.lastError
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case policy, nextReload, reloading, lastError, reloadsWithPolicy
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        policy = try container.decodeIfPresent(String.self, forKey: .policy)
+        nextReload = try container.decodeIfPresent(String.self, forKey: .nextReload)
+        reloading = try container.decode(Bool.self, forKey: .reloading)
+        lastError = try container.decodeIfPresent(String.self, forKey: .lastError)
+        reloadsWithPolicy = try container.decodeIfPresent(Bool.self, forKey: .reloadsWithPolicy) ?? false
+    }
+
+    /// As `encoded()` writes it: `reloadsWithPolicy` only when true.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(policy, forKey: .policy)
+        try container.encodeIfPresent(nextReload, forKey: .nextReload)
+        try container.encode(reloading, forKey: .reloading)
+        try container.encodeIfPresent(lastError, forKey: .lastError)
+        if reloadsWithPolicy { try container.encode(true, forKey: .reloadsWithPolicy) }
+    }
+
+    /// The status with the policy's date from `record` written back in: `after DATE`, and DATE as the next reload.
+    /// Without a record to take it from, the date stays unknown.
+    public func resolved(with record: InstanceRecord?) -> InstanceStatusRecord {
+        guard reloadsWithPolicy, let date = record?.reloadAfter else { return self }
+        var resolved = self
+        let text = ISO8601Text.format(date, in: Zone.current)
+        resolved.policy = "after " + text
+        resolved.nextReload = text
+        resolved.reloadsWithPolicy = false
+        return resolved
     }
 
     /// The status file's bytes: what `JSONEncoder` with sorted keys writes (compact, absent fields left out), except
@@ -46,12 +89,13 @@ public struct InstanceStatusRecord: Codable, Sendable, Equatable {
             Escaping.appendJSONString(value, to: &bytes)
             bytes.append(UInt8(ascii: ","))
         }
-        // In sorted order: lastError, nextReload, policy, reloading (never absent, so it closes the object).
+        // In sorted order: lastError, nextReload, policy, reloading (never absent), reloadsWithPolicy (only when true).
         member("lastError", lastError)
         member("nextReload", nextReload)
         member("policy", policy)
         bytes.append(contentsOf: #""reloading":"#.utf8)
         bytes.append(contentsOf: (reloading ? "true" : "false").utf8)
+        if reloadsWithPolicy { bytes.append(contentsOf: #","reloadsWithPolicy":true"#.utf8) }
         bytes.append(UInt8(ascii: "}"))
         return bytes
     }

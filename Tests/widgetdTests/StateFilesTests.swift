@@ -4,6 +4,7 @@ import Formats
 import Foundation
 import Glibc
 import Testing
+import TimeZones
 import Timelines
 
 @testable import Daemon
@@ -129,6 +130,7 @@ struct StateFilesTests {
         #"{"policy":"after 2033-05-18T05:33:20+02:00","nextReload":"2033-05-18T05:33:20+02:00","reloading":false,"#
             + #""lastError":"q: \"quoted\" back\\slash\nnew line\ttab\u0001\u001f é ✓ /path/to"}"#,
         #"{"policy":"never","reloading":false,"lastError":""}"#,
+        #"{"policy":"after","reloading":false,"reloadsWithPolicy":true}"#,
     ])
     func aStatusFileIsWhatJSONEncoderWrites(_ json: String) throws {
         let record = try JSONDecoder().decode(InstanceStatusRecord.self, from: Data(json.utf8))
@@ -137,6 +139,49 @@ struct StateFilesTests {
         let expected = String(decoding: try encoder.encode(record), as: UTF8.self)
         #expect(String(decoding: record.encoded(), as: UTF8.self) == expected)
         #expect(try JSONDecoder().decode(InstanceStatusRecord.self, from: Data(record.encoded())) == record)
+    }
+
+    /// A widget sampled every 2 s changes its record at every sample, with the next reload's date in it, and leaves
+    /// its status file as it was: `list` takes the date from the record. (Its first samples may come sooner than the
+    /// engine's 1 s spacing allows, then later than the policy asks, which the status says: it is looked at once they
+    /// are past.)
+    @Test func aSampledWidgetsStatusFileStaysWhileItsRecordCarriesTheNextReload() async throws {
+        let tree = try TemporaryDirectory()
+        defer { tree.remove() }
+        try FileManager.default.createDirectory(
+            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
+        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  load: {kind: load, interval: 2s}\n",
+            extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+        #expect(await daemon.waitFor("the first sample") { daemon.hasTimeline("load") })
+        let statusPath = daemon.runtime + "/status/load.json"
+        let recordPath = daemon.output + "/load.json"
+        func inode(_ path: String) -> UInt64? {
+            var status = stat()
+            return lstat(path, &status) == 0 ? UInt64(status.st_ino) : nil
+        }
+        func samples(_ count: Int) async -> Bool {
+            var records: Set<UInt64> = []
+            return await daemon.waitFor("\(count) samples", timeout: .seconds(15)) {
+                inode(recordPath).map { records.insert($0) }
+                return records.count > count
+            }
+        }
+        #expect(await samples(2))
+        let status = inode(statusPath)
+        #expect(await samples(2))
+        #expect(inode(statusPath) == status, "the status file was written again")
+        let written = try #require(FileManager.default.contents(atPath: statusPath))
+        #expect(
+            String(decoding: written, as: UTF8.self)
+                == #"{"policy":"after","reloading":false,"reloadsWithPolicy":true}"#)
+        let list = try daemon.cli(["list"])
+        let row = try #require(list.stdout.split(separator: "\n").first { $0.hasPrefix("load ") })
+        let record = try #require(InstanceRecord.read(from: recordPath))
+        let next = try #require(record.reloadAfter)
+        let text = ISO8601Text.format(next, in: Zone.current)
+        #expect(row.contains("after " + text) && row.contains(" " + text + " "), "\(row)")
     }
 
     @Test func eachStateRecordKeepsItsLayout() throws {

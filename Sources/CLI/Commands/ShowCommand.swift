@@ -107,7 +107,7 @@ enum ShowCommand {
         InstanceRecord.read(from: path)
     }
 
-    private static func render(_ record: InstanceRecord, as format: OutputFormat, at now: Date) -> String {
+    static func render(_ record: InstanceRecord, as format: OutputFormat, at now: Date) -> String {
         var text = record.rendered(as: format, at: now)
         if text.hasSuffix("\n") { text.removeLast() }
         return text

@@ -36,7 +36,10 @@ enum WidgetTable {
             let (text, status) = current(widget, paths: paths)
             rows.append([
                 widget.name, widget.kind, widget.family, TerminalText.escaped(text), status?.policy ?? "-",
-                status.map { $0.reloading ? "now (reloading)" : $0.nextReload ?? "on request" } ?? "-",
+                status.map {
+                    $0.reloading ? "now (reloading)" : $0.nextReload ?? ($0.reloadsWithPolicy ? "-" : "on request")
+                }
+                    ?? "-",
                 lastError(of: widget, status: status, gone: gone),
             ])
         }
@@ -60,7 +63,9 @@ enum WidgetTable {
             case nil: next = "-"
             case let status? where status.reloading: next = "reloading"
             case let status?:
-                next = status.nextReload.map { shortTime($0, now: now, zone: zone) } ?? "on request"
+                next =
+                    status.nextReload.map { shortTime($0, now: now, zone: zone) }
+                    ?? (status.reloadsWithPolicy ? "-" : "on request")
             }
             rows.append([
                 widget.name, widget.kind, TerminalText.escaped(text), next,
@@ -92,9 +97,10 @@ enum WidgetTable {
 
     /// What the daemon last wrote of `widget`: its current text ("-" before any) and its status file.
     private static func current(_ widget: Row, paths: DaemonPaths) -> (text: String, status: InstanceStatusRecord?) {
-        (
-            ShowCommand.render(paths.output + "/" + widget.name + ".json", as: .plain) ?? "-",
-            InstanceStatusRecord.read(instance: widget.name, in: paths.status)
+        let record = ShowCommand.readRecord(paths.output + "/" + widget.name + ".json")
+        return (
+            record.map { ShowCommand.render($0, as: .plain, at: Date()) } ?? "-",
+            InstanceStatusRecord.read(instance: widget.name, in: paths.status)?.resolved(with: record)
         )
     }
 

@@ -161,6 +161,11 @@ public enum ReloadPolicy: Sendable, Hashable {
     case after(Date)
     /// Only when a reload is requested.
     case never
+
+    /// The instant of `.after`; nil for the others.
+    public var afterDate: Date? {
+        if case .after(let date) = self { date } else { nil }
+    }
 }
 
 /// Entries in date order plus a reload policy (WidgetKit's `Timeline`). The entries are stored, or computed on demand
