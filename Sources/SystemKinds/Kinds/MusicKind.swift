@@ -6,8 +6,8 @@ import Timelines
 /// session per widget subscribes to the process's one bus connection (`MPRISListener`). Clicks play, pause and skip.
 ///
 /// With no player, the widget shows `format_stopped` (empty by default, so bars hide it, as i3blocks' mediaplayer and
-/// waybar's mpris do); with no session bus, "no session bus", and the bus is tried again after 1, 2, 4 … 60 s, as the
-/// sound kind tries its server. Neither is logged.
+/// waybar's mpris do); with no session bus, "no session bus", and the bus is tried again when its socket appears (or
+/// on a timer where that cannot be watched: `MPRISListener`). Neither is logged.
 public struct MusicKind: WidgetKind {
     public let name = "music"
     public let displayName = "Music"

@@ -10,9 +10,14 @@ import Synchronization
 /// locking of libdbus's own. The thread starts with the first subscriber and runs as long as the process; with no
 /// signal, no click and no timeline ending, it sleeps with no timeout.
 ///
-/// With no bus to talk to (none yet, or it went away), the subscribers are told `noBus` and the connection is tried
-/// again after 1 s, then twice as long each time up to a minute (`retryDelays`, the sound kind's), while anyone
-/// listens; a new subscriber tries at once.
+/// With no bus to talk to (none yet, or it went away), the subscribers are told `noBus`, and while anyone listens the
+/// thread waits for one without waking on a timer where it can (issue 36): an address that names socket paths (the
+/// usual `unix:path=`, and `$XDG_RUNTIME_DIR/bus` when the environment names no address) is waited for by inotify on
+/// their directories (`BusSocketWatch`), and tried when a socket appears there. A socket that is there but refuses (a
+/// bus starting up, or one killed that left its socket) is tried again after 1, 2, 4 … 32 s (`refusedRetries`), then
+/// only when the directory changes. Any other address (`unix:abstract=`, `tcp:`, …), or one inotify cannot watch, is
+/// tried again after 1 s, then twice as long each time up to a minute (`retryDelays`, the sound kind's). With no
+/// address at all nothing can ever appear, so nothing is tried. A new subscriber tries at once.
 public final class MPRISListener: Sendable {
     /// The listener of the daemon, on the session bus its environment names.
     public static let shared = MPRISListener()
@@ -49,6 +54,9 @@ public final class MPRISListener: Sendable {
 
     /// The seconds between attempts to reach a session bus that is not there: as the sound kind waits for its server.
     static let retryDelays = PulseConnection.retryDelays
+    /// The timed attempts at a bus whose socket is there but refuses, before only the socket's directory is waited for:
+    /// 1 + 2 + … + 32 s, a minute for a bus to finish starting.
+    static let refusedRetries = 6
 
     init() {}
 
@@ -89,23 +97,33 @@ public final class MPRISListener: Sendable {
         wakePipe.wake()
     }
 
-    /// The thread: what it owns (the connection, the players) lives here and nowhere else.
+    /// The thread: what it owns (the connection, the players, the watch for a missing bus) lives here and nowhere else.
     private func run() {
         var connection: DBusConnection?
         var players: [String: MusicPlayer] = [:]
         var problem = "not connected"
         var changed = false
-        /// Attempts since the bus last answered, and when the next is due while there is no connection.
+        /// Where the bus will be (the environment does not change), and its sockets when inotify can wait for them.
+        let expected = SessionBusAddress.expected(environment: MPRISClient.environment)
+        let socketPaths = expected.flatMap(SessionBusAddress.socketPaths)
+        /// While there is no connection: the watch on the sockets' directories, nil when there are no socket paths or
+        /// inotify failed (then only the timer).
+        var watch: BusSocketWatch?
+        /// Timed attempts since the bus last answered (or, while watching, since its socket last appeared), and when
+        /// the next is due while there is no connection.
         var retries = 0
         var retryAt: ContinuousClock.Instant?
         /// What every subscriber was told last: a retry that fails as the one before tells nobody again.
         var told: MusicBusState?
 
-        /// Connects, reads every player, and on failure sets the next attempt after the next delay.
+        /// Connects, reads every player, and on failure waits as `lost` says.
         func connect() {
+            // Watching before the attempt, so that a socket made just after it fails is still heard.
+            if let socketPaths, watch == nil { watch = BusSocketWatch(paths: socketPaths) }
             switch MPRISClient.connect() {
             case .success(let connected):
                 connection = connected
+                watch = nil
                 retries = 0
                 retryAt = nil
                 players = MPRISClient.players(on: connected, at: Date())
@@ -115,14 +133,22 @@ public final class MPRISListener: Sendable {
             }
             changed = true
         }
-        /// The connection failed or went away: the next attempt after the next delay.
+        /// The connection failed or went away: waits for the socket's directory to change, and on a timer only for a
+        /// socket that is there and refused (bounded), or for an address inotify cannot wait for.
         func lost() {
             connection = nil
             players = [:]
+            changed = true
+            if let socketPaths, watch == nil { watch = BusSocketWatch(paths: socketPaths) }
+            let timed =
+                if let watch { watch.socketExists && retries < Self.refusedRetries } else { expected != nil }
+            guard timed else {
+                retryAt = nil
+                return
+            }
             let delay = Self.retryDelays[min(retries, Self.retryDelays.count - 1)]
             retries += 1
             retryAt = .now.advanced(by: .seconds(delay))
-            changed = true
         }
 
         while true {
@@ -145,14 +171,12 @@ public final class MPRISListener: Sendable {
                     }
                 }
             }
-            if connection == nil, let due = retryAt, due <= .now {
-                // Only for someone listening: otherwise the next subscriber's refresh connects.
-                if state.withLock({ $0.subscribers.isEmpty }) {
-                    retryAt = nil
-                } else {
-                    connect()
-                }
+            if connection == nil, state.withLock({ $0.subscribers.isEmpty }) {
+                // Nobody listens: nothing is waited for, and the next subscriber's refresh connects.
+                retryAt = nil
+                watch = nil
             }
+            if connection == nil, let due = retryAt, due <= .now { connect() }
             // Signals that came while a call waited for its reply are queued already: taken in before sleeping.
             if let current = connection {
                 while let message = current.nextMessage() {
@@ -177,10 +201,19 @@ public final class MPRISListener: Sendable {
                 let untilRetry = UeventListener.pollMilliseconds(ContinuousClock.now.duration(to: retryAt))
                 milliseconds = milliseconds < 0 ? untilRetry : min(milliseconds, untilRetry)
             }
-            let events = wakePipe.wait(for: connection?.descriptor ?? -1, milliseconds: milliseconds)
-            if let current = connection, events != 0 {
+            let events = wakePipe.wait(
+                for: connection?.descriptor ?? watch?.fileDescriptor ?? -1, milliseconds: milliseconds)
+            if connection == nil, let waiting = watch, events != 0 {
+                if waiting.readEvents() {
+                    // A socket appeared (or its directory changed): its own attempts, at once and on the timer.
+                    retries = 0
+                    retryAt = nil
+                    if !waiting.isWatching { watch = nil }
+                    if waiting.socketExists || !waiting.isWatching { connect() }
+                }
+            } else if let current = connection, events != 0 {
                 // A socket that only reports an error would wake this thread without end: the connection is given up
-                // and tried again after the next delay.
+                // and the bus waited for as `lost` says.
                 let failed = events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
                 if !current.readAndWrite() || (failed && events & Int16(POLLIN) == 0) {
                     problem = "the session bus closed the connection"
