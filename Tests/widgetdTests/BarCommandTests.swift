@@ -99,21 +99,18 @@ struct BarCommandTests {
     /// Samples of one deadline land in one daemon turn, a record each: the bar takes them in as one line, so no line
     /// shows some of them new and some old, and i3bar parses and draws one line, not one per widget.
     @Test func theRecordsOfOneDaemonTurnMakeOneLine() async throws {
-        let tree = try TemporaryDirectory()
-        defer { tree.remove() }
-        try FileManager.default.createDirectory(
-            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
-        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
         let widgets = ["a", "b", "c", "d"]
         let daemon = try DaemonUnderTest(
             config: "widgets:\n" + widgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined(),
-            extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+            extraEnvironment: system.environment)
         #expect(await daemon.waitFor("the first timelines") { widgets.allSatisfy(daemon.hasTimeline) })
         let bar = try Bar(daemon, ["--widgets", widgets.joined(separator: ",")])
         func texts() -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
         #expect(await waitFor("the first line") { texts().last == ["0.25", "0.25", "0.25", "0.25"] })
         for load in ["1.50", "2.75"] {
-            _ = try tree.write("proc/loadavg", "\(load) 0.50 0.75 1/100 4242\n")
+            try system.set(load)
             #expect(
                 await waitFor("the next samples", timeout: .seconds(5)) { texts().last == [load, load, load, load] },
                 "\(texts())")
@@ -125,22 +122,19 @@ struct BarCommandTests {
     /// turn that sampled its widgets: the bar passes on exactly one line per change, never a mix of old and new, and a
     /// bar taken out of the config takes its file with it.
     @Test func aBarsEntryIsTheLineTheDaemonWritesOncePerTurn() async throws {
-        let tree = try TemporaryDirectory()
-        defer { tree.remove() }
-        try FileManager.default.createDirectory(
-            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
-        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
         let widgets = ["a", "b", "c", "d"]
         let config =
             "widgets:\n" + widgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
             + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n"
-        let daemon = try DaemonUnderTest(config: config, extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+        let daemon = try DaemonUnderTest(config: config, extraEnvironment: system.environment)
         #expect(await daemon.waitFor("the first timelines") { widgets.allSatisfy(daemon.hasTimeline) })
         let bar = try Bar(daemon, ["--bar", "main"])
         func texts() -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
         #expect(await waitFor("the first line") { texts().last == ["0.25", "0.25", "0.25", "0.25"] })
         for load in ["1.50", "2.75"] {
-            _ = try tree.write("proc/loadavg", "\(load) 0.50 0.75 1/100 4242\n")
+            try system.set(load)
             #expect(
                 await waitFor("the next samples", timeout: .seconds(5)) { texts().last == [load, load, load, load] },
                 "\(texts())")

@@ -146,14 +146,11 @@ struct StateFilesTests {
     /// engine's 1 s spacing allows, then later than the policy asks, which the status says: it is looked at once they
     /// are past.)
     @Test func aSampledWidgetsStatusFileStaysWhileItsRecordCarriesTheNextReload() async throws {
-        let tree = try TemporaryDirectory()
-        defer { tree.remove() }
-        try FileManager.default.createDirectory(
-            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
-        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  load: {kind: load, interval: 2s}\n",
-            extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+            extraEnvironment: system.environment)
         #expect(await daemon.waitFor("the first sample") { daemon.hasTimeline("load") })
         let statusPath = daemon.runtime + "/status/load.json"
         let recordPath = daemon.output + "/load.json"

@@ -124,21 +124,18 @@ struct SampledKindsEndToEndTests {
     /// A reading of the system is read again at once after a restart: none is kept under $XDG_STATE_HOME, neither at
     /// each sample (a disk write every few seconds on a laptop) nor at the stop, while a quote beside it is.
     @Test func aSampleIsNotKeptForTheNextRunAQuoteIs() async throws {
-        let tree = try TemporaryDirectory()
-        defer { tree.remove() }
-        try FileManager.default.createDirectory(
-            at: tree.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
-        _ = try tree.write("proc/loadavg", "0.25 0.50 0.75 1/100 4242\n")
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  load:\n    kind: load\n    interval: 1s\n  quote:\n    kind: quotes\n",
-            extraEnvironment: ["WIDGETD_SYSTEM_ROOT": tree.url.path])
+            extraEnvironment: system.environment)
         let kept = daemon.directory.url.path + "/state/widgetd/entries/"
         #expect(await daemon.waitFor("the quote kept") { FileManager.default.fileExists(atPath: kept + "quote.json") })
         #expect(
             await daemon.waitFor("a second sample") {
                 daemon.log.contains("load: shows") && daemon.read("load.plain") == "0.25\n"
             })
-        _ = try tree.write("proc/loadavg", "1.50 0.50 0.75 1/100 4242\n")
+        try system.set("1.50")
         #expect(await daemon.waitFor("the next sample") { daemon.read("load.plain") == "1.50\n" })
         #expect(!FileManager.default.fileExists(atPath: kept + "load.json"), "kept at a sample")
         daemon.stop()
