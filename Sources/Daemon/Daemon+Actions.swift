@@ -15,7 +15,7 @@ extension Daemon {
     /// compete with the loop for the CPU. `painting`: the actions put up widgets new to this run (the start-up's, a
     /// config's new widgets), whose bar files are mostly first writes.
     func perform(_ actions: [EngineAction], painting: Bool = false) {
-        let now = Date()
+        let now = clock.now
         // The output directory is checked once for the whole second boundary, not once per file.
         writingBarFiles(now: now) {
             var wroteBarFiles = false
@@ -89,7 +89,7 @@ extension Daemon {
             outputRetry.succeeded(name, .record)
         } catch {
             if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its record: \(error)") }
-            outputRetry.failed(name, .record, reason: "\(name): cannot write its record: \(error)", now: Date())
+            outputRetry.failed(name, .record, reason: "\(name): cannot write its record: \(error)", now: clock.now)
         }
     }
 
@@ -99,7 +99,7 @@ extension Daemon {
         holdStoreWhileReloadsWait()
         while let (reload, lane) = reloads.next() {
             letReadersRun()
-            let now = Date()
+            let now = clock.now
             // One lookup by name for all three questions. The instance is borrowed: a kind that answers at once never
             // needs a copy of it. Nil: the engine no longer waits for this reload (it timed out in the queue, or a
             // newer one superseded it), or the widget is gone.
@@ -222,7 +222,7 @@ extension Daemon {
         guard let record = engine.record(of: name), registry.kind(named: record.kind)?.keepsEntryAcrossRestarts != false
         else { return }
         letReadersRun()
-        stateFiles.keep(record, now: Date(), unlessKept: unlessKept)
+        stateFiles.keep(record, now: clock.now, unlessKept: unlessKept)
     }
 
     /// Writes the instance's status file for `list` (`StateFiles`).
@@ -236,6 +236,6 @@ extension Daemon {
     /// `failure`, why it did not work (the CLI then exits 1).
     func acknowledge(_ token: ControlCommand.AckToken, failure: String? = nil, widgets: [String] = []) {
         letReadersRun()
-        stateFiles.acknowledge(token, failure: failure, widgets: widgets, now: Date())
+        stateFiles.acknowledge(token, failure: failure, widgets: widgets, now: clock.now)
     }
 }

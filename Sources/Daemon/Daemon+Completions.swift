@@ -38,7 +38,7 @@ extension Daemon {
         case .success(let timeline):
             for note in timeline.notes { log(.warning, from: completion.instance, "\(completion.instance): \(note)") }
         }
-        let now = Date()
+        let now = clock.now
         perform(
             engine.completed(
                 instance: completion.instance, token: completion.token, result: completion.result, now: now))
@@ -59,7 +59,7 @@ extension Daemon {
     /// under the widget's limit, as its provider's messages are: a click is anyone's to send, 2,000 a second.
     private func handle(_ completion: IntentCompletion) {
         if completion.lane == .commands { commandIntents -= 1 }
-        let now = Date()
+        let now = clock.now
         // Given back once the reloads below have started (each takes a hold of its own as it is queued): a click
         // on a store widget then opens the store, and loads SQLite, once for its write and the reads it causes.
         defer { completion.storeHold.map { runner.release($0) } }

@@ -56,8 +56,8 @@ extension Daemon {
         registry = checkedWith
         configuredPlugins = configuration.plugins
         runningConfigText = loaded.source?.text ?? ""
-        stateFiles.writeRunningConfig(runningConfigText, now: Date())
-        let now = Date()
+        stateFiles.writeRunningConfig(runningConfigText, now: clock.now)
+        let now = clock.now
         let (gone, actions) = engine.reconfigure(
             configuration.widgets, placeholders: Self.placeholders(configuration.widgets, registry, now), now: now)
         let remaining = Set(configuration.widgets.map(\.name))

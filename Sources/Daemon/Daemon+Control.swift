@@ -15,7 +15,7 @@ extension Daemon {
             let failure = ClickCommands.failure(
                 of: started, status: status, hasDisplay: SessionEnvironment.hasDisplay(environment))
             // One that fails at once is a click that did nothing; a program closed later with an error is only noted.
-            let atOnce = Date().timeIntervalSince(started.started) <= ClickCommands.grace
+            let atOnce = clock.now.timeIntervalSince(started.started) <= ClickCommands.grace
             if let failure { log(atOnce ? .warning : .info, from: started.instance, failure) }
             started.token.map { acknowledge($0, failure: failure, widgets: [started.instance]) }
         }
@@ -83,7 +83,7 @@ extension Daemon {
     /// Does what a request asks: the dispatcher decided, the loop acts on the engine, the provider threads and the
     /// files.
     func carryOut(_ request: DaemonRequest) {
-        let now = Date()
+        let now = clock.now
         switch request {
         case .reload(let target, let acknowledgement, let line):
             if case .instance(let name) = target { writeEarlyAnswer(of: name, now: now) }

@@ -18,7 +18,7 @@ extension Daemon {
             earlier(
                 earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
                 earlier(
-                    earlier(watchdog?.due, workingSetTrimDue),
+                    earlier(watchdog?.due(now: clock.now), workingSetTrimDue),
                     earlier(earlier(plugins.retryDue, hangupRereadDue), clickCommands.nextAnswer))))
     }
 
@@ -44,7 +44,7 @@ extension Daemon {
     func log(_ level: LogLevel, from source: String, _ message: String) {
         guard level >= log.level else { return }
         let text = LogText.excerpt(message, limit: LogText.lineLimit)
-        for line in logLimits.admit(.init(level: level, text: text), from: source, now: Date()) {
+        for line in logLimits.admit(.init(level: level, text: text), from: source, now: clock.now) {
             log(line.level, line.text)
         }
     }

@@ -76,7 +76,7 @@ extension Daemon {
             || mine.contains { $0.mask.contains(.delete) && !$0.name.hasPrefix(".") }
         guard overflow || deletions else { return }
         // Again from now: the repair comes once deletions have stopped.
-        repairDue = Date().addingTimeInterval(Self.repairDelay)
+        repairDue = clock.now.addingTimeInterval(Self.repairDelay)
     }
 
     /// Puts back what is missing: the whole directory (also when a new one took its place), or the files of
@@ -87,7 +87,7 @@ extension Daemon {
             restoreOutputDirectory()
             return
         }
-        let now = Date()
+        let now = clock.now
         // A deleted line comes back at the turn's end; rewriting them all costs a file a bar.
         barLines.rewriteAll()
         for name in engine.instanceNames {
@@ -132,7 +132,7 @@ extension Daemon {
             }
             watchOutputDirectory()
         }
-        let now = Date()
+        let now = clock.now
         barLines.rewriteAll()
         for name in engine.instanceNames {
             if let instance = engine.instance(named: name) {

@@ -87,7 +87,7 @@ extension Daemon {
     /// A try of the failed plugins ended: those that said hello start serving their widgets (the config is applied
     /// again, with their kinds in place of the stand-ins), the others are said to have failed again.
     func handleRetriedPlugins(_ found: [FoundPlugin]?) {
-        let now = loop.now
+        let now = clock.now
         let retried = plugins.retried(found, now: now)
         let next = plugins.retryDue.map { " (trying again in \(Int($0.timeIntervalSince(now).rounded())) s)" } ?? ""
         for plugin in found ?? [] {
@@ -113,7 +113,7 @@ extension Daemon {
     }
 
     func handle(_ event: PluginEvent) {
-        let now = Date()
+        let now = clock.now
         switch event {
         case .reload(let kind, nil):
             log(.info, from: "plugin \(kind)", "plugin kind \(kind) asked to reload its widgets")

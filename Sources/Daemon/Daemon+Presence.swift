@@ -11,7 +11,7 @@ extension Daemon {
     /// The first paint is written: the bars have something to show, so the service is ready.
     func announceStarted() {
         // Before `daemon.json`: a CLI that finds this daemon finds the config it runs.
-        stateFiles.writeRunningConfig(runningConfigText, now: Date())
+        stateFiles.writeRunningConfig(runningConfigText, now: clock.now)
         writeState()
         notifier?.send(["READY=1", "STATUS=\(statusLine)", "MAINPID=\(getpid())"])
     }
@@ -49,7 +49,7 @@ extension Daemon {
         let state = DaemonState(
             pid: getpid(), config: config, output: paths.output,
             startedAt: ISO8601Text.format(startedAt, in: .current), configErrors: configErrors, store: storePath)
-        stateFiles.write(state, now: Date())
+        stateFiles.write(state, now: clock.now)
     }
 
     /// What `systemctl status` shows beside the service.

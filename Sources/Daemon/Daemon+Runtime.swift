@@ -43,7 +43,7 @@ extension Daemon {
         guard overflow || touched else { return }
         // At once, not at the repair: acks/ or status/ may be a link now, and the next write must look again.
         stateFiles.releaseRuntimeDirectory()
-        runtimeRepairDue = Date().addingTimeInterval(Self.repairDelay)
+        runtimeRepairDue = clock.now.addingTimeInterval(Self.repairDelay)
     }
 
     /// Makes again the runtime directory, lock, FIFO and subdirectories where they went or were replaced.
@@ -104,11 +104,11 @@ extension Daemon {
             }
         }
         if DaemonState.read(from: control)?.pid != getpid() {
-            stateFiles.writeRunningConfig(runningConfigText, now: Date())
+            stateFiles.writeRunningConfig(runningConfigText, now: clock.now)
             writeState()
         }
         if statusMadeAgain {
-            for name in engine.instanceNames { writeStatus(of: name, now: Date()) }
+            for name in engine.instanceNames { writeStatus(of: name, now: clock.now) }
         }
     }
 }

@@ -14,12 +14,12 @@ extension Daemon {
         if sessions[instance.name] == nil {
             lastSessionGeneration += 1
             do {
-                let session = try runner.startSession(instance, generation: lastSessionGeneration, now: Date())
+                let session = try runner.startSession(instance, generation: lastSessionGeneration, now: clock.now)
                 sessions[instance.name] = (lastSessionGeneration, session)
                 log(.debug, "\(instance.name): started its persistent command")
             } catch {
                 log(.warning, "\(instance.name): cannot start: \(error)")
-                perform(engine.providerStopped(instance: instance.name, reason: "\(error)", now: Date()))
+                perform(engine.providerStopped(instance: instance.name, reason: "\(error)", now: clock.now))
             }
         }
         for done in acknowledgements.completed(instance: instance.name, token: token) {
@@ -30,7 +30,7 @@ extension Daemon {
     /// An update from a persistent provider; one from a session already stopped is ignored.
     func handle(_ update: SessionUpdate, of name: String, generation: UInt64) {
         guard sessions[name]?.generation == generation else { return }
-        let now = Date()
+        let now = clock.now
         // A persistent command's lines come as fast as it prints them: what they make the daemon say is limited per
         // widget, as every other source's is (a bad line five times a second logged five lines a second for good).
         switch update {

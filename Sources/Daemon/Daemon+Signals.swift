@@ -35,7 +35,7 @@ extension Daemon {
                 if counts[signal] == nil { order.append(signal) }
             }
         }
-        let now = loop.now
+        let now = clock.now
         for signal in order {
             let count = counts[signal, default: 0]
             let times =
@@ -78,7 +78,7 @@ extension Daemon {
         log(
             .info, from: Self.signalSource,
             "signal RTMIN+\(number)\(times): reloading \(names.isEmpty ? "nothing" : names.joined(separator: ", "))")
-        let now = loop.now
+        let now = clock.now
         for name in names { engine.request(.instance(name), now: now) }
     }
 }

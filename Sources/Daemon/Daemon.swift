@@ -121,7 +121,9 @@ final class Daemon {
     /// The text of the config the daemon runs, for the CLI (`RunningConfig`): a few kilobytes, written again when the
     /// runtime directory is.
     var runningConfigText: String
-    let startedAt = Date()
+    let startedAt: Date
+    /// Where every reading of the time comes from: the wall clock, or in tests one they set by hand.
+    let clock: any DaemonClock
 
     /// Why the daemon could not start, worded for the user.
     struct StartError: Error, CustomStringConvertible {
@@ -130,10 +132,15 @@ final class Daemon {
 
     /// Sets everything up; the signals must already be blocked in this thread (`WidgetdMain` does it
     /// first thing), so the signalfd sees them. `standard`: the built-in kinds; the plugins' are found here.
-    init(configPath: String, standard: KindRegistry, store: StoreAccess, environment: [String: String], log: Log) throws
-    {
+    init(
+        configPath: String, standard: KindRegistry, store: StoreAccess, environment: [String: String], log: Log,
+        clock: any DaemonClock = SystemClock()
+    ) throws {
+        self.clock = clock
+        startedAt = clock.now
         self.configPath = configPath
-        plugins = DaemonPlugins.load(standard: standard, configPath: configPath, environment: environment, now: Date())
+        plugins = DaemonPlugins.load(
+            standard: standard, configPath: configPath, environment: environment, now: clock.now)
         self.environment = environment
         self.log = log
         storePath =
@@ -179,7 +186,7 @@ final class Daemon {
         do {
             fifo = try ControlFIFO(path: paths.control.fifo)
             outputs = try OutputWriter(directory: paths.output)
-            loop = try EventLoop(signals: DaemonSignals.handled, signalLimit: Self.signalsPerWake)
+            loop = try EventLoop(signals: DaemonSignals.handled, signalLimit: Self.signalsPerWake, clock: clock)
         } catch {
             lock.remove()
             throw StartError(description: "widgetd: error: \(error)")
@@ -199,8 +206,8 @@ final class Daemon {
         completions = CompletionQueue(wake: { wakeup.signal() })
         dispatcher = RequestDispatcher(registry: registry)
         runner = ProviderRunner(
-            registry: registry, queue: completions, executor: ProviderExecutor(threads: 4), store: store)
-        let now = Date()
+            registry: registry, queue: completions, executor: ProviderExecutor(threads: 4), store: store, clock: clock)
+        let now = clock.now
         let kept = configuration.widgets.filter { registry.kind(named: $0.kind)?.keepsEntryAcrossRestarts != false }
         let restored = memory?.recall(kept, at: now) ?? [:]
         engine = Engine(
@@ -233,7 +240,7 @@ final class Daemon {
             if let earlier = DaemonPlugins.earlierStandardError(of: plugin) { log(.warning, earlier) }
         }
         logWidgetsWaitingForPlugins()
-        perform(engine.advance(now: loop.now), painting: true)
+        perform(engine.advance(now: clock.now), painting: true)
         removeFilesOfWidgetsGoneSinceLastRun()
         removeLinesOfBarsGoneSinceLastRun()
         announceStarted()
@@ -241,8 +248,8 @@ final class Daemon {
             do {
                 readersHadTheirTurn = false
                 takeInImmediateAnswers()
-                writeBarLines(now: loop.now)
-                trimWorkingSetWhenDue(now: loop.now)
+                writeBarLines(now: clock.now)
+                trimWorkingSetWhenDue(now: clock.now)
                 if outputs.hasSparesToEmpty {
                     letReadersRun()
                     outputs.emptyRetiredSpares()
@@ -251,16 +258,16 @@ final class Daemon {
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
                 if wake.clockChanged {
                     log(.info, "the wall clock changed: looking at every widget again")
-                    if repairDue != nil { repairDue = loop.now.addingTimeInterval(Self.repairDelay) }
-                    perform(engine.clockChanged(now: loop.now))
+                    if repairDue != nil { repairDue = clock.now.addingTimeInterval(Self.repairDelay) }
+                    perform(engine.clockChanged(now: clock.now))
                 }
                 if wake.completions { handleCompletions() }
                 if wake.controlLines { handleControlLines() }
                 if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
                 if !wake.signals.isEmpty { handleSignals(wake.signals) }
-                if let due = repairDue, due <= loop.now { repairOutputs() }
-                doHousekeeping(now: loop.now)
-                perform(engine.advance(now: loop.now))
+                if let due = repairDue, due <= clock.now { repairOutputs() }
+                doHousekeeping(now: clock.now)
+                perform(engine.advance(now: clock.now))
                 forgetEarlyAnswers()
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
@@ -298,7 +305,7 @@ final class Daemon {
     private func zoneChanged() {
         Zone.resetCurrent()
         log(.info, "the local time zone is now \(Zone.current.identifier): reloading every widget")
-        let now = Date()
+        let now = clock.now
         perform(engine.clockChanged(now: now))
         engine.request(.all, now: now)
     }

@@ -1,7 +1,11 @@
 import FoundationEssentials
 
-/// Where the daemon's loop reads the time: the system's wall clock, or in tests one they set by hand, so a deadline can
-/// pass without real sleeping (as NIO's `EmbeddedEventLoop.advanceTime` does).
+/// Where the daemon reads the time: the system's wall clock, or in tests one they set by hand (`ManualClock`), so a
+/// deadline can pass without real sleeping (as NIO's `EmbeddedEventLoop.advanceTime` does).
+///
+/// The daemon holds one and hands it to its loop and its provider runner; every part that needs the time is given it
+/// or `now`. Only systemd's measures stay on the monotonic clock (`Watchdog`'s interval, `SystemdNotifier`'s
+/// `MONOTONIC_USEC`): systemd counts them in real time, whatever the daemon's clock says.
 protocol DaemonClock: Sendable {
     var now: Date { get }
 }

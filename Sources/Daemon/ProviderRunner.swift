@@ -97,6 +97,8 @@ struct ProviderRunner: Sendable {
     /// The store the store-backed kinds read: held open while calls wait for or run on `storeExecutor`, so that a
     /// burst of reads loads SQLite once (`holdStore()`).
     let store: StoreAccess
+    /// The daemon's clock, for an intent's deadline checked on its thread.
+    let clock: any DaemonClock
     /// As many threads as the daemon lets command reloads run at once (`ReloadLanes.commands`), so a reload never
     /// waits here after its timeout has started.
     let commandExecutor = CommandExecutor(maximumThreads: 64)
@@ -247,6 +249,7 @@ extension ProviderRunner {
         acknowledgement: ControlCommand.AckToken?
     ) {
         let queue = self.queue
+        let clock = self.clock
         guard let kind = registry.kind(named: instance.kind) else { return }
         let context = Self.context(of: instance, now: now, current: current)
         let lane = lane(of: instance)
@@ -258,7 +261,7 @@ extension ProviderRunner {
             do {
                 // Not started by its deadline (the store lane was busy): not run at all, so a `--wait` that hears
                 // "failed" is never followed by the change landing later.
-                if let deadline, Date() >= deadline {
+                if let deadline, clock.now >= deadline {
                     throw IntentError(
                         "not run: the store stayed locked by another process for \(Int(Self.storePatience)) s; "
                             + "nothing was changed")

@@ -22,11 +22,12 @@ struct Watchdog {
         lastSent = .now
     }
 
-    /// The wall-clock instant the next keep-alive is due, for the loop's timer; worked out again at every wake-up.
-    var due: Date {
+    /// The wall-clock instant the next keep-alive is due, from the daemon's `now`, for the loop's timer; worked out
+    /// again at every wake-up.
+    func due(now: Date) -> Date {
         let remaining = interval - (ContinuousClock.now - lastSent)
         let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) * 1e-18
-        return Date().addingTimeInterval(max(0, seconds))
+        return now.addingTimeInterval(max(0, seconds))
     }
 
     /// Whether a keep-alive is due now.

@@ -5,18 +5,6 @@ import Testing
 
 @testable import Daemon
 
-/// A clock a test sets by hand.
-private final class ManualClock: DaemonClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date) { current = start }
-
-    var now: Date { lock.withLock { current } }
-
-    func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
-}
-
 /// The daemon's loop alone (`EventLoop`): what wakes it, read from its real descriptors, and a deadline passed on a
 /// clock the test moves, with no real sleeping.
 @Suite("the event loop: wakes for deadlines, results, the FIFO and signals, and for nothing else")

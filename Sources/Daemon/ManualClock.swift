@@ -1,0 +1,21 @@
+import FoundationEssentials
+import Synchronization
+
+/// A clock the tests set by hand, as NIO's `EmbeddedEventLoop.advanceTime` does: the time stands still until
+/// `advance(by:)` moves it, so a deadline, a timeout or a grace period passes without real sleeping.
+///
+/// A class, so that the daemon, its loop and a test share one; its time is behind a lock, as the provider threads read
+/// the clock too (`ProviderRunner`).
+final class ManualClock: DaemonClock {
+    private let current: Mutex<Date>
+
+    init(_ start: Date) {
+        current = Mutex(start)
+    }
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
+    }
+}
