@@ -47,13 +47,15 @@ extension Daemon {
         for case .reload(let name, let token) in actions {
             // The instance is borrowed, not copied: at start-up this runs for every widget. A persistent one has no
             // lane.
-            switch engine.withInstance(named: name, { $0.runMode.isPersistent ? nil : runner.lane(of: $0) }) {
+            switch engine.withInstance(
+                named: name, { ReloadDispatcher.lane(of: $0, kind: registry.kind(named: $0.kind)) })
+            {
             case .some(.some(let lane)):
-                reloads.add(name, token: token, lane: lane)
+                reloads.queue(name, token: token, lane: lane)
             case .some(.none):
                 if let instance = engine.instance(named: name) { reloadPersistent(instance, token: token) }
             case .none:
-                reloads.add(name, token: token, lane: .shared)
+                reloads.queue(name, token: token, lane: .shared)
             }
         }
         startWaitingReloads()
@@ -63,7 +65,7 @@ extension Daemon {
         for case .failed(let name, let token, let reason) in actions {
             // The provider call is still running somewhere; its late answer will be ignored.
             log(.warning, from: name, "\(name): \(reason)")
-            for done in acknowledgements.completed(instance: name, token: token, failure: "\(name): \(reason)") {
+            for done in reloads.reloadFinished(instance: name, token: token, failure: "\(name): \(reason)") {
                 acknowledge(done.token, failure: done.failure, widgets: done.widgets)
             }
         }
@@ -93,30 +95,16 @@ extension Daemon {
         }
     }
 
-    /// Hands waiting reloads to the provider threads while slots are free. A reload the engine no longer waits for
-    /// (it timed out in the queue, or a newer one superseded it) is skipped.
+    /// Hands waiting reloads to the provider threads while slots are free (`ReloadDispatcher.startWaiting` decides
+    /// which, and when their timeouts start).
     func startWaitingReloads() {
         holdStoreWhileReloadsWait()
-        while let (reload, lane) = reloads.next() {
-            letReadersRun()
-            let now = clock.now
-            // One lookup by name for all three questions. The instance is borrowed: a kind that answers at once never
-            // needs a copy of it. Nil: the engine no longer waits for this reload (it timed out in the queue, or a
-            // newer one superseded it), or the widget is gone.
-            let answeredAtOnce = engine.withAwaitedInstance(named: reload.instance, token: reload.token, at: now) {
-                instance, current in
-                log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
-                return runner.start(
-                    instance, token: reload.token, now: now, current: current,
-                    answered: earlyAnswers.isEmpty ? nil : earlyAnswers.removeValue(forKey: reload.instance))
-            }
-            // A kind that answered at once needs no timeout: its answer is taken in before the loop sleeps. The others'
-            // timeouts count from now (their answers are taken in on this thread, so none is taken in before this).
-            switch answeredAtOnce {
-            case nil: reloads.finished(lane)
-            case false?: engine.started(instance: reload.instance, token: reload.token, now: now)
-            case true?: break
-            }
+        reloads.startWaiting(in: &engine, before: letReadersRun) { reload, instance, current, now in
+            log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
+            let answeredAtOnce = runner.start(
+                instance, token: reload.token, now: now, current: current,
+                answered: earlyAnswers.isEmpty ? nil : earlyAnswers.removeValue(forKey: reload.instance))
+            return answeredAtOnce ? .answeredAtOnce : .running
         }
         holdStoreWhileReloadsWait()
     }

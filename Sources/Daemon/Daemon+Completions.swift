@@ -9,7 +9,7 @@ extension Daemon {
         for item in completions.drain() {
             switch item {
             case .timeline(let completion):
-                reloads.finished(completion.lane)
+                reloads.callFinished(on: completion.lane)
                 handle(completion)
             case .intent(let completion): handle(completion)
             case .session(let name, let generation, let update): handle(update, of: name, generation: generation)
@@ -48,9 +48,7 @@ extension Daemon {
         if case .failure(let reason) = completion.result { failure = "\(completion.instance): \(reason.message)" }
         // A timeline that could not be written is no success either: the bars do not show it.
         failure = failure ?? outputRetry.failure(of: completion.instance)
-        for done in acknowledgements.completed(
-            instance: completion.instance, token: completion.token, failure: failure)
-        {
+        for done in reloads.reloadFinished(instance: completion.instance, token: completion.token, failure: failure) {
             acknowledge(done.token, failure: done.failure, widgets: done.widgets)
         }
     }
@@ -58,7 +56,7 @@ extension Daemon {
     /// An intent ran: reload what it changed, acknowledging once those reloads are written. What it says is logged
     /// under the widget's limit, as its provider's messages are: a click is anyone's to send, 2,000 a second.
     private func handle(_ completion: IntentCompletion) {
-        if completion.lane == .commands { commandIntents -= 1 }
+        if completion.lane == .commands { reloads.commandIntentFinished() }
         let now = clock.now
         // Given back once the reloads below have started (each takes a hold of its own as it is queued): a click
         // on a store widget then opens the store, and loads SQLite, once for its write and the reads it causes.

@@ -71,7 +71,7 @@ extension Daemon {
             stopSession(of: name)
             if !remaining.contains(name) {
                 // A `--wait` for a reload of it would otherwise wait for one that never comes.
-                for done in acknowledgements.forget(instance: name) {
+                for done in reloads.forget(instance: name) {
                     acknowledge(done.token, failure: done.failure, widgets: done.widgets)
                 }
                 stateFiles.forgetKept(name)

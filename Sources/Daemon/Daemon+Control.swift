@@ -135,29 +135,27 @@ extension Daemon {
     }
 
     /// Runs a click's or an intent's intent on the provider threads. A command widget's take a thread each, and a flood
-    /// of clicks would queue behind them without end, holding every `--wait` behind it: past `commandIntentsAtOnce`
-    /// waiting or running, one is refused, and said so, as a click's command is.
+    /// of clicks would queue behind them without end, holding every `--wait` behind it: past
+    /// `ReloadDispatcher.commandIntentsAtOnce` waiting or running, one is refused, and said so, as a click's command
+    /// is.
     private func perform(
         _ invocation: IntentInvocation, on instance: WidgetInstance, _ token: ControlCommand.AckToken?, now: Date
     ) {
         if runner.lane(of: instance) == .commands {
-            guard commandIntents < Self.commandIntentsAtOnce else {
+            guard reloads.admitCommandIntent() else {
+                let limit = ReloadDispatcher.commandIntentsAtOnce
                 let failure =
-                    "\(instance.name): \(invocation.intent) not run: \(Self.commandIntentsAtOnce) clicks and intents on "
-                    + "command widgets are still waiting or running"
+                    "\(instance.name): \(invocation.intent) not run: \(limit) clicks and intents on command widgets "
+                    + "are still waiting or running"
                 log(.warning, from: instance.name, failure)
                 token.map { acknowledge($0, failure: failure) }
                 return
             }
-            commandIntents += 1
         }
         runner.perform(
             invocation, on: instance, now: now, current: engine.content(of: instance.name, at: now),
             acknowledgement: token)
     }
-
-    /// How many clicks and intents on command widgets may wait or run at once.
-    static let commandIntentsAtOnce = 64
 
     /// A reload target as a user wrote it: `'name'`, `kind 'quotes'`, `all`.
     static func describe(_ target: ReloadTarget) -> String {
@@ -180,7 +178,9 @@ extension Daemon {
             : names.count <= 8 ? names.joined(separator: ", ") : "\(names.count) widgets"
         log(.debug, "reload requested: \(requested)" + (acknowledgement.map { " (ack \($0))" } ?? ""))
         if let acknowledgement {
-            if names.isEmpty {
+            switch reloads.acknowledge(acknowledgement, whenReloaded: names, issuedBefore: issuedBefore) {
+            case nil: break
+            case .matchesNothing?:
                 // A widget just added to a file that does not check is not in the config the daemon runs: say so, or
                 // the user looks for a typo that is not there.
                 let stale =
@@ -190,14 +190,12 @@ extension Daemon {
                 acknowledge(
                     acknowledgement,
                     failure: "no widget of the running config matches \(Self.describe(target))\(stale)")
-            } else if acknowledgements.count >= AcknowledgementBook.limit {
+            case .tooManyWaiting?:
                 // The reloads still happen (coalesced); only the confirmation is refused, to bound what is held.
                 acknowledge(
                     acknowledgement,
                     failure: "too many requests are waiting to be confirmed (\(AcknowledgementBook.limit)); "
                         + "the reload was requested but will not be confirmed")
-            } else {
-                acknowledgements.wait(acknowledgement, for: names, after: issuedBefore)
             }
         }
         return !names.isEmpty

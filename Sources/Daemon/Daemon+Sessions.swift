@@ -22,7 +22,7 @@ extension Daemon {
                 perform(engine.providerStopped(instance: instance.name, reason: "\(error)", now: clock.now))
             }
         }
-        for done in acknowledgements.completed(instance: instance.name, token: token) {
+        for done in reloads.reloadFinished(instance: instance.name, token: token) {
             acknowledge(done.token, failure: done.failure, widgets: done.widgets)
         }
     }

@@ -11,11 +11,10 @@ extension Daemon {
     /// Takes the hold when store reloads wait behind another call (or will, after the next is handed out); gives it
     /// back, on the store's thread, once none waits.
     func holdStoreWhileReloadsWait() {
+        let wanted = reloads.wantsStoreHeld(holding: storeHold != nil)
         if storeHold == nil {
-            if reloads.store.waitingCount > 0, reloads.store.waitingCount + reloads.store.running > 1 {
-                storeHold = runner.holdStore()
-            }
-        } else if reloads.store.waitingCount == 0, let hold = storeHold {
+            if wanted { storeHold = runner.holdStore() }
+        } else if !wanted, let hold = storeHold {
             storeHold = nil
             // After the calls already queued there, so the last reload still finds the store open.
             runner.release(hold)

@@ -85,19 +85,16 @@ final class Daemon {
     /// The output directory's parent, for a directory (or a link) put where the output directory was.
     var outputParentWatch: Inotify.Watch?
 
-    /// Reloads waiting for a provider thread, by lane.
-    var reloads = ReloadLanes()
+    /// The reloads waiting for a provider thread, the `--wait` requests waiting for them, and the intents on command
+    /// widgets waiting or running: the rules, with no I/O (`ReloadDispatcher`).
+    var reloads: ReloadDispatcher
     /// Timelines already written for a `reload NAME` line of this turn, waiting for the reload the engine starts for
     /// it (`Daemon+EarlyAnswer`).
     var earlyAnswers: [String: Timeline] = [:]
     /// Keeps the store open while store reloads wait for its thread (`Daemon+StoreHold`).
     var storeHold: StoreHold?
-    /// Acknowledgements waiting for reloads to finish.
-    var acknowledgements = AcknowledgementBook()
     /// Commands started by clicks that have not been reaped yet, and the waiting clicks they answer.
     var clickCommands = ClickCommands()
-    /// Clicks and intents on command widgets waiting for a thread or running (`Daemon+Control`).
-    var commandIntents = 0
     /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).
     var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
     var lastSessionGeneration: UInt64 = 0
@@ -138,6 +135,7 @@ final class Daemon {
     ) throws {
         self.clock = clock
         startedAt = clock.now
+        reloads = ReloadDispatcher(clock: clock)
         self.configPath = configPath
         plugins = DaemonPlugins.load(
             standard: standard, configPath: configPath, environment: environment, now: clock.now)
