@@ -9,15 +9,13 @@ import System
 /// `signalsPerWake`; when more wait, the rest of those that only ask for work (`coalescable`) are taken all at once
 /// (`SignalFile.discardPending`), since draining a long queue one by one costs the kernel a walk of the queue per
 /// signal. Each signal in a batch is acted on once (one re-read for any number of SIGHUPs, one reload request per
-/// `signal:` number), re-reads are at least `hangupSpacing` apart, and the log says how many came, under the rate
-/// limit of the source "signals". SIGTERM, SIGINT and SIGCHLD are never discarded: standard signals do not queue.
+/// `signal:` number), re-reads are at least `HangupRereads.spacing` apart, and the log says how many came, under the
+/// rate limit of the source "signals". SIGTERM, SIGINT and SIGCHLD are never discarded: standard signals do not queue.
 extension Daemon {
     /// How many signals one wake-up reads one by one.
     static let signalsPerWake = 64
     /// The signals whose repeats mean nothing more than one: a storm of them is taken at once.
     static var coalescable: [Int32] { [SIGHUP, SIGUSR1, SIGUSR2] + SignalFile.widgetSignals }
-    /// The least time between two re-reads of the config for SIGHUP: a later one waits for it, so none is lost.
-    static let hangupSpacing: TimeInterval = 1
     static let signalSource = "signals"
 
     func handleSignals(_ signals: [Int32]) {
@@ -43,7 +41,7 @@ extension Daemon {
             switch signal {
             case SIGHUP:
                 log(.info, from: Self.signalSource, "SIGHUP\(times): re-reading \(configPath)")
-                hangupRereadDue = max(now, (lastHangupReread ?? .distantPast).addingTimeInterval(Self.hangupSpacing))
+                hangupRereads.taken(now: now)
             case SIGCHLD:
                 reapChildren()
             case _ where SignalFile.widgetSignals.contains(signal):
@@ -63,9 +61,7 @@ extension Daemon {
 
     /// Re-reads the config for the SIGHUPs taken, once their spacing allows.
     func rereadForHangupWhenDue(now: Date) {
-        guard let due = hangupRereadDue, due <= now else { return }
-        hangupRereadDue = nil
-        lastHangupReread = now
+        guard hangupRereads.takeDue(now: now) else { return }
         // Also the way to bring back a FIFO or lock whose loss inotify could not report.
         repairRuntime()
         watchConfigDirectory()

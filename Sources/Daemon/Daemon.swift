@@ -111,8 +111,7 @@ final class Daemon {
     let notifier: SystemdNotifier?
     var watchdog: Watchdog?
     /// When to re-read the config for SIGHUPs taken, and when it last was (`Daemon+Signals`).
-    var hangupRereadDue: Date?
-    var lastHangupReread: Date?
+    var hangupRereads = HangupRereads()
     /// Errors in the config file at the last reload; non-zero while the daemon runs an older config.
     var configErrors = 0
     /// The text of the config the daemon runs, for the CLI (`RunningConfig`): a few kilobytes, written again when the
