@@ -25,8 +25,10 @@ struct StateFiles {
     let log: Log
     /// Acknowledgement files written, removed when nobody took them.
     private(set) var acknowledgementFiles = AcknowledgementFiles()
-    /// What each status file was last written with, to leave one that would not change.
-    private var statusWritten: [String: [UInt8]] = [:]
+    /// A hash of what the status file of each widget whose next reload follows its policy was last written with, to
+    /// leave one that would not change. Only those widgets' (the others' status changes at every reload anyway), and
+    /// a hash, not the bytes: a daemon of 10,000 widgets keeps almost nothing here.
+    private var statusWritten: [String: Int] = [:]
     /// Retried files whose last write failed (logged once), with the contents to write again.
     private var pending: [StateFile: [UInt8]] = [:]
     private var delay = OutputRetry.firstDelay
@@ -79,11 +81,18 @@ struct StateFiles {
     /// from one sample to the next (its next reload is in its record: `InstanceStatusRecord.reloadsWithPolicy`). A
     /// file someone deleted is written again.
     mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
-        let bytes = InstanceStatusRecord(status).encoded()
-        if statusWritten[name] == bytes, runtime.exists(InstanceStatusRecord.fileName(for: name), in: .status) {
+        let record = InstanceStatusRecord(status)
+        let bytes = record.encoded()
+        guard record.reloadsWithPolicy else {
+            if !statusWritten.isEmpty { statusWritten[name] = nil }
+            write(.status(name), bytes, now: now)
             return
         }
-        statusWritten[name] = write(.status(name), bytes, now: now) ? bytes : nil
+        let hash = bytes.hashValue
+        if statusWritten[name] == hash, runtime.exists(InstanceStatusRecord.fileName(for: name), in: .status) {
+            return
+        }
+        statusWritten[name] = write(.status(name), bytes, now: now) ? hash : nil
     }
 
     /// The widget is gone: its status file goes, and is not written again.
