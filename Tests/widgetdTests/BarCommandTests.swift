@@ -96,17 +96,13 @@ struct BarCommandTests {
         #expect(Set(seconds).count == seconds.count)
     }
 
-    /// Samples of one deadline land in one daemon turn, a record each: the bar takes them in as one line, so no line
-    /// shows some of them new and some old, and i3bar parses and draws one line, not one per widget.
-    @Test func theRecordsOfOneDaemonTurnMakeOneLine() async throws {
-        let system = try FakeLoadAverage()
-        defer { system.remove() }
-        let widgets = ["a", "b", "c", "d"]
-        let daemon = try DaemonUnderTest(
-            config: "widgets:\n" + widgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined(),
-            extraEnvironment: system.environment)
+    /// Four `load` widgets sampled every second, shown by `widgetd bar barArguments`; the one-minute load goes 0.25,
+    /// 1.50, 2.75, and each time the bar's last line must show the new value in every block. Gives the lines' texts.
+    private func loadBarLines(
+        _ daemon: DaemonUnderTest, _ system: FakeLoadAverage, widgets: [String], barArguments: [String]
+    ) async throws -> [[String]] {
         #expect(await daemon.waitFor("the first timelines") { widgets.allSatisfy(daemon.hasTimeline) })
-        let bar = try Bar(daemon, ["--widgets", widgets.joined(separator: ",")])
+        let bar = try Bar(daemon, barArguments)
         func texts() -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
         #expect(await waitFor("the first line") { texts().last == ["0.25", "0.25", "0.25", "0.25"] })
         for load in ["1.50", "2.75"] {
@@ -115,7 +111,23 @@ struct BarCommandTests {
                 await waitFor("the next samples", timeout: .seconds(5)) { texts().last == [load, load, load, load] },
                 "\(texts())")
         }
-        #expect(texts().allSatisfy { Set($0).count == 1 }, "a line with old and new samples: \(texts())")
+        return texts()
+    }
+
+    private static let loadWidgets = ["a", "b", "c", "d"]
+    private static let loadConfig =
+        "widgets:\n" + loadWidgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
+
+    /// Samples of one deadline land in one daemon turn, a record each: the bar takes them in as one line, so no line
+    /// shows some of them new and some old, and i3bar parses and draws one line, not one per widget.
+    @Test func theRecordsOfOneDaemonTurnMakeOneLine() async throws {
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
+        let daemon = try DaemonUnderTest(config: Self.loadConfig, extraEnvironment: system.environment)
+        let texts = try await loadBarLines(
+            daemon, system, widgets: Self.loadWidgets,
+            barArguments: ["--widgets", Self.loadWidgets.joined(separator: ",")])
+        #expect(texts.allSatisfy { Set($0).count == 1 }, "a line with old and new samples: \(texts)")
     }
 
     /// A `bars:` entry's line is the daemon's (`<bar>.bar` in the output directory), written once at the end of the
@@ -124,26 +136,16 @@ struct BarCommandTests {
     @Test func aBarsEntryIsTheLineTheDaemonWritesOncePerTurn() async throws {
         let system = try FakeLoadAverage()
         defer { system.remove() }
-        let widgets = ["a", "b", "c", "d"]
-        let config =
-            "widgets:\n" + widgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
-            + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n"
-        let daemon = try DaemonUnderTest(config: config, extraEnvironment: system.environment)
-        #expect(await daemon.waitFor("the first timelines") { widgets.allSatisfy(daemon.hasTimeline) })
-        let bar = try Bar(daemon, ["--bar", "main"])
-        func texts() -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
-        #expect(await waitFor("the first line") { texts().last == ["0.25", "0.25", "0.25", "0.25"] })
-        for load in ["1.50", "2.75"] {
-            try system.set(load)
-            #expect(
-                await waitFor("the next samples", timeout: .seconds(5)) { texts().last == [load, load, load, load] },
-                "\(texts())")
-        }
+        let widgets = Self.loadWidgets
+        let daemon = try DaemonUnderTest(
+            config: Self.loadConfig + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n",
+            extraEnvironment: system.environment)
+        let texts = try await loadBarLines(daemon, system, widgets: widgets, barArguments: ["--bar", "main"])
         #expect(
-            texts() == [
+            texts == [
                 ["0.25", "0.25", "0.25", "0.25"], ["1.50", "1.50", "1.50", "1.50"], ["2.75", "2.75", "2.75", "2.75"],
             ],
-            "one line per change: \(texts())")
+            "one line per change: \(texts)")
         let line = try #require(daemon.read("main.bar"))
         let blocks = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
         #expect(blocks.map { $0["instance"] as? String } == widgets, "\(line)")
