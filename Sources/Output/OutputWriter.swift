@@ -275,17 +275,6 @@ public final class OutputWriter {
         try AtomicFile.write(bytes, named: name, in: try checkedDescriptor(), at: directoryPrefix)
     }
 
-    /// Writes `bytes` to `<name>.<suffix>` as a new file renamed into place, as a record is, so a reader watching the
-    /// file sees the old one's link count drop (`IN_ATTRIB`): a `bars:` entry's line (the daemon's `BarLine` file).
-    public func writeWhole(_ bytes: [UInt8], name: String, suffix: String) throws(OutputError) {
-        try AtomicFile.write(bytes, named: try fileName(name, suffix), in: try checkedDescriptor(), at: directoryPrefix)
-    }
-
-    /// Removes `<name>.<suffix>`; a file already gone is fine.
-    public func remove(name: String, suffix: String) throws(OutputError) {
-        try remove(instance: name, suffixes: [suffix])
-    }
-
     /// Deletes every file of `instance`: one per format and its record. Files already gone are fine.
     ///
     /// Tries every file before throwing the first failure, so one stuck file does not keep the others around.
@@ -298,7 +287,7 @@ public final class OutputWriter {
         try remove(instance: instance, suffixes: formats.map(\.rawValue))
     }
 
-    private func remove(instance: String, suffixes: [String]) throws(OutputError) {
+    func remove(instance: String, suffixes: [String]) throws(OutputError) {
         settleExchanges()
         var firstFailure: OutputError?
         let directory = try checkedDescriptor()

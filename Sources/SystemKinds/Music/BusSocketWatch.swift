@@ -1,7 +1,7 @@
 import Glibc
 
 /// Waits for a session bus's socket to appear at its path, by inotify on the path's directory, so that a missing bus
-/// costs no wake-up while nothing happens (issue 36). Used by the `MPRISListener`'s thread only, which polls
+/// costs no wake-up while nothing happens. Used by the `MPRISListener`'s thread only, which polls
 /// `fileDescriptor` instead of the connection's while it has none.
 ///
 /// A directory that does not exist yet (`$XDG_RUNTIME_DIR` before the login made it) is waited for the same way: its

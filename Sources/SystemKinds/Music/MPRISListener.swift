@@ -11,7 +11,7 @@ import Synchronization
 /// signal, no click and no timeline ending, it sleeps with no timeout.
 ///
 /// With no bus to talk to (none yet, or it went away), the subscribers are told `noBus`, and while anyone listens the
-/// thread waits for one without waking on a timer where it can (issue 36): an address that names socket paths (the
+/// thread waits for one without waking on a timer where it can: an address that names socket paths (the
 /// usual `unix:path=`, and `$XDG_RUNTIME_DIR/bus` when the environment names no address) is waited for by inotify on
 /// their directories (`BusSocketWatch`), and tried when a socket appears there. A socket that is there but refuses (a
 /// bus starting up, or one killed that left its socket) is tried again after 1, 2, 4 … 32 s (`refusedRetries`), then
