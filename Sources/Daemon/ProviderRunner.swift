@@ -172,10 +172,10 @@ struct ProviderRunner: Sendable {
         Task(executorPreference: executor(for: lane)) {
             let result: Result<Timeline, ProviderFailure>
             do {
-                result = .success(
-                    try await StoreDeadline.$current.withValue(deadline) {
-                        try await kind.timeline(for: instance.intent, in: context)
-                    })
+                let timeline = try await StoreDeadline.$current.withValue(deadline) {
+                    try await kind.timeline(for: instance.intent, in: context)
+                }
+                result = .success(Self.shaped(timeline, by: kind, for: instance))
             } catch {
                 result = .failure(ProviderFailure("\(error)"))
             }
@@ -219,12 +219,20 @@ extension ProviderRunner {
             timeZone: instance.timeZone ?? .current, current: current, settings: instance.settings)
     }
 
+    /// `timeline` as `instance` shows it: whole, when its kind shows a bar's block and its config names no family.
+    private static func shaped(_ timeline: Timeline, by kind: any WidgetKind, for instance: WidgetInstance) -> Timeline
+    {
+        kind.showsWholeTextWithoutFamily && !instance.familyIsChosen ? timeline.showingWholeText() : timeline
+    }
+
     /// `kind`'s timeline computed at once, as a completion's result; nil when the kind has no such path.
     private static func immediateResult(
         _ kind: any WidgetKind, _ instance: WidgetInstance, _ context: ProviderContext
     ) -> Result<Timeline, ProviderFailure>? {
         do {
-            return try kind.immediateTimeline(for: instance.intent, in: context).map { .success($0) }
+            return try kind.immediateTimeline(for: instance.intent, in: context).map {
+                .success(shaped($0, by: kind, for: instance))
+            }
         } catch {
             return .failure(ProviderFailure("\(error)"))
         }
@@ -239,6 +247,10 @@ extension ProviderRunner {
         let queue = self.queue
         let name = instance.name
         return try kind.startSession(for: instance.intent, in: context) { update in
+            var update = update
+            if case .timeline(let timeline) = update {
+                update = .timeline(Self.shaped(timeline, by: kind, for: instance))
+            }
             queue.post(.session(instance: name, generation: generation, update: update))
         }
     }
@@ -266,10 +278,11 @@ extension ProviderRunner {
                         "not run: the store stayed locked by another process for \(Int(Self.storePatience)) s; "
                             + "nothing was changed")
                 }
-                outcome = .success(
-                    try await StoreDeadline.$current.withValue(deadline) {
-                        try await kind.perform(invocation, for: instance.intent, in: context)
-                    })
+                var performed = try await StoreDeadline.$current.withValue(deadline) {
+                    try await kind.perform(invocation, for: instance.intent, in: context)
+                }
+                performed.timeline = performed.timeline.map { Self.shaped($0, by: kind, for: instance) }
+                outcome = .success(performed)
             } catch let error as IntentError {
                 outcome = .failure(error)
             } catch {

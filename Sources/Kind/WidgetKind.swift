@@ -68,6 +68,10 @@ public protocol WidgetKind: Sendable {
     /// first timeline arrives (a quote stays the same quote). False for a reading of the system, which is stale once
     /// taken and read again at once: nothing of it is kept or written for it.
     var keepsEntryAcrossRestarts: Bool { get }
+    /// True for a kind that shows a bar's block as a status program would (`exec`, the system kinds): a widget whose
+    /// config names no `family:` shows its text whole, as i3blocks and i3status do, instead of cut to the default
+    /// family's width. False (the default): the default family cuts, as a named one does.
+    var showsWholeTextWithoutFamily: Bool { get }
     /// The program of its own the kind's calls go to (a plugin's), or nil (the default) for a kind that works inside
     /// the daemon: the daemon runs such calls on a lane of their own, since each waits for another process's answer,
     /// and stops the program as it exits.
@@ -165,6 +169,8 @@ extension WidgetKind {
     public var usesStore: Bool { false }
 
     public var keepsEntryAcrossRestarts: Bool { true }
+
+    public var showsWholeTextWithoutFamily: Bool { false }
 
     public var providerProcess: (any ProviderProcess)? { nil }
 

@@ -9,19 +9,15 @@ import Timelines
 struct ExecBlockTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
-    func context(familyIsChosen: Bool = false) -> ProviderContext {
+    func context() -> ProviderContext {
         ProviderContext(
-            instance: "w", family: .systemSmall, familyIsChosen: familyIsChosen, now: now,
-            settings: WidgetSettings(["command": .command(["true"])]))
+            instance: "w", family: .systemSmall, now: now, settings: WidgetSettings(["command": .command(["true"])]))
     }
 
-    func styled(_ text: String, _ values: [String: ParameterValue], familyIsChosen: Bool = false) -> (
-        EntryContent, [String]
-    ) {
+    func styled(_ text: String, _ values: [String: ParameterValue]) -> (EntryContent, [String]) {
         var notes: [String] = []
         let content = ExecKind.styled(
-            ExecOutput.lines(text, urgent: false), configuration: IntentValues(values),
-            context: context(familyIsChosen: familyIsChosen), notes: &notes)
+            ExecOutput.lines(text, urgent: false), configuration: IntentValues(values), notes: &notes)
         return (content, notes)
     }
 
@@ -31,7 +27,6 @@ struct ExecBlockTests {
         #expect(content.text == "CPU 42%")
         #expect(content.foreground == Color(hex: "#ff0000"))
         #expect(content.shortText == "c")
-        #expect(content.block?.keepsWholeText == true)
     }
 
     /// `label=` with nothing after it is no label, as in i3blocks 1.4: no space before the text.
@@ -53,9 +48,9 @@ struct ExecBlockTests {
         #expect(notes.first?.contains("not well-formed") == true)
     }
 
-    @Test func aChosenFamilyStillCuts() {
-        let (content, _) = styled("x\n", [:], familyIsChosen: true)
-        #expect(content.block?.keepsWholeText == false)
+    /// Whole without a `family:`, as i3blocks shows a script's text; the daemon applies it (`ProviderRunner`).
+    @Test func anExecWidgetShowsItsTextWholeUnlessItNamesAFamily() {
+        #expect(ExecKind(environment: [:]).showsWholeTextWithoutFamily)
     }
 
     @Test func typedPropertiesReachTheScriptAsText() {

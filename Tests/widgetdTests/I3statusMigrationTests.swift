@@ -113,6 +113,8 @@ struct I3statusMigrationTests {
             separator: "\t", omittingEmptySubsequences: false)
         try #require(theirs.count == 8, "i3status's eight modules: \(theirs)")
         let ours = names.map { daemon.read("\($0).plain")?.trimmingCharacters(in: .newlines) ?? "" }
+        // Whole, as i3status shows them: an imported widget names no family, so none is cut to one's width.
+        #expect(!ours.contains { $0.hasSuffix("…") }, "\(ours)")
 
         let disk = (mine: sizeInBytes(ours[0]), i3status: sizeInBytes(theirs[4]))
         #expect(

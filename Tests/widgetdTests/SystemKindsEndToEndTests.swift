@@ -142,4 +142,35 @@ struct SampledKindsEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: kept + "load.json"), "kept at the stop")
         #expect(FileManager.default.fileExists(atPath: kept + "quote.json"))
     }
+
+    /// As i3status shows a module's text: whole, however long, unless the widget names a family, which cuts it to the
+    /// family's width. (i3status's memory module by default is 21 cells, one over accessoryInline's 20.)
+    @Test func aSystemWidgetWithoutAFamilyShowsItsTextWholeANamedFamilyCutsIt() async throws {
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
+        let format = "load {1min} {5min} {15min} over the last quarter hour"
+        let daemon = try DaemonUnderTest(
+            config: """
+                widgets:
+                  whole:
+                    kind: load
+                    output: [plain, i3bar]
+                    intent: {format: "\(format)"}
+                  cut:
+                    kind: load
+                    family: accessoryInline
+                    intent: {format: "\(format)"}
+                """,
+            extraEnvironment: system.environment)
+        let text = "load 0.25 0.50 0.75 over the last quarter hour"
+        #expect(
+            await daemon.waitFor("the whole text") { daemon.read("whole.plain") == text + "\n" },
+            "\(daemon.read("whole.plain") ?? "no file")\n\(daemon.log)")
+        #expect(
+            daemon.read("whole.i3bar")?.contains(#""full_text":"\#(text)""#) == true,
+            "\(daemon.read("whole.i3bar") ?? "")")
+        #expect(
+            await daemon.waitFor("the cut text") { daemon.read("cut.plain") == "load 0.25 0.50 0.75…\n" },
+            "\(daemon.read("cut.plain") ?? "no file")")
+    }
 }

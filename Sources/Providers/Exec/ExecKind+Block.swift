@@ -52,12 +52,12 @@ extension ExecKind {
     /// before the full text, colours and short text fill in what the script left out, and the i3bar layout comes
     /// from the config unless the script's JSON set it.
     static func styled(
-        _ timeline: Timeline, configuration: IntentValues, context: ProviderContext
+        _ timeline: Timeline, configuration: IntentValues
     ) -> Timeline {
         var notes = timeline.notes
         let entries = timeline.entries.map { entry in
             var entry = entry
-            entry.content = styled(entry.content, configuration: configuration, context: context, notes: &notes)
+            entry.content = styled(entry.content, configuration: configuration, notes: &notes)
             return entry
         }
         var result = Timeline(entries: entries, policy: timeline.policy)
@@ -66,7 +66,7 @@ extension ExecKind {
     }
 
     static func styled(
-        _ content: EntryContent, configuration: IntentValues, context: ProviderContext, notes: inout [String]
+        _ content: EntryContent, configuration: IntentValues, notes: inout [String]
     ) -> EntryContent {
         var content = content
         // As i3blocks 1.4 shows it (block.c: "%s %s"): the label, a space, the text; nothing when the text is empty.
@@ -80,7 +80,6 @@ extension ExecKind {
             content.shortText = short
         }
         var block = content.block ?? BlockProperties()
-        block.keepsWholeText = !context.familyIsChosen
         if configuration.enumCase("markup") == "pango" { block.isMarkup = true }
         Self.checkMarkup(of: content, in: &block, notes: &notes)
         if block.minWidth == nil, let width = configuration.string("min_width") {

@@ -14,6 +14,7 @@ public struct ExecKind: WidgetKind {
         .systemSmall, .systemMedium, .systemLarge, .systemExtraLarge, .accessoryInline, .accessoryRectangular,
         .accessoryCircular,
     ]
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters: [ParameterSpec] = ExecKind.blockParameters
     public let intents = [
         IntentSpec(
@@ -99,7 +100,7 @@ public struct ExecKind: WidgetKind {
             throw ExecError("\(error.description) (\(cut))")
         }
         printed.remember(result, format: exec.format, for: context.instance)
-        var timeline = Self.styled(parsed, configuration: configuration, context: context)
+        var timeline = Self.styled(parsed, configuration: configuration)
         if result.truncated { timeline.notes.append(cut) }
         return timeline
     }
@@ -120,7 +121,7 @@ public struct ExecKind: WidgetKind {
             var context = context
             context.now = now
             let timeline = try ExecOutput.timeline(from: result, now: now, defaultPolicy: .never, format: format)
-            return Self.styled(timeline, configuration: configuration, context: context)
+            return Self.styled(timeline, configuration: configuration)
         }
         return try PersistentCommand(
             // Tagged like every run, so what it starts in the background (`setsid` included) ends with the widget
@@ -143,7 +144,7 @@ public struct ExecKind: WidgetKind {
                 context.now = now
                 return Self.styled(
                     Timeline(entries: [TimelineEntry(date: now, content: content)], policy: .never),
-                    configuration: configuration, context: context)
+                    configuration: configuration)
             }, updates: updates)
     }
 

@@ -12,6 +12,7 @@ public struct BacklightKind: PushedKind {
     public let displayName = "Backlight"
     public let summary = "The screen's brightness from /sys/class/backlight, pushed by uevents."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "device", displayName: "Device", type: .string,

@@ -12,6 +12,7 @@ public struct BatteryKind: PushedKind {
     public let displayName = "Battery"
     public let summary = "Level, state and time left of the batteries in /sys/class/power_supply, pushed by uevents."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "battery", displayName: "Battery", type: .string,

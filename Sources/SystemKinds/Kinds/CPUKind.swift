@@ -12,6 +12,7 @@ public struct CPUKind: SampledKind {
     public let displayName = "CPU usage"
     public let summary = "CPU usage overall and per core from /proc/stat, and frequency, sampled at its interval."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         SampledParameters.format(
             default: "{usage}", placeholders: "{usage}, {cpu0}, {cpu1}… (each core) and {frequency} (the cores' mean)"),

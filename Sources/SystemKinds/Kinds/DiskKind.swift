@@ -10,6 +10,7 @@ public struct DiskKind: SampledKind {
     public let displayName = "Disk space"
     public let summary = "Space used and available on a mount point, as df counts it, and its device's I/O rate."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "path", displayName: "Path", type: .string, default: .string("/"),

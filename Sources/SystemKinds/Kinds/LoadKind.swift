@@ -8,6 +8,7 @@ public struct LoadKind: SampledKind {
     public let displayName = "Load average"
     public let summary = "The load averages over 1, 5 and 15 minutes, from /proc/loadavg."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         SampledParameters.format(default: "{1min}", placeholders: "{1min} {5min} {15min}"),
         ParameterSpec(

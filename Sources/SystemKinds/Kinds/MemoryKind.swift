@@ -8,6 +8,7 @@ public struct MemoryKind: SampledKind {
     public let displayName = "Memory"
     public let summary = "Memory and swap in use, from /proc/meminfo, as free and i3status count them."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         SampledParameters.format(
             default: "{used} / {total}",

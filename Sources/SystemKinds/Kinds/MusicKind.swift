@@ -13,6 +13,7 @@ public struct MusicKind: WidgetKind {
     public let displayName = "Music"
     public let summary = "What an MPRIS player plays (title, artist, state, position), pushed by D-Bus signals."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "player", displayName: "Player", type: .string,

@@ -14,6 +14,7 @@ public struct NetworkKind: WidgetKind {
     public let summary =
         "An interface's state, addresses, throughput, Wi-Fi SSID and quality, pushed by rtnetlink."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "interface", displayName: "Interface", type: .string,

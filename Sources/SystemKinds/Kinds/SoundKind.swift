@@ -10,6 +10,7 @@ public struct SoundKind: WidgetKind {
     public let displayName = "Sound"
     public let summary = "The default sink's or source's volume and mute (PulseAudio, PipeWire), pushed by the server."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "device", displayName: "Device", type: .string, default: .string("sink"),

@@ -11,6 +11,7 @@ public struct TemperatureKind: SampledKind {
     public let displayName = "Temperature"
     public let summary = "The hottest (or a named) sensor of /sys/class/thermal and /sys/class/hwmon."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         ParameterSpec(
             "sensor", displayName: "Sensor", type: .string,

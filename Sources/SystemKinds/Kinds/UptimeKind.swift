@@ -9,6 +9,7 @@ public struct UptimeKind: SampledKind {
     public let displayName = "Uptime"
     public let summary = "Time since boot, from /proc/uptime, precomputed minute by minute for the coming hour."
     public let families = SampledParameters.families
+    public var showsWholeTextWithoutFamily: Bool { true }
     public let parameters = [
         SampledParameters.format(default: "up {uptime}", placeholders: "{uptime} (3d 4h 12m) {days} {hours} {minutes}")
     ]

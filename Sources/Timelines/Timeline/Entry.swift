@@ -242,6 +242,19 @@ public struct Timeline: Sendable, Hashable {
     }
 
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.
+    /// The timeline with every stored entry shown whole, as a block (see `BlockProperties.keepsWholeText`): what a
+    /// kind that reads a bar's block gives a widget whose config names no family.
+    public func showingWholeText() -> Timeline {
+        var whole = self
+        for index in whole.entries.indices {
+            var block = whole.entries[index].content.block ?? BlockProperties()
+            guard !block.keepsWholeText else { continue }
+            block.keepsWholeText = true
+            whole.entries[index].content.block = block
+        }
+        return whole
+    }
+
     public func entry(at now: Date) -> TimelineEntry? {
         withSequence { $0.entry(at: now) } ?? ShownContent.entry(at: now, in: entries)
     }
