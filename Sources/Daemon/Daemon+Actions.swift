@@ -82,17 +82,27 @@ extension Daemon {
     }
 
     /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure. A failed write is tried
-    /// again later (`OutputRetry`).
+    /// again later (`OutputRetry`). A widget whose kind reloads it on a rule (a sampled kind's interval) keeps the
+    /// record it has when a sample read the same value: only the next reload's date would change, and `list` takes
+    /// that from the rule (`WidgetKind.nextScheduledReload`).
     func writeRecord(of name: String) {
         guard let record = engine.record(of: name) else { return }
+        let onARule = reloadsOnARule(name, kind: record.kind)
+        if onARule, outputs.holdsSameView(as: record) { return }
         letReadersRun()
         do {
-            try outputs.writeRecord(record)
+            try outputs.writeRecord(record, remembersView: onARule)
             outputRetry.succeeded(name, .record)
         } catch {
             if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its record: \(error)") }
             outputRetry.failed(name, .record, reason: "\(name): cannot write its record: \(error)", now: clock.now)
         }
+    }
+
+    /// Whether `name`'s kind says when its reloads come by a rule of its own (`WidgetKind.nextScheduledReload`).
+    private func reloadsOnARule(_ name: String, kind: String) -> Bool {
+        guard let kind = registry.kind(named: kind), let instance = engine.instance(named: name) else { return false }
+        return kind.nextScheduledReload(after: clock.now, settings: instance.settings) != nil
     }
 
     /// Hands waiting reloads to the provider threads while slots are free (`ReloadDispatcher.startWaiting` decides

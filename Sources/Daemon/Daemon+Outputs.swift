@@ -102,6 +102,7 @@ extension Daemon {
                 write(name, content: content, now: now)
             }
             if access(paths.output + "/" + name + ".json", F_OK) != 0 {
+                outputs.forget(fileNamed: name + ".json")
                 writeRecord(of: name)
             }
         }

@@ -29,7 +29,8 @@ public struct InstanceRecord: Sendable, Hashable {
     public var failure: String?
     /// When the timeline's policy asks for the next one (`.after`); nil for `.atEnd` and `.never`. `widgetd list` shows
     /// it as the next reload when the status file says the reload follows the policy: a widget sampled every 5 s then
-    /// changes its record alone, not its status file too.
+    /// changes its record alone, not its status file too. A record left as it was because its sample brought nothing
+    /// new (`steadyView`) has a date that passed; `list` then takes the next one from the kind's rule.
     public var reloadAfter: Date?
 
     public init(
@@ -44,6 +45,22 @@ public struct InstanceRecord: Sendable, Hashable {
         self.fallback = fallback
         self.failure = failure
         self.reloadAfter = reloadAfter
+    }
+
+    /// What readers take from a record of one entry that asks for a later reload, as a hash of everything but the
+    /// dates; nil for any other record. Two such records with the same view show the same from their entry's date on:
+    /// a sample that read the same value as the one before changes only the dates, and its record need not be
+    /// written again (`OutputWriter.writeRecord`).
+    public var steadyView: Int? {
+        guard entries.count == 1, sequence == nil, reloadAfter != nil else { return nil }
+        var hasher = Hasher()
+        hasher.combine(instance)
+        hasher.combine(kind)
+        hasher.combine(family)
+        hasher.combine(entries[0].content)
+        hasher.combine(fallback)
+        hasher.combine(failure)
+        return hasher.finalize()
     }
 
     /// What the instance shows at `now`, by the engine's rule.

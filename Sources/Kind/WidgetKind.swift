@@ -72,6 +72,11 @@ public protocol WidgetKind: Sendable {
     /// config names no `family:` shows its text whole, as i3blocks and i3status do, instead of cut to the default
     /// family's width. False (the default): the default family cuts, as a named one does.
     var showsWholeTextWithoutFamily: Bool { get }
+    /// The next reload after `now` of a widget with `settings`, for a kind whose reloads follow a fixed rule on the
+    /// wall clock (a sampled kind's `interval:`); nil (the default) for one whose reloads follow no such rule. A
+    /// widget whose kind has a rule keeps its record as it was when a reload brings nothing new (only the next
+    /// reload's date would change), and `list` names the next reload from the rule once the record's has passed.
+    func nextScheduledReload(after now: Date, settings: WidgetSettings) -> Date?
     /// The program of its own the kind's calls go to (a plugin's), or nil (the default) for a kind that works inside
     /// the daemon: the daemon runs such calls on a lane of their own, since each waits for another process's answer,
     /// and stops the program as it exits.
@@ -171,6 +176,8 @@ extension WidgetKind {
     public var keepsEntryAcrossRestarts: Bool { true }
 
     public var showsWholeTextWithoutFamily: Bool { false }
+
+    public func nextScheduledReload(after now: Date, settings: WidgetSettings) -> Date? { nil }
 
     public var providerProcess: (any ProviderProcess)? { nil }
 

@@ -22,6 +22,9 @@ public final class OutputWriter {
     /// equivalence, so a text switching between composed and decomposed "é" would compare equal and not be written.
     var lastWritten: [String: Written] = [:]
 
+    /// The view (`InstanceRecord.steadyView`) of each record last written with `skipsSameView`, by file name.
+    var recordViews: [String: Int] = [:]
+
     struct Written {
         var bytes: [UInt8]
         /// The file has a spare (`AtomicFile.rewriteSpare`): the version before the current one, written by this
@@ -107,6 +110,7 @@ public final class OutputWriter {
     /// Forgets what was last written to the file `name` (someone else deleted it), so its next write is not skipped.
     public func forget(fileNamed name: String) {
         settleExchanges()
+        recordViews[name] = nil
         if let written = lastWritten.removeValue(forKey: name) { heldSpares.release(slot: written.slot, for: name) }
     }
 
@@ -118,6 +122,7 @@ public final class OutputWriter {
         settleExchanges()
         heldSpares.releaseAll()
         lastWritten = [:]
+        recordViews = [:]
         namesFound = []
         newFilesWork = true
         try open()
@@ -258,21 +263,6 @@ public final class OutputWriter {
     @discardableResult
     public func write(instance: String, format: OutputFormat, bytes: [UInt8]) throws(OutputError) -> Bool {
         try writeIfChanged(bytes, name: try fileName(instance, format.rawValue))
-    }
-
-    /// Writes the instance's record to `<directory>/<instance>.json`.
-    ///
-    /// Always written, and not remembered: records change only when a timeline arrives or a reload fails, so
-    /// remembering their bytes (a clock's hour of entries) would cost memory to save almost no writes.
-    public func writeRecord(_ record: InstanceRecord) throws(OutputError) {
-        let name = try fileName(record.instance, "json")
-        let bytes: [UInt8]
-        do {
-            bytes = try record.encoded()
-        } catch {
-            throw OutputError(refusing: path(of: name), because: "cannot encode the record: \(error)")
-        }
-        try AtomicFile.write(bytes, named: name, in: try checkedDescriptor(), at: directoryPrefix)
     }
 
     /// Deletes every file of `instance`: one per format and its record. Files already gone are fine.

@@ -9,7 +9,7 @@ import Timelines
 ///
 /// A widget whose next reload is its `.after` policy's date (a sampled kind, an `exec` widget with an `interval:`)
 /// has that date in its record (`InstanceRecord.reloadAfter`), which every new timeline rewrites anyway; its status
-/// file says only `after` and `reloadsWithPolicy` (`resolved(with:)` puts the date back). So the status file stays the
+/// file says only `after` and `reloadsWithPolicy` (`resolved(with:now:scheduled:)` puts the date back). So the status file stays the
 /// same from one sample to the next, and the daemon does not write it again (`StateFiles`).
 public struct InstanceStatusRecord: Codable, Sendable, Equatable {
     /// `never`, `atEnd`, `after 2026-11-29T19:30:00+01:00`, `after` (the date is the record's), or nil before the
@@ -62,9 +62,14 @@ public struct InstanceStatusRecord: Codable, Sendable, Equatable {
     }
 
     /// The status with the policy's date from `record` written back in: `after DATE`, and DATE as the next reload.
-    /// Without a record to take it from, the date stays unknown.
-    public func resolved(with record: InstanceRecord?) -> InstanceStatusRecord {
-        guard reloadsWithPolicy, let date = record?.reloadAfter else { return self }
+    /// Once the record's date has passed, the daemon may have left the record as it was (a sample that read the same
+    /// value): the date is then the next after `now` by the kind's rule (`scheduled`), when it has one. Without a
+    /// record to take it from, the date stays unknown.
+    public func resolved(
+        with record: InstanceRecord?, now: Date, scheduled: (Date) -> Date? = { _ in nil }
+    ) -> InstanceStatusRecord {
+        guard reloadsWithPolicy, let recorded = record?.reloadAfter else { return self }
+        let date = recorded > now ? recorded : scheduled(now) ?? recorded
         var resolved = self
         let text = ISO8601Text.format(date, in: Zone.current)
         resolved.policy = "after " + text

@@ -205,6 +205,40 @@ struct OutputWriterTests {
         #expect(try writer.write(instance: "clock", format: .plain, contents: record.rendered(as: .plain)))
     }
 
+    /// A sampled widget's record (one entry, a later reload) whose view is remembered: another with only its dates
+    /// changed holds the same view; new content, a deleted file (forgotten) or a plain write do not.
+    @Test func aRememberedRecordViewIsTheSameWhenOnlyItsDatesChanged() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let writer = try OutputWriter(directory: directory.path)
+        func sample(_ text: String, at seconds: TimeInterval) -> InstanceRecord {
+            let date = Date(timeIntervalSince1970: seconds)
+            return InstanceRecord(
+                instance: "load", kind: "load", family: .accessoryInline,
+                entries: [TimelineEntry(date: date, content: EntryContent(text: text))],
+                fallback: EntryContent(text: "-.--"), reloadAfter: date.addingTimeInterval(5))
+        }
+        #expect(!writer.holdsSameView(as: sample("0.25", at: 1000)))
+        try writer.writeRecord(sample("0.25", at: 1000), remembersView: true)
+        #expect(writer.holdsSameView(as: sample("0.25", at: 1005)))
+        #expect(!writer.holdsSameView(as: sample("0.50", at: 1005)))
+        var failing = sample("0.25", at: 1005)
+        failing.failure = "cannot read /proc/loadavg"
+        #expect(!writer.holdsSameView(as: failing))
+        writer.forget(fileNamed: "load.json")
+        #expect(!writer.holdsSameView(as: sample("0.25", at: 1005)))
+        try writer.writeRecord(sample("0.25", at: 1010), remembersView: true)
+        try writer.writeRecord(sample("0.25", at: 1015))
+        #expect(!writer.holdsSameView(as: sample("0.25", at: 1020)), "a write that does not remember forgets")
+        // A record of two entries, or of a timeline that asks for no later reload, has no such view.
+        var two = sample("0.25", at: 1000)
+        two.entries.append(TimelineEntry(date: Date(timeIntervalSince1970: 1001), content: EntryContent(text: "x")))
+        #expect(two.steadyView == nil)
+        var never = sample("0.25", at: 1000)
+        never.reloadAfter = nil
+        #expect(never.steadyView == nil)
+    }
+
     @Test(arguments: ["", ".hidden", "../escape", "a/b"])
     func unsafeInstanceNamesAreRefused(_ name: String) throws {
         let directory = try TestDirectory()

@@ -71,7 +71,9 @@ struct SystemTests {
         let first = Date().addingTimeInterval(0.02)
         try timer.arm(at: first, every: 0.05)
         #expect(try Poller.waitUntilReadable(timer.fileDescriptor, timeout: .seconds(5)), "timer never fired")
-        #expect(timer.consumeCounting() == (.fired, 1))
+        // One period, or more when this thread was not run within 50 ms of the first (a loaded machine).
+        let firstRead = timer.consumeCounting()
+        #expect(firstRead.event == .fired && firstRead.expirations >= 1, "\(firstRead)")
         // Fires again one period on, with nothing armed in between.
         #expect(try Poller.waitUntilReadable(timer.fileDescriptor, timeout: .seconds(5)), "timer did not repeat")
         #expect(Date() >= first.addingTimeInterval(0.05 - 0.001), "the repeat came before its period")

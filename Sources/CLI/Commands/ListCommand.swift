@@ -27,7 +27,7 @@ enum ListCommand {
         // The records the daemon writes name the widgets too, when its config does not check here (a kind this
         // command does not see) or the daemon has not written its copy.
         let widgets =
-            source.load(registry: registry).configuration.map(WidgetTable.rows(of:))
+            source.load(registry: registry).configuration.map { WidgetTable.rows(of: $0, registry: registry) }
             ?? WidgetTable.rows(inOutput: paths.output)
         for line in WidgetTable.lines(widgets, paths: paths) { console.out(line) }
         return ExitCode.success

@@ -54,7 +54,8 @@ enum StatusCommand {
         console.out("logs:     journalctl --user -u widgetd under systemd, else its standard error")
         console.out("")
         let widgets =
-            loaded.configuration.map(WidgetTable.rows(of:)) ?? WidgetTable.rows(inOutput: paths.output)
+            loaded.configuration.map { WidgetTable.rows(of: $0, registry: registry) }
+            ?? WidgetTable.rows(inOutput: paths.output)
         for line in WidgetTable.compactLines(widgets, paths: paths, now: Date(), zone: .current) { console.out(line) }
         return ExitCode.success
     }

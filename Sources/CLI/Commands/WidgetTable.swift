@@ -1,5 +1,6 @@
 import Config
 import FoundationEssentials
+import Kind
 import Runtime
 import Text
 import TimeZones
@@ -11,11 +12,19 @@ enum WidgetTable {
         var name: String
         var kind: String
         var family: String
+        /// The widget's next reload after a date by its kind's rule (`WidgetKind.nextScheduledReload`), for a record
+        /// whose date has passed; nil without a rule, or without the config's settings to apply it to.
+        var nextScheduledReload: (Date) -> Date? = { _ in nil }
     }
 
     /// The rows of `configuration`'s widgets.
-    static func rows(of configuration: Configuration) -> [Row] {
-        configuration.widgets.map { Row(name: $0.name, kind: $0.kind, family: $0.family.rawValue) }
+    static func rows(of configuration: Configuration, registry: KindRegistry) -> [Row] {
+        configuration.widgets.map { widget in
+            let kind = registry.kind(named: widget.kind)
+            return Row(name: widget.name, kind: widget.kind, family: widget.family.rawValue) { now in
+                kind?.nextScheduledReload(after: now, settings: widget.settings)
+            }
+        }
     }
 
     /// The rows of the records the daemon keeps in `output`: the widgets it runs, whatever the config file says now.
@@ -100,7 +109,8 @@ enum WidgetTable {
         let record = ShowCommand.readRecord(paths.output + "/" + widget.name + ".json")
         return (
             record.map { ShowCommand.render($0, as: .plain, at: Date()) } ?? "-",
-            InstanceStatusRecord.read(instance: widget.name, in: paths.status)?.resolved(with: record)
+            InstanceStatusRecord.read(instance: widget.name, in: paths.status)?.resolved(
+                with: record, now: Date(), scheduled: widget.nextScheduledReload)
         )
     }
 

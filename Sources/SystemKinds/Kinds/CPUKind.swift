@@ -7,7 +7,7 @@ import Timelines
 ///
 /// An instance's first sample (start-up, a new widget) does not wait for a second: it shows usage since boot, as
 /// i3status's first line does, and the next sample, an interval later, shows the interval's.
-public struct CPUKind: SampledKind {
+public struct CPUKind: IntervalSampledKind {
     public let name = "cpu"
     public let displayName = "CPU usage"
     public let summary = "CPU usage overall and per core from /proc/stat, and frequency, sampled at its interval."
@@ -21,7 +21,7 @@ public struct CPUKind: SampledKind {
     ]
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
-    static let defaultInterval: TimeInterval = 5
+    public static let defaultInterval: TimeInterval = 5
 
     public static let placeholders = ["usage", "frequency"]
     /// One small file read.

@@ -5,7 +5,7 @@ import Timelines
 /// The space of the file system holding a path, from `statvfs`, as `df` and i3status's `disk` module count it; and,
 /// when the format shows `{read}` or `{write}` (only then: it is three more files), the bytes a second its block
 /// device read and wrote since the widget's last sample.
-public struct DiskKind: SampledKind {
+public struct DiskKind: IntervalSampledKind {
     public let name = "disk"
     public let displayName = "Disk space"
     public let summary = "Space used and available on a mount point, as df counts it, and its device's I/O rate."
@@ -32,7 +32,7 @@ public struct DiskKind: SampledKind {
     ]
     static let prefixTypes = ByteFormat.Prefixes.allCases.map { EnumCase($0.rawValue, displayName: $0.rawValue) }
     /// Space changes slowly, and `statvfs` of a network file system is a round trip.
-    static let defaultInterval: TimeInterval = 30
+    public static let defaultInterval: TimeInterval = 30
 
     /// `statvfs` of a hung network mount blocks, and must not block the daemon's loop.
     public static let readsOnTheLoop = false

@@ -3,7 +3,7 @@ import Kind
 import Timelines
 
 /// The load averages of /proc/loadavg.
-public struct LoadKind: SampledKind {
+public struct LoadKind: IntervalSampledKind {
     public let name = "load"
     public let displayName = "Load average"
     public let summary = "The load averages over 1, 5 and 15 minutes, from /proc/loadavg."
@@ -21,7 +21,7 @@ public struct LoadKind: SampledKind {
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
     public static let placeholders = ["1min", "5min", "15min"]
-    static let defaultInterval: TimeInterval = 5
+    public static let defaultInterval: TimeInterval = 5
 
     /// Two small file reads.
     public static let readsOnTheLoop = true

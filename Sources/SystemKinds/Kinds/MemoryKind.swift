@@ -3,7 +3,7 @@ import Kind
 import Timelines
 
 /// Memory and swap use from /proc/meminfo, counted as i3status's `memory` module and `free` count them.
-public struct MemoryKind: SampledKind {
+public struct MemoryKind: IntervalSampledKind {
     public let name = "memory"
     public let displayName = "Memory"
     public let summary = "Memory and swap in use, from /proc/meminfo, as free and i3status count them."
@@ -39,7 +39,7 @@ public struct MemoryKind: SampledKind {
     static let units = ["auto", "Ki", "Mi", "Gi", "Ti"].map {
         EnumCase($0, displayName: $0 == "auto" ? "Auto" : $0 + "B")
     }
-    static let defaultInterval: TimeInterval = 5
+    public static let defaultInterval: TimeInterval = 5
 
     /// One small file read.
     public static let readsOnTheLoop = true

@@ -41,3 +41,17 @@ extension SampledKind {
             in: configuration, known: Self.placeholders.contains, list: Self.placeholders.joined(separator: ", "))
     }
 }
+
+/// A sampled kind read at its widget's `interval:`, on the interval's boundaries on the wall clock
+/// (`SampledParameters.timeline`).
+public protocol IntervalSampledKind: SampledKind {
+    /// How often a widget that names no `interval:` is sampled.
+    static var defaultInterval: TimeInterval { get }
+}
+
+extension IntervalSampledKind {
+    /// The interval's next boundary, where the daemon samples next.
+    public func nextScheduledReload(after now: Date, settings: WidgetSettings) -> Date? {
+        SampledParameters.nextBoundary(after: now, every: settings.duration("interval") ?? Self.defaultInterval)
+    }
+}

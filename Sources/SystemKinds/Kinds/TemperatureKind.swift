@@ -6,7 +6,7 @@ import Timelines
 ///
 /// A machine with no sensor (a virtual machine, a container) shows "no sensor" as the widget's state: not an error,
 /// which would be retried with back-off and logged at every try.
-public struct TemperatureKind: SampledKind {
+public struct TemperatureKind: IntervalSampledKind {
     public let name = "temperature"
     public let displayName = "Temperature"
     public let summary = "The hottest (or a named) sensor of /sys/class/thermal and /sys/class/hwmon."
@@ -24,7 +24,7 @@ public struct TemperatureKind: SampledKind {
     public var widgetKeys: [WidgetKeySpec] { [SampledParameters.intervalKey(default: Self.defaultInterval)] }
 
     public static let placeholders = ["degrees", "sensor"]
-    static let defaultInterval: TimeInterval = 5
+    public static let defaultInterval: TimeInterval = 5
     /// The gauge is full at this many degrees when no `critical:` is set.
     static let gaugeCeiling: Double = 100
 
