@@ -251,6 +251,8 @@ final class Daemon {
                     letReadersRun()
                     outputs.emptyRetiredSpares()
                 }
+                // Sleeping lets the readers of this turn's files run: the next turn owes them no `sched_yield`.
+                readersWaiting = false
                 let wake = try loop.wait(
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
                 if wake.clockChanged {
