@@ -52,11 +52,11 @@ extension Daemon {
     func logWidgetsWaitingForPlugins() {
         for name in engine.instanceNames {
             guard let instance = engine.instance(named: name),
-                let standIn = registry.kind(named: instance.kind) as? UnloadedPluginKind
+                let standIn = registry.kind(named: instance.kind), let reason = standIn.notLoadedReason
             else { continue }
             log(
                 .warning,
-                "\(name): kind '\(LogText.excerpt(standIn.name))' is not loaded (\(standIn.reason)); the widget shows a "
+                "\(name): kind '\(LogText.excerpt(standIn.name))' is not loaded (\(reason)); the widget shows a "
                     + "placeholder until the plugin loads")
         }
     }
@@ -108,7 +108,7 @@ extension Daemon {
         }
         // The widgets still waiting keep their kinds' names, so their stand-ins are swapped for ones with the latest
         // reason without a reload (a kind loaded while widgets.yaml has errors waits for the next good check).
-        let standIns = Set(registry.kinds.compactMap { ($0 as? UnloadedPluginKind)?.name })
+        let standIns = Set(registry.kinds.filter { $0.notLoadedReason != nil }.map(\.name))
         if !standIns.isEmpty { registry = plugins.registry(standingInFor: standIns) }
     }
 

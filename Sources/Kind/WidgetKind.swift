@@ -81,6 +81,10 @@ public protocol WidgetKind: Sendable {
     /// the daemon: the daemon runs such calls on a lane of their own, since each waits for another process's answer,
     /// and stops the program as it exits.
     var providerProcess: (any ProviderProcess)? { get }
+    /// Why the kind only stands in for one that is not loaded (a plugin that failed to load), its widgets shown as a
+    /// placeholder until the real kind replaces it; nil (the default) for a kind that serves its widgets. The daemon
+    /// tells the log which widgets wait, and swaps stand-ins for fresh ones, without knowing the type.
+    var notLoadedReason: String? { get }
     /// Widget-level keys of the kind's own, beside the core's (`exec`'s `command:`, `interval:`); the config loader
     /// checks them and hands their values to the kind in `ProviderContext.settings`.
     var widgetKeys: [WidgetKeySpec] { get }
@@ -180,6 +184,8 @@ extension WidgetKind {
     public func nextScheduledReload(after now: Date, settings: WidgetSettings) -> Date? { nil }
 
     public var providerProcess: (any ProviderProcess)? { nil }
+
+    public var notLoadedReason: String? { nil }
 
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         nil

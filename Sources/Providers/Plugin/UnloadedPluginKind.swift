@@ -28,6 +28,7 @@ public struct UnloadedPluginKind: WidgetKind {
     /// the plugin's, and a name a script can be given, any plugin can.
     public var parameterExport: ParameterExport? { ExecKind.scriptParameters }
     public var acceptsAnyIntent: Bool { true }
+    public var notLoadedReason: String? { reason }
     /// A plugin kind's own widget keys, so that a widget that sets them is accepted while it waits.
     public var widgetKeys: [WidgetKeySpec] { PluginKind.widgetKeys }
 
