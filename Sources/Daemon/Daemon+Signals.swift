@@ -9,8 +9,9 @@ import System
 /// `signalsPerWake`; when more wait, the rest of those that only ask for work (`coalescable`) are taken all at once
 /// (`SignalFile.discardPending`), since draining a long queue one by one costs the kernel a walk of the queue per
 /// signal. Each signal in a batch is acted on once (one re-read for any number of SIGHUPs, one reload request per
-/// `signal:` number), re-reads are at least `HangupRereads.spacing` apart, and the log says how many came, under the
-/// rate limit of the source "signals". SIGTERM, SIGINT and SIGCHLD are never discarded: standard signals do not queue.
+/// reload signal's number), re-reads are at least `HangupRereads.spacing` apart, and the log says how many came,
+/// under the rate limit of the source "signals". SIGTERM, SIGINT and SIGCHLD are never discarded: standard signals do
+/// not queue.
 extension Daemon {
     /// How many signals one wake-up reads one by one.
     static let signalsPerWake = 64
@@ -68,9 +69,10 @@ extension Daemon {
         reloadConfiguration()
     }
 
-    /// `SIGRTMIN+number` arrived: reload the widgets whose `signal:` names it, as i3blocks does for `signal=`.
+    /// `SIGRTMIN+number` arrived: reload the widgets whose run mode names it (`RunMode.reloadSignal`, which each kind
+    /// derives from its own keys).
     private func reloadSignalled(_ number: Int, times: String) {
-        let names = engine.instanceNames.filter { engine.instance(named: $0)?.runMode.signal == number }
+        let names = engine.instanceNames.filter { engine.instance(named: $0)?.runMode.reloadSignal == number }
         log(
             .info, from: Self.signalSource,
             "signal RTMIN+\(number)\(times): reloading \(names.isEmpty ? "nothing" : names.joined(separator: ", "))")

@@ -12,16 +12,18 @@ public struct RunMode: Sendable, Hashable {
     /// The provider keeps running and pushes updates through a session (`ProviderSession`) instead of answering
     /// timeline calls; a reload starts it when it is not running.
     public var isPersistent: Bool
-    /// A real-time signal (`SIGRTMIN+N`, 1–30) that reloads the instance, as i3blocks' `signal=`.
-    public var signal: Int?
+    /// The real-time signal (`SIGRTMIN+N`, N in 1–30) whose arrival reloads the instance, as the kind derives it from
+    /// the instance's settings; nil for none. The daemon reloads every instance that names the number it got.
+    public var reloadSignal: Int?
 
     public init(
-        blocksThread: Bool = false, timeout: TimeInterval? = nil, isPersistent: Bool = false, signal: Int? = nil
+        blocksThread: Bool = false, timeout: TimeInterval? = nil, isPersistent: Bool = false,
+        reloadSignal: Int? = nil
     ) {
         self.blocksThread = blocksThread
         self.timeout = timeout
         self.isPersistent = isPersistent
-        self.signal = signal
+        self.reloadSignal = reloadSignal
     }
 
     /// A kind that answers in-process, on the shared provider threads.

@@ -11,8 +11,8 @@ import System
 public enum DaemonSignals {
     /// What the daemon takes on its signalfd (blocked in every thread before any exists): SIGHUP re-reads the config,
     /// SIGTERM and SIGINT stop it, SIGCHLD reaps the commands clicks start, SIGRTMIN+N reloads the widgets whose
-    /// `signal:` is N. SIGUSR1 and SIGUSR2 mean nothing to it: they are logged and ignored, where their default action
-    /// would end the daemon without its clean-up.
+    /// run mode names N (`RunMode.reloadSignal`: exec's `signal:`). SIGUSR1 and SIGUSR2 mean nothing to it: they are
+    /// logged and ignored, where their default action would end the daemon without its clean-up.
     public static let handled: [Int32] =
         [SIGHUP, SIGTERM, SIGINT, SIGCHLD, SIGUSR1, SIGUSR2] + SignalFile.widgetSignals
 }

@@ -34,7 +34,7 @@ struct ExecConfigTests {
                   T_WARN: "80"
             """)
         let widget = try #require(result.configuration?.widgets.first, "\(result.renderedDiagnostics())")
-        #expect(widget.runMode == RunMode(blocksThread: true, timeout: nil, isPersistent: true, signal: 10))
+        #expect(widget.runMode == RunMode(blocksThread: true, timeout: nil, isPersistent: true, reloadSignal: 10))
         #expect(!widget.familyIsChosen)
         #expect(widget.settings.command("command") == ["./cpu_usage"])
         #expect(widget.intent.enumCase("markup") == "pango")

@@ -26,12 +26,13 @@ public struct ExecKind: WidgetKind {
     public var parameterExport: ParameterExport? { Self.scriptParameters }
     public var widgetKeys: [WidgetKeySpec] { ExecSettings.keys }
 
-    /// A run blocks a thread for as long as the command runs; its own timeout comes before the engine's.
+    /// A run blocks a thread for as long as the command runs; its own timeout comes before the engine's. `signal:`
+    /// reloads the widget, as i3blocks' `signal=` does a block.
     public func runMode(for settings: WidgetSettings) -> RunMode {
         let exec = ExecSettings(settings)
         return RunMode(
             blocksThread: true, timeout: exec.isPersistent ? nil : exec.timeout, isPersistent: exec.isPersistent,
-            signal: exec.signal)
+            reloadSignal: exec.signal)
     }
 
     /// The environment the daemon was started with, which commands inherit.
