@@ -1,8 +1,7 @@
 import Foundation
 
-/// The figures of earlier issues (6: lateness, clicks, idle wake-ups, i3blocks at several N; 10: pathological
-/// configs; 13: plugins; the bar), run after the table with `--extra`. Each prints its lines as it goes and holds
-/// nothing to a goal of issue 15.
+/// Older figures (lateness, clicks, idle wake-ups, i3blocks at several N; pathological configs; plugins; the bar),
+/// run after the table with `--extra`. Each prints its lines as it goes and holds nothing to a goal of the table's.
 enum ExtraSections {
     static func run(_ sections: Set<String>, _ run: BenchRun) {
         let report = run.report

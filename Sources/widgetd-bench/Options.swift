@@ -8,7 +8,7 @@ let usage = """
                          [--no-build] [--keep]
 
     Runs the widgetd binary as a separate process with its outputs on tmpfs, and prints one line per row of
-    issue 15's table: the median over R rounds with its spread, the goal, whether it is met, and i3blocks 1.4
+    its table: the median over R rounds with its spread, the goal, whether it is met, and i3blocks 1.4
     doing the same job in the same run where it can. It asserts nothing.
 
       --only ROWS          comma-separated row ids (default: all): \(RowID.allCases.map(\.rawValue).joined(separator: ", "))
@@ -23,7 +23,7 @@ let usage = """
                            --widgetd PATH is the same
       --example-config P   the example config for the idle RSS row (default: config/widgets.yaml in the package)
       --swift-test-log F   a log of .ci/run: the `swift test` row reads its "swift test: N s wall time" line
-      --extra SECTIONS     older figures (issues 6, 10, 13), after the table: lateness, click, idle, bar,
+      --extra SECTIONS     older figures, after the table: lateness, click, idle, bar,
                            pathological, plugin, i3blocks-n (run with --only none to print them alone)
       --no-build           run the widgetd beside this program as it is
       --keep               keep the temporary directory under /dev/shm

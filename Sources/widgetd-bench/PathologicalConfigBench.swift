@@ -1,6 +1,6 @@
 import Foundation
 
-/// `widgetd check` on configs built to be slow (issue 10, item 2): the wall time and how much it prints.
+/// `widgetd check` on configs built to be slow: the wall time and how much it prints.
 ///
 /// Without the config's limits, a few thousand duplicate entries on one long line would take seconds and print hundreds
 /// of megabytes. Each config here is checked a few times; the figure is the median wall time and the bytes written to

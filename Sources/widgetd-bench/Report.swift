@@ -59,8 +59,8 @@ enum Format {
     }
 }
 
-/// What the benchmark prints as it runs: one line per figure, under section headings. The table of issues 15's and
-/// 36's rows comes at the end (`Table`).
+/// What the benchmark prints as it runs: one line per figure, under section headings. The table of the timing rows and
+/// the system bar's rows comes at the end (`Table`).
 final class Report {
     func section(_ title: String) {
         print("\n## \(title)")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The rows of issue 15's table, in its order, the timing loops moved out of the tests, then issue 36's rows (the system
-/// kinds beside i3status). `--only` takes these ids.
+/// The rows of the table, in its order: the timing rows (the daemon against its goals and i3blocks), the timing loops
+/// moved out of the tests, then the system bar's rows (the system kinds beside i3status). `--only` takes these ids.
 enum RowID: String, CaseIterable {
     case swap10 = "swap-10"
     case swap1000 = "swap-1000"

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 15's table, row by row: what each row measures, its goal, and i3blocks beside it where i3blocks does the
+/// The timing rows, one by one: what each row measures, its goal, and i3blocks beside it where i3blocks does the
 /// same job (a per-second clock, 57 widgets under load, an idle bar, a reload).
 func issue15Rows(_ options: Options) -> [Row] {
     let large = options.large

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Issue 36's rows: the system kinds' bar beside i3status and i3blocks, and i3status's default config beside its
+/// The system bar's rows: the system kinds' bar beside i3status and i3blocks, and i3status's default config beside its
 /// import. Each round runs every program for the same window, in turn, so all see the same load.
 func issue36Rows(_ options: Options) -> [Row] {
     let seconds = options.systemSeconds

@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 
 // widgetd-bench: drives the real `widgetd` binary as a separate process, outputs on tmpfs, and prints one line per
-// row of issues 15's and 36's table (Rows.swift, SystemBarRows.swift), with its goal and i3blocks (and for issue 36
+// row of its table (Rows.swift, SystemBarRows.swift), with its goal and i3blocks (and for the system bar's rows
 // i3status) doing the same job in the same run. It asserts nothing: it measures. Each row's measurement is in a file
 // of its own; BenchRun shares the runs several rows use.
 
