@@ -85,6 +85,10 @@ public protocol WidgetKind: Sendable {
     /// placeholder until the real kind replaces it; nil (the default) for a kind that serves its widgets. The daemon
     /// tells the log which widgets wait, and swaps stand-ins for fresh ones, without knowing the type.
     var notLoadedReason: String? { get }
+    /// What provides the kind when it comes from outside widgetd, as `widgetd kinds` names it (a plugin's name,
+    /// version and command); nil (the default) for a kind built in. Such a kind's names and summaries are its
+    /// provider's own text, which the commands print escaped.
+    var provider: String? { get }
     /// Widget-level keys of the kind's own, beside the core's (`exec`'s `command:`, `interval:`); the config loader
     /// checks them and hands their values to the kind in `ProviderContext.settings`.
     var widgetKeys: [WidgetKeySpec] { get }
@@ -186,6 +190,8 @@ extension WidgetKind {
     public var providerProcess: (any ProviderProcess)? { nil }
 
     public var notLoadedReason: String? { nil }
+
+    public var provider: String? { nil }
 
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         nil

@@ -1,5 +1,4 @@
 import Kind
-import Providers
 import Runtime
 import Text
 
@@ -15,10 +14,7 @@ enum KindsCommand {
             "\(kind.name) — \(kind.displayName)",
             "  \(kind.summary)",
         ]
-        if let plugin = kind as? PluginKind {
-            let version = plugin.declaration.version.isEmpty ? "" : " \(plugin.declaration.version)"
-            lines.append("  plugin: \(plugin.host.name)\(version) (\(plugin.host.argv.joined(separator: " ")))")
-        }
+        if let provider = kind.provider { lines.append("  " + provider) }
         lines += [
             "  families: \(kind.families.map(\.rawValue).joined(separator: ", "))"
         ]
@@ -53,7 +49,7 @@ enum KindsCommand {
             }
         }
         // A plugin's names and summaries are its own text, whatever it put there (an ESC, a bidirectional override).
-        if kind is PluginKind { lines = lines.map(TerminalText.escaped) }
+        if kind.provider != nil { lines = lines.map(TerminalText.escaped) }
         return lines.joined(separator: "\n")
     }
 

@@ -33,6 +33,12 @@ public struct PluginKind: WidgetKind {
 
     public var widgetKeys: [WidgetKeySpec] { Self.widgetKeys }
 
+    /// `plugin: tomato 1.2 (tomato --serve)`: the plugin, its version when it gave one, and how it is started.
+    public var provider: String? {
+        let version = declaration.version.isEmpty ? "" : " \(declaration.version)"
+        return "plugin: \(host.name)\(version) (\(host.argv.joined(separator: " ")))"
+    }
+
     /// The plugin's process: every call of the kind is a request to it.
     public var providerProcess: (any ProviderProcess)? { host }
 
