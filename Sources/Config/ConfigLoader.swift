@@ -185,24 +185,6 @@ public enum ConfigLoader {
         }
     }
 
-    /// Only the valid entries of `plugins:` in the file at `path`, whatever else is wrong with it: the CLI needs them
-    /// to know the plugin kinds before it checks the widgets (the full check reports the section's errors).
-    public static func plugins(path: String) -> [PluginCommand] {
-        guard let bytes = try? FileReading.contents(of: path, atMost: ConfigLimits.maxFileBytes) else { return [] }
-        return plugins(bytes: bytes)
-    }
-
-    /// Only the valid entries of `plugins:` in `bytes`, a config's text (the copy of the config the daemon runs), read
-    /// as `plugins(path:)` reads a file's.
-    public static func plugins(bytes: [UInt8]) -> [PluginCommand] {
-        guard firstInvalidUTF8(in: bytes) == nil,
-            let root = try? LastParse.document(of: bytes).root, let pairs = root.mapping,
-            let section = pairs.first(where: { $0.key.scalar?.text == "plugins" })
-        else { return [] }
-        var validator = ConfigValidator(registry: KindRegistry([]))
-        return validator.pluginsSection(from: section.value)
-    }
-
     /// Where the first byte that is not UTF-8 sits, or nil when all of it is.
     static func firstInvalidUTF8(in bytes: [UInt8]) -> YAMLMark? {
         // Valid, as nearly every file is: the standard library checks it in large steps. The walk below, which also

@@ -143,32 +143,6 @@ struct ConfigValidator {
         return scalar.text
     }
 
-    // MARK: - plugins
-
-    /// `plugins:`: a mapping of plugin name → argv list, as exec's `command:` is written.
-    mutating func pluginsSection(from node: YAMLNode) -> [PluginCommand] {
-        guard let pairs = mapping(node, what: "'plugins'", expecting: "plugin names to commands") else { return [] }
-        var plugins: [PluginCommand] = []
-        for pair in pairs {
-            if isFull { break }
-            guard let name = keyName(pair.key) else { continue }
-            guard let words = pair.value.sequence, !words.isEmpty else {
-                report(
-                    pair.value.sequence != nil
-                        ? "plugin '\(name)' is an empty list; write [program, arguments…]"
-                        : "plugin '\(name)' must be a list: [program, arguments…] (no shell unless you write [sh, -c, …])",
-                    at: pair.value.mark)
-                continue
-            }
-            let argv = words.compactMap { text($0, for: name, expected: "a command word") }
-            guard argv.count == words.count else { continue }
-            // Checked as exec's `command:` is: a missing program is found by `check`, not when a widget needs the kind.
-            checkProgram(Self.expandingHome(argv[0]), at: words[0].mark)
-            plugins.append(PluginCommand(name: name, argv: argv))
-        }
-        return plugins
-    }
-
     // MARK: - settings
 
     mutating func settingsSection(from node: YAMLNode) -> Settings {

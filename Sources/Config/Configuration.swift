@@ -20,17 +20,6 @@ public struct Configuration: Sendable {
     }
 }
 
-/// A plugin named in `plugins:`: how to start it.
-public struct PluginCommand: Sendable, Hashable {
-    public var name: String
-    public var argv: [String]
-
-    public init(name: String, argv: [String]) {
-        self.name = name
-        self.argv = argv
-    }
-}
-
 /// The `settings:` section. Paths are kept as written (`~` unexpanded); the daemon resolves them.
 public struct Settings: Sendable, Hashable {
     /// Where rendered entries go; nil means `$XDG_RUNTIME_DIR/widgetd/out`.
