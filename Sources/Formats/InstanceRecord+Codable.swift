@@ -135,7 +135,7 @@ private struct StoredContent: Codable {
             dynamicDate: dynamicDate,
             percentage: try container.decodeIfPresent(Int.self, forKey: .percentage),
             dimmedRanges: try Self.ranges(container.decodeIfPresent([[Int]].self, forKey: .dimmed) ?? []))
-        content.block = try container.decodeIfPresent(BlockProperties.self, forKey: .block)
+        content.block = try container.decodeIfPresent(StoredBlock.self, forKey: .block)?.block
     }
 
     /// `[[start, end], …]` as ranges, refusing pairs that are not one, backwards or out of order.
@@ -171,6 +171,6 @@ private struct StoredContent: Codable {
         if !content.dimmedRanges.isEmpty {
             try container.encode(content.dimmedRanges.map { [$0.lowerBound, $0.upperBound] }, forKey: .dimmed)
         }
-        try container.encodeIfPresent(content.block, forKey: .block)
+        try container.encodeIfPresent(content.block.map(StoredBlock.init), forKey: .block)
     }
 }

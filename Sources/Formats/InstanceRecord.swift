@@ -223,7 +223,7 @@ public struct InstanceRecord: Sendable, Hashable {
         json.endObject()
     }
 
-    /// Block properties, keys sorted as `BlockProperties.CodingKeys`.
+    /// Block properties, keys sorted as `StoredBlock.CodingKeys`.
     private static func write(_ block: BlockProperties, to json: inout JSONBytes) {
         json.beginObject()
         if let align = block.align {
