@@ -27,8 +27,9 @@ enum KindsCommand {
             }
         }
         if kind.acceptsAnyParameter {
-            lines.append(
-                "  other parameters: any name, passed to the command under its own name and as WIDGETD_PARAM_<NAME>")
+            // The exported form is the kind's (`parameterExport`: exec's `WIDGETD_PARAM_<NAME>`), not the command's.
+            let exported = kind.parameterExport.map { " and as \($0.form)" } ?? ""
+            lines.append("  other parameters: any name, passed to the command under its own name\(exported)")
         }
         if !kind.widgetKeys.isEmpty {
             lines.append("  widget keys:")
