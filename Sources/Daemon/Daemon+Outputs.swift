@@ -119,7 +119,7 @@ extension Daemon {
             log(.warning, "\(paths.output) was deleted or moved: making it again and writing every widget's files")
             // A moved directory is still watched where it went; its events are not ours any more. A watch the
             // config or zone shares stays.
-            if let old = outputWatch, ![configWatch, configParentWatch, configTargetWatch, zoneWatch].contains(old) {
+            if let old = outputWatch, !(configWatcher.watches + [zoneWatch]).contains(old) {
                 try? watcher.unwatch(old)
             }
             outputWatch = nil

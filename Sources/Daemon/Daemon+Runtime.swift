@@ -27,7 +27,7 @@ extension Daemon {
         runtimeWatch = try? watcher.watch(directory: paths.control.directory, mask: Self.runtimeWatchMask, adding: true)
         // A directory moved away is still watched where it went; its events are not ours any more.
         if let previous, previous != runtimeWatch,
-            ![configWatch, configParentWatch, configTargetWatch, zoneWatch, outputWatch].contains(previous)
+            !(configWatcher.watches + [zoneWatch, outputWatch]).contains(previous)
         {
             try? watcher.unwatch(previous)
         }

@@ -60,13 +60,8 @@ final class Daemon {
     /// Turns FIFO lines into requests (`Daemon+Control` carries them out).
     var dispatcher: RequestDispatcher
     var watcher: Inotify { loop.watcher }
-    var configWatch: Inotify.Watch?
-    /// The config directory's parent while the directory is missing, to see it made again (`Daemon+ConfigWatch`).
-    var configParentWatch: Inotify.Watch?
-    /// When widgets.yaml is a symbolic link (a dotfile manager's), the directory of the file it names, and that file:
-    /// an edit in place there raises no event in the link's directory (`Daemon+ConfigWatch`).
-    var configTargetWatch: Inotify.Watch?
-    var configTarget: String?
+    /// Which file events re-read widgets.yaml, and the watches that see them (`ConfigWatcher`, `Daemon+ConfigWatch`).
+    var configWatcher: ConfigWatcher
     var zoneWatch: Inotify.Watch?
     /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
     var outputWatch: Inotify.Watch?
@@ -136,6 +131,7 @@ final class Daemon {
         startedAt = clock.now
         reloads = ReloadDispatcher(clock: clock)
         self.configPath = configPath
+        configWatcher = ConfigWatcher(path: configPath)
         plugins = DaemonPlugins.load(
             standard: standard, configPath: configPath, environment: environment, now: clock.now)
         self.environment = environment
@@ -280,21 +276,11 @@ final class Daemon {
     // MARK: - Events
 
     private func handleFileEvents(_ events: [Inotify.Event]) {
-        let configName = Path.lastComponent(of: configPath)
         let overflow = events.contains { $0.mask.contains(.queueOverflow) }
         if overflow || events.contains(where: { $0.watch == zoneWatch && $0.name == "localtime" }) {
             zoneChanged()
         }
-        let reread = handleConfigDirectoryEvents(events)
-        let targetName = configTarget.map(Path.lastComponent(of:))
-        let saved = events.contains { event in
-            (event.watch == configWatch && event.name == configName)
-                || (event.watch != nil && event.watch == configTargetWatch && event.name == targetName)
-        }
-        if !reread, overflow || saved {
-            log(.info, "\(configPath) changed: re-reading it")
-            reloadConfiguration()
-        }
+        handleConfigEvents(events)
         handleOutputEvents(events)
         handleRuntimeEvents(events)
     }
