@@ -54,7 +54,7 @@ extension Daemon {
             log(.warning, "changes to 'settings:' take effect when the daemon restarts")
         }
         registry = checkedWith
-        configuredPlugins = configuration.plugins
+        supervisor.configuredPlugins = configuration.plugins
         runningConfigText = loaded.source?.text ?? ""
         stateFiles.writeRunningConfig(runningConfigText, now: clock.now)
         let now = clock.now

@@ -19,7 +19,7 @@ extension Daemon {
                 earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
                 earlier(
                     earlier(watchdog?.due(now: clock.now), workingSetTrimDue),
-                    earlier(earlier(plugins.retryDue, hangupRereads.due), clickCommands.nextAnswer))))
+                    earlier(earlier(supervisor.pluginRetryDue, hangupRereads.due), clickCommands.nextAnswer))))
     }
 
     /// Does whatever housekeeping is due at `now`.

@@ -64,11 +64,11 @@ extension Daemon {
     /// Runs the plugins that failed to load again, on a thread of their own (a silent one takes until its deadline),
     /// when their try is due.
     func retryFailedPluginsWhenDue(now: Date) {
-        guard let due = plugins.retryDue, due <= now else { return }
-        let names = plugins.retryStarted()
+        guard let due = supervisor.pluginRetryDue, due <= now else { return }
+        let names = supervisor.plugins.retryStarted()
         let environment = self.environment
         // The running config's `plugins:`, not the file's now: a file saved half-way must not lose them.
-        let configured = configuredPlugins
+        let configured = supervisor.configuredPlugins
         let completions = self.completions
         let work: @Sendable () -> Void = {
             let found = PluginCatalog.load(
@@ -88,7 +88,7 @@ extension Daemon {
     /// again, with their kinds in place of the stand-ins), the others are said to have failed again.
     func handleRetriedPlugins(_ found: [FoundPlugin]?) {
         let now = clock.now
-        let retried = plugins.retried(found, now: now)
+        let retried = supervisor.plugins.retried(found, now: now)
         let next = plugins.retryDue.map { " (trying again in \(Int($0.timeIntervalSince(now).rounded())) s)" } ?? ""
         for plugin in found ?? [] {
             guard let failure = plugins.failed[plugin.source.name] else { continue }

@@ -11,11 +11,10 @@ extension Daemon {
     /// A reload of a persistent instance starts its provider when none runs; a running one is left alone, as i3blocks
     /// leaves a spawned persistent block. The reload is done either way: nothing waits for an answer.
     func reloadPersistent(_ instance: WidgetInstance, token: UInt64) {
-        if sessions[instance.name] == nil {
-            lastSessionGeneration += 1
+        if let generation = supervisor.generationToStart(instance.name) {
             do {
-                let session = try runner.startSession(instance, generation: lastSessionGeneration, now: clock.now)
-                sessions[instance.name] = (lastSessionGeneration, session)
+                let session = try runner.startSession(instance, generation: generation, now: clock.now)
+                supervisor.started(session, of: instance.name, generation: generation)
                 log(.debug, "\(instance.name): started its persistent command")
             } catch {
                 log(.warning, "\(instance.name): cannot start: \(error)")
@@ -29,7 +28,7 @@ extension Daemon {
 
     /// An update from a persistent provider; one from a session already stopped is ignored.
     func handle(_ update: SessionUpdate, of name: String, generation: UInt64) {
-        guard sessions[name]?.generation == generation else { return }
+        guard supervisor.isCurrent(name, generation: generation) else { return }
         let now = clock.now
         // A persistent command's lines come as fast as it prints them: what they make the daemon say is limited per
         // widget, as every other source's is (a bad line five times a second logged five lines a second for good).
@@ -52,25 +51,25 @@ extension Daemon {
         _ invocation: IntentInvocation, of instance: WidgetInstance, _ token: ControlCommand.AckToken?
     ) -> Bool {
         guard instance.runMode.isPersistent else { return false }
-        guard let running = sessions[instance.name] else {
+        guard let running = supervisor.session(of: instance.name) else {
             let reason = "\(instance.name): its persistent command is not running"
             log(.warning, from: instance.name, "\(reason); click dropped")
             token.map { acknowledge($0, failure: reason) }
             return true
         }
-        running.session.deliver(invocation)
+        running.deliver(invocation)
         log(.info, from: instance.name, "\(instance.name): click sent to its persistent command")
         token.map { acknowledge($0, widgets: [instance.name]) }
         return true
     }
 
     func stopSession(of name: String) {
-        guard let running = sessions.removeValue(forKey: name) else { return }
-        running.session.stop()
+        guard let running = supervisor.removeSession(of: name) else { return }
+        running.stop()
         log(.debug, "\(name): stopped its persistent command")
     }
 
     func stopAllSessions() {
-        for name in Array(sessions.keys) { stopSession(of: name) }
+        for name in supervisor.sessionNames { stopSession(of: name) }
     }
 }

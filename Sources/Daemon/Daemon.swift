@@ -30,10 +30,10 @@ final class Daemon {
             dispatcher.registry = registry
         }
     }
-    /// The plugins loaded, and those that failed and are tried again (`Daemon+Plugins`).
-    var plugins: DaemonPlugins
-    /// The running config's `plugins:`, for those tries.
-    var configuredPlugins: [PluginCommand]
+    /// The persistent commands' sessions and the plugins, and when those that failed to load are tried again
+    /// (`Supervisor`, `Daemon+Sessions`, `Daemon+Plugins`).
+    var supervisor: Supervisor
+    var plugins: DaemonPlugins { supervisor.plugins }
     let log: Log
     let environment: [String: String]
 
@@ -90,9 +90,6 @@ final class Daemon {
     var storeHold: StoreHold?
     /// Commands started by clicks that have not been reaped yet, and the waiting clicks they answer.
     var clickCommands = ClickCommands()
-    /// Running persistent providers (`interval: persist` commands), by instance (`Daemon+Sessions`).
-    var sessions: [String: (generation: UInt64, session: any ProviderSession)] = [:]
-    var lastSessionGeneration: UInt64 = 0
     var stopping = false
     /// Start-up (or a config reload) ran since the working set was last trimmed, and when to trim it once every widget
     /// has answered (`Daemon+WorkingSet`).
@@ -132,7 +129,7 @@ final class Daemon {
         reloads = ReloadDispatcher(clock: clock)
         self.configPath = configPath
         configWatcher = ConfigWatcher(path: configPath)
-        plugins = DaemonPlugins.load(
+        let plugins = DaemonPlugins.load(
             standard: standard, configPath: configPath, environment: environment, now: clock.now)
         self.environment = environment
         self.log = log
@@ -146,7 +143,7 @@ final class Daemon {
             throw StartError(description: loaded.renderedDiagnostics())
         }
         self.registry = registry
-        configuredPlugins = configuration.plugins
+        supervisor = Supervisor(plugins: plugins, configuredPlugins: configuration.plugins)
         runningConfigText = loaded.source?.text ?? ""
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)

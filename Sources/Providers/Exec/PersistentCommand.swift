@@ -21,10 +21,8 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     /// needs, far below a core's worth.
     static let maximumReadsPerSecond = 50
     static let lineCap = CommandRunner.outputCap
-    static let firstBackoff: TimeInterval = 1
     /// `runOnce`'s answer for a command that exited with status 0.
     static let cleanExit = "exited"
-    static let maximumBackoff: TimeInterval = 60
 
     private let argv: [String]
     private let environment: [String: String]
@@ -84,7 +82,7 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private var isStopped: Bool { child.withLock { $0.stopped } }
 
     private func run() {
-        var backoff = Self.firstBackoff
+        var backoff = RestartBackoff()
         while !isStopped {
             let started = Date()
             let reason: String
@@ -97,15 +95,15 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
             if readWhole != nil, reason == Self.cleanExit {
                 // `interval: repeat` ends a run by exiting: the entry stays as it is, not stale, and the next run
                 // starts now, or a second after this one started, so a script that exits at once does not spin.
-                backoff = Self.firstBackoff
-                if waitForStop(seconds: Self.firstBackoff - Date().timeIntervalSince(started)) { return }
+                backoff.reset()
+                if waitForStop(seconds: RestartBackoff.first - Date().timeIntervalSince(started)) { return }
                 continue
             }
             // A command that ran a good while is not crash-looping: start again soon.
-            if Date().timeIntervalSince(started) > Self.maximumBackoff { backoff = Self.firstBackoff }
-            updates(.stopped(reason: "\(reason); starting it again in \(CommandRunner.format(backoff))"))
-            if waitForStop(seconds: backoff) { return }
-            backoff = min(backoff * 2, Self.maximumBackoff)
+            let delay = backoff.ended(startedAt: started, now: Date())
+            updates(.stopped(reason: "\(reason); starting it again in \(CommandRunner.format(delay))"))
+            if waitForStop(seconds: delay) { return }
+            backoff.lengthen()
         }
     }
 

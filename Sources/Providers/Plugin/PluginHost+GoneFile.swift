@@ -32,9 +32,9 @@ extension PluginHost {
             }
             missing = file
             let backoff = state.withLock { state in
-                state.backoff = min(state.backoff * 2, Self.maximumBackoff)
-                state.retryAt = Date().addingTimeInterval(state.backoff)
-                return state.backoff
+                state.backoff.lengthen()
+                state.retryAt = Date().addingTimeInterval(state.backoff.delay)
+                return state.backoff.delay
             }
             writeStatus()
             if waitForStop(wake, seconds: backoff) { return true }

@@ -24,7 +24,7 @@ extension PluginHost {
         var nextID = 1
         var hello: PluginDeclaration?
         var retryAt: Date?
-        var backoff = PluginHost.firstBackoff
+        var backoff = RestartBackoff()
         var lastError: String?
         /// The last lines of standard error of the run that ended last (`StandardErrorTail`).
         var lastStandardError: [String] = []

@@ -29,8 +29,6 @@ public final class PluginHost: @unchecked Sendable {
     static let outboxCap = 4 << 20
     /// Reads of its output in any second, at most: twice the lines a plugin may send, were each written on its own.
     static let outputReadsPerSecond = 1000
-    static let firstBackoff: TimeInterval = 1
-    static let maximumBackoff: TimeInterval = 60
 
     public let name: String
     public let argv: [String]
@@ -114,8 +112,8 @@ public final class PluginHost: @unchecked Sendable {
                     // spawn a minute at most, however often its widgets reload.
                     let why = Self.missingFile(in: argv).map(Self.gone) ?? "\(error)"
                     state.lastError = "cannot start: \(why)"
-                    state.retryAt = Date().addingTimeInterval(state.backoff)
-                    state.backoff = min(state.backoff * 2, Self.maximumBackoff)
+                    state.retryAt = Date().addingTimeInterval(state.backoff.delay)
+                    state.backoff.lengthen()
                     return PluginProtocolError("\(name): cannot start: \(why)")
                 }
             }
@@ -333,18 +331,19 @@ public final class PluginHost: @unchecked Sendable {
             state.input = -1
             state.outbox = []
             if !stopped {
-                if Date().timeIntervalSince(started) > Self.maximumBackoff { state.backoff = Self.firstBackoff }
+                let now = Date()
+                let delay = state.backoff.ended(startedAt: started, now: now)
                 state.lastError = reason
                 state.lastStandardError = standardError
                 state.restarts += 1
-                state.retryAt = Date().addingTimeInterval(state.backoff)
+                state.retryAt = now.addingTimeInterval(delay)
             }
             return Array(state.pending.values)
         }
         for pending in failed { pending.finish(.failure(PluginProtocolError("\(name) \(reason)"))) }
         writeStatus()
         if stopped { return }
-        let backoff = state.withLock { $0.backoff }
+        let backoff = state.withLock { $0.backoff.delay }
         let again = missing == nil ? "starting it again in \(Int(backoff)) s" : "not started again until it is back"
         note("warning", "\(reason); \(again)")
         if let earlier = PluginStatus.earlierStandardError(standardError) { note("warning", earlier) }
@@ -353,7 +352,7 @@ public final class PluginHost: @unchecked Sendable {
         if waitForStop(wake, seconds: backoff) || waitWhileFileIsGone(reported: missing, wake) { return }
         state.withLock { state in
             state.retryAt = nil
-            state.backoff = min(state.backoff * 2, Self.maximumBackoff)
+            state.backoff.lengthen()
         }
         emit(.restarting(kind: kindName))
     }
