@@ -5,7 +5,9 @@ import System
 /// here they are taken, and the re-read done and logged.
 extension Daemon {
     /// The daemon's watches other than the config's, which the config's watcher must not drop when it shares one.
-    private var watchesBesidesTheConfig: [Inotify.Watch?] { [zoneWatch, outputWatch, outputParentWatch, runtimeWatch] }
+    private var watchesBesidesTheConfig: [Inotify.Watch?] {
+        directoryGuard.outputWatches + [zoneWatch, directoryGuard.runtimeWatch]
+    }
 
     /// Watches the config's directory (again), or its parent while it is missing (`ConfigWatcher.watchDirectory`).
     func watchConfigDirectory() {

@@ -14,7 +14,9 @@ extension Daemon {
             return min(a, b)
         }
         return earlier(
-            earlier(earlier(engineDeadline, repairDue), earlier(runtimeRepairDue, outputRetry.due)),
+            earlier(
+                earlier(engineDeadline, directoryGuard.outputRepairDue),
+                earlier(directoryGuard.runtimeRepairDue, outputRetry.due)),
             earlier(
                 earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
                 earlier(
@@ -24,7 +26,7 @@ extension Daemon {
 
     /// Does whatever housekeeping is due at `now`.
     func doHousekeeping(now: Date) {
-        if let due = runtimeRepairDue, due <= now { repairRuntime() }
+        if directoryGuard.runtimeRepairIsDue(now: now) { repairRuntime() }
         if let due = outputRetry.due, due <= now { retryOutputs(now: now) }
         retryFailedPluginsWhenDue(now: now)
         answerClickCommandsWhenDue(now: now)

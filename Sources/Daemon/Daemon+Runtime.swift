@@ -8,7 +8,7 @@ import System
 ///
 /// A FIFO deleted or replaced (a tmpfs cleaner, a user's `rm`), or the whole directory removed, would otherwise leave
 /// the daemon deaf: running, but unreachable by every client. Deletions and renames in the directory, and the
-/// directory's own removal, are watched; a moment after they stop (`repairDelay`, so an `rm -rf` is not raced) and on
+/// directory's own removal, are watched; a moment after they stop (`DirectoryGuard`: an `rm -rf` is not raced) and on
 /// SIGHUP, the daemon checks each piece by device and inode and makes again what went, with the same checks as at
 /// start-up (the user's own, not a link, closed to others). `acks/` and `status/` are written by descriptor
 /// (`RuntimeDirectory`): at once on such an event the daemon lets go of them, and a link found in their place is
@@ -18,37 +18,18 @@ import System
 /// it first (started while the directory was gone), that one owns the directory now and this one stops, removing
 /// nothing of the newcomer's. So one daemon serves a runtime directory, however it was removed.
 extension Daemon {
-    static let runtimeWatchMask: Inotify.Mask = [.delete, .movedFrom, .movedTo, .create, .deleteSelf, .moveSelf]
-    /// The entries of the runtime directory whose loss or replacement is repaired.
-    static let runtimeEntries: Set<String> = ["control", "lock", "acks", "status", "daemon.json"]
-
     func watchRuntimeDirectory() {
-        let previous = runtimeWatch
-        runtimeWatch = try? watcher.watch(directory: paths.control.directory, mask: Self.runtimeWatchMask, adding: true)
-        // A directory moved away is still watched where it went; its events are not ours any more.
-        if let previous, previous != runtimeWatch,
-            !(configWatcher.watches + [zoneWatch, outputWatch]).contains(previous)
-        {
-            try? watcher.unwatch(previous)
-        }
+        directoryGuard.watchRuntime(with: watcher, others: configWatcher.watches + [zoneWatch])
     }
 
     func handleRuntimeEvents(_ events: [Inotify.Event]) {
-        let overflow = events.contains { $0.mask.contains(.queueOverflow) }
-        let touched = events.contains { event in
-            guard let watch = event.watch, watch == runtimeWatch else { return false }
-            return !event.mask.intersection([.deleteSelf, .moveSelf, .ignored]).isEmpty
-                || Self.runtimeEntries.contains(event.name)
-        }
-        guard overflow || touched else { return }
         // At once, not at the repair: acks/ or status/ may be a link now, and the next write must look again.
-        stateFiles.releaseRuntimeDirectory()
-        runtimeRepairDue = clock.now.addingTimeInterval(Self.repairDelay)
+        if directoryGuard.takeRuntimeEvents(events, now: clock.now) { stateFiles.releaseRuntimeDirectory() }
     }
 
     /// Makes again the runtime directory, lock, FIFO and subdirectories where they went or were replaced.
     func repairRuntime() {
-        runtimeRepairDue = nil
+        directoryGuard.beginRuntimeRepair()
         let control = paths.control
         do {
             try control.prepareDirectory()
@@ -80,7 +61,7 @@ extension Daemon {
         // The output directory in the runtime directory (the default) went with it: it is made again before the FIFO,
         // so a client that finds the FIFO back finds a daemon that can write. Its own repair waits for deletions
         // there to stop; those in the runtime directory have stopped, or this repair would not be running.
-        if repairDue != nil, paths.output.hasPrefix(control.directory + "/") { repairOutputs() }
+        if directoryGuard.outputRepairDue != nil, paths.output.hasPrefix(control.directory + "/") { repairOutputs() }
         if fifo?.isInPlace != true || fifo?.isOpen != true {
             do {
                 fifo = try ControlFIFO(path: control.fifo)

@@ -3,9 +3,9 @@ import FoundationEssentials
 import System
 
 /// After start-up, and after each config reload, the daemon hands back the code and constants it mapped only to get
-/// there (`WorkingSet.trim`; docs/PERFORMANCE.md, "Idle RSS"). It waits until every widget has
-/// answered once (a timeline or a failure), then `workingSetSettleDelay` more for start-up's follow-ups (the check of
-/// the runtime directory its own first writes set off, `repairDelay` later), and trims just before the loop sleeps:
+/// there (`WorkingSet.trim`; docs/PERFORMANCE.md, "Idle RSS"). It waits until every widget has answered once (a
+/// timeline or a failure), then `workingSetSettleDelay` more for start-up's follow-ups (the check of the runtime
+/// directory its own first writes set off, `DirectoryGuard.repairDelay` later), and trims just before the loop sleeps:
 /// what the loop runs from then on is what faults back in. Checked before each sleep: a flag, a counter and a date,
 /// nothing scanned per wake-up.
 extension Daemon {

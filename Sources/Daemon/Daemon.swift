@@ -63,22 +63,13 @@ final class Daemon {
     /// Which file events re-read widgets.yaml, and the watches that see them (`ConfigWatcher`, `Daemon+ConfigWatch`).
     var configWatcher: ConfigWatcher
     var zoneWatch: Inotify.Watch?
-    /// Deletions in the output directory, so deleted files are written again (`Daemon+Outputs`).
-    var outputWatch: Inotify.Watch?
-    /// When to put back deleted output files: a moment after the last deletion (`Daemon+Outputs`).
-    var repairDue: Date?
-    /// The output directory itself was deleted or moved since the last repair.
-    var outputDirectoryReplaced = false
-    /// Deletions and replacements in the runtime directory (the FIFO, the lock), and when to repair them
-    /// (`Daemon+Runtime`).
-    var runtimeWatch: Inotify.Watch?
-    var runtimeRepairDue: Date?
+    /// Deletions and replacements in the output and runtime directories, and when to repair them (`DirectoryGuard`,
+    /// `Daemon+Outputs`, `Daemon+Runtime`).
+    var directoryGuard: DirectoryGuard
     /// Output writes that failed, to try again (`Daemon+Outputs`).
     var outputRetry = OutputRetry()
     /// Log lines caused from outside (FIFO lines, providers' messages), limited per source.
     var logLimits = LogRateLimiter()
-    /// The output directory's parent, for a directory (or a link) put where the output directory was.
-    var outputParentWatch: Inotify.Watch?
 
     /// The reloads waiting for a provider thread, the `--wait` requests waiting for them, and the intents on command
     /// widgets waiting or running: the rules, with no I/O (`ReloadDispatcher`).
@@ -147,6 +138,7 @@ final class Daemon {
         runningConfigText = loaded.source?.text ?? ""
         settings = configuration.settings
         paths = DaemonPaths(environment: environment, settings: configuration.settings)
+        directoryGuard = DirectoryGuard(output: paths.output, runtime: paths.control.directory)
         for warning in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
             log(.warning, warning.place)
         }
@@ -250,14 +242,14 @@ final class Daemon {
                     until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
                 if wake.clockChanged {
                     log(.info, "the wall clock changed: looking at every widget again")
-                    if repairDue != nil { repairDue = clock.now.addingTimeInterval(Self.repairDelay) }
+                    directoryGuard.clockChanged(now: clock.now)
                     perform(engine.clockChanged(now: clock.now))
                 }
                 if wake.completions { handleCompletions() }
                 if wake.controlLines { handleControlLines() }
                 if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
                 if !wake.signals.isEmpty { handleSignals(wake.signals) }
-                if let due = repairDue, due <= clock.now { repairOutputs() }
+                if directoryGuard.outputRepairIsDue(now: clock.now) { repairOutputs() }
                 doHousekeeping(now: clock.now)
                 perform(engine.advance(now: clock.now))
                 forgetEarlyAnswers()
