@@ -183,10 +183,10 @@ extension Daemon {
             case .matchesNothing?:
                 // A widget just added to a file that does not check is not in the config the daemon runs: say so, or
                 // the user looks for a typo that is not there.
+                let errors = presence.configErrors
                 let stale =
-                    configErrors > 0
-                    ? "; \(configPath) has \(counted(configErrors, "error")), so the daemon runs the previous config"
-                    : ""
+                    errors > 0
+                    ? "; \(configPath) has \(counted(errors, "error")), so the daemon runs the previous config" : ""
                 acknowledge(
                     acknowledgement,
                     failure: "no widget of the running config matches \(Self.describe(target))\(stale)")

@@ -20,7 +20,7 @@ extension Daemon {
             earlier(
                 earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
                 earlier(
-                    earlier(watchdog?.due(now: clock.now), workingSetTrimDue),
+                    earlier(presence.keepAliveDue(now: clock.now), workingSetTrimDue),
                     earlier(earlier(supervisor.pluginRetryDue, hangupRereads.due), clickCommands.nextAnswer))))
     }
 

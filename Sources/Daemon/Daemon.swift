@@ -90,17 +90,15 @@ final class Daemon {
     var readersWaiting = false
     /// Whether this turn of the loop has already let the bar files' readers run (`Daemon.letReadersRun`).
     var readersHadTheirTurn = false
-    /// systemd's notification socket and watchdog, when it runs the daemon (`Daemon+Presence`).
+    /// systemd's notification socket, when it runs the daemon (`Daemon+Presence`).
     let notifier: SystemdNotifier?
-    var watchdog: Watchdog?
+    /// What `daemon.json` and systemd are told, and when the watchdog's keep-alive is due (`Presence`).
+    var presence: Presence
     /// When to re-read the config for SIGHUPs taken, and when it last was (`Daemon+Signals`).
     var hangupRereads = HangupRereads()
-    /// Errors in the config file at the last reload; non-zero while the daemon runs an older config.
-    var configErrors = 0
     /// The text of the config the daemon runs, for the CLI (`RunningConfig`): a few kilobytes, written again when the
     /// runtime directory is.
     var runningConfigText: String
-    let startedAt: Date
     /// Where every reading of the time comes from: the wall clock, or in tests one they set by hand.
     let clock: any DaemonClock
 
@@ -116,7 +114,7 @@ final class Daemon {
         clock: any DaemonClock = SystemClock()
     ) throws {
         self.clock = clock
-        startedAt = clock.now
+        presence = Presence(startedAt: clock.now, watchdog: Watchdog(environment: environment))
         reloads = ReloadDispatcher(clock: clock)
         self.configPath = configPath
         configWatcher = ConfigWatcher(path: configPath)
@@ -127,7 +125,6 @@ final class Daemon {
         storePath =
             store.path.hasPrefix("/") ? store.path : FileManager.default.currentDirectoryPath + "/" + store.path
         notifier = SystemdNotifier(environment: environment)
-        watchdog = Watchdog(environment: environment)
 
         let (loaded, registry) = Self.loadConfiguration(configPath, plugins: plugins)
         guard let configuration = loaded.configuration else {

@@ -49,7 +49,7 @@ struct PresenceUnitTests {
         #expect((watchdog != nil) == enabled)
         if let watchdog {
             #expect(watchdog.interval == .seconds(15))
-            #expect(!watchdog.isDue)
+            #expect(!watchdog.isDue())
             let now = Date()
             let due = watchdog.due(now: now).timeIntervalSince(now)
             #expect(due > 14 && due <= 15)

@@ -105,24 +105,6 @@ struct SystemdServiceTests {
         daemon.stop()
     }
 
-    @Test("WATCHDOG_PID naming another process leaves the watchdog to that one")
-    func watchdogForAnotherProcess() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let socket = try FakeNotifySocket(abstract: true, in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config,
-            extraEnvironment: [
-                "NOTIFY_SOCKET": socket.address, "WATCHDOG_USEC": "100000", "WATCHDOG_PID": "\(getpid())",
-            ])
-        _ = socket.receive(until: "READY=1")
-        // Ten intervals of silence: a keep-alive would have come within the first.
-        #expect(socket.receive(timeout: .milliseconds(500)) == nil)
-        kill(daemon.process.processIdentifier, SIGTERM)
-        let rest = socket.receive(until: "STOPPING=1")
-        #expect(!rest.contains { $0.contains("WATCHDOG=1") }, "\(rest)")
-    }
-
     @Test("With JOURNAL_STREAM naming its stderr, every log line carries one priority prefix")
     func journalPrefixes() async throws {
         let directory = try TemporaryDirectory()
