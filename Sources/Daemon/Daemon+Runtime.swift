@@ -20,6 +20,8 @@ import System
 extension Daemon {
     func watchRuntimeDirectory() {
         directoryGuard.watchRuntime(with: watcher, others: configWatcher.watches + [zoneWatch])
+        // The output directory's parent was the old runtime directory (the default), whose watch went with it.
+        if directoryGuard.outputParentWatch == nil { watchOutputDirectory() }
     }
 
     func handleRuntimeEvents(_ events: [Inotify.Event]) {

@@ -73,13 +73,16 @@ struct DirectoryGuard {
     }
 
     /// Watches the runtime directory (again). A directory moved away is still watched where it went; that watch is
-    /// dropped, unless `others` or the output directory's share it.
+    /// dropped, unless `others` or the output directory's share it. When it was also the output directory's parent's
+    /// (the default output directory is in the runtime directory), that one is forgotten too, and taken again on the
+    /// new directory by the next `watchOutput`: else a link or directory put where the output directory was would go
+    /// unseen, while the writer, told both are watched, skips checking the path.
     mutating func watchRuntime(with watcher: Inotify, others: [Inotify.Watch?]) {
         let previous = runtimeWatch
         runtimeWatch = try? watcher.watch(directory: runtime, mask: Self.runtimeMask, adding: true)
-        if let previous, previous != runtimeWatch, !(others + [outputWatch]).contains(previous) {
-            try? watcher.unwatch(previous)
-        }
+        guard let previous, previous != runtimeWatch else { return }
+        if !(others + [outputWatch]).contains(previous) { try? watcher.unwatch(previous) }
+        if previous == outputParentWatch { outputParentWatch = nil }
     }
 
     // MARK: - Events

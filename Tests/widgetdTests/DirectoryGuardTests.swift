@@ -165,6 +165,35 @@ struct DirectoryGuardTests {
         #expect(lockTouched, "the new directory's lock")
     }
 
+    /// The runtime directory removed and made again, with the output directory in it: the output directory's parent
+    /// is watched again on the new one, so a link put where the output directory was is seen.
+    @Test func theOutputDirectorysParentIsWatchedAgainWithTheRuntimeDirectory() throws {
+        var setup = try Setup()
+        defer { setup.directory.remove() }
+        #expect(setup.guarding.outputParentWatch == setup.guarding.runtimeWatch, "one directory, one watch")
+        try FileManager.default.removeItem(atPath: setup.runtime)
+        _ = setup.takeEvents()
+        // The runtime's repair: the directory made again and watched, then the output directory's (`repairRuntime`).
+        try FileManager.default.createDirectory(atPath: setup.output, withIntermediateDirectories: true)
+        setup.guarding.watchRuntime(with: setup.inotify, others: [])
+        setup.guarding.beginRuntimeRepair()
+        _ = setup.guarding.beginOutputRepair()
+        setup.guarding.dropOutputWatch(with: setup.inotify, others: [])
+        let watched = setup.guarding.watchOutput(with: setup.inotify)
+        #expect(watched)
+        #expect(setup.guarding.outputParentWatch == setup.guarding.runtimeWatch)
+        _ = setup.inotify.readEvents()
+
+        #expect(rmdir(setup.output) == 0)
+        _ = setup.takeEvents()
+        _ = setup.guarding.beginOutputRepair()
+        setup.guarding.dropOutputWatch(with: setup.inotify, others: [])
+        #expect(symlink("/tmp", setup.output) == 0)
+        let pathChanged = setup.takeEvents().outputPath
+        #expect(pathChanged, "the link seen through the new parent's watch")
+        #expect(setup.guarding.outputReplaced)
+    }
+
     /// The wall clock set while a repair waits: the repair comes the delay after the new time, not at the old date.
     @Test func aClockChangeMovesAWaitingRepairAfterTheNewTime() throws {
         var setup = try Setup()
