@@ -19,7 +19,9 @@ import YAML
 /// Providers run as tasks on threads of our own (a pool of four for in-process kinds, a thread per call for
 /// commands); their results come back through `CompletionQueue`, whose wake-up is one of the descriptors the loop
 /// polls. Nothing here polls on a period. FIFO lines become requests in `RequestDispatcher`; the daemon's own files
-/// besides the outputs are written by `StateFiles`.
+/// besides the outputs are written by `StateFiles`. When to do what is decided by parts with their own state, each
+/// tested without a daemon on a clock the tests move (`ReloadDispatcher`, `ConfigWatcher`, `Supervisor`,
+/// `DirectoryGuard`, `Presence`, `HangupRereads`, `ClickCommands`; docs/daemon.md): this class carries it out.
 final class Daemon {
     let configPath: String
     /// The kinds the running config was checked with: `plugins.registry`, with stand-ins for kinds whose plugins failed
