@@ -69,7 +69,10 @@ extension CommandDeclaration {
                 .valued(
                     "--widgets", "NAME,NAME,...", "The widgets to show, in order, by name, comma-separated.",
                     joinsNext: .or),
-                .valued("--bar", "NAME", "Show the widgets of widgets.yaml's bars: entry NAME, with its layout."),
+                .valued(
+                    "--bar", "NAME",
+                    "Show the widgets of widgets.yaml's bars: entry NAME, with its layout: the line the daemon "
+                        + "writes for it (NAME.bar in its output directory), passed on as it changes."),
                 .config(),
             ],
             readsConfig: true, parse: parseBar)
