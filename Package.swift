@@ -2,63 +2,48 @@
 // widgetd: WidgetKit's timeline model for Linux status bars.
 import PackageDescription
 
-/// A release daemon carries the Swift runtime and Foundation inside it: it runs on a machine without a Swift
-/// toolchain, and it binds no symbols across whole shared libraries at start (docs/PERFORMANCE.md, "Idle RSS"). Every
-/// module the daemon links is compiled for it too, so that Foundation's static libraries bring their own dependencies.
-/// `-function-sections`: each function of our modules in a section of its own, which is what the linker's
-/// `--symbol-ordering-file` (below) can move; without it a module's code shares one `.text` per object file and stays
-/// where it is, spreading the swap and reload paths over many pages (docs/PERFORMANCE.md, "Swap cost").
-///
-/// `-enforce-exclusivity=unchecked`: the release daemon leaves out the run-time exclusivity checks of class properties,
-/// globals and captured variables (the compile-time checks stay, and so do the run-time ones in debug builds, where the
-/// tests run). They were a measurable share of a FIFO reload's work before its file is renamed (docs/PERFORMANCE.md,
-/// "Reload latency").
+/// Release compile flags of every module the daemon links (docs/PERFORMANCE.md, "Design decisions behind the figures"):
+/// - `-static-stdlib`: the runtime and FoundationEssentials inside the binary, so it runs without a Swift toolchain and
+///   binds no symbols across shared libraries at start; each module is compiled for that link ("Idle RSS").
+/// - `-function-sections`: a section per function, which the linker's `--symbol-ordering-file` (below) can move;
+///   without it the swap and reload paths stay spread over many pages ("Swap cost").
+/// - `-enforce-exclusivity=unchecked`: no run-time exclusivity checks on a FIFO reload's way to its file ("Reload
+///   latency"); the compile-time checks stay, and so do the run-time ones in debug builds, where the tests run.
 let staticRuntimeInRelease: [SwiftSetting] = [
     .unsafeFlags(
         ["-static-stdlib", "-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
         .when(platforms: [.linux], configuration: .release))
 ]
 
-/// TimeZones, Timelines and Text are optimized in debug builds too: the test suite runs their pure code millions of
-/// times (cron against a minute-by-minute reference, every zone against Foundation and Python, a megabyte config's
-/// "did you mean" suggestions by the ten thousand, display width over every scalar), and unoptimized it copies zone
-/// tables and retains their arrays at every call; the CPU that saves the suite is worth the longer compile
-/// (docs/development.md, "The test suite"). The daemon's release build compiles them with `-O` (Text with `-Osize`)
-/// as well.
+/// TimeZones, Timelines and Text are optimized in debug builds too: the tests run their pure code millions of times
+/// (cron against a minute-by-minute reference, every zone against Foundation and Python, display width over every
+/// scalar), which unoptimized copies zone tables at every call (docs/development.md, "The test suite").
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The modules the daemon runs at start-up, on SIGHUP, for a click or a command are compiled for size in release
-/// (`-Osize`): less of their code is resident in an idle daemon (docs/PERFORMANCE.md, "Idle RSS"). The swap and
-/// reload paths (Basics, Timelines, Formats, Output, System, TimeZones, and the daemon's loop in Daemon, Runtime and
-/// Control) keep `-O`: for Daemon, Runtime and Control that shortens a FIFO reload's way to its file, where Providers,
-/// Kind and Config with `-O` would add code for next to nothing (docs/PERFORMANCE.md, "Reload latency").
+/// The modules off the swap and reload paths (run at start-up, on SIGHUP, for a click or a command) are compiled for
+/// size in release (`-Osize`), so less of their code is resident in an idle daemon (docs/PERFORMANCE.md, "Idle RSS");
+/// the rest keep `-O` ("Reload latency").
 let sizeOptimizedInRelease: [SwiftSetting] =
     staticRuntimeInRelease + [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
 
-/// The release daemon is linked without its symbol table and debug info (`--strip-all`): they are a large part of its
-/// size, and `scripts/install` and `scripts/package-deb` stripped them anyway. A crash report then names addresses,
-/// the image's load address and its build ID instead of functions; `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` from
-/// the same commit gives a binary to resolve them with (`addr2line -f -C -e`). Debug builds keep everything.
+/// The release daemon is linked without its symbol table and debug info (`--strip-all`), a large part of its size.
+/// `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` at the same commit links the same code with them, to resolve a
+/// crash report's addresses (docs/development.md, "Decisions"). Debug builds keep everything.
 let strippedInRelease: [LinkerSetting] =
     Context.environment["WIDGETD_KEEP_SYMBOLS"] == nil
     ? [.unsafeFlags(["-Xlinker", "--strip-all"], .when(platforms: [.linux], configuration: .release))] : []
-/// How the release daemon is linked, for its idle memory (`widgetd-bench --only idle-rss`; docs/PERFORMANCE.md, "Idle
-/// RSS"). `-static-stdlib`: as above. lld with packed relative relocations (RELR, glibc ≥ 2.36): the loader reads a
-/// PIE's relocations at every start, and as RELR they are a small fraction of `.rela.dyn`'s size. gold, Swift's default
-/// linker here, has no RELR. Left out: `-no-pie` (no change in RSS once the relocations are packed, and it gives up
-/// ASLR) and `--icf=all` (no change in RSS, and it merges functions whose addresses Swift may compare). SwiftPM already
-/// passes `--gc-sections` in release.
-///
-/// Idle RSS is mostly code pages, and the kernel maps 64 kB around each fault in code:
-/// - `--symbol-ordering-file`: the functions the daemon runs (profiled by `scripts/generate-symbol-order.py`) come
-///   first, so its code is contiguous instead of spread over 10 MB of `.text`; a second's swaps come first of all, then
-///   a FIFO reload's, as their cost is mostly the cache misses of their code (docs/PERFORMANCE.md, "Swap cost"). A
-///   function not listed keeps its place, and so does all of the toolchain's static libraries (the standard library,
-///   Foundation), which have no section per function.
+/// How the release daemon is linked, for its idle memory and its wakes (docs/PERFORMANCE.md, "Idle RSS"):
+/// - `-static-stdlib`: as above.
+/// - lld with packed relative relocations (RELR, glibc ≥ 2.36): the loader reads a PIE's relocations at every start,
+///   and packed they are a small fraction of `.rela.dyn`. gold, Swift's default linker here, has no RELR.
+/// - `--symbol-ordering-file`: the functions the daemon runs (profiled by `scripts/generate-symbol-order.py`) first, a
+///   second's swaps first of all, then a FIFO reload's, so the code a wake touches is on few pages ("Swap cost"). A
+///   function not listed, and the toolchain's static libraries (no section per function), keep their place.
 /// - `-L Linker`: its `libstdc++.so` is a linker script naming `libstdc++.a`, found by the runtime's `-lstdc++` before
-///   the shared library, so the daemon does not load libstdc++.so.6 and relocate it at start.
+///   the shared library, so the daemon does not load and relocate libstdc++.so.6 at start.
 /// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): dynamic symbols nothing
-///   looks up; a stripped binary's crash report names addresses either way.
+///   looks up.
+/// SwiftPM already passes `--gc-sections` in release.
 let linkerDirectory = Context.packageDirectory + "/Linker"
 /// The runtime linked in statically, by lld with packed relative relocations: how the executable is linked in both
 /// configurations (`executableLinkSettings`).
@@ -69,13 +54,12 @@ let releaseLinkFlags =
         "-Xlinker", "--no-warn-symbol-ordering", "-L", linkerDirectory, "-Xlinker", "--no-export-dynamic",
     ]
 
-/// How the executable is linked. In release, `releaseLinkFlags` and `strippedInRelease`, above. In debug builds, the
-/// ones the tests start hundreds of times, with the Swift runtime and FoundationEssentials linked in statically as
-/// well: each start then binds no symbols across shared libraries (docs/development.md, "The test suite").
-/// `_FoundationCShims` and `_FoundationCollections` are FoundationEssentials' own static libraries, which a module
-/// compiled with `-static-stdlib` names for the linker itself (the release build's are) and a debug module does not.
-/// Linker settings reach every binary a target is linked into, so these sit on an executable target nothing else
-/// depends on: on the CLI or Daemon module, the test binary would get a second, static copy of the runtime.
+/// How the executable is linked. In release, `releaseLinkFlags` and `strippedInRelease`, above. In debug builds too the
+/// runtime and FoundationEssentials are linked in statically, since the tests start the binary hundreds of times
+/// (docs/development.md, "The test suite"); a debug module does not name FoundationEssentials' own static libraries
+/// (`_FoundationCShims`, `_FoundationCollections`) for the linker, so they are named here. Linker settings reach every
+/// binary a target is linked into, so these sit on an executable target nothing depends on: on CLI or Daemon, the test
+/// binary would get a second, static copy of the runtime.
 let executableLinkSettings: [LinkerSetting] =
     [
         .unsafeFlags(releaseLinkFlags, .when(platforms: [.linux], configuration: .release)),
@@ -152,9 +136,9 @@ let package = Package(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text", "Timelines"],
             swiftSettings: staticRuntimeInRelease),
         .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
-        // The system kinds sampled at an interval (cpu, memory, load, disk, uptime, temperature), pushed by kobject
-        // uevents (battery, backlight) and by MPRIS signals on the session bus (music): pure readings of /proc, /sys,
-        // statvfs and D-Bus messages, behind the kind boundary like every other kind (issue 36).
+        // The system kinds: sampled at an interval (cpu, memory, load, disk, uptime, temperature), or pushed by kobject
+        // uevents (battery, backlight), rtnetlink (network), libpulse (sound) and MPRIS signals on the session bus
+        // (music); behind the kind boundary like every other kind.
         .target(
             name: "SystemKinds", dependencies: ["Basics", "CDBus", "CPulse", "Kind", "TimeZones", "Timelines"],
             swiftSettings: sizeOptimizedInRelease),
@@ -203,13 +187,13 @@ let package = Package(
             name: "Main", dependencies: ["CLI", "Daemon"], swiftSettings: staticRuntimeInRelease,
             linkerSettings: executableLinkSettings
         ),
-        // The benchmark (issue 6): drives the built widgetd binary as a separate process, so it depends on none of its
-        // modules; CLinux's calls are for the swap floor's bare process (`SwapFloorBench`).
+        // The benchmark (docs/PERFORMANCE.md): drives the built widgetd binary as a separate process, so it depends on
+        // none of its modules; CLinux's calls are for the swap floor's bare process (`SwapFloorBench`).
         .executableTarget(name: "widgetd-bench", dependencies: ["CLinux"]),
         // The tests' scratch directories: on a tmpfs where the machine has one (Tests/TestSupport/ScratchRoot.swift).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
-        // The core's tests, a target per layer (issue 35, item 7). The engine's tests drive it with the config's
+        // The core's tests, a target per layer. The engine's tests drive it with the config's
         // `WidgetInstance`, and the instance record's round trip goes through the file writer.
         .testTarget(name: "TextTests", dependencies: ["Text", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),

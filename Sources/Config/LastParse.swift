@@ -2,8 +2,8 @@ import Synchronization
 import YAML
 
 /// The last `widgets.yaml` parsed, so that one process reads it into nodes once: the CLI asks for its `settings:`
-/// (the store's path) and its `plugins:` (the kinds) before the full check, and each used to parse all of it again —
-/// two thirds of `widgetd check`'s time with 10,000 widgets.
+/// (the store's path) and its `plugins:` (the kinds) before the full check; parsing the file again for each would
+/// be most of `widgetd check`'s time on a large config (docs/PERFORMANCE.md, "First writes and start-up").
 ///
 /// A hit needs the very same bytes, so an edit in between is parsed afresh. The full check takes the document
 /// out (`take`), so a running daemon does not hold a copy of its configuration's nodes.

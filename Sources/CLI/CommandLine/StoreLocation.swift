@@ -8,8 +8,8 @@ import Store
 /// Which store `motivations`, `todos` and `entities` read and edit: the one the running daemon's widgets read, so
 /// that the reload they ask for shows the edit; with no daemon running, the one the resolved config names.
 ///
-/// The commands used to fall back on the default store whenever the config could not be read (a typo in `--config`,
-/// a YAML error mid-edit), and then said "added" for an edit no widget would ever show.
+/// A config that cannot be read (a typo in `--config`, a YAML error mid-edit) is an error, never a fall back on the
+/// default store: there the command would say "added" for an edit no widget ever shows.
 enum StoreLocation {
     /// Why the store cannot be known, worded for the user.
     struct Unknown: Error, CustomStringConvertible {
