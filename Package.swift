@@ -223,13 +223,23 @@ let package = Package(
         .testTarget(
             name: "SystemKindsTests",
             dependencies: ["SystemKinds", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"]),
+        // The program's tests, a target per module (issue 35, item 7): each type of the runtime, the daemon and the
+        // command line, with no daemon process and no built binary.
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "Runtime", "Config", "Control", "Formats", "Kind", "Output", "Providers", "System",
+                "Timelines",
+                "TimeZones", "TestSupport",
+            ]),
+        .testTarget(name: "CLITests", dependencies: ["CLI", "Control", "Store", "TimeZones", "TestSupport"]),
+        // The program itself: the built `widgetd` run as the commands and as a daemon, with real FIFOs and real bars.
         // RealBars/Tools holds the waybar test's Wayland click helper, run by python3, not compiled.
         .testTarget(
             name: "widgetdTests",
             dependencies: [
-                "CLI", "Daemon", "Runtime", "Config", "Control", "Formats", "Kind", "Output", "Providers", "Store",
-                "System", "Timelines", "TimeZones",
-                "TestSupport",
+                "CLI", "Control", "Formats", "Providers", "System", "Timelines", "TimeZones", "TestSupport",
             ],
             exclude: ["RealBars/Tools", "MusicPlayer"]),
     ]

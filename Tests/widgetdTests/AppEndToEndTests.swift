@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The CLI as the app, on a real store file in a temporary `XDG_DATA_HOME`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `widgetd bar`, driven as i3bar drives a status command: its stdout read as the protocol, click events written

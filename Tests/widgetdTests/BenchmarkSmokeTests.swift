@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `widgetd-bench --quick` on the built binary: every row of issues 15's and 36's table prints, with a figure, a goal where the

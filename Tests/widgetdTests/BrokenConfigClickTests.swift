@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 37, item 2: a widgets.yaml saved with a YAML mistake is refused by the daemon, which keeps its config; the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 10, item 12: bad input the CLI used to accept, and exit codes that agree across commands.

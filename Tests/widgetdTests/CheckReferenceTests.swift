@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `widgetd check` looks up what a widget names outside the file: a motivation's id in the store.

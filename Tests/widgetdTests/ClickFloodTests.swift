@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A flood of clicks on command widgets (45,000 in 20 s in the soak) queued behind the 16 threads that run them, for

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 38, item 6: a config whose aliases multiply its mistakes, one list of 140,000 bad items (980 kB) aliased into

@@ -1,5 +1,6 @@
 import Foundation
 import Providers
+import TestSupport
 import Testing
 
 /// The built daemon, started on temporary configs and directories.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A `widgetd run` started for one test, in its own temporary XDG directories.

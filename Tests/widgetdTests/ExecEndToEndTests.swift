@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The exec kind, run by the built daemon on real scripts.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A system root for the daemon (`WIDGETD_SYSTEM_ROOT`) holding only /proc/loadavg, so that `load` widgets sample
 /// what the test writes there.

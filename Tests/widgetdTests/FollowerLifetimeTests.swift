@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `show --follow` ends quietly when its reader or its parent bar goes, and sleeps while other widgets tick.

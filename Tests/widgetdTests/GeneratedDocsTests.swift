@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The man pages and completions are made from the tables --help, the parser and the config checker use; these tests

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Moving an i3blocks config to widgetd: `widgetd import i3blocks` on a config with a section of each feature, the

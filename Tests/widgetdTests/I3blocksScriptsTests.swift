@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// i3blocks-contrib-style scripts, written for these tests, run by the daemon as an i3blocks user configures them;

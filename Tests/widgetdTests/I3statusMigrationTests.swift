@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Moving from i3status: `widgetd import i3status` on i3status's own default config (Debian's /etc/i3status.conf,

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every source of log lines from outside is under the same limit (daemon.md, "Limits"): clicks and intents on the

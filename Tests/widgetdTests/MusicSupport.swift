@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A session bus of the test's own: `dbus-daemon` with a config in the test's directory, listening on a socket there.

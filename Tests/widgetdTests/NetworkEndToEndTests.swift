@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// The network kind in a running daemon, in a network namespace the test makes (`unshare -n`): a veth pair whose end

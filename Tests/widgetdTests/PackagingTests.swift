@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// scripts/install, scripts/uninstall and scripts/package-deb, run for real into temporary directories.

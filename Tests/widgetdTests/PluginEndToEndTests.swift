@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in `PluginSupport.swift` and the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Plugins install by copying one file (docs/PLUGINS.md): each contrib plugin runs alone in an empty plugin

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A plugin for tests, in Python with no dependencies: `fake.py MODE KIND [STATE_DIR]`. Every mode says the same hello
 /// (kind KIND: an enum `size`, an int `count` 1…5, a bool `flag`; intents `poke` and `crash`; left click runs `poke`)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// An output directory made read-only under a daemon writing 60 per-second clocks, and writable again, over and over:

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A store on a read-only file system (a snapshot, a read-only bind mount) is still read, and a write to it fails

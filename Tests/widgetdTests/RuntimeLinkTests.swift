@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Issue 38, item 8: the daemon wrote through a symbolic link put at `acks/` or `status/` in its runtime directory

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The daemon maps libsqlite3 only while a widget reads the store (issue 15, idle RSS): loaded with dlopen when the

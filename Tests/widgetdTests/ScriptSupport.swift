@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Runs a program with a clean environment (PATH, HOME, LANG) plus `environment`, output in files, not pipes.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The sound kind in a running daemon against a real PulseAudio server the test starts (`PulseServer`): what `pactl`

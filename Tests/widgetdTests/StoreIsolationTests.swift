@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A store locked by another process holds up only the widgets that use the store, and a `--wait` on an intent

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Issue 38, item 5: a persist command or a plugin is supervised by its process, not by its pipe. One that exited

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A datagram socket bound where a test tells the daemon `NOTIFY_SOCKET` is: systemd's side of sd_notify.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A to-dos widget's `app:` with the daemon running: a click off the items starts it, as the seed's tap outside the

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A headless sway (`WLR_BACKENDS=headless WLR_RENDERER=pixman`) with a widgetd daemon beside it, all run as the

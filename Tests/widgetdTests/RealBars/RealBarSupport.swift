@@ -1,5 +1,6 @@
 import Foundation
 import System
+import TestSupport
 import Testing
 
 /// A child process started with `posix_spawn`, not Foundation's `Process`: several tests start bars at once, and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The system kinds on i3bar with `widgetd bar --bar system`, reading this machine's /proc and /sys, its network

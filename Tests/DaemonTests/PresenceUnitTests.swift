@@ -1,6 +1,7 @@
 import Control
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon

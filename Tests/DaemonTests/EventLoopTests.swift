@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import System
+import TestSupport
 import Testing
 
 @testable import Daemon
