@@ -198,6 +198,7 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Text", "TestSupport"]),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"]),
         .testTarget(name: "DiagnosticsTests", dependencies: ["Diagnostics", "TestSupport"]),
+        .testTarget(name: "KindTests", dependencies: ["Kind", "Timelines"]),
         .testTarget(name: "TimelinesTests", dependencies: ["Timelines", "Config", "Kind", "Text", "TimeZones"]),
         .testTarget(
             name: "FormatsTests", dependencies: ["Formats", "Output", "Text", "Timelines", "TimeZones", "TestSupport"]),

@@ -26,6 +26,17 @@ struct PackageGraphTests {
         }
     }
 
+    /// A test target per library target (issue 35, item 7): `NAMETests`, listing the target it tests, so that a type's
+    /// unit tests have a place beside its module's and need not run the built program.
+    @Test func everyLibraryTargetHasItsOwnTestTarget() {
+        for target in graph.targets.values where target.type == "target" && target.directory.hasPrefix("Sources/") {
+            let tests = graph.targets[target.name + "Tests"]
+            #expect(tests?.type == "testTarget", "\(target.name) has no test target \(target.name)Tests")
+            #expect(
+                tests?.dependencies.contains(target.name) != false, "\(target.name)Tests does not list \(target.name)")
+        }
+    }
+
     /// SwiftPM lets a file import any module its target reaches through other targets; the graph only holds if every
     /// import is a dependency the target lists itself.
     @Test func everyImportIsADeclaredDependency() throws {
