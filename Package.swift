@@ -20,12 +20,6 @@ let staticRuntimeInRelease: [SwiftSetting] = [
 /// scalar), which unoptimized copies zone tables at every call (docs/development.md, "The test suite").
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
-/// The modules off the swap and reload paths (run at start-up, on SIGHUP, for a click or a command) are compiled for
-/// size in release (`-Osize`), so less of their code is resident in an idle daemon (docs/PERFORMANCE.md, "Idle RSS");
-/// the rest keep `-O` ("Reload latency").
-let sizeOptimizedInRelease: [SwiftSetting] =
-    staticRuntimeInRelease + [.unsafeFlags(["-Osize"], .when(platforms: [.linux], configuration: .release))]
-
 /// The release daemon is linked without its symbol table and debug info (`--strip-all`), a large part of its size.
 /// `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` at the same commit links the same code with them, to resolve a
 /// crash report's addresses (docs/development.md, "Decisions"). Debug builds keep everything.
@@ -107,19 +101,14 @@ let package = Package(
         .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
         // docs/development.md, checked against every target's imports by PackageGraphTests).
-        .target(name: "Text", swiftSettings: sizeOptimizedInRelease + optimizedInDebug),
-        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: sizeOptimizedInRelease),
-        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: sizeOptimizedInRelease),
+        .target(name: "Text", swiftSettings: staticRuntimeInRelease + optimizedInDebug),
+        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
         // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
-        // Cross-module optimization in release (docs/PERFORMANCE.md, "Swap cost"): the engine is generic over its
-        // instance type, and without it the daemon runs it unspecialized, looking up generic metadata and copying
-        // states through value witnesses at every swap.
         .target(
             name: "Timelines", dependencies: ["Basics", "Text", "TimeZones"],
-            swiftSettings: staticRuntimeInRelease + optimizedInDebug + [
-                .unsafeFlags(["-cross-module-optimization"], .when(platforms: [.linux], configuration: .release))
-            ]),
-        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: sizeOptimizedInRelease),
+            swiftSettings: staticRuntimeInRelease + optimizedInDebug),
+        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: staticRuntimeInRelease),
         .target(name: "System", dependencies: ["Basics", "CLinux"], swiftSettings: staticRuntimeInRelease),
         // The output formats, their renderer, instance records and JSON: pure, no file or system call, so that what
         // only names a format or reads a record does not reach the file writer.
@@ -131,24 +120,24 @@ let package = Package(
         .target(
             name: "Config",
             dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Formats", "Text"],
-            swiftSettings: sizeOptimizedInRelease),
+            swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text", "Timelines"],
             swiftSettings: staticRuntimeInRelease),
-        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: sizeOptimizedInRelease),
+        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: staticRuntimeInRelease),
         // The system kinds: sampled at an interval (cpu, memory, load, disk, uptime, temperature), or pushed by kobject
         // uevents (battery, backlight), rtnetlink (network), libpulse (sound) and MPRIS signals on the session bus
         // (music); behind the kind boundary like every other kind.
         .target(
             name: "SystemKinds", dependencies: ["Basics", "CDBus", "CPulse", "Kind", "TimeZones", "Timelines"],
-            swiftSettings: sizeOptimizedInRelease),
+            swiftSettings: staticRuntimeInRelease),
         .target(
             name: "Providers",
             dependencies: [
                 "Basics", "Config", "Formats", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
                 "Store", "CLinux", "SystemKinds",
             ],
-            swiftSettings: sizeOptimizedInRelease),
+            swiftSettings: staticRuntimeInRelease),
         // What the daemon and the commands both need, and nothing else: the runtime directory's paths, the files the
         // daemon writes for the CLI (`daemon.json`, status files, records), log levels, exit codes, the daemon's
         // signals.

@@ -25,9 +25,8 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     public let settings: EngineSettings
     /// Read in place (`_modify`, a mutating method of the state, or a pointer): this code is generic, and where it is
     /// not specialized for the daemon's instance type `states[i].field` would copy the whole state, instance included,
-    /// through its value witness first; that was a sixth of a second boundary's user-space time at N = 1000. (The
-    /// release build compiles this module with cross-module optimization, Package.swift, so the daemon can specialize
-    /// it; `withInstance`, called at every swap, is `@inlinable` so that it is specialized in any build.)
+    /// through its value witness first. (`withInstance`, called at every swap, is `@inlinable` so that the daemon
+    /// specializes it.)
     @usableFromInline private(set) var states: [InstanceState<Instance>] = []
     /// Each state's generation, bumped whenever its deadline changes, so stale heap items are recognised; kept beside
     /// the states so that checking a heap item reads no state.
