@@ -7,11 +7,9 @@ import PackageDescription
 ///   binds no symbols across shared libraries at start; each module is compiled for that link ("Idle RSS").
 /// - `-function-sections`: a section per function, which the linker's `--symbol-ordering-file` (below) can move;
 ///   without it the swap and reload paths stay spread over many pages ("Swap cost").
-/// - `-enforce-exclusivity=unchecked`: no run-time exclusivity checks on a FIFO reload's way to its file ("Reload
-///   latency"); the compile-time checks stay, and so do the run-time ones in debug builds, where the tests run.
 let staticRuntimeInRelease: [SwiftSetting] = [
     .unsafeFlags(
-        ["-static-stdlib", "-Xfrontend", "-function-sections", "-enforce-exclusivity=unchecked"],
+        ["-static-stdlib", "-Xfrontend", "-function-sections"],
         .when(platforms: [.linux], configuration: .release))
 ]
 
@@ -33,8 +31,6 @@ let strippedInRelease: [LinkerSetting] =
 /// - `--symbol-ordering-file`: the functions the daemon runs (profiled by `scripts/generate-symbol-order.py`) first, a
 ///   second's swaps first of all, then a FIFO reload's, so the code a wake touches is on few pages ("Swap cost"). A
 ///   function not listed, and the toolchain's static libraries (no section per function), keep their place.
-/// - `-L Linker`: its `libstdc++.so` is a linker script naming `libstdc++.a`, found by the runtime's `-lstdc++` before
-///   the shared library, so the daemon does not load and relocate libstdc++.so.6 at start.
 /// - `--no-export-dynamic` (the runtime's link arguments export every public symbol of ours): dynamic symbols nothing
 ///   looks up.
 /// SwiftPM already passes `--gc-sections` in release.
@@ -45,7 +41,7 @@ let staticLinkFlags = ["-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlin
 let releaseLinkFlags =
     staticLinkFlags + [
         "-Xlinker", "--symbol-ordering-file=" + linkerDirectory + "/release-symbol-order.txt",
-        "-Xlinker", "--no-warn-symbol-ordering", "-L", linkerDirectory, "-Xlinker", "--no-export-dynamic",
+        "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "--no-export-dynamic",
     ]
 
 /// How the executable is linked. In release, `releaseLinkFlags` and `strippedInRelease`, above. In debug builds too the

@@ -17,7 +17,7 @@ extension Daemon {
     func perform(_ actions: [EngineAction], painting: Bool = false) {
         let now = clock.now
         // The output directory is checked once for the whole second boundary, not once per file.
-        writingBarFiles(now: now) {
+        writingBarFiles {
             var wroteBarFiles = false
             // A start-up's paint: new files are made on two threads (`OutputWriter.writeAll`), a chunk at a time so
             // that the rendered bytes of 10,000 widgets are never all held at once. Not for a second boundary of 1,000
@@ -71,13 +71,12 @@ extension Daemon {
         }
     }
 
-    /// Runs `body`'s writes of bar files as one batch of the output writer (`inOneBatch`: the directory checked once,
-    /// the held files exchanged together at its end), then notes the files whose exchange failed there, and, when
-    /// `body` says it wrote a file, lets those files' readers run before the daemon's own work (`letReadersRun`).
-    func writingBarFiles(now: Date, _ body: () -> Bool) {
+    /// Runs `body`'s writes of bar files as one batch of the output writer (`inOneBatch`: the directory checked once)
+    /// and, when `body` says it wrote a file, lets those files' readers run before the daemon's own work
+    /// (`letReadersRun`).
+    func writingBarFiles(_ body: () -> Bool) {
         var wrote = false
         outputs.inOneBatch { wrote = body() }
-        for (name, failure) in outputs.takeFailedWrites() { noteEntryWrite(of: name, failure: failure, now: now) }
         if wrote { readersWaiting = true }
     }
 
@@ -111,9 +110,7 @@ extension Daemon {
         holdStoreWhileReloadsWait()
         reloads.startWaiting(in: &engine, before: letReadersRun) { reload, instance, current, now in
             log(.debug, "\(reload.instance): asking \(instance.kind) for a timeline")
-            let answeredAtOnce = runner.start(
-                instance, token: reload.token, now: now, current: current,
-                answered: earlyAnswers.isEmpty ? nil : earlyAnswers.removeValue(forKey: reload.instance))
+            let answeredAtOnce = runner.start(instance, token: reload.token, now: now, current: current)
             return answeredAtOnce ? .answeredAtOnce : .running
         }
         holdStoreWhileReloadsWait()

@@ -13,9 +13,6 @@ import YAML
 extension Daemon {
     /// Re-reads widgets.yaml. An invalid edit keeps the running configuration and logs every error.
     func reloadConfiguration() {
-        // A `reload NAME` earlier in this turn answered for the widget as it was configured: a changed widget must not
-        // be handed that answer (`Daemon+EarlyAnswer`).
-        forgetEarlyAnswers()
         announceReloading()
         watchConfigTarget()
         // The parse maps code the loop does not run: trimmed again once the widgets it starts have answered.

@@ -86,7 +86,6 @@ extension Daemon {
         let now = clock.now
         switch request {
         case .reload(let target, let acknowledgement, let line):
-            if case .instance(let name) = target { writeEarlyAnswer(of: name, now: now) }
             if !self.request(target, acknowledgement: acknowledgement, now: now) {
                 log(.warning, from: Self.fifoSource, "'\(LogText.excerpt(line))' names no widget")
             }

@@ -76,9 +76,6 @@ final class Daemon {
     /// The reloads waiting for a provider thread, the `--wait` requests waiting for them, and the intents on command
     /// widgets waiting or running: the rules, with no I/O (`ReloadDispatcher`).
     var reloads: ReloadDispatcher
-    /// Timelines already written for a `reload NAME` line of this turn, waiting for the reload the engine starts for
-    /// it (`Daemon+EarlyAnswer`).
-    var earlyAnswers: [String: Timeline] = [:]
     /// Keeps the store open while store reloads wait for its thread (`Daemon+StoreHold`).
     var storeHold: StoreHold?
     /// Commands started by clicks that have not been reaped yet, and the waiting clicks they answer.
@@ -251,7 +248,6 @@ final class Daemon {
                 if directoryGuard.outputRepairIsDue(now: clock.now) { repairOutputs() }
                 doHousekeeping(now: clock.now)
                 perform(engine.advance(now: clock.now))
-                forgetEarlyAnswers()
             } catch {
                 // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
                 log(.error, "\(error)")

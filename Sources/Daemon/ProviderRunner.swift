@@ -133,20 +133,11 @@ struct ProviderRunner: Sendable {
         }
     }
 
-    /// Starts `instance`'s timeline call; its result is posted to the queue with `token`. `answered`: the timeline
-    /// `answerAtOnce` gave for this reload a moment ago (`Daemon.writeEarlyAnswer`), posted as the call's result
-    /// instead of asking the kind again.
+    /// Starts `instance`'s timeline call; its result is posted to the queue with `token`.
     /// - Returns: true when the kind answered at once, on this thread (its result is already in the queue); false when
     ///   the call runs elsewhere and may take until its timeout.
     @discardableResult
-    func start(
-        _ instance: WidgetInstance, token: UInt64, now: Date, current: EntryContent?, answered: Timeline? = nil
-    ) -> Bool {
-        if let answered {
-            queue.postFromLoop(
-                ProviderCompletion(instance: instance.name, token: token, result: .success(answered), lane: .shared))
-            return true
-        }
+    func start(_ instance: WidgetInstance, token: UInt64, now: Date, current: EntryContent?) -> Bool {
         guard let kind = registry.kind(named: instance.kind) else {
             queue.post(
                 ProviderCompletion(
@@ -184,18 +175,6 @@ struct ProviderRunner: Sendable {
             withExtendedLifetime(hold) {}
         }
         return false
-    }
-
-    /// `instance`'s timeline, computed now on this thread when `start` would do so (a kind that computes in memory,
-    /// on the shared lane, with an answer at once); nil for every other kind, and when the kind fails (the reload
-    /// that follows then asks it again, and reports the failure).
-    func answerAtOnce(_ instance: WidgetInstance, now: Date, current: EntryContent?) -> Timeline? {
-        guard !instance.runMode.isPersistent, let kind = registry.kind(named: instance.kind),
-            lane(of: instance, kind: kind) == .shared
-        else { return nil }
-        let context = Self.context(of: instance, now: now, current: current)
-        guard case .success(let timeline)? = Self.immediateResult(kind, instance, context) else { return nil }
-        return timeline
     }
 
     /// A hold on the store that keeps it open between the calls that wait for the store's thread (the daemon takes one

@@ -25,9 +25,6 @@ struct HeldSpares {
     /// library's is called for it (docs/PERFORMANCE.md, "Swap cost").
     struct Names {
         let name: String
-        /// `name` and the spare's name as C strings, one after the other, for an exchange made after the write
-        /// (`exchangePending(in:now:)`), when the names made for the write are gone.
-        let cNames: [CChar]
     }
 
     struct Pair {
@@ -41,9 +38,6 @@ struct HeldSpares {
         var liveSize: Int
         /// When it was last written (`CLOCK_MONOTONIC_COARSE`, seconds).
         var lastWrite: Int32
-        /// The spare holds the file's next contents and waits for the end of the batch to be exchanged
-        /// (`OutputWriter+DeferredExchanges`).
-        var exchangePending = false
     }
 
     /// At most this many files are held; 0 holds none.
@@ -51,10 +45,6 @@ struct HeldSpares {
     private var pairs: [Pair?] = []
     /// Each slot's names, beside `pairs`: set and cleared with its pair.
     private var names: [Names?] = []
-    /// The slots whose spare waits for its exchange, in the order written (`deferExchange`).
-    private var pending: [Int32] = []
-    /// The files whose pair was given up while its exchange waited: their new contents took no name.
-    private var releasedWhilePending: [String] = []
     private var freeSlots: [Int32] = []
     /// Before this time (monotonic seconds) a full table is not searched again for idle pairs.
     private var nextIdleCheck: Int32 = 0
@@ -112,7 +102,6 @@ struct HeldSpares {
         swap(&pair.spare, &pair.live)
         swap(&pair.spareSize, &pair.liveSize)
         pair.lastWrite = now
-        pair.exchangePending = false
         pairs[Int(slot)] = pair
         if pair.spareSize != pair.liveSize, pair.spareSize != 0, toEmpty.count < capacity { toEmpty.append(slot) }
     }
@@ -133,7 +122,7 @@ struct HeldSpares {
     /// its next rewrite truncates it then, as before.
     mutating func emptyRetiredSpares() {
         for slot in toEmpty {
-            guard Int(slot) < pairs.count, let pair = pairs[Int(slot)], !pair.exchangePending, pair.spareSize != 0,
+            guard Int(slot) < pairs.count, let pair = pairs[Int(slot)], pair.spareSize != 0,
                 SpareFileCalls.takeWriteLease(pair.spare) == 0
             else { continue }
             if retryingInterrupted({ ftruncate(pair.spare, 0) }) == 0 {
@@ -151,58 +140,6 @@ struct HeldSpares {
         pairs[Int(slot)]?.spareSize = size
     }
 
-    /// The spare in `slot` was rewritten with `size` bytes at `now`; its exchange waits for `exchangePending(in:now:)`.
-    /// Returns how many wait.
-    mutating func deferExchange(slot: Int32, size: Int, now: Int32) -> Int {
-        pairs[Int(slot)]?.spareSize = size
-        pairs[Int(slot)]?.exchangePending = true
-        pairs[Int(slot)]?.lastWrite = now
-        pending.append(slot)
-        return pending.count
-    }
-
-    /// Some exchange waits, or a file lost its pair while one did.
-    var hasPendingExchanges: Bool { !pending.isEmpty || !releasedWhilePending.isEmpty }
-
-    /// Whether the pair in `slot` waits for its exchange (whichever file it holds: a slot given to another file since
-    /// only makes the caller settle early).
-    func isExchangePending(slot: Int32) -> Bool {
-        slot >= 0 && Int(slot) < pairs.count && pairs[Int(slot)]?.exchangePending == true
-    }
-
-    /// Makes the waiting exchanges in `directory`, in the order written. Returns the names of the files whose new
-    /// contents took no name: an exchange refused (a name deleted by someone; the pair is given up), or a pair given
-    /// up while it waited.
-    mutating func exchangePending(in directory: Int32, now: Int32) -> [String] {
-        for slot in pending {
-            guard Int(slot) < pairs.count, pairs[Int(slot)]?.exchangePending == true, let held = names[Int(slot)] else {
-                continue
-            }
-            let done = held.cNames.withUnsafeBufferPointer { names in
-                let file = names.baseAddress!
-                let spare = file + held.name.utf8.count + 1
-                return retryingInterrupted { SpareFileCalls.exchange(in: directory, spare, file) } == 0
-            }
-            if done {
-                exchanged(slot: slot, now: now)
-            } else {
-                release(slot: slot)
-            }
-        }
-        pending.removeAll(keepingCapacity: true)
-        defer { releasedWhilePending = [] }
-        return releasedWhilePending
-    }
-
-    /// Gives up every pair whose exchange waits, without exchanging it; returns the names of the files whose new
-    /// contents took no name.
-    mutating func dropPending() -> [String] {
-        for slot in pending where isExchangePending(slot: slot) { release(slot: slot) }
-        pending.removeAll(keepingCapacity: true)
-        defer { releasedWhilePending = [] }
-        return releasedWhilePending
-    }
-
     /// Opens `name` and its spare in `directory` and holds them; the slot, or nil when there is no room or either
     /// cannot be opened (the caller just goes on writing by name).
     mutating func hold(_ names: AtomicFile.SpareNames, in directory: Int32, now: Int32) -> Int32? {
@@ -210,9 +147,7 @@ struct HeldSpares {
         if freeSlots.isEmpty, pairs.count >= capacity {
             guard now >= nextIdleCheck else { return nil }
             nextIdleCheck = now + Self.idleCheckInterval
-            // A pair waiting for its exchange was written just now, whatever `idleAfter` says.
-            for slot in pairs.indices
-            where pairs[slot].map({ !$0.exchangePending && now - $0.lastWrite >= idleAfter }) == true {
+            for slot in pairs.indices where pairs[slot].map({ now - $0.lastWrite >= idleAfter }) == true {
                 release(slot: Int32(slot))
             }
             if freeSlots.isEmpty { return nil }
@@ -227,12 +162,8 @@ struct HeldSpares {
             if spare >= 0 { close(spare) }
             return nil
         }
-        let nameLength = strlen(names.cName) + 1
-        let cNames =
-            Array(UnsafeBufferPointer(start: names.cName, count: nameLength))
-            + Array(UnsafeBufferPointer(start: names.cSpare, count: strlen(names.cSpare) + 1))
         let pair = Pair(spare: spare, live: live, spareSize: spareSize, liveSize: liveSize, lastWrite: now)
-        let held = Names(name: names.name, cNames: cNames)
+        let held = Names(name: names.name)
         if let slot = freeSlots.popLast() {
             pairs[Int(slot)] = pair
             self.names[Int(slot)] = held
@@ -246,7 +177,6 @@ struct HeldSpares {
     /// Closes the pair in `slot`, if any.
     mutating func release(slot: Int32) {
         guard slot >= 0, Int(slot) < pairs.count, let pair = pairs[Int(slot)] else { return }
-        if pair.exchangePending, let held = names[Int(slot)] { releasedWhilePending.append(held.name) }
         close(pair.spare)
         close(pair.live)
         pairs[Int(slot)] = nil
@@ -265,7 +195,6 @@ struct HeldSpares {
         pairs = []
         names = []
         freeSlots = []
-        pending = []
         toEmpty = []
     }
 

@@ -43,9 +43,6 @@ public final class OutputWriter {
     /// How many files are held open with their spares, for tests.
     var heldFileCount: Int { heldSpares.count }
 
-    /// Files whose deferred exchange failed, and why, until the caller takes them (`takeFailedWrites`).
-    var failedWrites: [(name: String, error: OutputError)] = []
-
     /// False once leases or `RENAME_EXCHANGE` turned out not to work here: every write is then a new file renamed
     /// over the old one.
     var sparesWork = true
@@ -109,7 +106,6 @@ public final class OutputWriter {
 
     /// Forgets what was last written to the file `name` (someone else deleted it), so its next write is not skipped.
     public func forget(fileNamed name: String) {
-        settleExchanges()
         recordViews[name] = nil
         if let written = lastWritten.removeValue(forKey: name) { heldSpares.release(slot: written.slot, for: name) }
     }
@@ -119,7 +115,6 @@ public final class OutputWriter {
     /// Until it succeeds every write fails with the reason: the daemon does not write through a link put where its
     /// directory was, nor into a directory of someone else's.
     public func recreate() throws(OutputError) {
-        settleExchanges()
         heldSpares.releaseAll()
         lastWritten = [:]
         recordViews = [:]
@@ -137,21 +132,14 @@ public final class OutputWriter {
     /// Runs `body` with the output directory checked once for all its writes instead of before each one: a second
     /// boundary with 1,000 clocks due then costs one `lstat`, not 1,000. A directory replaced during the batch is found
     /// by the next batch; that window is the one every write already has between its check and its rename.
-    ///
-    /// The held files rewritten in the batch change names together at its end (`OutputWriter+DeferredExchanges`); a
-    /// failure there is kept for `takeFailedWrites`.
     public func inOneBatch<Result>(_ body: () throws -> Result) rethrows -> Result {
         batchDepth += 1
         defer {
-            if batchDepth == 1 { settleExchanges() }
             batchDepth -= 1
             if batchDepth == 0 { forgetBatchCheck() }
         }
         return try body()
     }
-
-    /// Inside `inOneBatch`.
-    var isBatching: Bool { batchDepth > 0 }
 
     /// The path without trailing slashes, which would make `lstat` and `O_NOFOLLOW` follow a symbolic link. Made once:
     /// it is checked before every write, and trimming it each time (`count` walks the whole path) would be on every
@@ -278,7 +266,6 @@ public final class OutputWriter {
     }
 
     func remove(instance: String, suffixes: [String]) throws(OutputError) {
-        settleExchanges()
         var firstFailure: OutputError?
         let directory = try checkedDescriptor()
         for suffix in suffixes {
@@ -300,30 +287,19 @@ public final class OutputWriter {
 
     func writeIfChanged(_ bytes: [UInt8], name: String) throws(OutputError) -> Bool {
         // Found, the bytes are compared through the index.
-        var known = lastWritten.index(forKey: name)
-        if let index = known {
-            if lastWritten.values[index].bytes == bytes { return false }
-            // Written already in this batch: that version takes its name first, and this one goes to the spare after.
-            if heldSpares.isExchangePending(slot: lastWritten.values[index].slot) {
-                settleExchanges()
-                known = lastWritten.index(forKey: name)
-            }
-        }
+        let known = lastWritten.index(forKey: name)
+        if let index = known, lastWritten.values[index].bytes == bytes { return false }
         let directory = try checkedDescriptor()
         if let known, sparesWork {
             var written = lastWritten.values[known]
             let now = HeldSpares.now()
-            if try !rewriteHeldLater(bytes, written: written, name: name, now: now) {
-                let often = written.hasSpare && now - written.at <= HeldSpares.rewrittenWithin
-                try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
-                    try replace(names, with: bytes, in: directory, written: &written, often: often, now: now)
-                }
+            let often = written.hasSpare && now - written.at <= HeldSpares.rewrittenWithin
+            try AtomicFile.withSpareNames(for: name) { names throws(OutputError) in
+                try replace(names, with: bytes, in: directory, written: &written, often: often, now: now)
             }
             written.bytes = bytes
             written.at = now
-            // By name, not through `known`: settling the batch's exchanges on the way (16 deferred, or a failed
-            // rename written again by name) may have changed `lastWritten`, and an index into it is then invalid.
-            lastWritten[name] = written
+            lastWritten.values[known] = written
             return true
         }
         // A first write: the file there may not be one of this process's, so it does not become a spare.
@@ -360,7 +336,6 @@ public final class OutputWriter {
 
     /// Deletes every spare (at the daemon's stop): the files bars read stay, the hidden spares beside them go.
     public func removeSpares() {
-        settleExchanges()
         heldSpares.releaseAll()
         guard let directory = try? checkedDescriptor() else { return }
         for index in lastWritten.indices where lastWritten.values[index].hasSpare {

@@ -199,53 +199,6 @@ struct EngineTests {
         #expect(!harness.engine.isAwaiting(instance: "a", token: token))
     }
 
-    @Test func anIdleInstanceIsOneWithNoCallInFlight() throws {
-        var harness = EngineHarness([instance("a")], at: t0)
-        // Start-up's reload is in flight.
-        #expect(harness.engine.withIdleInstance(named: "a", at: t0) { _, _ in true } == nil)
-        harness.complete("a", .success(Timeline(entries: entries(t0, ["1"], every: 1), policy: .never)))
-        let asked = harness.engine.withIdleInstance(named: "a", at: t0) { instance, current in
-            "\(instance.name) \(current.text)"
-        }
-        #expect(asked == "a 1")
-        #expect(harness.engine.withIdleInstance(named: "nope", at: t0) { _, _ in true } == nil)
-    }
-
-    /// The content the daemon writes before the engine takes an answer in (`Daemon.writeEarlyAnswer`) must be what the
-    /// engine shows once it has: for stored entries, a timeline with none (the fallback), a sequence, and after a
-    /// failure, whose stale marking a success clears.
-    @Test(arguments: [false, true])
-    func theContentOfAnAnswerIsWhatCompletedShows(afterAFailure: Bool) throws {
-        let zone = try Zone.load(identifier: "Europe/Berlin")
-        let answers = [
-            Timeline(entries: entries(t0.addingTimeInterval(-5), ["old", "now", "later"], every: 5), policy: .never),
-            Timeline(entries: [], policy: .never),
-            Timeline(
-                sequence: TimelineSequence(start: t0, step: 1, count: 60, format: "%H:%M:%S", timeZone: zone),
-                policy: .atEnd),
-        ]
-        for answer in answers {
-            var harness = EngineHarness([instance("a")], at: t0)
-            harness.complete("a", .success(Timeline(entries: entries(t0, ["first"], every: 1), policy: .never)))
-            if afterAFailure {
-                harness.engine.request(.instance("a"), now: t0)
-                harness.record(harness.engine.advance(now: t0))
-                harness.complete("a", .failure(ProviderFailure("boom")))
-                #expect(harness.engine.content(of: "a", at: t0)?.state == .stale)
-            }
-            let at = t0.addingTimeInterval(2)
-            harness.now = at
-            let early = harness.engine.content(of: "a", answering: answer, at: at)
-            harness.engine.request(.instance("a"), now: at)
-            harness.record(harness.engine.advance(now: at))
-            harness.complete("a", .success(answer))
-            #expect(early != nil)
-            #expect(early == harness.engine.content(of: "a", at: at))
-        }
-        let engine = EngineHarness([instance("a")], at: t0).engine
-        #expect(engine.content(of: "nope", answering: Timeline(entries: [], policy: .never), at: t0) == nil)
-    }
-
     @Test func aProviderAskingToReloadAtOnceIsRateLimited() {
         var harness = EngineHarness([instance("a")], at: t0)
         harness.run(until: t0.addingTimeInterval(40)) { _, now in

@@ -31,26 +31,6 @@ extension Engine {
         }
     }
 
-    /// What `body` answers about the instance named `name` and what it shows at `now`, when no call of it is in flight
-    /// (nil otherwise, or when there is no such instance): a reload asked for now would start at once.
-    @inlinable
-    public func withIdleInstance<Result>(
-        named name: String, at now: Date, _ body: (Instance, EntryContent) -> Result
-    ) -> Result? {
-        guard let index = indexByName[name] else { return nil }
-        return states.withUnsafeBufferPointer { states in
-            guard states[index].inFlight == nil else { return nil }
-            return body(states[index].instance, states[index].content(at: now))
-        }
-    }
-
-    /// What the instance would show at `now` once `timeline` is taken in as its provider's answer (a success clears
-    /// a failure's marking), as `completed` would show it; nil when there is no such instance.
-    public func content(of name: String, answering timeline: Timeline, at now: Date) -> EntryContent? {
-        guard let index = indexByName[name] else { return nil }
-        return states.withUnsafeBufferPointer { $0[index].content(answering: timeline, at: now) }
-    }
-
     /// What the instance shows at `now`.
     public func content(of name: String, at now: Date) -> EntryContent? {
         guard let index = indexByName[name] else { return nil }

@@ -52,18 +52,6 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     /// What the widget shows at `now`: the current entry of the last good timeline (marked stale while the
     /// provider fails), else the restored or placeholder content; dynamic dates written out.
     @usableFromInline func content(at now: Date) -> EntryContent {
-        Self.content(of: timeline, fallback: fallback, failure: failure, at: now)
-    }
-
-    /// What the widget would show at `now` with `timeline` as its provider's last answer, a success.
-    func content(answering timeline: Timeline, at now: Date) -> EntryContent {
-        Self.content(of: timeline, fallback: fallback, failure: nil, at: now)
-    }
-
-    /// The one rule for both: `ShownContent` on `timeline`.
-    private static func content(
-        of timeline: Timeline?, fallback: EntryContent, failure: String?, at now: Date
-    ) -> EntryContent {
         // A computed timeline (a clock) is read in place, not copied out of its box (`Timeline.withSequence`); it has
         // no stored entries.
         if let content = timeline?.withSequence({ ShownContent.at(now, sequence: $0, failure: failure) }) {

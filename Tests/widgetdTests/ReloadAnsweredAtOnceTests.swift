@@ -2,11 +2,10 @@ import Foundation
 import System
 import Testing
 
-/// A `reload NAME` line for a kind that answers at once is written before the engine's bookkeeping, and the engine
-/// then takes in that same answer (`Daemon+EarlyAnswer`): one rename per reload, and the record says what the file
-/// shows. What the reload's write needs next is made ready after it (an empty spare).
-@Suite("a reload's answer written early", .spawnsDaemons)
-struct EarlyAnswerTests {
+/// A `reload NAME` line for a kind that answers at once, in memory: one rename per reload, and the record says what
+/// the file shows. What the reload's write needs next is made ready after it (an empty spare).
+@Suite("a reload of a kind that answers at once", .spawnsDaemons)
+struct ReloadAnsweredAtOnceTests {
     @Test func eachReloadRenamesTheFileOnceAndTheRecordAgrees() async throws {
         let daemon = try DaemonUnderTest(config: "widgets:\n  q0:\n    kind: quotes\n    output: [plain]\n")
         #expect(await daemon.waitFor("the quote's timeline") { daemon.hasTimeline("q0") })
@@ -21,8 +20,7 @@ struct EarlyAnswerTests {
         for round in 1...3 {
             let reload = try daemon.cli(["reload", "q0", "--wait"])
             #expect(reload.status == 0, "\(reload.stderr)")
-            // The engine's own write of the answer comes after the acknowledgement's: a quiet spell shows it found the
-            // file unchanged.
+            // A quiet spell shows no second write of the answer.
             #expect(try await waitForQuiet("renames of q0.plain to stop", window: .milliseconds(300), countRenames))
             #expect(count == round, "round \(round): \(count) renames")
             let now = try #require(daemon.read("q0.plain"))
