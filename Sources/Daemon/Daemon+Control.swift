@@ -39,41 +39,27 @@ extension Daemon {
     /// How many `on_click` commands may run at once; a click past that is refused, and said so.
     static let clickCommandsAtOnce = 64
 
-    /// Reads what the FIFO holds and carries out the requests each line makes (`RequestDispatcher`), in order.
-    ///
-    /// `config` lines in a row are one re-read of widgets.yaml, whose answer acknowledges them all: each re-read is a
-    /// whole parse and apply, and a flood of 100,000 (`yes config > control`) kept the loop from the clocks for
-    /// seconds. Any other line first has the waiting re-read made, and is then decided against the config it brought.
+    /// Reads what the FIFO holds and carries out the requests each line makes (`RequestDispatcher`), in order; a run
+    /// of `config` lines is one re-read, and the line after it is decided against the config it brought
+    /// (`ConfigRereads`).
     func handleControlLines() {
         guard let fifo else { return }
-        var configWaiting = false
-        var configAcknowledgements: [ControlCommand.AckToken] = []
-        func reloadWaitingConfiguration() {
-            guard configWaiting else { return }
+        var rereads = ConfigRereads()
+        func rereadHeld() {
+            guard let acknowledgements = rereads.takeReread() else { return }
             reloadConfiguration()
-            for acknowledgement in configAcknowledgements { acknowledge(acknowledgement) }
-            configWaiting = false
-            configAcknowledgements = []
+            for acknowledgement in acknowledgements { acknowledge(acknowledgement) }
         }
         for result in fifo.readLines() {
             var requests = dispatcher.requests(for: result, in: engine)
-            let configOnly = requests.allSatisfy {
-                if case .reloadConfiguration = $0 { return true } else { return false }
-            }
-            if configOnly {
-                configWaiting = true
-                for case .reloadConfiguration(let acknowledgement?) in requests {
-                    configAcknowledgements.append(acknowledgement)
-                }
-                continue
-            }
-            if configWaiting {
-                reloadWaitingConfiguration()
+            if rereads.hold(requests) { continue }
+            if rereads.isHolding {
+                rereadHeld()
                 requests = dispatcher.requests(for: result, in: engine)
             }
             for request in requests { carryOut(request) }
         }
-        reloadWaitingConfiguration()
+        rereadHeld()
         if !fifo.isOpen {
             log(.error, "the control FIFO could not be opened again after its writers left: making it again")
             repairRuntime()
