@@ -32,6 +32,26 @@ private struct TapKind: WidgetKind {
     }
 }
 
+/// A kind that binds no button, for clicks on nothing at all.
+private struct StillKind: WidgetKind {
+    let name = "still"
+    let displayName = "Still"
+    let summary = "A kind that binds no button."
+    let families: [Family] = [.systemSmall]
+    let parameters: [ParameterSpec] = []
+    let intents: [IntentSpec] = []
+
+    func placeholder(in context: ProviderContext) -> EntryContent { EntryContent(text: "…") }
+
+    func snapshot(for configuration: IntentValues, in context: ProviderContext) async throws -> TimelineEntry {
+        TimelineEntry(date: context.now, content: EntryContent(text: "still"))
+    }
+
+    func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
+        Timeline(entries: [try await snapshot(for: configuration, in: context)], policy: .never)
+    }
+}
+
 /// Control lines become requests (`RequestDispatcher`), with no daemon, FIFO or provider thread: only an engine
 /// holding the widgets and the kinds.
 @Suite("the request dispatcher: control lines to requests, bad lines logged and dropped")
@@ -94,6 +114,29 @@ struct RequestDispatcherTests {
                 == [
                     .log(.info, reason + "; click dropped", limited: true),
                     .acknowledge(try Self.token("m"), failure: reason),
+                ])
+    }
+
+    /// A widget whose kind binds no button and whose config binds none: the reason says no button does anything, and
+    /// a click without `--wait` is only logged.
+    @Test func aClickOnAWidgetWithNothingBoundAtAllSaysSo() throws {
+        let still = WidgetInstance(name: "still", kind: "still", family: .systemSmall)
+        let dispatcher = RequestDispatcher(registry: KindRegistry([StillKind()]))
+        let engine = Engine(instances: [still], placeholders: [:], now: Date(timeIntervalSince1970: 2_000_000_000))
+        let reason = "still: nothing is bound to the left button (nor to any other ('on_click:' binds one))"
+        #expect(
+            dispatcher.requests(for: .line("click still 1 ack=s"), in: engine)
+                == [
+                    .log(.info, reason + "; click dropped", limited: true),
+                    .acknowledge(try Self.token("s"), failure: reason),
+                ])
+        #expect(
+            dispatcher.requests(for: .line("click still 2"), in: engine)
+                == [
+                    .log(
+                        .info,
+                        "still: nothing is bound to the middle button (nor to any other ('on_click:' binds one)); "
+                            + "click dropped", limited: true)
                 ])
     }
 

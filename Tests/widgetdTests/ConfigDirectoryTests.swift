@@ -3,14 +3,15 @@ import Testing
 
 /// widgets.yaml is followed through its directory, and that directory through its parent: a dotfile manager that
 /// deletes and makes again the whole config directory, or moves it away and puts a new one in its place, does not
-/// leave the daemon blind to every save after it.
+/// leave the daemon blind to every save after it. Which events are a change, and which directory is watched after
+/// each, is `ConfigWatcherTests`' without a daemon; here the daemon acts on them.
 @Suite("the config directory replaced", .spawnsDaemons)
 struct ConfigDirectoryTests {
     static func config(_ names: [String]) -> String {
         "widgets:\n" + names.map { "  \($0):\n    kind: quotes\n" }.joined()
     }
 
-    @Test func aDirectoryDeletedAndMadeAgainIsFollowedAgain() async throws {
+    @Test func aDirectoryDeletedAndMadeAgainOrMovedAwayAndReplacedIsFollowedAgain() async throws {
         let daemon = try DaemonUnderTest(config: Self.config(["a"]), configIn: "dotfiles/widgetd")
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
         let directory = daemon.directory.url.path + "/dotfiles/widgetd"
@@ -25,22 +26,17 @@ struct ConfigDirectoryTests {
         // An editor's save in the new directory is seen: the watch is on it, not on the deleted one.
         try daemon.editConfig(Self.config(["a", "b", "c"]))
         #expect(await daemon.waitFor("c, saved in the new directory") { daemon.hasTimeline("c") }, "\(daemon.log)")
-    }
-
-    @Test func aDirectoryMovedAwayAndReplacedAtOnceIsFollowedAgain() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config(["a"]), configIn: "dotfiles/widgetd")
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
-        let parent = daemon.directory.url.path + "/dotfiles"
 
         // A new directory made aside with its config, then swapped in: the old one moved away, the new one renamed in.
+        let parent = daemon.directory.url.path + "/dotfiles"
         try FileManager.default.createDirectory(atPath: parent + "/widgetd.new", withIntermediateDirectories: false)
-        try Self.config(["a", "d"]).write(
+        try Self.config(["a", "b", "c", "d"]).write(
             toFile: parent + "/widgetd.new/widgets.yaml", atomically: false, encoding: .utf8)
         #expect(rename(parent + "/widgetd", parent + "/widgetd.old") == 0)
         #expect(rename(parent + "/widgetd.new", parent + "/widgetd") == 0)
         #expect(await daemon.waitFor("d, from the directory moved in") { daemon.hasTimeline("d") }, "\(daemon.log)")
 
-        try daemon.editConfig(Self.config(["a", "d", "e"]))
+        try daemon.editConfig(Self.config(["a", "b", "c", "d", "e"]))
         #expect(await daemon.waitFor("e, saved in the directory moved in") { daemon.hasTimeline("e") }, "\(daemon.log)")
     }
 

@@ -4,7 +4,10 @@ import TestSupport
 import Testing
 
 /// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a FIFO line without its newline, a FIFO or
-/// runtime directory deleted under it, outputs it cannot write, floods of bad lines, acknowledgements nobody takes.
+/// runtime directory deleted under it, outputs it cannot write. The rules for floods of bad lines in the log
+/// (`LogRateLimiterTests`, `LogTextTests`; `LogFloodTests` on a daemon), acknowledgements nobody takes
+/// (`StateFilesTests`, `RuntimeDirectoryTests`) and `config` lines in a row (`ConfigRereadsTests`) are tested on their
+/// parts, on a clock the tests move.
 @Suite("widgetd run: hardening of the runtime", .spawnsDaemons)
 struct DaemonRuntimeHardeningTests {
     static let config = """
@@ -109,26 +112,6 @@ struct DaemonRuntimeHardeningTests {
         kill(daemon.processIdentifier, SIGTERM)
         daemon.waitUntilExit()
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
-    }
-
-    /// `config` lines in a row are one re-read of widgets.yaml (a flood of them held the loop for seconds, a full
-    /// parse and apply each), and the line after them is decided against the config they brought.
-    @Test func configLinesInARowAreOneRereadAndTheNextLineSeesItsResult() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        // Written and held open: no IN_CLOSE_WRITE, so only the `config` lines make the daemon read it.
-        let edit = try #require(FileHandle(forWritingAtPath: daemon.configPath))
-        try edit.truncate(atOffset: 0)
-        try edit.write(contentsOf: Data((Self.config + "  second:\n    kind: quotes\n    output: [plain]\n").utf8))
-        defer { try? edit.close() }
-        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
-        // One write under PIPE_BUF, so the daemon reads it in one go.
-        fifo.write(Data((String(repeating: "config\n", count: 500) + "reload second\n").utf8))
-        try fifo.close()
-        #expect(await daemon.waitFor("the second widget") { daemon.hasTimeline("second") }, "\(daemon.log)")
-        let applied = daemon.log.components(separatedBy: "configuration applied").count - 1
-        #expect(applied == 1, "\(daemon.log)")
-        #expect(!daemon.log.contains("names no widget"), "\(daemon.log)")
     }
 
     /// Started with a low soft limit on descriptors (systemd's 1,024 for services, 64 here), the daemon raises it to
@@ -394,74 +377,6 @@ struct DaemonRuntimeHardeningTests {
             await daemon.waitFor("the daemon to say so") { daemon.log.contains("the output files are written again") })
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         daemon.stop()
-    }
-
-    // MARK: 8. Floods and hostile text in the log
-
-    @Test(.aheadInLine) func hostileLinesAreEscapedAndAFloodIsCountedNotRepeated() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        try writeFIFO(
-            daemon.runtime + "/control",
-            "bogus \u{1b}]0;pwned\u{7}\u{1b}[2J\0hidden\rshown " + String(repeating: "x", count: 300) + "\n")
-        #expect(
-            await daemon.waitFor("the hostile line dropped") { daemon.log.contains("control FIFO: dropped 'bogus") })
-        let hostile = try #require(daemon.log.split(separator: "\n").first { $0.contains("dropped 'bogus") })
-        #expect(hostile.contains("\\x1b]0;pwned\\x07\\x1b[2J\\x00hidden\\rshown"))
-        #expect(hostile.contains("xxx…'"))
-        #expect(hostile.utf8.count < 400, "\(hostile.utf8.count) bytes")
-
-        var flood = ""
-        for index in 0..<5000 { flood += "bogus line \(index)\n" }
-        try writeFIFO(daemon.runtime + "/control", flood)
-        // The summary comes when the log's rate window ends; until then the daemon has nothing to do.
-        await DaemonGate.giveBackTurn()
-        #expect(await daemon.waitFor("the flood's summary") { daemon.log.contains("more lines not logged") })
-        let dropped = daemon.log.split(separator: "\n").filter { $0.contains("control FIFO: dropped") }
-        #expect(dropped.count <= 12, "\(dropped.count) lines logged for 5,001 bad ones")
-        #expect(daemon.log.contains("the last: control FIFO: dropped 'bogus line 4999'"))
-        for byte in daemon.log.utf8 where byte < 0x20 || byte == 0x7F {
-            #expect(byte == UInt8(ascii: "\n"), "a raw control byte \(byte) in the log")
-        }
-        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
-    }
-
-    // MARK: 11. Acknowledgement files
-
-    @Test(.aheadInLine) func acknowledgementFilesNobodyTakesAreRemoved() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let acks = directory.url.path + "/run/widgetd/acks"
-        try FileManager.default.createDirectory(
-            atPath: acks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        for index in 0..<50 { _ = try? "".write(toFile: acks + "/stale\(index)", atomically: false, encoding: .utf8) }
-        #expect(
-            chmod(directory.url.path + "/run", 0o700) == 0 && chmod(directory.url.path + "/run/widgetd", 0o700) == 0)
-
-        let daemon = try DaemonUnderTest(config: Self.config, reusing: directory)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: acks).isEmpty, "stale ones go at start-up")
-
-        // A client that reads its acknowledgement removes it.
-        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: acks).isEmpty)
-
-        // Requests whose writer never reads the answer (a --wait that timed out, a script writing ack= itself).
-        var lines = ""
-        for index in 0..<20 { lines += "reload quote ack=gone\(index)\n" }
-        try writeFIFO(daemon.runtime + "/control", lines)
-        #expect(
-            await waitFor("the acknowledgements") {
-                (try? FileManager.default.contentsOfDirectory(atPath: acks).count) == 20
-            }
-        )
-        // What is left is the files' lifetime passing, with nothing for the daemon to do before it ends.
-        await DaemonGate.giveBackTurn()
-        #expect(
-            await waitFor("the acknowledgements nobody took to go", timeout: .seconds(30)) {
-                (try? FileManager.default.contentsOfDirectory(atPath: acks))?.isEmpty == true
-            })
-        #expect(daemon.process.isRunning)
     }
 }
 

@@ -29,23 +29,6 @@ struct WaitOutcomeTests {
         }
     }
 
-    @Test func aClickOnAButtonWithNothingBoundFailsWithTheReason() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await Self.started(daemon))
-        let click = try daemon.cli(["click", "clock", "--wait"])
-        #expect(click.status == 1)
-        #expect(click.stdout == "")
-        #expect(
-            click.stderr == "widgetd: error: clock: nothing is bound to the left button (nor to any other "
-                + "('on_click:' binds one))\n")
-        // Without --wait a bar's click is not told, but the daemon says why it dropped it.
-        #expect(try daemon.cli(["click", "clock", "--button", "2"]).status == 0)
-        #expect(
-            await daemon.waitFor("the dropped click logged") {
-                daemon.log.contains("clock: nothing is bound to the middle button") && daemon.log.contains("dropped")
-            })
-    }
-
     @Test func aRightClickWhoseProgramHasNoDisplayFailsNamingIt() async throws {
         // The daemon's environment names no display (DaemonUnderTest passes none), as at a login before the session.
         let daemon = try DaemonUnderTest(config: Self.config)
