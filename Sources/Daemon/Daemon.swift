@@ -205,6 +205,14 @@ final class Daemon {
         if !ProcessHygiene.adoptOrphans() {
             log(.warning, "cannot become the subreaper of commands' orphans: their background processes may linger")
         }
+        start()
+        while !stopping { turn() }
+        stop(endingEveryProcess: true)
+        return ExitCode.success
+    }
+
+    /// Says it started, paints every widget and asks for their first timelines: what comes before the first turn.
+    func start() {
         log(
             .info,
             "started: \(counted(engine.instanceNames.count, "widget")) from \(configPath); outputs in \(paths.output); "
@@ -222,39 +230,40 @@ final class Daemon {
         removeFilesOfWidgetsGoneSinceLastRun()
         removeLinesOfBarsGoneSinceLastRun()
         announceStarted()
-        while !stopping {
-            do {
-                readersHadTheirTurn = false
-                takeInImmediateAnswers()
-                writeBarLines(now: clock.now)
-                trimWorkingSetWhenDue(now: clock.now)
-                if outputs.hasSparesToEmpty {
-                    letReadersRun()
-                    outputs.emptyRetiredSpares()
-                }
-                // Sleeping lets the readers of this turn's files run: the next turn owes them no `sched_yield`.
-                readersWaiting = false
-                let wake = try loop.wait(
-                    until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor)
-                if wake.clockChanged {
-                    log(.info, "the wall clock changed: looking at every widget again")
-                    directoryGuard.clockChanged(now: clock.now)
-                    perform(engine.clockChanged(now: clock.now))
-                }
-                if wake.completions { handleCompletions() }
-                if wake.controlLines { handleControlLines() }
-                if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
-                if !wake.signals.isEmpty { handleSignals(wake.signals) }
-                if directoryGuard.outputRepairIsDue(now: clock.now) { repairOutputs() }
-                doHousekeeping(now: clock.now)
-                perform(engine.advance(now: clock.now))
-            } catch {
-                // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
-                log(.error, "\(error)")
+    }
+
+    /// One turn of the loop: sleeps until the next deadline or event (at most `timeout`, for tests; nil: as long as it
+    /// takes), then handles what woke it and advances the engine to the clock's time.
+    func turn(timeout: Duration? = nil) {
+        do {
+            readersHadTheirTurn = false
+            takeInImmediateAnswers()
+            writeBarLines(now: clock.now)
+            trimWorkingSetWhenDue(now: clock.now)
+            if outputs.hasSparesToEmpty {
+                letReadersRun()
+                outputs.emptyRetiredSpares()
             }
+            // Sleeping lets the readers of this turn's files run: the next turn owes them no `sched_yield`.
+            readersWaiting = false
+            let wake = try loop.wait(
+                until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor, timeout: timeout)
+            if wake.clockChanged {
+                log(.info, "the wall clock changed: looking at every widget again")
+                directoryGuard.clockChanged(now: clock.now)
+                perform(engine.clockChanged(now: clock.now))
+            }
+            if wake.completions { handleCompletions() }
+            if wake.controlLines { handleControlLines() }
+            if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
+            if !wake.signals.isEmpty { handleSignals(wake.signals) }
+            if directoryGuard.outputRepairIsDue(now: clock.now) { repairOutputs() }
+            doHousekeeping(now: clock.now)
+            perform(engine.advance(now: clock.now))
+        } catch {
+            // A failed poll or timer call is a bug or a resource limit; say so and keep serving.
+            log(.error, "\(error)")
         }
-        stop()
-        return ExitCode.success
     }
 
     // MARK: - Events
@@ -279,14 +288,18 @@ final class Daemon {
         engine.request(.all, now: now)
     }
 
-    private func stop() {
+    /// Stops serving: sessions and plugins end, entries are kept, the FIFO and the lock go. `endingEveryProcess`: the
+    /// commands still running in this process end too, which a test that runs a daemon beside others must not ask.
+    func stop(endingEveryProcess: Bool) {
         announceStopping()
         // Commands still running would otherwise run on with no one to read them, and what they started in the
         // background (`setsid` included) must not outlive the daemon.
         stopAllSessions()
         stopPlugins()
-        RunningCommands.terminateAll()
-        ProcessHygiene.endAll()
+        if endingEveryProcess {
+            RunningCommands.terminateAll()
+            ProcessHygiene.endAll()
+        }
         for name in engine.instanceNames { remember(name, unlessKept: true) }
         // The bar files stay for the bars; their hidden spares (AtomicFile+Spare) go.
         outputs.removeSpares()
