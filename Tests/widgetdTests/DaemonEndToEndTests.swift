@@ -183,52 +183,6 @@ struct DaemonEndToEndTests {
         #expect(message == "widgetd: error: 'slow' was removed from the configuration\n")
     }
 
-    @Test(.aheadInLine) func deletedOutputFilesAreWrittenAgain() async throws {
-        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n    output: [plain, i3bar]\n")
-        // The first timeline, not the placeholder: a quote that arrives later would replace the file by itself.
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        #expect(
-            await daemon.waitFor("the files") { daemon.read("quote.i3bar") != nil && daemon.read("quote.json") != nil })
-        let plain = try #require(daemon.read("quote.plain"))
-        unlink(daemon.output + "/quote.plain")
-        unlink(daemon.output + "/quote.json")
-        #expect(
-            await waitFor("the deleted files to come back") {
-                daemon.read("quote.plain") == plain && daemon.read("quote.json") != nil
-            })
-        #expect(daemon.log.contains("quote's files were deleted: writing them again"))
-
-        // `rm -r` of the whole directory, then it comes back. That the repair waits until deletions have stopped, so
-        // as not to race the removal, is `DirectoryGuardTests`' on a driven clock; here the removal is tried again
-        // should it meet the repair's writes, as a user would.
-        #expect(
-            await waitFor("rm -r of the output directory") {
-                (try? FileManager.default.removeItem(atPath: daemon.output)) != nil
-            })
-        #expect(
-            await waitFor("the directory and every file to come back") {
-                daemon.read("quote.plain") == plain && daemon.read("quote.i3bar") != nil
-                    && daemon.read("quote.json") != nil
-            })
-        #expect(daemon.log.contains("was deleted or moved: making it again"))
-        // Watched again: a later deletion is repaired too, and so is a move.
-        unlink(daemon.output + "/quote.i3bar")
-        #expect(await daemon.waitFor("the i3bar file to come back") { daemon.read("quote.i3bar") != nil })
-        #expect(rename(daemon.output, daemon.output + ".old") == 0)
-        #expect(await daemon.waitFor("the moved directory made again") { daemon.read("quote.plain") == plain })
-        // Replaced at once by a new, empty directory: the new one is watched and filled. The removal can meet the
-        // daemon still writing the directory it just made (a temporary file gone before `rm -r` reached it), and is
-        // tried again, as above.
-        #expect(
-            await waitFor("rm -r of the remade output directory") {
-                (try? FileManager.default.removeItem(atPath: daemon.output)) != nil
-            })
-        #expect(mkdir(daemon.output, 0o700) == 0)
-        #expect(await daemon.waitFor("the new directory filled") { daemon.read("quote.plain") == plain })
-        unlink(daemon.output + "/quote.i3bar")
-        #expect(await daemon.waitFor("a deletion in the new directory repaired") { daemon.read("quote.i3bar") != nil })
-    }
-
     @Test func waitReportsARequestThatFailed() async throws {
         let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n  todos:\n    kind: todos\n")
         #expect(

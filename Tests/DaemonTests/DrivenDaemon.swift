@@ -1,0 +1,98 @@
+import Foundation
+import Kind
+import Providers
+import TestSupport
+import Testing
+
+@testable import Daemon
+
+/// The daemon itself, in this process, on a clock the test moves (`ManualClock`), as NIO's `EmbeddedEventLoop` is:
+/// the test takes the loop's turns, so a delay, a retry or a lifetime passes by `advance(by:)` instead of by waiting.
+///
+/// Its files, FIFO and inotify watches are real, in a temporary directory; its providers run on their own threads, and
+/// their answers wake a turn at once. The clock starts years ahead of the wall clock, so the wall-clock timer never
+/// fires by itself: only `advance` passes a deadline. No signal reaches it, and its stop ends no command of this
+/// process (tests beside it run theirs): the configs here use in-process kinds only.
+final class DrivenDaemon {
+    static let start = Date(timeIntervalSince1970: 2_000_000_000)
+
+    let directory: TemporaryDirectory
+    let clock = ManualClock(DrivenDaemon.start)
+    let lines = Captured()
+    let configPath: String
+    let daemon: Daemon
+    private var stopped = false
+
+    var runtime: String { directory.url.path + "/run/widgetd" }
+    var output: String { runtime + "/out" }
+    var log: String { lines.all.joined(separator: "\n") }
+
+    /// Starts a daemon on `config` (widgets.yaml in a fresh directory) and takes the start's first turn.
+    init(config: String) throws {
+        directory = try TemporaryDirectory()
+        let root = directory.url.path
+        for sub in ["run", "state", "data", "home"] {
+            try FileManager.default.createDirectory(
+                atPath: root + "/" + sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        configPath = try directory.write("widgets.yaml", config)
+        let environment = [
+            "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
+            "HOME": root + "/home", "PATH": "/usr/bin:/bin",
+        ]
+        let store = StoreAccess(path: root + "/data/store.sqlite")
+        let lines = self.lines
+        daemon = try Daemon(
+            configPath: configPath, standard: KindRegistry.standard(store: store), store: store,
+            environment: environment, log: Log(level: .debug) { lines.append($0) }, clock: clock)
+        daemon.start()
+    }
+
+    deinit {
+        stop()
+        directory.remove()
+    }
+
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        daemon.stop(endingEveryProcess: false)
+    }
+
+    func read(_ name: String) -> String? {
+        try? String(contentsOfFile: output + "/" + name, encoding: .utf8)
+    }
+
+    /// Whether the first timeline of `name` has landed (the daemon writes its status file after its entries).
+    func hasTimeline(_ name: String) -> Bool {
+        FileManager.default.fileExists(atPath: runtime + "/status/" + name + ".json")
+    }
+
+    /// Takes turns, the clock standing still, until `condition` holds: each turn sleeps until an event (a provider's
+    /// answer, a file event), a second at most, so a missing event fails the test instead of hanging it.
+    @discardableResult
+    func turns(
+        until what: String, atMost count: Int = 20, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () -> Bool
+    ) -> Bool {
+        for _ in 0..<count {
+            if condition() { return true }
+            daemon.turn(timeout: .seconds(1))
+        }
+        if condition() { return true }
+        Issue.record("no \(what) after \(count) turns", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// Takes a turn for what is ready now (the kernel queues a file event before the call that caused it returns),
+    /// without waiting and without moving the clock.
+    func settle() {
+        daemon.turn(timeout: .zero)
+    }
+
+    /// Moves the clock by `seconds` and takes a turn at the new time.
+    func advance(by seconds: TimeInterval) {
+        clock.advance(by: seconds)
+        daemon.turn(timeout: .zero)
+    }
+}
