@@ -17,19 +17,25 @@ final class DrivenDaemon {
     static let start = Date(timeIntervalSince1970: 2_000_000_000)
 
     let directory: TemporaryDirectory
-    let clock = ManualClock(DrivenDaemon.start)
+    /// Starts at `start`, or where the earlier daemon's stood.
+    let clock: ManualClock
     let lines = Captured()
     let configPath: String
     let daemon: Daemon
     private var stopped = false
+    /// The daemon whose directories this one took over, kept until this one is done.
+    private let earlier: DrivenDaemon?
 
     var runtime: String { directory.url.path + "/run/widgetd" }
     var output: String { runtime + "/out" }
     var log: String { lines.all.joined(separator: "\n") }
 
-    /// Starts a daemon on `config` (widgets.yaml in a fresh directory) and takes the start's first turn.
-    init(config: String) throws {
-        directory = try TemporaryDirectory()
+    /// Starts a daemon on `config` (widgets.yaml in a fresh directory, or in that of `earlier`, stopped, which is then
+    /// kept as long as this one) and paints what the start paints.
+    init(config: String, reusing earlier: DrivenDaemon? = nil) throws {
+        directory = try earlier?.directory ?? TemporaryDirectory()
+        self.earlier = earlier
+        clock = ManualClock(earlier?.clock.now ?? Self.start)
         let root = directory.url.path
         for sub in ["run", "state", "data", "home"] {
             try FileManager.default.createDirectory(
@@ -50,13 +56,19 @@ final class DrivenDaemon {
 
     deinit {
         stop()
-        directory.remove()
+        if earlier == nil { directory.remove() }
     }
 
     func stop() {
         guard !stopped else { return }
         stopped = true
         daemon.stop(endingEveryProcess: false)
+    }
+
+    /// Replaces widgets.yaml the way editors do: write a temporary file, then rename it over.
+    func editConfig(_ text: String) throws {
+        let temporary = try directory.write(".widgets.yaml.swp", text)
+        #expect(rename(temporary, configPath) == 0)
     }
 
     func read(_ name: String) -> String? {

@@ -245,88 +245,6 @@ struct DaemonEndToEndTests {
         #expect(result.stderr.contains("not running"))
     }
 
-    @Test func hundredsOfWidgetsPaintEveryFileAtStartAndAgainAfterARestart() async throws {
-        // More widgets than `Daemon.showsPaintedTogether`: the paint goes through `OutputWriter.writeAll`.
-        let count = 700
-        var config = "widgets:\n"
-        for index in 0..<count { config += "  c\(index):\n    kind: clock\n    output: [plain, i3bar]\n" }
-        let first = try DaemonUnderTest(config: config)
-        func visibleFiles(_ daemon: DaemonUnderTest, _ suffix: String) -> Int {
-            ((try? FileManager.default.contentsOfDirectory(atPath: daemon.output)) ?? [])
-                .filter { !$0.hasPrefix(".") && $0.hasSuffix(suffix) }.count
-        }
-        #expect(await first.waitFor("every bar file") { visibleFiles(first, ".plain") == count })
-        #expect(await first.waitFor("every i3bar file") { visibleFiles(first, ".i3bar") == count })
-        for index in [0, 349, 699] {
-            let plain = try #require(first.read("c\(index).plain"))
-            #expect(plain.count > 1 && plain.hasSuffix("\n"), "\(plain.debugDescription)")
-            #expect(first.read("c\(index).i3bar")?.contains("\"full_text\"") == true)
-        }
-        #expect(!first.log.contains("cannot write"), "\(first.log)")
-        first.stop()
-        // The same directories again: every file is there from the last run, so each is replaced, not linked in.
-        func inode(_ path: String) -> ino_t? {
-            var status = stat()
-            return lstat(path, &status) == 0 ? status.st_ino : nil
-        }
-        let before = try #require(inode(first.output + "/c5.plain"))
-        let second = try DaemonUnderTest(config: config, reusing: first.directory)
-        #expect(
-            await second.waitFor("the files replaced") {
-                inode(second.output + "/c5.plain").map { $0 != before } == true
-            })
-        // Every name looked up, so that a failure says which file is missing (once, under a full run's load on tmpfs,
-        // a count of the directory read 699: not reproduced since, alone or in C beside 700 renames or exchanges).
-        let missing = (0..<count).filter { access(second.output + "/c\($0).plain", F_OK) != 0 }
-        #expect(missing.isEmpty, "missing: \(missing)")
-        #expect(!second.log.contains("cannot write"), "\(second.log)")
-        second.stop()
-        withExtendedLifetime(first) {}
-    }
-
-    @Test func aWidgetRemovedWhileTheDaemonWasStoppedLosesItsFilesAtTheNextStart() async throws {
-        let both = "widgets:\n  kept:\n    kind: quotes\n  removed:\n    kind: quotes\n    output: [plain, waybar]\n"
-        let first = try DaemonUnderTest(config: both)
-        #expect(await first.waitFor("both timelines") { first.hasTimeline("kept") && first.hasTimeline("removed") })
-        first.stop()
-        #expect(first.read("removed.waybar") != nil)
-        // A file of the user's in the same directory, named like no widget of the last run, is left alone.
-        try "mine\n".write(toFile: first.output + "/notes.plain", atomically: true, encoding: .utf8)
-
-        let second = try DaemonUnderTest(config: "widgets:\n  kept:\n    kind: quotes\n", reusing: first.directory)
-        #expect(await second.waitFor("the removal") { second.log.contains("removed: not in ") }, "\(second.log)")
-        for file in ["removed.plain", "removed.waybar", "removed.json"] { #expect(second.read(file) == nil, "\(file)") }
-        #expect(!FileManager.default.fileExists(atPath: second.runtime + "/status/removed.json"))
-        #expect(second.read("kept.plain") != nil)
-        #expect(second.read("notes.plain") == "mine\n")
-        second.stop()
-        withExtendedLifetime(first) {}
-    }
-
-    /// A format dropped from a widget's `output:` while the daemon was stopped: its file went on showing that run's
-    /// last entry (a waybar module frozen). It is removed at the next start, as when dropped while running.
-    @Test func aFormatDroppedWhileTheDaemonWasStoppedLosesItsFileAtTheNextStart() async throws {
-        let first = try DaemonUnderTest(config: "widgets:\n  q:\n    kind: quotes\n    output: [plain, waybar, tmux]\n")
-        #expect(await first.waitFor("the timeline") { first.hasTimeline("q") && first.read("q.tmux") != nil })
-        first.stop()
-        // A file of the user's named like a format of no widget, and one like a widget of no earlier run, stay.
-        try "mine\n".write(toFile: first.output + "/q.backup", atomically: true, encoding: .utf8)
-        try "mine\n".write(toFile: first.output + "/other.waybar", atomically: true, encoding: .utf8)
-
-        let second = try DaemonUnderTest(
-            config: "widgets:\n  q:\n    kind: quotes\n    output: [plain, tmux]\n", reusing: first.directory)
-        #expect(
-            await second.waitFor("the removal") {
-                second.log.contains("q: removed its waybar files from the last run")
-            },
-            "\(second.log)")
-        #expect(second.read("q.waybar") == nil)
-        #expect(second.read("q.plain") != nil && second.read("q.tmux") != nil)
-        #expect(second.read("q.backup") == "mine\n" && second.read("other.waybar") == "mine\n")
-        second.stop()
-        withExtendedLifetime(first) {}
-    }
-
     /// A follower of a widget removed from the config printed nothing more, so its bar kept the removed widget's last
     /// text for ever. Now the bar gets an empty line once the widget's record has been gone a moment, and the text
     /// again when the widget comes back.
@@ -351,26 +269,6 @@ struct DaemonEndToEndTests {
             await waitFor("the text again", timeout: .seconds(10)) {
                 !follower.output.hasSuffix("\n\n") && follower.lines.count >= 2
             }, "\(follower.output.debugDescription)")
-    }
-
-    @Test func theLastEntriesPaintAtOnceAfterARestart() async throws {
-        let first = try DaemonUnderTest(config: Self.config)
-        #expect(
-            await waitFor("the first timeline") {
-                FileManager.default.fileExists(atPath: first.runtime + "/status/quote.json")
-            })
-        let quote = try #require(first.read("quote.plain")).dropLast()
-        #expect(first.log.contains("quote: shows 'Small steps count.'"))
-        first.stop()
-        let state = first.directory.url.path + "/state/widgetd/entries/quote.json"
-        #expect(try String(contentsOfFile: state, encoding: .utf8).contains(String(quote)))
-        // The same directories again: the kept quote paints first, not the placeholder.
-        let second = try DaemonUnderTest(config: Self.config, reusing: first.directory)
-        #expect(await waitFor("start-up") { second.log.contains("quote: shows '\(quote)'") })
-        #expect(!second.log.contains("quote: shows 'Small steps count.'"))
-        second.stop()
-        // The first owns the directories; keep it (and them) until the second is done.
-        withExtendedLifetime(first) {}
     }
 
     @Test(.aheadInLine) func idleDaemonDoesNotWakeUp() async throws {
