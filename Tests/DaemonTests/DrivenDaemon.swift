@@ -31,8 +31,8 @@ final class DrivenDaemon {
     var log: String { lines.all.joined(separator: "\n") }
 
     /// Starts a daemon on `config` (widgets.yaml in a fresh directory, or in that of `earlier`, stopped, which is then
-    /// kept as long as this one) and paints what the start paints.
-    init(config: String, reusing earlier: DrivenDaemon? = nil) throws {
+    /// kept as long as this one; in its subdirectory `configIn` when given) and paints what the start paints.
+    init(config: String, reusing earlier: DrivenDaemon? = nil, configIn: String? = nil) throws {
         directory = try earlier?.directory ?? TemporaryDirectory()
         self.earlier = earlier
         clock = ManualClock(earlier?.clock.now ?? Self.start)
@@ -41,7 +41,10 @@ final class DrivenDaemon {
             try FileManager.default.createDirectory(
                 atPath: root + "/" + sub, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        configPath = try directory.write("widgets.yaml", config)
+        if let configIn {
+            try FileManager.default.createDirectory(atPath: root + "/" + configIn, withIntermediateDirectories: true)
+        }
+        configPath = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
         let environment = [
             "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
             "HOME": root + "/home", "PATH": "/usr/bin:/bin",

@@ -1,58 +1,13 @@
 import Foundation
 import Testing
 
-/// widgets.yaml is followed through its directory, and that directory through its parent: a dotfile manager that
-/// deletes and makes again the whole config directory, or moves it away and puts a new one in its place, does not
-/// leave the daemon blind to every save after it. Which events are a change, and which directory is watched after
-/// each, is `ConfigWatcherTests`' without a daemon; here the daemon acts on them.
-@Suite("the config directory replaced", .spawnsDaemons)
+/// widgets.yaml where a SIGHUP must make the daemon read it: a symbolic link pointed elsewhere, a FIFO put in its place.
+/// The directory deleted, replaced or the file removed, with no signal, is `DrivenConfigTests`' (the daemon in the test
+/// process), and which events are a change `ConfigWatcherTests`'.
+@Suite("widgets.yaml replaced where a SIGHUP reads it", .spawnsDaemons)
 struct ConfigDirectoryTests {
     static func config(_ names: [String]) -> String {
         "widgets:\n" + names.map { "  \($0):\n    kind: quotes\n" }.joined()
-    }
-
-    @Test func aDirectoryDeletedAndMadeAgainOrMovedAwayAndReplacedIsFollowedAgain() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config(["a"]), configIn: "dotfiles/widgetd")
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
-        let directory = daemon.directory.url.path + "/dotfiles/widgetd"
-
-        // `rm -rf; mkdir; cp`: the file written in place, after the directory is back.
-        try FileManager.default.removeItem(atPath: directory)
-        #expect(await daemon.waitFor("the loss noted") { daemon.log.contains("went away") })
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
-        try Self.config(["a", "b"]).write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
-        #expect(await daemon.waitFor("b, from the new directory") { daemon.hasTimeline("b") }, "\(daemon.log)")
-
-        // An editor's save in the new directory is seen: the watch is on it, not on the deleted one.
-        try daemon.editConfig(Self.config(["a", "b", "c"]))
-        #expect(await daemon.waitFor("c, saved in the new directory") { daemon.hasTimeline("c") }, "\(daemon.log)")
-
-        // A new directory made aside with its config, then swapped in: the old one moved away, the new one renamed in.
-        let parent = daemon.directory.url.path + "/dotfiles"
-        try FileManager.default.createDirectory(atPath: parent + "/widgetd.new", withIntermediateDirectories: false)
-        try Self.config(["a", "b", "c", "d"]).write(
-            toFile: parent + "/widgetd.new/widgets.yaml", atomically: false, encoding: .utf8)
-        #expect(rename(parent + "/widgetd", parent + "/widgetd.old") == 0)
-        #expect(rename(parent + "/widgetd.new", parent + "/widgetd") == 0)
-        #expect(await daemon.waitFor("d, from the directory moved in") { daemon.hasTimeline("d") }, "\(daemon.log)")
-
-        try daemon.editConfig(Self.config(["a", "b", "c", "d", "e"]))
-        #expect(await daemon.waitFor("e, saved in the directory moved in") { daemon.hasTimeline("e") }, "\(daemon.log)")
-    }
-
-    /// `rm widgets.yaml` is logged, and the daemon keeps running its configuration until the file is back.
-    @Test func aDeletedConfigIsLoggedAndTheRunningOneKept() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config(["a"]))
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
-        try FileManager.default.removeItem(atPath: daemon.configPath)
-        #expect(
-            await daemon.waitFor("the deletion logged") {
-                daemon.log.contains("\(daemon.configPath): no such file")
-                    && daemon.log.contains("keeping the running configuration")
-            }, "\(daemon.log)")
-        #expect(daemon.read("a.plain") != nil)
-        try Self.config(["a", "b"]).write(toFile: daemon.configPath, atomically: false, encoding: .utf8)
-        #expect(await daemon.waitFor("b, from the file put back") { daemon.hasTimeline("b") }, "\(daemon.log)")
     }
 
     /// widgets.yaml as a symbolic link into a dotfiles repository (GNU stow, home-manager): the file is edited where

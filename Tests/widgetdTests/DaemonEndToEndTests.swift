@@ -131,31 +131,6 @@ struct DaemonEndToEndTests {
         #expect(daemon.log.contains("button must be 1-5"))
     }
 
-    @Test func aBrokenEditKeepsTheRunningConfigAndAGoodOneApplies() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let quote = daemon.read("quote.plain")
-        try daemon.editConfig("widgets:\n  quote:\n    kind: quotez\n")
-        // The error and the decision are two log lines, written one after the other: wait for the second.
-        #expect(
-            await daemon.waitFor("the error in the log") {
-                daemon.log.contains("keeping the running configuration")
-            })
-        #expect(daemon.log.contains("widgets.yaml:3:11: unknown kind 'quotez'"))
-        // One severity per line: the log's own prefix, not the diagnostic's again.
-        #expect(!daemon.log.contains(": error: unknown kind"), "\(daemon.log)")
-        #expect(daemon.read("quote.plain") == quote)
-        #expect(daemon.read("seconds.plain") != nil)
-        // A good edit: `seconds` goes, `calm` comes, `quote` is unchanged and keeps its entry.
-        try daemon.editConfig(
-            "widgets:\n  quote:\n    kind: quotes\n    intent:\n      category: focus\n"
-                + "    output: [plain, i3blocks, waybar]\n  calm:\n    kind: quotes\n    intent:\n"
-                + "      category: mindfulness\n")
-        #expect(await daemon.waitFor("the new widget") { daemon.read("calm.plain") != nil })
-        #expect(await daemon.waitFor("the removed widget's files to go") { daemon.read("seconds.plain") == nil })
-        #expect(daemon.read("quote.plain") == quote)
-    }
-
     @Test func aWaitForAWidgetThatAnEditRemovesEnds() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  quote:\n    kind: quotes\n  slow:\n    kind: exec\n    command: [sleep, '20']\n"
