@@ -216,7 +216,7 @@ let package = Package(
             name: "DaemonTests",
             dependencies: [
                 "Daemon", "Runtime", "Config", "Control", "Formats", "Kind", "Output", "Providers", "System",
-                "Timelines",
+                "SystemKinds", "Timelines",
                 "TimeZones", "TestSupport",
             ]),
         .testTarget(name: "CLITests", dependencies: ["CLI", "Control", "Store", "TimeZones", "TestSupport"]),

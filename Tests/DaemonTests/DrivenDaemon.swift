@@ -31,8 +31,11 @@ final class DrivenDaemon {
     var log: String { lines.all.joined(separator: "\n") }
 
     /// Starts a daemon on `config` (widgets.yaml in a fresh directory, or in that of `earlier`, stopped, which is then
-    /// kept as long as this one; in its subdirectory `configIn` when given) and paints what the start paints.
-    init(config: String, reusing earlier: DrivenDaemon? = nil, configIn: String? = nil) throws {
+    /// kept as long as this one; in its subdirectory `configIn` when given) and paints what the start paints. `kinds`:
+    /// the built-in kinds it runs, when not those widgetd ships (system kinds reading a tree the test writes).
+    init(
+        config: String, reusing earlier: DrivenDaemon? = nil, configIn: String? = nil, kinds: [any WidgetKind]? = nil
+    ) throws {
         directory = try earlier?.directory ?? TemporaryDirectory()
         self.earlier = earlier
         clock = ManualClock(earlier?.clock.now ?? Self.start)
@@ -52,7 +55,8 @@ final class DrivenDaemon {
         let store = StoreAccess(path: root + "/data/store.sqlite")
         let lines = self.lines
         daemon = try Daemon(
-            configPath: configPath, standard: KindRegistry.standard(store: store), store: store,
+            configPath: configPath, standard: kinds.map { KindRegistry($0) } ?? KindRegistry.standard(store: store),
+            store: store,
             environment: environment, log: Log(level: .debug) { lines.append($0) }, clock: clock)
         daemon.start()
     }
@@ -60,7 +64,13 @@ final class DrivenDaemon {
     deinit {
         stop()
         if earlier == nil { directory.remove() }
+        // Its provider threads run for the life of the process, as a daemon's do (`ProviderExecutor`): the daemon they
+        // serve is kept, stopped, rather than freed under them.
+        Self.stoppedLock.withLock { Self.stopped.append(daemon) }
     }
+
+    nonisolated(unsafe) private static var stopped: [Daemon] = []
+    private static let stoppedLock = NSLock()
 
     func stop() {
         guard !stopped else { return }
@@ -92,7 +102,7 @@ final class DrivenDaemon {
     ) -> Bool {
         for _ in 0..<count {
             if condition() { return true }
-            daemon.turn(timeout: .seconds(1))
+            turn(timeout: .seconds(1))
         }
         if condition() { return true }
         Issue.record("no \(what) after \(count) turns", sourceLocation: sourceLocation)
@@ -102,12 +112,19 @@ final class DrivenDaemon {
     /// Takes a turn for what is ready now (the kernel queues a file event before the call that caused it returns),
     /// without waiting and without moving the clock.
     func settle() {
-        daemon.turn(timeout: .zero)
+        turn(timeout: .zero)
     }
 
     /// Moves the clock by `seconds` and takes a turn at the new time.
     func advance(by seconds: TimeInterval) {
         clock.advance(by: seconds)
-        daemon.turn(timeout: .zero)
+        turn(timeout: .zero)
+    }
+
+    /// A turn of the loop, and the start of the next one: the answers in-process kinds gave at once on the loop's
+    /// thread are taken in there, before it would sleep (`Daemon.takeInImmediateAnswers`).
+    private func turn(timeout: Duration) {
+        daemon.turn(timeout: timeout)
+        daemon.takeInImmediateAnswers()
     }
 }
