@@ -230,20 +230,7 @@ struct DaemonRuntimeHardeningTests {
         #expect(used < 10, "the daemon used \(used) ticks of CPU in an idle second")
     }
 
-    // MARK: 4. The FIFO, the lock and the runtime directory
-
-    @Test func aDeletedFIFOIsMadeAgain() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let fifo = daemon.runtime + "/control"
-        let old = try inode(fifo)
-        #expect(unlink(fifo) == 0)
-        #expect(await waitFor("a new FIFO") { (try? inode(fifo)).map { $0 != old } == true })
-        var info = stat()
-        #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO && info.st_mode & 0o777 == 0o600)
-        let result = try daemon.cli(["reload", "quote", "--wait"])
-        #expect(result.status == 0, "\(result.stderr)")
-    }
+    // MARK: 4. The FIFO, the lock and the runtime directory (deleted or taken: `DrivenRuntimeRepairTests`)
 
     @Test func aFIFOReplacedByAnUnsafeOneIsRefusedAndTakenOnSIGHUPOnceItIsSafe() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
@@ -259,48 +246,6 @@ struct DaemonRuntimeHardeningTests {
         #expect(await daemon.waitFor("the FIFO taken again") { daemon.log.contains("listening on it again") })
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
-    }
-
-    @Test func aRemovedRuntimeDirectoryComesBackAndASecondDaemonIsStillRefused() async throws {
-        let first = try DaemonUnderTest(config: Self.config)
-        #expect(await waitFor("the first timeline") { first.hasTimeline("quote") })
-        // `rm -r` of a directory the daemon may be writing into can fail, for a user too; it is tried again.
-        #expect(
-            await waitFor("rm -r of the runtime directory") {
-                (try? FileManager.default.removeItem(atPath: first.runtime)) != nil
-            })
-        #expect(
-            await waitFor("the FIFO and lock back") {
-                access(first.runtime + "/control", F_OK) == 0 && access(first.runtime + "/lock", F_OK) == 0
-            })
-        let result = try first.cli(["reload", "quote", "--wait"])
-        #expect(result.status == 0, "\(result.stderr)")
-
-        let second = try DaemonUnderTest(config: Self.config, reusing: first.directory)
-        #expect(await waitFor("the second daemon to give up") { !second.process.isRunning })
-        second.stop()
-        #expect(second.process.terminationReason == .exit && second.process.terminationStatus == 1)
-        #expect(second.log.contains("already running (pid \(first.process.processIdentifier))"), "\(second.log)")
-        first.stop()
-        #expect(access(first.runtime + "/control", F_OK) != 0 && access(first.runtime + "/lock", F_OK) != 0)
-    }
-
-    @Test func aDaemonWhoseLockWasTakenWhileItsDirectoryWasGoneStopsAndLeavesTheNewLock() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        // Another daemon (this test) makes the directory again and takes the lock before the first repairs it.
-        // `rm -r` of a directory the daemon may be writing into can fail, for a user too; it is tried again.
-        #expect(
-            await waitFor("rm -r of the runtime directory") {
-                (try? FileManager.default.removeItem(atPath: daemon.runtime)) != nil
-            })
-        #expect(mkdir(daemon.runtime, 0o700) == 0 || errno == EEXIST)  // the output repair may have made it
-        let lock = open(daemon.runtime + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        defer { close(lock) }
-        #expect(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
-        #expect(await waitFor("the first daemon to stop") { !daemon.process.isRunning })
-        #expect(daemon.log.contains("leaving it to that one and stopping"), "\(daemon.log)")
-        #expect(access(daemon.runtime + "/lock", F_OK) == 0, "the newcomer's lock stays")
     }
 
     // MARK: 7. Outputs that cannot be written
