@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Kind
 import Providers
 import TestSupport
@@ -91,6 +92,27 @@ final class DrivenDaemon {
     /// Whether the first timeline of `name` has landed (the daemon writes its status file after its entries).
     func hasTimeline(_ name: String) -> Bool {
         FileManager.default.fileExists(atPath: runtime + "/status/" + name + ".json")
+    }
+
+    /// Writes `text` to the control FIFO in one go, as `printf … > control` does; false when it cannot.
+    func writeToFIFO(_ text: String) -> Bool {
+        let fifo = open(runtime + "/control", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fifo >= 0 else { return false }
+        defer { close(fifo) }
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { write(fifo, $0.baseAddress!, $0.count) } == bytes.count
+    }
+
+    /// Writes `reload NAME ack=TOKEN` to the FIFO and takes turns until its acknowledgement is there, as
+    /// `widgetd reload --wait` waits for it.
+    func reloadIsAcknowledged(_ name: String, token: String, sourceLocation: SourceLocation = #_sourceLocation)
+        -> Bool
+    {
+        guard writeToFIFO("reload \(name) ack=\(token)\n") else { return false }
+        let answer = runtime + "/acks/" + token
+        return turns(until: "the acknowledgement of \(token)", sourceLocation: sourceLocation) {
+            access(answer, F_OK) == 0
+        }
     }
 
     /// Takes turns, the clock standing still, until `condition` holds: each turn sleeps until an event (a provider's

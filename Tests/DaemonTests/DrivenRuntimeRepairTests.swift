@@ -16,18 +16,6 @@ struct DrivenRuntimeRepairTests {
         return lstat(path, &status) == 0 ? status.st_ino : nil
     }
 
-    /// Writes `reload quote ack=TOKEN` to the FIFO and takes turns until the daemon has answered it.
-    private static func reloadIsAnswered(_ driven: DrivenDaemon, token: String) throws -> Bool {
-        let fifo = open(driven.runtime + "/control", O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fifo >= 0 else { return false }
-        let line = Array("reload quote ack=\(token)\n".utf8)
-        let written = line.withUnsafeBytes { write(fifo, $0.baseAddress!, $0.count) }
-        close(fifo)
-        guard written == line.count else { return false }
-        let answer = driven.runtime + "/acks/" + token
-        return driven.turns(until: "the acknowledgement of \(token)") { access(answer, F_OK) == 0 }
-    }
-
     @Test func aDeletedFIFOIsMadeAgainOnceTheDelayHasPassed() throws {
         let driven = try DrivenDaemon(config: Self.config)
         #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
@@ -42,7 +30,7 @@ struct DrivenRuntimeRepairTests {
         #expect(new != old)
         var info = stat()
         #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO && info.st_mode & 0o777 == 0o600)
-        #expect(try Self.reloadIsAnswered(driven, token: "after-repair"))
+        #expect(driven.reloadIsAcknowledged("quote", token: "after-repair"))
     }
 
     @Test func aRemovedRuntimeDirectoryComesBackAndASecondDaemonIsStillRefused() throws {
@@ -52,7 +40,7 @@ struct DrivenRuntimeRepairTests {
         first.settle()
         first.advance(by: DirectoryGuard.repairDelay)
         #expect(access(first.runtime + "/control", F_OK) == 0 && access(first.runtime + "/lock", F_OK) == 0)
-        #expect(try Self.reloadIsAnswered(first, token: "after-rm"))
+        #expect(first.reloadIsAcknowledged("quote", token: "after-rm"))
 
         #expect {
             _ = try DrivenDaemon(config: Self.config, reusing: first)
