@@ -115,6 +115,11 @@ final class DrivenDaemon {
         }
     }
 
+    /// What the daemon answered a request with `token` (`done` and the widgets, or why it failed); nil before it did.
+    func acknowledgement(_ token: String) -> String? {
+        try? String(contentsOfFile: runtime + "/acks/" + token, encoding: .utf8)
+    }
+
     /// Takes turns, the clock standing still, until `condition` holds: each turn sleeps until an event (a provider's
     /// answer, a file event), a second at most, so a missing event fails the test instead of hanging it.
     @discardableResult

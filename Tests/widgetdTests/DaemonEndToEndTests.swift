@@ -62,23 +62,6 @@ struct DaemonEndToEndTests {
         #expect(try daemon.cli(["reload", "--wait"]).status == 0)
     }
 
-    @Test func aFIFOReloadOfAKindUpdatesItsFilesWithTheNextQuote() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let first = try #require(daemon.read("quote.plain")).dropLast()
-        let next = try #require(QuotesKind.quote(in: "focus", after: String(first)))
-        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
-        fifo.write(Data("reload kind quotes\n".utf8))
-        try fifo.close()
-        #expect(await daemon.waitFor("the next quote in the file") { daemon.read("quote.plain") == next + "\n" })
-        #expect(
-            await daemon.waitFor("the next quote in the waybar file") {
-                daemon.read("quote.waybar")?.contains(next) == true
-            })
-        // The clock was not asked again.
-        #expect(daemon.log.components(separatedBy: "seconds: asking clock for a timeline").count == 2)
-    }
-
     /// `reload NAME` is parsed on a short path and a quote answers on the loop's thread without a timeout: the reload
     /// still writes the next quote, the record and the status file, and a name that matches no widget is still logged.
     @Test func aFIFOReloadOfOneWidgetWritesItsFilesAndAnUnknownNameIsLogged() async throws {
