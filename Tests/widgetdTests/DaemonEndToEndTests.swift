@@ -22,32 +22,6 @@ struct DaemonEndToEndTests {
 
         """
 
-    @Test func writesEveryConfiguredFormatAndTheCanonicalEntry() async throws {
-        // Acknowledgements a daemon before left, which nobody waits for any more (`RuntimeDirectoryTests`).
-        let directory = try TemporaryDirectory()
-        let acks = directory.url.path + "/run/widgetd/acks"
-        try FileManager.default.createDirectory(
-            atPath: acks, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        for index in 0..<50 { try "".write(toFile: acks + "/stale\(index)", atomically: false, encoding: .utf8) }
-        #expect(
-            chmod(directory.url.path + "/run", 0o700) == 0 && chmod(directory.url.path + "/run/widgetd", 0o700) == 0)
-        defer { directory.remove() }
-        let daemon = try DaemonUnderTest(config: Self.config, reusing: directory)
-        // The status file is written after the first timeline's entry is in every format.
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        #expect(try FileManager.default.contentsOfDirectory(atPath: acks).isEmpty, "stale ones go at start-up")
-        let plain = try #require(daemon.read("quote.plain"))
-        #expect(!plain.isEmpty && plain.hasSuffix("\n"))
-        #expect(daemon.read("quote.i3blocks")?.hasPrefix(plain) == true)
-        #expect(daemon.read("quote.json")?.contains("\"kind\":\"quotes\"") == true)
-        let attributes = try FileManager.default.attributesOfItem(atPath: daemon.output)
-        #expect((attributes[.posixPermissions] as? Int) == 0o700)
-        var fifo = stat()
-        #expect(lstat(daemon.runtime + "/control", &fifo) == 0)
-        #expect(fifo.st_mode & S_IFMT == S_IFIFO)
-        #expect(fifo.st_mode & 0o777 == 0o600)
-    }
-
     @Test func reloadWaitReturnsAfterTheReloadLanded() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let statusPath = daemon.runtime + "/status/quote.json"

@@ -14,23 +14,6 @@ struct DaemonStateTests {
 
         """
 
-    @Test("daemon.json names the pid, the config, the output directory and the start; it goes at a clean stop")
-    func stateFile() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        let path = daemon.runtime + "/daemon.json"
-        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: path) }
-        let state =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
-        #expect(state?["pid"] as? Int == Int(daemon.process.processIdentifier))
-        #expect(state?["config"] as? String == daemon.configPath)
-        #expect(state?["output"] as? String == daemon.output)
-        #expect((state?["startedAt"] as? String)?.hasPrefix("20") == true)
-        var status = stat()
-        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o600)
-        daemon.stop()
-        #expect(!FileManager.default.fileExists(atPath: path))
-    }
-
     @Test("list with no daemon says so and exits 3 instead of showing old text as current")
     func listWithoutDaemon() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
