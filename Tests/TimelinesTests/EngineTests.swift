@@ -137,6 +137,24 @@ struct EngineTests {
         #expect(harness.reloads(of: "a") == [t0, t0.addingTimeInterval(3600)])
     }
 
+    /// A timeline with entries to come and `policy: never` (a plugin's or a script's): each entry is shown at its date,
+    /// from the one answer, and the provider is not asked again.
+    @Test func neverSwapsLaterEntriesInAtTheirDatesWithoutAnotherCall() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        var calls = 0
+        harness.run(until: t0.addingTimeInterval(3600)) { _, now in
+            calls += 1
+            return .success(Timeline(entries: entries(now, ["A", "B"], every: 1.5), policy: .never))
+        }
+        let shown = harness.log.compactMap { date, action -> String? in
+            if case .show("a", let content) = action { return "\(date.timeIntervalSince(t0)) \(content.text)" }
+            return nil
+        }
+        #expect(shown == ["0.0 placeholder", "0.0 A", "1.5 B"])
+        #expect(calls == 1)
+        #expect(harness.reloads(of: "a") == [t0])
+    }
+
     @Test func cronAddsReloadTimesAndTheEarliestWins() {
         var harness = EngineHarness(
             [instance("a", schedule: "*/15 * * * *", zone: "UTC")], at: t0.addingTimeInterval(60))

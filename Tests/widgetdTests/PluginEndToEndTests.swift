@@ -109,25 +109,6 @@ struct PluginEndToEndTests {
         #expect(Self.hellos(in: directory.url.path) == 2)
     }
 
-    @Test(.aheadInLine) func futureEntriesAreSwappedInWithoutAnotherCall() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "future", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]"))
-        // "A" is in the file for only 1.5 s, which a test kept off the CPU under load can miss: the daemon's debug
-        // log says each entry as it writes it, so the order is checked there, and the file is checked for "B".
-        #expect(await daemon.waitFor("the first entry") { daemon.log.contains("w: shows 'A'") })
-        #expect(await waitFor("the future entry") { Self.shown(daemon, "w") == "B" }, "\(daemon.log)")
-        let log = daemon.log
-        let first = try #require(log.range(of: "w: shows 'A'"))
-        let second = try #require(log.range(of: "w: shows 'B'"))
-        #expect(first.upperBound <= second.lowerBound, "A is shown before B")
-        #expect(Self.requests(in: directory.url.path) == ["timeline w"])
-    }
-
     @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
