@@ -211,7 +211,7 @@ let package = Package(
             dependencies: ["SystemKinds", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"]),
         // The program's tests, a target per module (issue 35, item 7): each type of the runtime, the daemon and the
         // command line, with no daemon process and no built binary.
-        .testTarget(name: "RuntimeTests", dependencies: ["Runtime"]),
+        .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Formats", "Timelines", "TimeZones"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [

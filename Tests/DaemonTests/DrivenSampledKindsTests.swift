@@ -11,34 +11,8 @@ import Testing
 /// changes in between; the clock moved by the test (`DrivenDaemon`), the kinds reading that tree instead of /proc.
 @Suite("the daemon on a driven clock: sampled kinds")
 struct DrivenSampledKindsTests {
-    /// A /proc holding `stat` and `loadavg`, as the test writes them.
-    private struct Tree {
-        let directory: TemporaryDirectory
-        var files: SystemFiles { SystemFiles(root: directory.url.path) }
-
-        init() throws {
-            directory = try TemporaryDirectory()
-            try FileManager.default.createDirectory(
-                at: directory.url.appendingPathComponent("proc"), withIntermediateDirectories: true)
-            try stat(busy: 30, idle: 10)
-            try load("0.25")
-        }
-
-        func stat(busy: Int, idle: Int) throws {
-            try writeFile(
-                "cpu  \(busy) 0 0 \(idle) 0 0 0 0 0 0\ncpu0 \(busy) 0 0 \(idle) 0 0 0 0 0 0\n",
-                to: directory.url.path + "/proc/stat")
-        }
-
-        func load(_ load: String) throws {
-            try writeFile("\(load) 0.50 0.75 1/100 4242\n", to: directory.url.path + "/proc/loadavg")
-        }
-
-        var kinds: [any WidgetKind] { [QuotesKind(), CPUKind(files: files), LoadKind(files: files)] }
-    }
-
     @Test func theNextSampleAnIntervalLaterShowsTheIntervalsUsage() throws {
-        let tree = try Tree()
+        let tree = try FakeProcTree()
         defer { tree.directory.remove() }
         let driven = try DrivenDaemon(
             config: """
@@ -71,7 +45,7 @@ struct DrivenSampledKindsTests {
     /// A reading of the system is read again at once after a restart: none is kept under $XDG_STATE_HOME, neither at
     /// each sample (a disk write every few seconds on a laptop) nor at the stop, while a quote beside it is.
     @Test func aSampleIsNotKeptForTheNextRunAQuoteIs() throws {
-        let tree = try Tree()
+        let tree = try FakeProcTree()
         defer { tree.directory.remove() }
         let driven = try DrivenDaemon(
             config: "widgets:\n  load:\n    kind: load\n    interval: 1s\n  quote:\n    kind: quotes\n",
@@ -91,7 +65,7 @@ struct DrivenSampledKindsTests {
     /// As i3status shows a module's text: whole, however long, unless the widget names a family, which cuts it to the
     /// family's width. (i3status's memory module by default is 21 cells, one over accessoryInline's 20.)
     @Test func aSystemWidgetWithoutAFamilyShowsItsTextWholeANamedFamilyCutsIt() throws {
-        let tree = try Tree()
+        let tree = try FakeProcTree()
         defer { tree.directory.remove() }
         let format = "load {1min} {5min} {15min} over the last quarter hour"
         let driven = try DrivenDaemon(

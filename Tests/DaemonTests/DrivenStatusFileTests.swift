@@ -1,0 +1,49 @@
+import Formats
+import Foundation
+import Glibc
+import Runtime
+import Testing
+
+@testable import Daemon
+
+/// A sampled widget's status file and record as the daemon writes them from one sample to the next, on a clock the
+/// test moves (`DrivenDaemon`); how `list` reads the two back is `InstanceStatusRecordTests`'.
+@Suite("the daemon on a driven clock: a sampled widget's status and record")
+struct DrivenStatusFileTests {
+    private static func inode(_ path: String) -> UInt64? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? UInt64(status.st_ino) : nil
+    }
+
+    /// A widget sampled every 2 s changes its record at every sample of a new value, with the next reload's date in it,
+    /// and leaves its status file as it was.
+    @Test func aSampledWidgetsStatusFileStaysWhileItsRecordCarriesTheNextReload() throws {
+        let tree = try FakeProcTree()
+        defer { tree.directory.remove() }
+        let driven = try DrivenDaemon(config: "widgets:\n  load: {kind: load, interval: 2s}\n", kinds: tree.kinds)
+        #expect(driven.turns(until: "the first sample") { driven.hasTimeline("load") })
+        let statusPath = driven.runtime + "/status/load.json"
+        let recordPath = driven.output + "/load.json"
+        var status = Self.inode(statusPath)
+        var records: Set<UInt64> = []
+        for load in 1...4 {
+            // Written at the start and again with the first reload the policy asked for; from then on it stays.
+            if load == 2 { status = Self.inode(statusPath) }
+            // Each sample reads another value: one that read the same would leave the record.
+            try tree.load("\(load).00")
+            driven.advance(by: 2)
+            #expect(
+                driven.turns(until: "the sample of \(load).00") { driven.read("load.plain") == "\(load).00\n" },
+                "\(driven.log)")
+            let record = try #require(InstanceRecord.read(from: recordPath))
+            #expect(record.reloadAfter == driven.clock.now.addingTimeInterval(2), "the next sample's date")
+            records.insert(try #require(Self.inode(recordPath)))
+        }
+        #expect(records.count == 4, "a new record at each new value")
+        #expect(Self.inode(statusPath) == status, "the status file was written again: \(driven.log)")
+        let written = try #require(FileManager.default.contents(atPath: statusPath))
+        #expect(
+            String(decoding: written, as: UTF8.self)
+                == #"{"policy":"after","reloading":false,"reloadsWithPolicy":true}"#)
+    }
+}
