@@ -88,33 +88,6 @@ struct DaemonEndToEndTests {
         #expect(daemon.log.contains("button must be 1-5"))
     }
 
-    @Test func aWaitForAWidgetThatAnEditRemovesEnds() async throws {
-        let daemon = try DaemonUnderTest(
-            config: "widgets:\n  quote:\n    kind: quotes\n  slow:\n    kind: exec\n    command: [sleep, '20']\n"
-                + "    timeout: 120s\n")
-        #expect(await daemon.waitFor("the quote") { daemon.read("quote.plain") != nil })
-        // `slow` is still in its first reload, so this waits for the one after it, which the edit below cancels.
-        let waiter = Process()
-        waiter.executableURL = widgetdBinary
-        waiter.arguments = ["reload", "slow", "--wait", "--timeout", "100", "--config", daemon.configPath]
-        waiter.environment = daemon.environment
-        let errors = Pipe()
-        waiter.standardError = errors
-        try waiter.run()
-        defer {
-            if waiter.isRunning { waiter.terminate() }
-            waiter.waitUntilExit()
-        }
-        #expect(await daemon.waitFor("the request") { daemon.log.contains("reload requested: slow (ack ") })
-        try daemon.editConfig("widgets:\n  quote:\n    kind: quotes\n")
-        #expect(await waitFor("reload --wait to return") { !waiter.isRunning })
-        waiter.waitUntilExit()
-        // Answered, as a request that could not be done.
-        #expect(waiter.terminationStatus == 1)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message == "widgetd: error: 'slow' was removed from the configuration\n")
-    }
-
     @Test func waitReportsARequestThatFailed() async throws {
         let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n  todos:\n    kind: todos\n")
         #expect(
