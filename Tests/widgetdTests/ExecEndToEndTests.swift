@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The exec kind, run by the built daemon on real scripts.
+/// The exec kind, run by the built daemon on real scripts. What the daemon does with a timeline's dated entries and a
+/// failed reload, whatever the kind, is `DrivenTimelineTests`' (the daemon in the test's process, on a driven clock).
 @Suite("exec kind, end to end", .spawnsDaemons)
 struct ExecEndToEndTests {
     @Test func anI3blocksScriptRunsUnchangedWithItsEnvironment() async throws {
@@ -32,35 +33,6 @@ struct ExecEndToEndTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(block.utf8)) as? [String: Any])
         #expect(object["full_text"] as? String == "CPU cpu 0.8 systemMedium 30")
         #expect(object["color"] as? String == "#ff0000")
-    }
-
-    @Test(.aheadInLine) func aJSONTimelineIsSwappedInAtItsDatesWithoutRunningAgain() async throws {
-        let script =
-            "import json, time; now = time.time(); print(json.dumps({'entries': [{'date': now + 1 + 2 * i, "
-            + "'text': 'step %d' % i} for i in range(3)], 'policy': 'never'}))"
-        let daemon = try DaemonUnderTest(
-            config: "widgets:\n  steps:\n    kind: exec\n    command: [python3, -c, \"\(script)\"]\n")
-        // The first entry shows before its date (as WidgetKit does), then each one at its date. A follower sees each
-        // swap as a bar would: its output keeps every entry, however late this test resumes to read it.
-        let follower = try Follower(daemon, showing: "steps")
-        // The record (the whole timeline) is written when the timeline arrives.
-        #expect(
-            await daemon.waitFor("the timeline's record", timeout: .seconds(30)) {
-                daemon.read("steps.json")?.contains("step 2") == true
-            }, "\(daemon.log)")
-        let recordInode = try inode(daemon.output + "/steps.json")
-        // The rest is the entries' dates passing: two swaps, no run.
-        await DaemonGate.giveBackTurn()
-        #expect(
-            await daemon.waitFor("all three entries", timeout: .seconds(15)) {
-                follower.lines.last == "step 2"
-            })
-        let seen = follower.lines.filter { $0.hasPrefix("step ") }
-        #expect(seen == ["step 0", "step 1", "step 2"])
-        // A swap writes the bar files alone: the record was not written again.
-        #expect(try inode(daemon.output + "/steps.json") == recordInode)
-        #expect(try daemon.cli(["show", "steps"]).stdout == "step 2\n")
-        #expect(daemon.log.components(separatedBy: "steps: asking exec for a timeline").count == 2)
     }
 
     @Test func aHangingScriptIsKilledAtItsTimeoutGoesStaleAndOthersCarryOn() async throws {
@@ -198,29 +170,6 @@ struct ExecEndToEndTests {
         #expect(i3blocks.status == 33, "\(i3blocks.stderr)")
         #expect(i3blocks.stdout == "5%\n")
         #expect(try daemon.cli(["show", "battery", "--format", "plain"]).status == 0)
-    }
-
-    @Test func aFailingScriptKeepsItsLastGoodEntry() async throws {
-        let daemon = try DaemonUnderTest(
-            config: """
-                widgets:
-                  flaky:
-                    kind: exec
-                    command: [sh, -c, 'if [ -e broken ]; then echo oops >&2; exit 2; fi; echo good']
-
-                """)
-        #expect(await daemon.waitFor("the good output") { daemon.read("flaky.plain") == "good\n" })
-        _ = FileManager.default.createFile(atPath: daemon.directory.url.path + "/broken", contents: Data())
-        // --wait reports the failure: the reload was done, and did not work.
-        let reload = try daemon.cli(["reload", "flaky", "--wait"])
-        #expect(reload.status == 1)
-        #expect(reload.stderr == "widgetd: error: flaky: exited with status 2: oops\n")
-        #expect(daemon.read("flaky.plain") == "good\n")
-        // Marked stale where a bar can show it (waybar's class), with the failure in its tooltip.
-        let waybar = try daemon.cli(["show", "flaky", "--format", "waybar"]).stdout
-        #expect(waybar.contains(#""class":["stale"]"#))
-        #expect(waybar.contains("exited with status 2"))
-        #expect(daemon.log.contains("flaky: exited with status 2: oops"))
     }
 
     @Test func aClickRunsTheCommandWithBlockButton() async throws {
