@@ -3,11 +3,11 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a FIFO line without its newline, a FIFO or
-/// runtime directory deleted under it, outputs it cannot write. The rules for floods of bad lines in the log
-/// (`LogRateLimiterTests`, `LogTextTests`; `LogFloodTests` on a daemon), acknowledgements nobody takes
-/// (`StateFilesTests`, `RuntimeDirectoryTests`) and `config` lines in a row (`ConfigRereadsTests`) are tested on their
-/// parts, on a clock the tests move.
+/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a flood
+/// of clicks, FIFO lines without their newline, a FIFO replaced by an unsafe one. The rules for outputs it cannot
+/// write, a FIFO, runtime directory or lock deleted or taken, floods of bad lines in the log, acknowledgements nobody
+/// takes and `config` lines in a row are tested on their parts or on the daemon run in the test's process, on a
+/// clock the tests move (docs/development.md, "Tests on the driven clock").
 @Suite("widgetd run: hardening of the runtime", .spawnsDaemons)
 struct DaemonRuntimeHardeningTests {
     static let config = """
@@ -247,82 +247,6 @@ struct DaemonRuntimeHardeningTests {
         let result = try daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
     }
-
-    // MARK: 7. Outputs that cannot be written
-
-    /// Whether this machine lets the tests mount a tmpfs (root, with the capability to mount).
-    static let canMountTmpfs: Bool = {
-        guard getuid() == 0, let directory = try? TemporaryDirectory() else { return false }
-        defer { directory.remove() }
-        let mount = directory.url.path + "/probe"
-        guard mkdir(mount, 0o700) == 0, shell("mount -t tmpfs -o size=64k tmpfs '\(mount)'") == 0 else { return false }
-        return shell("umount '\(mount)'") == 0
-    }()
-
-    /// How the output directory stops taking writes, what the daemon then reports, and how it comes back (with no
-    /// deletion in the output directory and no new entry).
-    enum OutputFault: String, CaseIterable, CustomTestStringConvertible {
-        case diskFull, readOnly
-        var testDescription: String { rawValue }
-
-        var reason: String { self == .diskFull ? "No space left on device" : "Read-only file system" }
-
-        func inject(_ mount: String) throws {
-            switch self {
-            case .diskFull: try fill(mount + "/filler")
-            case .readOnly: #expect(shell("mount -o remount,ro '\(mount)'") == 0)
-            }
-        }
-
-        func heal(_ mount: String) {
-            switch self {
-            case .diskFull: #expect(unlink(mount + "/filler") == 0)
-            case .readOnly: #expect(shell("mount -o remount,rw '\(mount)'") == 0)
-            }
-        }
-    }
-
-    @Test(.enabled(if: canMountTmpfs, "needs a tiny tmpfs, which only root can mount"), arguments: OutputFault.allCases)
-    func anUnwritableOutputFailsTheAcknowledgementAndTheEntryIsWrittenOnceItHeals(fault: OutputFault) async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let mount = directory.url.path + "/tmpfs"
-        #expect(mkdir(mount, 0o700) == 0)
-        #expect(shell("mount -t tmpfs -o size=256k,mode=0700 tmpfs '\(mount)'") == 0)
-        defer { _ = shell("umount -l '\(mount)'") }
-        let config = Self.config + "settings:\n  output_dir: \(mount)/out\n"
-        let daemon = try DaemonUnderTest(config: config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let before = try #require(try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8))
-
-        try fault.inject(mount)
-        let result = try daemon.cli(["reload", "quote", "--wait"])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains(fault.reason), "\(result.stderr)")
-        let during = try String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8)
-        switch fault {
-        case .readOnly:
-            #expect(result.stderr.contains("quote: cannot write its entry"), "\(result.stderr)")
-            #expect(during == before)
-        case .diskFull:
-            // A bar file written before is rewritten through its spare (AtomicFile+Spare), whose old page is freed
-            // before the new one is taken, so on a full disk it may still go through, whole; the record, a new file,
-            // cannot, and the acknowledgement says so.
-            #expect(result.stderr.contains("quote: cannot write its"), "\(result.stderr)")
-            #expect(during == before || (during.count > 1 && during.hasSuffix("\n")), "\(during.debugDescription)")
-        }
-
-        // The disk heals without any change the daemon watches, and still the file catches up.
-        fault.heal(mount)
-        #expect(
-            await waitFor("the new quote on disk") {
-                (try? String(contentsOfFile: mount + "/out/quote.plain", encoding: .utf8)).map { $0 != before } == true
-            })
-        #expect(
-            await daemon.waitFor("the daemon to say so") { daemon.log.contains("the output files are written again") })
-        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
-        daemon.stop()
-    }
 }
 
 /// Opens the FIFO at `path`, writes `text` in one go and closes it, as `printf … > control` does.
@@ -350,26 +274,4 @@ func cpuTicks(of pid: Int32) throws -> Int {
     // Fields after the command name, which is in parentheses and may hold spaces.
     let fields = stat[stat.index(after: try #require(stat.lastIndex(of: ")")))...].split(separator: " ")
     return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
-}
-
-/// Runs `command` with /bin/sh; its exit status.
-func shell(_ command: String) -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return -1 }
-    process.waitUntilExit()
-    return process.terminationStatus
-}
-
-/// Writes to `path` until the file system is full.
-func fill(_ path: String) throws {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    defer { close(descriptor) }
-    let block = [UInt8](repeating: 0x61, count: 4096)
-    while block.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
-    #expect(errno == ENOSPC)
 }
