@@ -51,6 +51,18 @@ struct DrivenConfigTests {
         #expect(driven.read("quote.plain") == quote)
     }
 
+    /// A re-read that finds the same widgets (a SIGHUP, a save with no change) restarts none of them.
+    @Test func aReReadOfTheSameConfigRestartsNothing() throws {
+        let driven = try DrivenDaemon(config: Self.config)
+        #expect(driven.log.contains("started: 2 widgets"))
+        #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
+        try driven.editConfig(Self.config)
+        #expect(
+            driven.turns(until: "the configuration applied") {
+                driven.log.contains("configuration applied: 2 widgets, 0 restarted")
+            }, "\(driven.log)")
+    }
+
     /// `rm widgets.yaml` is logged, and the daemon keeps running its configuration until the file is back.
     @Test func aDeletedConfigIsLoggedAndTheRunningOneKept() throws {
         let driven = try DrivenDaemon(config: Self.quotes(["a"]))

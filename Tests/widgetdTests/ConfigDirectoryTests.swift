@@ -36,6 +36,8 @@ struct ConfigDirectoryTests {
         try FileManager.default.createSymbolicLink(atPath: daemon.configPath, withDestinationPath: other)
         #expect(kill(daemon.process.processIdentifier, SIGHUP) == 0)
         #expect(await daemon.waitFor("d, from the file linked now") { daemon.hasTimeline("d") }, "\(daemon.log)")
+        #expect(
+            await daemon.waitFor("the re-read logged") { daemon.log.contains("SIGHUP: re-reading") }, "\(daemon.log)")
         try Self.config(["d", "e"]).write(toFile: other, atomically: false, encoding: .utf8)
         #expect(
             await daemon.waitFor("e, written where the link points now") { daemon.hasTimeline("e") }, "\(daemon.log)")

@@ -117,18 +117,6 @@ struct DaemonEndToEndTests {
         #expect(try daemon.cli(["intent", "quote", "next", "--wait"]).status == 0)
     }
 
-    @Test func sighupRereadsTheConfig() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("start-up") { daemon.log.contains("started: 2 widgets") })
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(await daemon.waitFor("the re-read") { daemon.log.contains("SIGHUP: re-reading") })
-        #expect(
-            await waitFor("the configuration applied") {
-                daemon.log.contains("configuration applied: 2 widgets, 0 restarted")
-            })
-        #expect(daemon.process.isRunning)
-    }
-
     @Test func aSecondDaemonRefusesToStartAndStopIsClean() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await waitFor("start-up") { FileManager.default.fileExists(atPath: daemon.runtime + "/lock") })
