@@ -2,12 +2,13 @@
 """Counts the tests that wait for real time, in total and per file.
 
 A test waits for real time when its body calls one of the waits (`waitFor…`, `waitUntil(`, `usleep`,
-`Task.sleep`, `Thread.sleep`, `pollMilliseconds`) or starts the daemon or a bar (`DaemonUnderTest(`,
+`Task.sleep`, `Thread.sleep`) or starts the daemon or a bar (`DaemonUnderTest(`,
 `SpawnedProcess(`, `HeadlessSway(`, `VirtualDisplay(`, or `widgetd run` started by hand), directly or
 through a helper function of the same test target whose body does one of these (a helper is matched by name,
 so one whose name is declared twice in its target is not followed). Running the CLI (`runWidgetd`) or
 waiting on a descriptor (`waitUntilExit`, `Poller.waitUntilReadable`) is not counted: it returns when the command
-ends or the descriptor is ready, with no real-time deadline of the test's own.
+ends or the descriptor is ready, with no real-time deadline of the test's own; nor is `pollMilliseconds`, which the
+tests call only as the pure conversion of a duration to poll's timeout.
 
 The Swift files under Tests/ are read as text, not parsed. A function (test or helper) is its declaration line
 and the lines up to the first line that closes it: a `}` at the declaration's indentation or less (the end of the
@@ -24,7 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 
 WAITS = re.compile(
-    r"\bwaitFor\w*\s*\(|\bwaitUntil\s*\(|\busleep\s*\(|\bTask\.sleep\b|\bThread\.sleep\b|\bpollMilliseconds\b"
+    r"\bwaitFor\w*\s*\(|\bwaitUntil\s*\(|\busleep\s*\(|\bTask\.sleep\b|\bThread\.sleep\b"
 )
 PROCESSES = re.compile(
     r"\bDaemonUnderTest\s*\(|\bSpawnedProcess\s*\(|\bHeadlessSway\s*\(|\bVirtualDisplay\s*\("
