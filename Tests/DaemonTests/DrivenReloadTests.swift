@@ -16,6 +16,11 @@ import Testing
 struct DrivenReloadTests {
     static let oneQuote = "widgets:\n  q0:\n    kind: quotes\n    output: [plain]\n"
 
+    private static func inode(_ path: String) -> ino_t? {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_ino : nil
+    }
+
     /// The entry the record shows now, as `widgetd show` renders it.
     private static func recorded(_ driven: DrivenDaemon, _ name: String) -> String? {
         InstanceRecord.read(from: driven.output + "/" + name + ".json")?.rendered(as: .plain, at: driven.clock.now)
@@ -106,6 +111,36 @@ struct DrivenReloadTests {
             })
         // The clock was not asked again.
         #expect(driven.log.components(separatedBy: "seconds: asking clock for a timeline").count == 2)
+    }
+
+    /// `reload NAME` is parsed on a short path and a quote answers on the loop's thread without a timeout: the reload
+    /// still writes the next quote, the record and the status file, and a name that matches no widget is still logged;
+    /// the same line again from a writer that kept the FIFO open is answered as the first was.
+    @Test func aReloadOfOneWidgetWritesItsFilesAndAnUnknownNameIsLogged() throws {
+        let driven = try DrivenDaemon(
+            config: "widgets:\n  quote:\n    kind: quotes\n    intent:\n      category: focus\n"
+                + "    output: [plain, i3blocks, waybar]\n")
+        #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
+        let statusPath = driven.runtime + "/status/quote.json"
+        let recordPath = driven.output + "/quote.json"
+        let (status, record) = (try #require(Self.inode(statusPath)), try #require(Self.inode(recordPath)))
+        let first = try #require(driven.read("quote.plain")).dropLast()
+        let next = try #require(QuotesKind.quote(in: "focus", after: String(first)))
+        let fifo = try #require(FileHandle(forWritingAtPath: driven.runtime + "/control"))
+        defer { try? fifo.close() }
+        fifo.write(Data("reload nosuchwidget\nreload quote\n".utf8))
+        #expect(driven.turns(until: "the next quote in the file") { driven.read("quote.plain") == next + "\n" })
+        // Each is renamed into place after the bar files, so a new inode.
+        #expect(
+            driven.turns(until: "the record and the status") {
+                Self.inode(statusPath) != status && Self.inode(recordPath) != record
+            })
+        #expect(driven.read("quote.json")?.contains(next) == true)
+        #expect(driven.log.contains("'reload nosuchwidget' names no widget"))
+        // The same line again, with the writer still open: answered as the first was.
+        let after = try #require(QuotesKind.quote(in: "focus", after: next))
+        fifo.write(Data("reload quote\n".utf8))
+        #expect(driven.turns(until: "the quote after that") { driven.read("quote.plain") == after + "\n" })
     }
 
     /// The output directory swapped for a symbolic link while the daemon runs: nothing is written through the link, a

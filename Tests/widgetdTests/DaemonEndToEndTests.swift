@@ -1,5 +1,4 @@
 import Foundation
-import Providers
 import TestSupport
 import Testing
 
@@ -34,34 +33,6 @@ struct DaemonEndToEndTests {
         #expect(try inode(statusPath) != before)
         #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
         #expect(try daemon.cli(["reload", "--wait"]).status == 0)
-    }
-
-    /// `reload NAME` is parsed on a short path and a quote answers on the loop's thread without a timeout: the reload
-    /// still writes the next quote, the record and the status file, and a name that matches no widget is still logged.
-    @Test func aFIFOReloadOfOneWidgetWritesItsFilesAndAnUnknownNameIsLogged() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let statusPath = daemon.runtime + "/status/quote.json"
-        let recordPath = daemon.output + "/quote.json"
-        let (status, record) = (try inode(statusPath), try inode(recordPath))
-        let first = try #require(daemon.read("quote.plain")).dropLast()
-        let next = try #require(QuotesKind.quote(in: "focus", after: String(first)))
-        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
-        fifo.write(Data("reload nosuchwidget\nreload quote\n".utf8))
-        #expect(await daemon.waitFor("the next quote in the file") { daemon.read("quote.plain") == next + "\n" })
-        // Each is renamed into place after the bar files, so a new inode.
-        #expect(
-            await daemon.waitFor("the record and the status") {
-                (try? inode(statusPath)) != status && (try? inode(recordPath)) != record
-            })
-        #expect(daemon.read("quote.json")?.contains(next) == true)
-        #expect(daemon.log.contains("'reload nosuchwidget' names no widget"))
-        // The same line again, with the writer still open: answered as the first was.
-        let after = try #require(QuotesKind.quote(in: "focus", after: next))
-        fifo.write(Data("reload quote\n".utf8))
-        #expect(await daemon.waitFor("the quote after that") { daemon.read("quote.plain") == after + "\n" })
-        try fifo.close()
-        #expect(daemon.process.isRunning)
     }
 
     @Test func garbageOnTheFIFOLeavesTheDaemonRunningAndAnswering() async throws {
