@@ -1,5 +1,6 @@
 import Formats
 import Foundation
+import TestSupport
 import Testing
 
 /// A per-second clock is kept as a rule (start, step, count, format, zone), not as an hour of texts: the built daemon
@@ -62,15 +63,21 @@ struct ComputedTimelineEndToEndTests {
         #expect(texts.count >= 2 && texts.allSatisfy(validNow.contains), "\(texts)")
     }
 
-    @Test func aRecordOfThePreviousVersionIsReadByShow() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("kolkata") })
-        daemon.stop()
+    /// No daemon runs: `show` reads the record where the daemon would have left it.
+    @Test func aRecordOfThePreviousVersionIsReadByShow() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = try directory.write("widgets.yaml", Self.config)
+        let output = directory.url.path + "/run/widgetd/out"
+        try FileManager.default.createDirectory(
+            atPath: output, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // The previous version's per-second record: stored entries (here the last of an hour that has passed).
         let old =
             #"{"entries":[{"date":1700000000,"text":"13:30:00 IST"},{"date":1700000001,"text":"13:30:01 IST"}],"fallback":{"text":"--:--"},"family":"systemSmall","instance":"kolkata","kind":"clock"}"#
-        try Data((old + "\n").utf8).write(to: URL(fileURLWithPath: daemon.output + "/kolkata.json"))
-        let shown = try daemon.cli(["show", "kolkata"])
+        try Data((old + "\n").utf8).write(to: URL(fileURLWithPath: output + "/kolkata.json"))
+        let shown = try runWidgetd(
+            ["show", "kolkata", "--config", config],
+            environment: ["XDG_RUNTIME_DIR": directory.url.path + "/run", "HOME": directory.url.path])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout == "13:30:01 IST\n")
     }
