@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Counts the tests that wait for real time, in total and per file.
 
-A test waits for real time when its body calls one of the waits (`waitFor…`, `waitUntil(`, `usleep`,
-`Task.sleep`, `Thread.sleep`) or starts the daemon or a bar (`DaemonUnderTest(`,
-`SpawnedProcess(`, `HeadlessSway(`, `VirtualDisplay(`, or `widgetd run` started by hand), directly or
-through a helper function of the same test target whose body does one of these (a helper is matched by name,
-so one whose name is declared twice in its target is not followed). Running the CLI (`runWidgetd`) or
-waiting on a descriptor (`waitUntilExit`, `Poller.waitUntilReadable`) is not counted: it returns when the command
-ends or the descriptor is ready, with no real-time deadline of the test's own; nor is `pollMilliseconds`, which the
-tests call only as the pure conversion of a duration to poll's timeout.
+A test waits for real time when its body calls one of the waits (`waitFor…`, `waitUntil(`, `usleep`, `Task.sleep`,
+`Thread.sleep`) or starts the daemon or a bar (`DaemonUnderTest(`, `SpawnedProcess(`, `HeadlessSway(`,
+`VirtualDisplay(`, or `widgetd run` started by hand), directly or through a helper function of the same test target
+whose body does one of these. A helper is matched by its name: one whose name is declared twice in its target is not
+followed, and a name inside a string literal is no call. Running the CLI (`runWidgetd`) or waiting on a descriptor
+(`waitUntilExit`, `Poller.waitUntilReadable`) is not counted: it returns when the command ends or the descriptor is
+ready, with no real-time deadline of the test's own; nor is `pollMilliseconds`, which the tests call only as the pure
+conversion of a duration to poll's timeout.
 
 The Swift files under Tests/ are read as text, not parsed. A function (test or helper) is its declaration line
 and the lines up to the first line that closes it: a `}` at the declaration's indentation or less (the end of the
@@ -31,7 +31,9 @@ PROCESSES = re.compile(
     r"\bDaemonUnderTest\s*\(|\bSpawnedProcess\s*\(|\bHeadlessSway\s*\(|\bVirtualDisplay\s*\("
     r"|widgetdBinary\.path,\s*\"run\"|runWidgetd\(\s*\[\s*\"run\"|arguments\s*=\s*\[\s*\"run\""
 )
-DECLARATION = re.compile(r"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:private|fileprivate|static|mutating|nonisolated)\s+)*func\s+(\w+)")
+DECLARATION = re.compile(
+    r"^(\s*)(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:private|fileprivate|static|mutating|nonisolated)\s+)*func\s+(\w+)"
+)
 TEST_ATTRIBUTE = re.compile(r"^(\s*)@Test\b")
 
 
@@ -74,6 +76,12 @@ def functions(lines):
         index = max(end, start) + 1
 
 
+def code_only(body):
+    """The body without its string literals, where a helper's name may stand in a message (`missing (`)."""
+    body = re.sub(r'"""[\s\S]*?"""', '""', body)
+    return re.sub(r'#?"(?:[^"\\\n]|\\.)*"#?', '""', body)
+
+
 def main():
     arguments = [argument for argument in sys.argv[1:] if not argument.startswith("--")]
     listing = "--list" in sys.argv
@@ -99,7 +107,9 @@ def main():
         marked = {name for name, body in helpers.items() if WAITS.search(body) or PROCESSES.search(body)}
         while True:
             calls = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(marked))) + r")\s*\(") if marked else None
-            more = {name for name, body in helpers.items() if name not in marked and calls and calls.search(body)}
+            more = {
+                name for name, body in helpers.items() if name not in marked and calls and calls.search(code_only(body))
+            }
             if not more:
                 break
             marked |= more
@@ -110,7 +120,7 @@ def main():
             total_tests += 1
             # The test's own declaration line names it, so a call is looked for after it.
             rest = body.split("\n", 2)[-1] if "\n" in body else ""
-            if WAITS.search(body) or PROCESSES.search(body) or (calls and calls.search(rest)):
+            if WAITS.search(body) or PROCESSES.search(body) or (calls and calls.search(code_only(rest))):
                 waiting.append((path, name, line))
 
     per_file = defaultdict(int)
