@@ -57,8 +57,7 @@ final class DrivenDaemon {
         let lines = self.lines
         daemon = try Daemon(
             configPath: configPath, standard: kinds.map { KindRegistry($0) } ?? KindRegistry.standard(store: store),
-            store: store,
-            environment: environment, log: Log(level: .debug) { lines.append($0) }, clock: clock)
+            store: store, environment: environment, log: Log(level: .debug) { lines.append($0) }, clock: clock)
         daemon.start()
     }
 
@@ -67,12 +66,14 @@ final class DrivenDaemon {
         if earlier == nil { directory.remove() }
         // Its provider threads run for the life of the process, as a daemon's do (`ProviderExecutor`): the daemon they
         // serve is kept, stopped, rather than freed under them.
-        Self.stoppedLock.withLock { Self.stopped.append(daemon) }
+        Self.keptLock.withLock { Self.kept.append(daemon) }
     }
 
-    nonisolated(unsafe) private static var stopped: [Daemon] = []
-    private static let stoppedLock = NSLock()
+    /// The daemons of the tests that ended, stopped; behind `keptLock`.
+    nonisolated(unsafe) private static var kept: [Daemon] = []
+    private static let keptLock = NSLock()
 
+    /// Stops it as SIGTERM would, once: entries kept, the FIFO and the lock removed.
     func stop() {
         guard !stopped else { return }
         stopped = true
