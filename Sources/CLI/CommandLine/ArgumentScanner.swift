@@ -67,4 +67,26 @@ struct ArgumentScanner {
     func unexpected(_ argument: String) -> UsageError {
         UsageError("Unexpected argument '\(argument)'.", command: command)
     }
+
+    /// A token the command has no case of its own for, read as every command reads it: `--config`'s value into
+    /// `configPath`; any other option, and any positional, refused.
+    mutating func takeShared(_ token: Token, configPath: inout String?) throws(UsageError) {
+        switch token {
+        case .option("--config", let inline):
+            configPath = try value(of: "--config", inline: inline)
+        case .option(let option, _):
+            throw unknown(option)
+        case .positional(let argument):
+            throw unexpected(argument)
+        }
+    }
+
+    /// As `takeShared(_:configPath:)`, for a command that takes one NAME: the first positional is it, a second one is
+    /// refused.
+    mutating func takeShared(_ token: Token, configPath: inout String?, name: inout String?) throws(UsageError) {
+        guard case .positional(let argument) = token, name == nil else {
+            return try takeShared(token, configPath: &configPath)
+        }
+        name = argument
+    }
 }

@@ -68,14 +68,12 @@ extension CommandDeclaration {
         var configPath: String?
         while let token = try scanner.next() {
             switch token {
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
             case .option("--match", let inline):
                 match = try scanner.value(of: "--match", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
             case .positional(let word):
                 words.append(word)
+            default:
+                try scanner.takeShared(token, configPath: &configPath)
             }
         }
         let app: AppCommand

@@ -97,8 +97,6 @@ extension CommandDeclaration {
         var configPath: String?
         while let token = try scanner.next() {
             switch token {
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
             case .option("--family", let inline):
                 family = try scanner.value(of: "--family", inline: inline)
             case .option("--set", let inline):
@@ -110,11 +108,8 @@ extension CommandDeclaration {
                     ParameterSetting(
                         key: String(assignment[..<equals]),
                         value: String(assignment[assignment.index(after: equals)...])))
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                guard kind == nil else { throw scanner.unexpected(argument) }
-                kind = argument
+            default:
+                try scanner.takeShared(token, configPath: &configPath, name: &kind)
             }
         }
         guard let kind else {
@@ -129,8 +124,6 @@ extension CommandDeclaration {
         var logLevel: String?
         while let token = try scanner.next() {
             switch token {
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
             case .option("--log-level", let inline):
                 let level = try scanner.value(of: "--log-level", inline: inline)
                 guard ["debug", "info", "warning", "error"].contains(level) else {
@@ -138,10 +131,8 @@ extension CommandDeclaration {
                         "Unknown log level '\(level)'; levels: debug, info, warning, error.", command: .run)
                 }
                 logLevel = level
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                throw scanner.unexpected(argument)
+            default:
+                try scanner.takeShared(token, configPath: &configPath)
             }
         }
         return .run(configPath: configPath, logLevel: logLevel)

@@ -100,14 +100,12 @@ extension CommandDeclaration {
                     throw UsageError("--timeout needs a positive number of seconds, found '\(text)'.", command: .reload)
                 }
                 timeout = seconds
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
             case .positional("all"):
                 try setTarget(.all)
             case .positional(let name):
                 try setTarget(.instance(name))
+            default:
+                try scanner.takeShared(token, configPath: &configPath)
             }
         }
         return .reload(target: target ?? .all, wait: wait, timeout: timeout, configPath: configPath)
@@ -152,13 +150,8 @@ extension CommandDeclaration {
                 }
             case .option("--wait", _):
                 wait = true
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                guard instance == nil else { throw scanner.unexpected(argument) }
-                instance = argument
+            default:
+                try scanner.takeShared(token, configPath: &configPath, name: &instance)
             }
         }
         guard let instance else { throw UsageError("Missing NAME; 'widgetd list' shows them.", command: .click) }
@@ -183,12 +176,10 @@ extension CommandDeclaration {
             switch token {
             case .option("--wait", _):
                 wait = true
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
             case .positional(let word):
                 words.append(word)
+            default:
+                try scanner.takeShared(token, configPath: &configPath)
             }
         }
         guard words.count >= 2 else {

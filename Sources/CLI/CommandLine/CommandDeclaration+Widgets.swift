@@ -90,13 +90,8 @@ extension CommandDeclaration {
                 format = try scanner.value(of: "--format", inline: inline)
             case .option("--follow", _):
                 follow = true
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                guard instance == nil else { throw scanner.unexpected(argument) }
-                instance = argument
+            default:
+                try scanner.takeShared(token, configPath: &configPath, name: &instance)
             }
         }
         guard let instance else { throw UsageError("Missing NAME; 'widgetd list' shows them.", command: .show) }
@@ -117,12 +112,8 @@ extension CommandDeclaration {
                 }
             case .option("--bar", let inline):
                 bar = try scanner.value(of: "--bar", inline: inline)
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                throw scanner.unexpected(argument)
+            default:
+                try scanner.takeShared(token, configPath: &configPath)
             }
         }
         if widgets != nil, bar != nil {

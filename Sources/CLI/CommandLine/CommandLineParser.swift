@@ -62,14 +62,7 @@ enum CommandLineParser {
         var scanner = ArgumentScanner(arguments, command: command)
         var configPath: String?
         while let token = try scanner.next() {
-            switch token {
-            case .option("--config", let inline):
-                configPath = try scanner.value(of: "--config", inline: inline)
-            case .option(let option, _):
-                throw scanner.unknown(option)
-            case .positional(let argument):
-                throw scanner.unexpected(argument)
-            }
+            try scanner.takeShared(token, configPath: &configPath)
         }
         return configPath
     }
