@@ -29,13 +29,8 @@ public struct BacklightKind: PushedKind {
 
     public static let subsystem = "backlight"
 
-    let files: SystemFiles
-    public let listener: UeventListener
-
-    public init(files: SystemFiles = .standard, listener: UeventListener = .shared) {
-        self.files = files
-        self.listener = listener
-    }
+    public let sources: UeventSources
+    public init(sources: UeventSources) { self.sources = sources }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "☀ --%")
@@ -43,7 +38,7 @@ public struct BacklightKind: PushedKind {
 
     public func reading(_ configuration: IntentValues, in context: ProviderContext, at now: Date) -> Timeline {
         let wanted = configuration.string("device")
-        let names = files.entries(of: "/sys/class/backlight")
+        let names = sources.files.entries(of: "/sys/class/backlight")
         let content: EntryContent
         if let name = wanted.map({ names.contains($0) ? $0 : nil }) ?? names.first,
             let backlight = read(name)
@@ -71,8 +66,8 @@ public struct BacklightKind: PushedKind {
 
     private func read(_ name: String) -> Backlight? {
         let directory = "/sys/class/backlight/" + name
-        guard let actual = files.text(directory + "/actual_brightness"),
-            let maximum = files.text(directory + "/max_brightness")
+        guard let actual = sources.files.text(directory + "/actual_brightness"),
+            let maximum = sources.files.text(directory + "/max_brightness")
         else { return nil }
         return Backlight(name: name, actualBrightness: actual, maxBrightness: maximum)
     }

@@ -41,13 +41,8 @@ public struct BatteryKind: PushedKind {
 
     public static let subsystem = "power_supply"
 
-    let files: SystemFiles
-    public let listener: UeventListener
-
-    public init(files: SystemFiles = .standard, listener: UeventListener = .shared) {
-        self.files = files
-        self.listener = listener
-    }
+    public let sources: UeventSources
+    public init(sources: UeventSources) { self.sources = sources }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "BAT --%")
@@ -55,7 +50,7 @@ public struct BatteryKind: PushedKind {
 
     public func reading(_ configuration: IntentValues, in context: ProviderContext, at now: Date) -> Timeline {
         let wanted = configuration.string("battery")
-        let batteries = Self.batteries(in: files)
+        let batteries = Self.batteries(in: sources.files)
         let chosen = wanted.map { name in batteries.filter { $0.name == name } } ?? batteries
         guard let battery = Battery.combined(chosen) else {
             return Timeline(

@@ -11,12 +11,19 @@ public protocol PushedKind: WidgetKind {
     static var safetyInterval: Duration { get }
     /// The `{names}` its `format:` knows, for `check`.
     static var placeholders: [String] { get }
-    var listener: UeventListener { get }
+    /// The files it reads and the socket its uevents arrive on.
+    var sources: UeventSources { get }
+    init(sources: UeventSources)
     /// The value read now, as the timeline to show from `now`.
     func reading(_ configuration: IntentValues, in context: ProviderContext, at now: Date) -> Timeline
 }
 
 extension PushedKind {
+    /// A kind reading `files` (the system's by default) again at each uevent on `listener` (the process's one socket).
+    public init(files: SystemFiles = .standard, listener: UeventListener = .shared) {
+        self.init(sources: UeventSources(files: files, listener: listener))
+    }
+
     public func runMode(for settings: WidgetSettings) -> RunMode { RunMode(isPersistent: true) }
 
     /// A session reads the value as it starts: a kept one would only show a stale value meanwhile.
@@ -41,7 +48,7 @@ extension PushedKind {
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws -> any ProviderSession {
         try UeventSession.start(
-            on: listener, subsystem: Self.subsystem, safetyInterval: Self.safetyInterval, updates: updates
+            on: sources.listener, subsystem: Self.subsystem, safetyInterval: Self.safetyInterval, updates: updates
         ) { now in
             reading(configuration, in: context, at: now)
         }
