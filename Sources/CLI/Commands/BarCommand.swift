@@ -153,25 +153,17 @@ enum BarCommand {
                     last = line
                 }
             }
-            let ready: Set<Int32>
-            do {
-                let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
-                try timer.arm(at: [next, droppedClicks.nextDeadline].compactMap { $0 }.min())
-                if trimDue && !first {
-                    trimDue = false
-                    WorkingSet.trim()
-                }
-                guard
-                    let readable = try lifetime.wait(
-                        forReadable: [watcher.fileDescriptor, timer.fileDescriptor, signals.fileDescriptor]
-                            + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []))
-                else { return ExitCode.success }
-                ready = readable
-            } catch {
-                console.err("widgetd: error: \(error)")
-                return ExitCode.failure
+            if trimDue && !first {
+                trimDue = false
+                WorkingSet.trim()
             }
-            if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
+            let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
+            let turn = FollowTurn.wait(
+                until: [next, droppedClicks.nextDeadline].compactMap { $0 }.min(), timer: timer,
+                forReadable: [watcher.fileDescriptor, signals.fileDescriptor]
+                    + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []),
+                lifetime: lifetime, console: console)
+            guard case .ready(let ready) = turn else { return turn.exitCode }
             for line in droppedClicks.flush(now: Date()) { console.err(line) }
             if ready.contains(signals.fileDescriptor) {
                 for signal in signals.readSignals() {

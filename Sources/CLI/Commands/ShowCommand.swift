@@ -182,22 +182,13 @@ enum ShowCommand {
                     last = rendered
                 }
             }
-            let ready: Set<Int32>
-            do {
-                let nextChange = record?.nextChange(after: now)
-                let blankAt = goneAt?.addingTimeInterval(Self.goneGrace)
-                try timer.arm(at: [nextChange, blankAt].compactMap { $0 }.min())
-                guard
-                    let readable = try lifetime.wait(
-                        forReadable: [watcher.fileDescriptor, timer.fileDescriptor]
-                            + (clicks.map { [$0.rawValue] } ?? []))
-                else { return ExitCode.success }
-                ready = readable
-            } catch {
-                console.err("widgetd: error: \(error)")
-                return ExitCode.failure
-            }
-            if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
+            let nextChange = record?.nextChange(after: now)
+            let blankAt = goneAt?.addingTimeInterval(Self.goneGrace)
+            let turn = FollowTurn.wait(
+                until: [nextChange, blankAt].compactMap { $0 }.min(), timer: timer,
+                forReadable: [watcher.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []), lifetime: lifetime,
+                console: console)
+            guard case .ready(let ready) = turn else { return turn.exitCode }
             if let input = clicks, ready.contains(input.rawValue),
                 !forwardClicks(from: input, lines: &lines, with: forwarder, console: console)
             {
