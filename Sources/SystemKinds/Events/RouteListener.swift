@@ -55,7 +55,7 @@ public final class RouteListener: Sendable {
         var notify: @Sendable (NetworkState, Cause) -> Void
     }
 
-    private struct State {
+    private struct State: ListenerState {
         var subscribers = Subscribers<Subscriber>()
         var started = false
         var network = NetworkState()
@@ -81,28 +81,12 @@ public final class RouteListener: Sendable {
     public func subscribe(
         sampleInterval: Duration?, notify: @escaping @Sendable (NetworkState, Cause) -> Void
     ) -> Result<Subscription, DetachedThread.StartError> {
-        let (id, start) = state.withLock { state in
-            let id = state.subscribers.add(
-                Subscriber(
-                    sampleInterval: sampleInterval, nextSample: sampleInterval.map { .now.advanced(by: $0) },
-                    owed: .subscribed, notify: notify))
-            defer { state.started = true }
-            return (id, !state.started)
-        }
-        if start {
-            do {
-                try DetachedThread.start(name: "widgetd-rtnetlink") { self.run() }
-            } catch {
-                state.withLock {
-                    $0.started = false
-                    $0.subscribers.remove(id)
-                }
-                return .failure(error)
-            }
-        } else {
-            wakePipe.wake()
-        }
-        return .success(Subscription(listener: self, id: id))
+        let subscriber = Subscriber(
+            sampleInterval: sampleInterval, nextSample: sampleInterval.map { .now.advanced(by: $0) },
+            owed: .subscribed, notify: notify)
+        return state.subscribe(subscriber, wakePipe: wakePipe) { () throws(DetachedThread.StartError) in
+            try DetachedThread.start(name: "widgetd-rtnetlink") { self.run() }
+        }.map { Subscription(listener: self, id: $0) }
     }
 
     /// The state as last heard.
@@ -112,8 +96,7 @@ public final class RouteListener: Sendable {
     public var problem: String? { state.withLock { $0.problem } }
 
     private func remove(_ id: Int) {
-        state.withLock { $0.subscribers.remove(id) }
-        wakePipe.wake()
+        state.unsubscribe(id, wakePipe: wakePipe)
     }
 
     private func owe(_ cause: Cause, to id: Int) {

@@ -34,7 +34,7 @@ public final class UeventListener: Sendable {
         var notify: @Sendable (Cause) -> Void
     }
 
-    private struct State {
+    private struct State: ListenerState {
         var subscribers = Subscribers<Subscriber>()
         var started = false
         /// Why the socket could not be opened, once the thread tried.
@@ -58,43 +58,26 @@ public final class UeventListener: Sendable {
     public func subscribe(
         subsystem: String, safetyInterval: Duration, notify: @escaping @Sendable (Cause) -> Void
     ) -> Result<Subscription, DetachedThread.StartError> {
-        let (id, start) = state.withLock { state in
-            let id = state.subscribers.add(
-                Subscriber(
-                    subsystem: subsystem, safetyInterval: safetyInterval,
-                    nextReread: .now.advanced(by: safetyInterval), notify: notify))
-            defer { state.started = true }
-            return (id, !state.started)
-        }
-        if start {
+        let subscriber = Subscriber(
+            subsystem: subsystem, safetyInterval: safetyInterval, nextReread: .now.advanced(by: safetyInterval),
+            notify: notify)
+        return state.subscribe(subscriber, wakePipe: wakePipe) { () throws(DetachedThread.StartError) in
             // Opened here, not on the thread, so the first session already knows whether uevents can come.
             var socket: UeventSocket?
-            do {
+            do throws(UeventSocketError) {
                 socket = try UeventSocket(testPath: testPath)
             } catch {
                 state.withLock { $0.socketProblem = error.description }
             }
-            do {
-                try DetachedThread.start(name: "widgetd-uevent") { [socket] in self.run(socket) }
-            } catch {
-                state.withLock {
-                    $0.started = false
-                    $0.subscribers.remove(id)
-                }
-                return .failure(error)
-            }
-        } else {
-            wakePipe.wake()
-        }
-        return .success(Subscription { self.remove(id) })
+            try DetachedThread.start(name: "widgetd-uevent") { [socket] in self.run(socket) }
+        }.map { id in Subscription { self.remove(id) } }
     }
 
     /// Why uevents cannot be heard (only the safety re-reads come), or nil.
     public var socketProblem: String? { state.withLock { $0.socketProblem } }
 
     private func remove(_ id: Int) {
-        state.withLock { $0.subscribers.remove(id) }
-        wakePipe.wake()
+        state.unsubscribe(id, wakePipe: wakePipe)
     }
 
     /// `poll`'s timeout for `duration`, rounded up to the next millisecond: rounded down, the thread would wake just

@@ -43,7 +43,7 @@ public final class MPRISListener: Sendable {
         case call(method: String, busName: String)
     }
 
-    private struct State {
+    private struct State: ListenerState {
         var subscribers = Subscribers<Subscriber>()
         var started = false
         var requests: [Request] = []
@@ -93,8 +93,7 @@ public final class MPRISListener: Sendable {
     }
 
     private func remove(_ id: Int) {
-        state.withLock { $0.subscribers.remove(id) }
-        wakePipe.wake()
+        state.unsubscribe(id, wakePipe: wakePipe)
     }
 
     /// The thread: what it owns (the connection, the players, the watch for a missing bus) lives here and nowhere else.
