@@ -73,35 +73,38 @@ extension Database {
     private func once<T, E: Error>(
         _ mode: TransactionMode, wrap: (StoreError) -> E, _ body: () throws(E) -> T
     ) throws(E) -> T {
-        do {
+        try between(
             // Not through `run`: its own retry would repeat inside this one's, multiplying the waits.
-            try runOnce("BEGIN \(mode.rawValue)")
-        } catch {
-            throw wrap(error)
-        }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            rollBackIfActive()
-            throw error
-        }
-        do {
-            try run("COMMIT", [])
-        } catch {
+            begin: { () throws(StoreError) in try runOnce("BEGIN \(mode.rawValue)") }, end: "COMMIT",
+            undo: rollBackIfActive,
             // A failed COMMIT leaves the transaction open (SQLITE_BUSY) or already rolled back (I/O errors).
-            rollBackIfActive()
-            throw wrap(error)
-        }
-        return result
+            afterFailedEnd: rollBackIfActive, wrap: wrap, body)
     }
 
     /// Runs `body` between `SAVEPOINT` and `RELEASE`, rolling back to the savepoint if it throws.
     private func inSavepoint<T, E: Error>(
         named name: String, wrap: (StoreError) -> E, _ body: () throws(E) -> T
     ) throws(E) -> T {
+        try between(
+            begin: { () throws(StoreError) in try run("SAVEPOINT \(name)", []) }, end: "RELEASE \(name)",
+            undo: {
+                // After some errors (SQLITE_BUSY, SQLITE_FULL) SQLite has already rolled back the whole transaction,
+                // and the savepoint with it; then there is nothing to undo here and the outer call sees the error.
+                if isInTransaction {
+                    try? run("ROLLBACK TO \(name)", [])
+                    try? run("RELEASE \(name)", [])
+                }
+            }, afterFailedEnd: {}, wrap: wrap, body)
+    }
+
+    /// Runs `begin`, then `body`, then the statement `end`. When `body` throws, `undo` runs and the error goes on;
+    /// when `end` fails, `afterFailedEnd` runs; a failing statement's error is wrapped.
+    private func between<T, E: Error>(
+        begin: () throws(StoreError) -> Void, end: String, undo: () -> Void, afterFailedEnd: () -> Void,
+        wrap: (StoreError) -> E, _ body: () throws(E) -> T
+    ) throws(E) -> T {
         do {
-            try run("SAVEPOINT \(name)", [])
+            try begin()
         } catch {
             throw wrap(error)
         }
@@ -109,17 +112,13 @@ extension Database {
         do {
             result = try body()
         } catch {
-            // After some errors (SQLITE_BUSY, SQLITE_FULL) SQLite has already rolled back the whole transaction, and
-            // the savepoint with it; then there is nothing to undo here and the outer call sees the error.
-            if isInTransaction {
-                try? run("ROLLBACK TO \(name)", [])
-                try? run("RELEASE \(name)", [])
-            }
+            undo()
             throw error
         }
         do {
-            try run("RELEASE \(name)", [])
+            try run(end, [])
         } catch {
+            afterFailedEnd()
             throw wrap(error)
         }
         return result
