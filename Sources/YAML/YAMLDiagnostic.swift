@@ -2,7 +2,7 @@
 ///
 /// These are returned rather than thrown because the document still has one sensible meaning (the first of two
 /// duplicate keys wins), and a config author is better served by seeing every such problem at once.
-public struct YAMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct YAMLDiagnostic: Sendable, Hashable, YAMLProblem {
     /// What is wrong, e.g. `duplicate key 'name' (first at line 2, column 3)`.
     public var message: String
     /// Where the problem is.
@@ -13,7 +13,4 @@ public struct YAMLDiagnostic: Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.mark = mark
     }
-
-    /// `line L, column C: message`.
-    public var description: String { "\(mark): \(message)" }
 }

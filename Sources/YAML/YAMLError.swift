@@ -1,5 +1,5 @@
 /// A problem that stopped the parse (libyaml syntax error, unknown alias, alias bomb, several documents).
-public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct YAMLError: Error, Sendable, Hashable, YAMLProblem {
     /// What is wrong; libyaml's wording for syntax errors, prefixed by its context when it gives one.
     public var message: String
     /// Where a human should look to fix it (not always where libyaml gave up; see `YAMLEventReader`).
@@ -10,7 +10,4 @@ public struct YAMLError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
         self.mark = mark
     }
-
-    /// `line L, column C: message`.
-    public var description: String { "\(mark): \(message)" }
 }
