@@ -35,35 +35,31 @@ enum PluginBench {
             : "  w:\n    kind: exec\n    command: [/bin/sh, -c, 'echo n$$']\n    output: [plain]\n"
         let text = (plugin ? "plugins:\n  bench: [\(script)]\n" : "") + "widgets:\n" + widget
         try text.write(toFile: scenario.config, atomically: true, encoding: .utf8)
-        let daemon = try scenario.startDaemon()
-        defer { daemon.stop() }
-        let watcher = try RenameWatcher([scenario.output])
-        defer { watcher.stop() }
-        try scenario.waitForTimelines(1)
-        sleepSeconds(0.3)
-        let fifo = open(scenario.fifo, O_WRONLY | O_CLOEXEC)
-        guard fifo >= 0 else { throw BenchError("cannot open \(scenario.fifo)") }
-        defer { close(fifo) }
-        let before = Proc.treeCPU(daemon.pid)
-        var times: [Double] = []
-        var next = watcher.count
-        for _ in 0..<reloads {
-            let sent = realtime()
-            _ = "reload w\n".withCString { write(fifo, $0, strlen($0)) }
-            var renamed: Double?
-            let done = waitUntil(timeout: 10, interval: 0.0005) {
-                let events = watcher.snapshot(from: next)
-                next += events.count
-                renamed = events.first { $0.name == "w.plain" }?.time ?? renamed
-                return renamed != nil
+        return try scenario.withSettledDaemon(timelines: 1, settle: 0.3) { daemon, watcher in
+            let fifo = open(scenario.fifo, O_WRONLY | O_CLOEXEC)
+            guard fifo >= 0 else { throw BenchError("cannot open \(scenario.fifo)") }
+            defer { close(fifo) }
+            let before = Proc.treeCPU(daemon.pid)
+            var times: [Double] = []
+            var next = watcher.count
+            for _ in 0..<reloads {
+                let sent = realtime()
+                _ = "reload w\n".withCString { write(fifo, $0, strlen($0)) }
+                var renamed: Double?
+                let done = waitUntil(timeout: 10, interval: 0.0005) {
+                    let events = watcher.snapshot(from: next)
+                    next += events.count
+                    renamed = events.first { $0.name == "w.plain" }?.time ?? renamed
+                    return renamed != nil
+                }
+                guard done, let renamed else {
+                    throw BenchError("a reload was not written within 10 s; see \(scenario.log)")
+                }
+                times.append(renamed - sent)
             }
-            guard done, let renamed else {
-                throw BenchError("a reload was not written within 10 s; see \(scenario.log)")
-            }
-            times.append(renamed - sent)
+            let after = Proc.treeCPU(daemon.pid)
+            let cpu = (after.own + after.children) - (before.own + before.children)
+            return Result(cpuSeconds: cpu * 1000 / Double(reloads), wall: Summary(times))
         }
-        let after = Proc.treeCPU(daemon.pid)
-        let cpu = (after.own + after.children) - (before.own + before.children)
-        return Result(cpuSeconds: cpu * 1000 / Double(reloads), wall: Summary(times))
     }
 }

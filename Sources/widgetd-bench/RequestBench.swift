@@ -29,16 +29,11 @@ enum RequestBench {
             try addMotivation(scenario)
         }
         try scenario.writeConfig(widgets)
-        let daemon = try scenario.startDaemon()
-        defer { daemon.stop() }
-        let watcher = try RenameWatcher([scenario.output])
-        defer { watcher.stop() }
-        try scenario.waitForTimelines(count)
-        sleepSeconds(0.5)
-
-        return try timeLines(
-            fifo: scenario.fifo, watcher: watcher, targets: targets, samples: samples,
-            line: { request == .reload ? "reload \($0)\n" : "click \($0) 1\n" }, logTail: { scenario.logTail })
+        return try scenario.withSettledDaemon(timelines: count, settle: 0.5) { _, watcher in
+            try timeLines(
+                fifo: scenario.fifo, watcher: watcher, targets: targets, samples: samples,
+                line: { request == .reload ? "reload \($0)\n" : "click \($0) 1\n" }, logTail: { scenario.logTail })
+        }
     }
 
     /// Writes `line(target)` to the FIFO `samples` times, a random target each time, and times each write to the
@@ -77,36 +72,32 @@ enum RequestBench {
         let scenario = try Scenario(root: root, name: "click-kind-\(count)", widgetd: widgetd)
         try addMotivation(scenario)
         try scenario.writeConfig((0..<count).map { Widgets.motivations("m\($0)") })
-        let daemon = try scenario.startDaemon()
-        defer { daemon.stop() }
-        let watcher = try RenameWatcher([scenario.output])
-        defer { watcher.stop() }
-        try scenario.waitForTimelines(count)
-        sleepSeconds(0.5)
-        let fifo = open(scenario.fifo, O_WRONLY | O_CLOEXEC)
-        guard fifo >= 0 else { throw BenchError("cannot open \(scenario.fifo)") }
-        defer { close(fifo) }
-        var times: [Double] = []
-        for _ in 0..<samples {
-            let from = watcher.count
-            let sent = realtime()
-            _ = "click m0 1\n".withCString { write(fifo, $0, strlen($0)) }
-            var names = Set<String>()
-            var next = from
-            var last = sent
-            let done = waitUntil(timeout: 30, interval: 0.005) {
-                let events = watcher.snapshot(from: next)
-                next += events.count
-                for event in events where event.name.hasSuffix(".plain") {
-                    if names.insert(event.name).inserted { last = event.time }
+        return try scenario.withSettledDaemon(timelines: count, settle: 0.5) { _, watcher in
+            let fifo = open(scenario.fifo, O_WRONLY | O_CLOEXEC)
+            guard fifo >= 0 else { throw BenchError("cannot open \(scenario.fifo)") }
+            defer { close(fifo) }
+            var times: [Double] = []
+            for _ in 0..<samples {
+                let from = watcher.count
+                let sent = realtime()
+                _ = "click m0 1\n".withCString { write(fifo, $0, strlen($0)) }
+                var names = Set<String>()
+                var next = from
+                var last = sent
+                let done = waitUntil(timeout: 30, interval: 0.005) {
+                    let events = watcher.snapshot(from: next)
+                    next += events.count
+                    for event in events where event.name.hasSuffix(".plain") {
+                        if names.insert(event.name).inserted { last = event.time }
+                    }
+                    return names.count >= count
                 }
-                return names.count >= count
+                guard done else { throw BenchError("kind reload: \(names.count) of \(count) files in 30 s") }
+                times.append(last - sent)
+                sleepSeconds(0.2)
             }
-            guard done else { throw BenchError("kind reload: \(names.count) of \(count) files in 30 s") }
-            times.append(last - sent)
-            sleepSeconds(0.2)
+            return Summary(times)
         }
-        return Summary(times)
     }
 
     /// Stores one of the sample motivations (`widgetd motivations add`), so motivations widgets show a record.

@@ -57,6 +57,20 @@ struct Scenario {
             [widgetd, "run", "--config", config, "--log-level", "warning"], environment: environment, stderr: log)
     }
 
+    /// Starts the daemon, waits for its first `count` timelines and `settle` seconds more (for what follows them: status
+    /// files, kept entries), then runs `body` with it and a watcher of the output directory's renames since the start.
+    func withSettledDaemon<T>(
+        timelines count: Int, settle: Double, _ body: (Child, RenameWatcher) throws -> T
+    ) throws -> T {
+        let daemon = try startDaemon()
+        defer { daemon.stop() }
+        let watcher = try RenameWatcher([output])
+        defer { watcher.stop() }
+        try waitForTimelines(count)
+        sleepSeconds(settle)
+        return try body(daemon, watcher)
+    }
+
     /// The number of visible files in `directory` (the daemon's temporary files start with a dot).
     static func fileCount(_ directory: String) -> Int {
         ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") }.count
