@@ -128,9 +128,7 @@ public struct ControlPaths: Sendable, Equatable {
 
     /// Checks that `path` is a directory of ours, not a link, closed to others (`lstat`).
     public static func checkDirectory(_ path: String) throws(ControlPathError) {
-        let info = try linkStatus(path)
-        guard info.st_mode & S_IFMT != S_IFLNK else { throw .symbolicLink(path: path) }
-        try checkDirectory(info, of: path)
+        try checkDirectory(try statusNotALink(path), of: path)
     }
 
     /// The checks of `checkDirectory(_:)` on a status already taken (an open directory's `fstat`).
@@ -141,9 +139,14 @@ public struct ControlPaths: Sendable, Equatable {
 
     /// Checks that `path` is a FIFO of ours, not a link, closed to others (`lstat`).
     public static func checkFIFO(_ path: String) throws(ControlPathError) {
+        try checkFIFO(try statusNotALink(path), of: path)
+    }
+
+    /// `path`'s own status (`lstat`), refused when it is a symbolic link.
+    private static func statusNotALink(_ path: String) throws(ControlPathError) -> stat {
         let info = try linkStatus(path)
         guard info.st_mode & S_IFMT != S_IFLNK else { throw .symbolicLink(path: path) }
-        try checkFIFO(info, of: path)
+        return info
     }
 
     /// The checks of `checkFIFO(_:)` on a status already taken: after opening, on the descriptor's own
