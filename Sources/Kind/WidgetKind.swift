@@ -211,6 +211,13 @@ extension WidgetKind {
         intents.first { $0.name == name }
     }
 
+    /// Refuses `invocation` unless its intent is one of `intents`: the first thing a `perform` checks.
+    public func requireDeclared(_ invocation: IntentInvocation) throws(IntentError) {
+        guard intent(named: invocation.intent) != nil else {
+            throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
+        }
+    }
+
     public func parameter(named name: String) -> ParameterSpec? {
         parameters.first { $0.name == name }
     }

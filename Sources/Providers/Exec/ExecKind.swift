@@ -65,9 +65,7 @@ public struct ExecKind: WidgetKind {
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
-        guard invocation.intent == "click" else {
-            throw IntentError("kind 'exec' has no intent '\(invocation.intent)'")
-        }
+        try requireDeclared(invocation)
         let click = invocation.click ?? ClickLocation(button: .left)
         let timeline = try run(configuration, in: context, click: click)
         return IntentOutcome("ran with BLOCK_BUTTON=\(click.button.number)", reloadsKind: false, timeline: timeline)

@@ -66,9 +66,7 @@ public struct MotivationsKind: WidgetKind {
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
-        guard invocation.intent == "toggle-favorite" else {
-            throw IntentError("kind 'motivations' has no intent '\(invocation.intent)'")
-        }
+        try requireDeclared(invocation)
         guard let motivation = try resolve(configuration) else {
             throw IntentError("there is no motivation to favourite; add one with 'widgetd motivations add'")
         }

@@ -79,9 +79,7 @@ public struct PluginKind: WidgetKind {
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
-        guard intent(named: invocation.intent) != nil else {
-            throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
-        }
+        try requireDeclared(invocation)
         var message = request("intent", configuration, context)
         message["intent"] = JSONValue(invocation.intent)
         message["parameters"] = PluginMessages.json(invocation.parameters)

@@ -73,9 +73,7 @@ public struct QuotesKind: WidgetKind {
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
-        guard invocation.intent == "next" else {
-            throw IntentError("kind 'quotes' has no intent '\(invocation.intent)'")
-        }
+        try requireDeclared(invocation)
         return IntentOutcome("next quote", reloadsKind: false)
     }
 

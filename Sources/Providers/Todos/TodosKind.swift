@@ -112,9 +112,7 @@ public struct TodosKind: WidgetKind {
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
-        guard invocation.intent == "toggle" else {
-            throw IntentError("kind 'todos' has no intent '\(invocation.intent)'")
-        }
+        try requireDeclared(invocation)
         let todos = try store.open().todos
         let target: String
         if let item = invocation.parameters.string("item") {

@@ -98,9 +98,7 @@ public struct NetworkKind: WidgetKind {
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
-        guard invocation.intent == Self.toggleIntent else {
-            throw IntentError("kind '\(name)' has no intent '\(invocation.intent)'")
-        }
+        try requireDeclared(invocation)
         guard NetworkSession.toggle(instance: context.instance) else {
             throw IntentError("\(context.instance) is not running")
         }
