@@ -31,9 +31,7 @@ public struct CPUKind: IntervalSampledKind {
     /// Each instance's last sample, with the usage it showed.
     let previous = PreviousSamples<(times: CPUTimes, usage: CPUUsage)>()
 
-    public init(files: SystemFiles = .standard) {
-        self.files = files
-    }
+    public init(files: SystemFiles) { self.files = files }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "--%")

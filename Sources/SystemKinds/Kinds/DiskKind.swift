@@ -40,9 +40,7 @@ public struct DiskKind: IntervalSampledKind {
     let files: SystemFiles
     let previous = PreviousSamples<DiskTraffic>()
 
-    public init(files: SystemFiles = .standard) {
-        self.files = files
-    }
+    public init(files: SystemFiles) { self.files = files }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "-- GiB")

@@ -45,10 +45,7 @@ public struct MemoryKind: IntervalSampledKind {
     public static let readsOnTheLoop = true
 
     let files: SystemFiles
-
-    public init(files: SystemFiles = .standard) {
-        self.files = files
-    }
+    public init(files: SystemFiles) { self.files = files }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "-- / --")

@@ -32,10 +32,7 @@ public struct TemperatureKind: IntervalSampledKind {
     public static let readsOnTheLoop = false
 
     let files: SystemFiles
-
-    public init(files: SystemFiles = .standard) {
-        self.files = files
-    }
+    public init(files: SystemFiles) { self.files = files }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "--°C")
