@@ -141,16 +141,15 @@ public struct TimeFormat: Sendable, Hashable {
                     put(type.utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
                     put(minutes / 60)
                     put(minutes % 60)
-                case UInt8(ascii: "R"):
+                case UInt8(ascii: "R"), UInt8(ascii: "T"):
                     put(time.hour)
                     put(UInt8(ascii: ":"))
                     put(time.minute)
-                case UInt8(ascii: "T"):
-                    put(time.hour)
-                    put(UInt8(ascii: ":"))
-                    put(time.minute)
-                    put(UInt8(ascii: ":"))
-                    put(time.second)
+                    // %T is %R with the seconds.
+                    if byte == UInt8(ascii: "T") {
+                        put(UInt8(ascii: ":"))
+                        put(time.second)
+                    }
                 case UInt8(ascii: "D"):
                     put(date.month)
                     put(UInt8(ascii: "/"))
