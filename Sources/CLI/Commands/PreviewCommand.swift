@@ -41,10 +41,7 @@ enum PreviewCommand {
 
     private static func resolveKind(_ name: String, registry: KindRegistry) throws(UsageError) -> any WidgetKind {
         guard let kind = registry.kind(named: name) else {
-            let known = "known kinds: \(registry.names.joined(separator: ", "))"
-            throw UsageError(
-                "Unknown kind '\(name)'\(Suggestion.didYouMean(name, in: registry.names, then: known)).",
-                command: .preview)
+            throw .unknown("kind", name, among: registry.names, listing: "known kinds", command: .preview)
         }
         return kind
     }

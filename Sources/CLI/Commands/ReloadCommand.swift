@@ -17,11 +17,8 @@ enum ReloadCommand {
         case .all: break
         case .kind(let kind):
             guard registry.kind(named: kind) != nil else {
-                let known = "known kinds: \(registry.names.joined(separator: ", "))"
                 console.report(
-                    UsageError(
-                        "Unknown kind '\(kind)'\(Suggestion.didYouMean(kind, in: registry.names, then: known)).",
-                        command: .reload))
+                    .unknown("kind", kind, among: registry.names, listing: "known kinds", command: .reload))
                 return ExitCode.usage
             }
         case .instance(let name):

@@ -19,11 +19,9 @@ enum ShowCommand {
         let format: OutputFormat
         if let formatName {
             guard let named = OutputFormat(rawValue: formatName) else {
-                let names = OutputFormat.allCases.map(\.rawValue)
-                let list = "formats: \(names.joined(separator: ", "))"
                 console.report(
-                    UsageError(
-                        "Unknown format '\(formatName)'\(Suggestion.didYouMean(formatName, in: names, then: list)).",
+                    .unknown(
+                        "format", formatName, among: OutputFormat.allCases.map(\.rawValue), listing: "formats",
                         command: .show))
                 return ExitCode.usage
             }
