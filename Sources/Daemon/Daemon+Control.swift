@@ -86,9 +86,7 @@ extension Daemon {
                 let failure =
                     "\(name): \(button.rawValue) click not started: \(Self.clickCommandsAtOnce) click commands are "
                     + "still running"
-                log(.warning, from: Self.fifoSource, failure)
-                token.map { acknowledge($0, failure: failure) }
-                return
+                return refuse(failure, from: Self.fifoSource, token)
             }
             do {
                 let pid = try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment))
@@ -119,6 +117,12 @@ extension Daemon {
         }
     }
 
+    /// Logs why a request was not carried out, and answers its `--wait` (`token`) with the same.
+    private func refuse(_ failure: String, from source: String, _ token: ControlCommand.AckToken?) {
+        log(.warning, from: source, failure)
+        token.map { acknowledge($0, failure: failure) }
+    }
+
     /// Runs a click's or an intent's intent on the provider threads. A command widget's take a thread each, and a flood
     /// of clicks would queue behind them without end, holding every `--wait` behind it: past
     /// `ReloadDispatcher.commandIntentsAtOnce` waiting or running, one is refused, and said so, as a click's command
@@ -132,9 +136,7 @@ extension Daemon {
                 let failure =
                     "\(instance.name): \(invocation.intent) not run: \(limit) clicks and intents on command widgets "
                     + "are still waiting or running"
-                log(.warning, from: instance.name, failure)
-                token.map { acknowledge($0, failure: failure) }
-                return
+                return refuse(failure, from: instance.name, token)
             }
         }
         runner.perform(
