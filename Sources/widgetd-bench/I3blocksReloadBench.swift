@@ -12,14 +12,9 @@ enum I3blocksReloadBench {
         let config = directory + "/i3blocks.conf"
         try "[b0]\ncommand=date +%s%N\ninterval=once\nsignal=1\n".write(
             toFile: config, atomically: true, encoding: .utf8)
-        let i3blocks = try Child(
-            ["i3blocks", "-c", config], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
-            stderr: directory + "/i3blocks.log")
+        let (i3blocks, output) = try startI3blocks(config: config, in: directory, blocks: 1)
         defer { i3blocks.stop() }
-        let output = BlockUpdateCounter(descriptor: i3blocks.pipeReadEnd, blocks: 1)
-        guard waitUntil(timeout: 10, { output.counts.lines > 0 }) else {
-            throw BenchError("i3blocks printed nothing; see \(directory)/i3blocks.log")
-        }
+        try waitForFirstLine(of: output, logIn: directory)
         sleepSeconds(0.3)
         let signal = __libc_current_sigrtmin() + 1
         var latencies: [Double] = []

@@ -47,14 +47,9 @@ enum IdleMemoryBench {
         try makeDirectory(directory)
         let config = directory + "/i3blocks.conf"
         try (0..<7).map(LoadBench.block).joined().write(toFile: config, atomically: true, encoding: .utf8)
-        let i3blocks = try Child(
-            ["i3blocks", "-c", config], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
-            stderr: directory + "/i3blocks.log")
+        let (i3blocks, output) = try startI3blocks(config: config, in: directory, blocks: 7)
         defer { i3blocks.stop() }
-        let output = BlockUpdateCounter(descriptor: i3blocks.pipeReadEnd, blocks: 7)
-        guard waitUntil(timeout: 10, { output.counts.lines > 0 }) else {
-            throw BenchError("i3blocks printed nothing; see \(directory)/i3blocks.log")
-        }
+        try waitForFirstLine(of: output, logIn: directory)
         sleepSeconds(settle)
         return IdleMemory(
             residentKilobytes: Proc.statusKilobytes(i3blocks.pid, "VmRSS") ?? 0,

@@ -101,14 +101,9 @@ enum LoadBench {
         try makeDirectory(directory)
         let config = directory + "/i3blocks.conf"
         try (0..<count).map(block).joined().write(toFile: config, atomically: true, encoding: .utf8)
-        let i3blocks = try Child(
-            ["i3blocks", "-c", config], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
-            stderr: directory + "/i3blocks.log", stdinPipe: true)
+        let (i3blocks, output) = try startI3blocks(config: config, in: directory, blocks: count, stdinPipe: true)
         defer { i3blocks.stop() }
-        let output = BlockUpdateCounter(descriptor: i3blocks.pipeReadEnd, blocks: count)
-        guard waitUntil(timeout: 10, { output.counts.lines > 0 }) else {
-            throw BenchError("i3blocks printed nothing; see \(directory)/i3blocks.log")
-        }
+        try waitForFirstLine(of: output, logIn: directory)
         // i3bar opens its click stream with "[", then one event per line, later ones after a comma.
         i3blocks.send("[\n")
         let click =

@@ -178,11 +178,8 @@ enum I3blocksBench {
         }
         try (0..<count).map { "[b\($0)]\n\(block)\n" }.joined().write(toFile: config, atomically: true, encoding: .utf8)
 
-        let i3blocks = try Child(
-            ["i3blocks", "-c", config], environment: ProcessInfo.processInfo.environment, stdout: .pipe,
-            stderr: directory + "/i3blocks.log")
+        let (i3blocks, output) = try startI3blocks(config: config, in: directory, blocks: count)
         defer { i3blocks.stop() }
-        let output = BlockUpdateCounter(descriptor: i3blocks.pipeReadEnd, blocks: count)
         if variant != .command {
             // Every loop started (and not just forked), then a second for them to settle.
             waitUntil(timeout: 30, interval: 0.1) { Proc.children(of: i3blocks.pid).count >= count }
