@@ -138,6 +138,22 @@ public enum TextSanitizer {
         return (String(decoding: cleaned, as: UTF8.self), mapped)
     }
 
+    /// Where a sequence of `continuing` bytes closed by one `closing` byte ends, from `start`: after the final byte, or
+    /// at the first byte outside the sequence's alphabet, which ends it and is kept.
+    private static func endOfSequence(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, continuing: ClosedRange<UInt8>,
+        closing: ClosedRange<UInt8>
+    ) -> Int {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if closing.contains(byte) { return index + 1 }
+            if !continuing.contains(byte) { return index }
+            index += 1
+        }
+        return index
+    }
+
     /// The index after the escape sequence that starts with the ESC at `start` (ECMA-48 syntax).
     ///
     /// CSI (`ESC [`, parameters, intermediates, a final byte) is how scripts colour text; OSC, DCS, SOS, PM and APC
@@ -151,14 +167,7 @@ public enum TextSanitizer {
         index += 1
         switch introducer {
         case 0x5B:  // CSI: parameters and intermediates (0x20…0x3F), then a final byte (0x40…0x7E).
-            while index < bytes.count {
-                let byte = bytes[index]
-                if (0x40...0x7E).contains(byte) { return index + 1 }
-                // Anything outside the sequence's alphabet ends it and is kept.
-                if !(0x20...0x3F).contains(byte) { return index }
-                index += 1
-            }
-            return index
+            return endOfSequence(in: bytes, from: index, continuing: 0x20...0x3F, closing: 0x40...0x7E)
         case 0x5D, 0x50, 0x58, 0x5E, 0x5F:  // OSC, DCS, SOS, PM, APC: a string up to BEL or ST (`ESC \`).
             while index < bytes.count {
                 let byte = bytes[index]
@@ -168,13 +177,7 @@ public enum TextSanitizer {
             }
             return index
         case 0x20...0x2F:  // Intermediates, then a final byte (0x30…0x7E).
-            while index < bytes.count {
-                let byte = bytes[index]
-                if (0x30...0x7E).contains(byte) { return index + 1 }
-                if !(0x20...0x2F).contains(byte) { return index }
-                index += 1
-            }
-            return index
+            return endOfSequence(in: bytes, from: index, continuing: 0x20...0x2F, closing: 0x30...0x7E)
         case 0x30...0x7E:  // A two-character escape such as `ESC 7` or `ESC c`.
             return index
         default:
