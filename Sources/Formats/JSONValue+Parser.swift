@@ -70,14 +70,8 @@ private struct Parser {
     }
 
     private mutating func object(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
-        guard depth <= JSONValue.maximumDepth else { throw failure("nested deeper than \(JSONValue.maximumDepth)") }
-        position += 1
         var members: [String: JSONValue] = [:]
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
+        if try opensEmpty(closedBy: UInt8(ascii: "}"), depth: depth) { return .object(members) }
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -95,20 +89,25 @@ private struct Parser {
     }
 
     private mutating func array(depth: Int) throws(JSONValue.ParseError) -> JSONValue {
-        guard depth <= JSONValue.maximumDepth else { throw failure("nested deeper than \(JSONValue.maximumDepth)") }
-        position += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
+        if try opensEmpty(closedBy: UInt8(ascii: "]"), depth: depth) { return .array(elements) }
         while true {
             skipWhitespace()
             elements.append(try value(depth: depth))
             skipWhitespace()
             if try endOfList(UInt8(ascii: "]")) { return .array(elements) }
         }
+    }
+
+    /// Steps over an object's or array's opening bracket, refusing one nested too deep: true when `close` follows at
+    /// once (an empty one, its closing bracket stepped over too).
+    private mutating func opensEmpty(closedBy close: UInt8, depth: Int) throws(JSONValue.ParseError) -> Bool {
+        guard depth <= JSONValue.maximumDepth else { throw failure("nested deeper than \(JSONValue.maximumDepth)") }
+        position += 1
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == close else { return false }
+        position += 1
+        return true
     }
 
     /// After a member or element: true at the closing bracket, false at a comma (both consumed).
