@@ -215,7 +215,7 @@ let package = Package(
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "Runtime", "Config", "Control", "Formats", "Kind", "Output", "Providers", "System",
+                "Daemon", "CLI", "Runtime", "Config", "Control", "Formats", "Kind", "Output", "Providers", "System",
                 "SystemKinds", "Timelines",
                 "TimeZones", "TestSupport",
             ]),

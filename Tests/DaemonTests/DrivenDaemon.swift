@@ -22,6 +22,8 @@ final class DrivenDaemon {
     let clock: ManualClock
     let lines = Captured()
     let configPath: String
+    /// Its XDG directories and HOME, all in `directory`: the environment a command run against it is given.
+    let environment: [String: String]
     let daemon: Daemon
     private var stopped = false
     /// The daemon whose directories this one took over, kept until this one is done.
@@ -49,7 +51,7 @@ final class DrivenDaemon {
             try FileManager.default.createDirectory(atPath: root + "/" + configIn, withIntermediateDirectories: true)
         }
         configPath = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
-        let environment = [
+        environment = [
             "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
             "HOME": root + "/home", "PATH": "/usr/bin:/bin",
         ]
@@ -151,7 +153,7 @@ final class DrivenDaemon {
 
     /// A turn of the loop, and the start of the next one: the answers in-process kinds gave at once on the loop's
     /// thread are taken in there, before it would sleep (`Daemon.takeInImmediateAnswers`).
-    private func turn(timeout: Duration) {
+    func turn(timeout: Duration) {
         daemon.turn(timeout: timeout)
         daemon.takeInImmediateAnswers()
     }

@@ -1,0 +1,97 @@
+import Foundation
+import Glibc
+import Runtime
+import Synchronization
+import Testing
+
+@testable import CLI
+
+/// What a command printed and its exit status, as a shell would see them.
+struct CommandOutcome: Sendable {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// The CLI's commands run in the test's process against a `DrivenDaemon`: the same entry point as the binary's
+/// (`WidgetdMain.run`), with its environment, a console that keeps what they print, and the daemon this process runs
+/// believed to be widgetd (`DaemonState.daemonInThisProcessIsWidgetd`).
+extension DrivenDaemon {
+    /// Runs a command that only reads the daemon's files (`list`, `status`, `show`, an app's edit): it needs no turn.
+    /// `config`: the `--config` it is given, the daemon's own unless said.
+    func command(_ arguments: [String], config: String? = nil) -> CommandOutcome {
+        Self.run(arguments + ["--config", config ?? configPath], environment: environment)
+    }
+
+    /// Runs a command that waits for the daemon's answer (`reload --wait`, `click --wait`) on a thread of its own,
+    /// taking the loop's turns until it returns; a command still waiting after `seconds` fails the test.
+    func commandTakingTurns(
+        _ arguments: [String], seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> CommandOutcome {
+        let outcome = Mutex<CommandOutcome?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        let (environment, withConfig) = (environment, arguments + ["--config", configPath])
+        Thread.detachNewThread {
+            let result = Self.run(withConfig, environment: environment)
+            outcome.withLock { $0 = result }
+            ended.signal()
+        }
+        // No turn before the command has written its request (or ended), and a moment after it did: a command that
+        // returned without waiting for the daemon's answer is seen to have returned before the turn that answers it.
+        let request = FIFORequest(fifo: runtime + "/control")
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if ended.wait(timeout: .now() + .milliseconds(5)) == .success { break }
+            guard request.isWritten() else { continue }
+            // Short turns: the command's end wakes no turn, so a long one would sleep past it.
+            turn(timeout: .milliseconds(20))
+        }
+        if let done = outcome.withLock({ $0 }) { return done }
+        Issue.record(
+            "widgetd \(arguments.joined(separator: " ")) still running after \(seconds) s",
+            sourceLocation: sourceLocation)
+        return CommandOutcome(status: -1, stdout: "", stderr: "")
+    }
+
+    private static func run(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
+        let printed = Mutex<(out: String, err: String)>(("", ""))
+        let console = Console(
+            out: { line in printed.withLock { $0.out += line + "\n" } },
+            err: { line in printed.withLock { $0.err += line + "\n" } })
+        // `run` starts no second daemon here: one runs in this process already.
+        let noDaemon = DaemonLauncher { _, _, _, _, _, reportError in
+            reportError("the test runs its daemon itself")
+            return ExitCode.failure
+        }
+        let status = DaemonState.$daemonInThisProcessIsWidgetd.withValue(true) {
+            WidgetdMain.run(arguments, environment: environment, console: console, daemon: noDaemon)
+        }
+        let text = printed.withLock { $0 }
+        return CommandOutcome(status: status, stdout: text.out, stderr: text.err)
+    }
+}
+
+/// Whether a request waits in the daemon's FIFO, seen through a reader of its own that reads nothing: once one was, the
+/// daemon's turns take it in, and it counts as written from then on.
+private final class FIFORequest {
+    private let reader: Int32
+    private var written = false
+
+    init(fifo: String) {
+        reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        // No FIFO: nothing to wait for before a turn.
+        written = reader < 0
+    }
+
+    deinit {
+        if reader >= 0 { close(reader) }
+    }
+
+    func isWritten() -> Bool {
+        if !written {
+            var ready = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+            written = poll(&ready, 1, 0) == 1 && ready.revents & Int16(POLLIN) != 0
+        }
+        return written
+    }
+}
