@@ -143,21 +143,6 @@ struct LockedStoreTests {
 
 @Suite("clicks and the store with the daemon running", .spawnsDaemons)
 struct InteractiveEndToEndTests {
-    @Test func aClickTogglesTheFavouriteStarInTheWidget() async throws {
-        let daemon = try DaemonUnderTest(
-            config: "widgets:\n  motivation:\n    kind: motivations\n    output: [plain, waybar]\n")
-        let env = daemon.environment
-        #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
-        // The app's write reloads the kind: the widget shows the new motivation without the daemon polling.
-        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
-        let click = try daemon.cli(["click", "motivation", "--wait"])
-        #expect(click.status == 0, "\(click.stderr)")
-        #expect(daemon.read("motivation.plain") == "★ No zero days.\n")
-        #expect(daemon.read("motivation.waybar")?.contains("\"favorite\"") == true)
-        _ = try daemon.cli(["intent", "motivation", "toggle-favorite", "--wait"])
-        #expect(daemon.read("motivation.plain") == "☆ No zero days.\n")
-    }
-
     @Test func manyProcessesWritingAtOnceLoseNothing() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  motivation:\n    kind: motivations\n  todo:\n    kind: todos\n")

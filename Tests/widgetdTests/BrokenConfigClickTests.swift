@@ -85,28 +85,6 @@ struct BrokenConfigClickTests {
         #expect(daemon.loggedTimes("keeping the running configuration") == 1)
     }
 
-    /// `list` and `generate names` (which the shell completions run) showed the file's widgets: with its YAML broken,
-    /// `list` fell back to the records in name order, and the completions offered nothing.
-    @Test func listAndTheCompletionsNamesAreWhatTheDaemonRuns() async throws {
-        let config = "widgets:\n  zeta:\n    kind: quotes\n  alpha:\n    kind: quotes\n"
-        let daemon = try DaemonUnderTest(config: config)
-        #expect(await daemon.waitFor("both timelines") { daemon.hasTimeline("zeta") && daemon.hasTimeline("alpha") })
-        try daemon.editConfig(config + "  broken: [unclosed, flow\n")
-        #expect(await daemon.waitFor("the edit refused") { daemon.log.contains("keeping the running configuration") })
-
-        let names = try daemon.cli(["generate", "names"])
-        #expect(names.status == 0, "\(names.stderr)")
-        #expect(names.stdout == "zeta\nalpha\n")
-        let list = try daemon.cli(["list"])
-        #expect(list.status == 0, "\(list.stderr)")
-        // The config's order, as the daemon runs it, and a word that the file has errors.
-        #expect(
-            list.stdout.split(separator: "\n").dropFirst().map { line in line.prefix { $0 != " " } } == [
-                "zeta", "alpha",
-            ])
-        #expect(list.stderr.contains("running an older config; \(daemon.configPath) has 1 error"), "\(list.stderr)")
-    }
-
     /// A plugin named under `plugins:`: once the file's YAML is broken, its `plugins:` names it no more, and a bar
     /// started then checked the running copy without the plugin's kind, and refused to start.
     @Test func aBarStartedAfterTheFileBrokeKnowsThePluginsOfTheRunningConfig() async throws {

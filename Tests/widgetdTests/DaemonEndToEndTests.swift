@@ -21,73 +21,6 @@ struct DaemonEndToEndTests {
 
         """
 
-    @Test func reloadWaitReturnsAfterTheReloadLanded() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        let statusPath = daemon.runtime + "/status/quote.json"
-        #expect(await waitFor("the first timeline") { FileManager.default.fileExists(atPath: statusPath) })
-        let before = try inode(statusPath)
-        let result = try daemon.cli(["reload", "--kind", "quotes", "--wait"])
-        #expect(result.status == 0, "\(result.stderr)")
-        // No waiting here: --wait returned only once the reload's results were written (each write of the
-        // status file is a rename, so a new inode).
-        #expect(try inode(statusPath) != before)
-        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
-        #expect(try daemon.cli(["reload", "--wait"]).status == 0)
-    }
-
-    @Test func garbageOnTheFIFOLeavesTheDaemonRunningAndAnswering() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("start-up") { daemon.read("quote.plain") != nil })
-        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
-        var random = SystemRandomNumberGenerator()
-        // Random lines, each starting with a byte UTF-8 never uses: all are dropped as "not UTF-8", one repeated
-        // warning. A random line that happened to be valid text would be logged as an unknown command of its own,
-        // and a few of those used up the log's burst (10 lines in 5 s), so the lines below went unlogged.
-        var garbage = (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &random) }
-        for index in garbage.indices where index == 0 || garbage[index - 1] == UInt8(ascii: "\n") {
-            garbage[index] = 0xFF
-        }
-        fifo.write(Data(garbage))
-        fifo.write(Data(repeating: UInt8(ascii: "a"), count: 1 << 20) + Data("\n".utf8))
-        fifo.write(Data("reload nosuchwidget\nclick quote 9\nintent quote fly\n".utf8))
-        try fifo.close()
-        #expect(
-            await daemon.waitFor("the long line to be dropped") { daemon.log.contains("line longer than 4096 bytes") })
-        #expect(daemon.process.isRunning)
-        let result = try daemon.cli(["reload", "quote", "--wait"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(daemon.log.contains("button must be 1-5"))
-    }
-
-    @Test func waitReportsARequestThatFailed() async throws {
-        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n  todos:\n    kind: todos\n")
-        #expect(
-            await waitFor("the first timelines") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/status/quote.json")
-                    && FileManager.default.fileExists(atPath: daemon.runtime + "/status/todos.json")
-            })
-        // An unknown intent is refused by the CLI before the daemon sees it (the daemon's own answer to one is
-        // RequestDispatcherTests'); a to-do the store lacks only the daemon can find.
-        let unknown = try daemon.cli(["intent", "quote", "nope", "--wait"])
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr.hasPrefix("widgetd: error: kind 'quotes' of widget 'quote' has no intent 'nope'"))
-        let missing = try daemon.cli(["intent", "todos", "toggle", "item=nothing like it", "--wait"])
-        #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("widgetd: error: todos: toggle failed: "), "\(missing.stderr)")
-        // A button with nothing bound does nothing: a `--wait`, which asked for something to happen, is told why.
-        let scroll = try daemon.cli(["click", "quote", "--button", "4", "--wait"])
-        #expect(scroll.status == 1)
-        #expect(scroll.stderr.hasPrefix("widgetd: error: quote: nothing is bound to the scroll-up button"))
-        // Without --wait a bar's click is not told, but the daemon says why it dropped it (the reason's wording is
-        // RequestDispatcherTests').
-        #expect(try daemon.cli(["click", "quote", "--button", "2"]).status == 0)
-        #expect(
-            await daemon.waitFor("the dropped click logged") {
-                daemon.log.contains("quote: nothing is bound to the middle button") && daemon.log.contains("dropped")
-            })
-        #expect(try daemon.cli(["intent", "quote", "next", "--wait"]).status == 0)
-    }
-
     @Test func aSecondDaemonRefusesToStartAndStopIsClean() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await waitFor("start-up") { FileManager.default.fileExists(atPath: daemon.runtime + "/lock") })
@@ -238,26 +171,4 @@ struct ShowAndListEndToEndTests {
             }, "printed: \(lines())")
     }
 
-    @Test func showRendersAnyFormatAndListShowsEveryWidget() async throws {
-        let daemon = try DaemonUnderTest(config: DaemonEndToEndTests.config)
-        // Both widgets `list` is asked about below: on a busy machine the clock's status can come second.
-        #expect(
-            await daemon.waitFor("the first timelines") { daemon.hasTimeline("quote") && daemon.hasTimeline("seconds") }
-        )
-        let unknown = try daemon.cli(["show", "quot"])
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr.hasPrefix("widgetd: error: no widget 'quot' in "))
-        #expect(unknown.stderr.contains("did you mean 'quote'?"))
-        let tmux = try daemon.cli(["show", "quote", "--format", "tmux"])
-        #expect(tmux.status == 0)
-        #expect(tmux.stdout == daemon.read("quote.plain"))
-        let list = try daemon.cli(["list"])
-        #expect(list.status == 0)
-        let lines = list.stdout.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("NAME") == true)
-        #expect(lines.contains { $0.hasPrefix("quote ") && $0.contains("quotes") && $0.contains("after ") })
-        #expect(lines.contains { $0.hasPrefix("seconds ") && $0.contains("clock") && $0.contains("atEnd") })
-        let missing = try daemon.cli(["show", "nope"])
-        #expect(missing.status == 1)
-    }
 }

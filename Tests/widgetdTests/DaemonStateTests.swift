@@ -2,6 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
+/// What needs the daemon as a process of its own: doctor looking at every process, a script's hostile text, a daemon
+/// killed. What list, status, show and reload say from daemon.json is DaemonTests' `DrivenDaemonStateTests`.
 @Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor", .spawnsDaemons)
 struct DaemonStateTests {
     static let config = """
@@ -13,119 +15,6 @@ struct DaemonStateTests {
             kind: clock
 
         """
-
-    @Test("list with no daemon says so and exits 3 instead of showing old text as current")
-    func listWithoutDaemon() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        _ = await daemon.waitFor("the first paint") { daemon.read("quote.plain") != nil }
-        daemon.stop()
-        let list = try daemon.cli(["list"])
-        #expect(list.status == 3)
-        #expect(list.stderr.contains("daemon not running"))
-        #expect(list.stdout.isEmpty)
-        let status = try daemon.cli(["status"])
-        #expect(status.status == 3)
-        #expect(status.stdout.contains("not running"))
-    }
-
-    @Test("After an invalid edit, list says the daemon runs an older config and still lists what it runs")
-    func listOlderConfig() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") }
-        try daemon.editConfig("widgets:\n  quote:\n    kind: quotse\n    famly: x\n")
-        _ = await waitFor("the refused reload in daemon.json") {
-            (try? String(contentsOfFile: daemon.runtime + "/daemon.json", encoding: .utf8))?
-                .contains("\"configErrors\" : 0") == false
-        }
-        let list = try daemon.cli(["list"])
-        #expect(list.status == 0)
-        #expect(list.stderr.contains("running an older config; \(daemon.configPath) has 2 errors"), "\(list.stderr)")
-        #expect(list.stdout.contains("quote") && list.stdout.contains("clock"), "\(list.stdout)")
-        let status = try daemon.cli(["status"])
-        #expect(status.stdout.contains("2 errors; running the previous config"), "\(status.stdout)")
-        // The advice checks the daemon's config, which is not the one a bare `check` reads.
-        let advice = "'widgetd check --config \(daemon.configPath)'"
-        #expect(status.stdout.contains(advice + " shows the errors"), "\(status.stdout)")
-        #expect(list.stderr.contains("(" + advice + " shows them)"), "\(list.stderr)")
-        let check = try runWidgetd(["check", "--config", daemon.configPath], environment: daemon.environment)
-        #expect(check.status == 1 && check.stderr.contains("unknown kind 'quotse'"), "\(check.stderr)")
-    }
-
-    @Test("A widget added in an edit that does not check: reload says the daemon runs the previous config")
-    func reloadOfAWidgetTheRunningConfigLacks() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") }
-        try daemon.editConfig(Self.config + "  newone:\n    kind: quotes\n  broken:\n    kind: quotse\n")
-        _ = await waitFor("the refused reload in daemon.json") {
-            (try? String(contentsOfFile: daemon.runtime + "/daemon.json", encoding: .utf8))?
-                .contains("\"configErrors\" : 0") == false
-        }
-        let reload = try daemon.cli(["reload", "newone", "--wait"])
-        #expect(reload.status == 1)
-        #expect(
-            reload.stderr.contains(
-                "no widget of the running config matches 'newone'; \(daemon.configPath) has 1 error, so the daemon "
-                    + "runs the previous config"), "\(reload.stderr)")
-        let show = try daemon.cli(["show", "newone"])
-        #expect(show.status == 1)
-        #expect(
-            show.stderr.hasSuffix(
-                ": the daemon runs the previous config of \(daemon.configPath), which has 1 error now\n"),
-            "\(show.stderr)")
-    }
-
-    @Test("show, list and click follow the daemon's output directory after settings.output_dir is edited")
-    func editedOutputDirectory() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") }
-        let elsewhere = daemon.directory.url.path + "/elsewhere"
-        try daemon.editConfig("settings:\n  output_dir: \(elsewhere)\n" + Self.config)
-        _ = await daemon.waitFor("the reload") { daemon.log.contains("take effect when the daemon restarts") }
-        let show = try daemon.cli(["show", "quote"])
-        #expect(show.status == 0, "\(show.stderr)")
-        #expect(show.stdout == (daemon.read("quote.plain") ?? "-"))
-        let list = try daemon.cli(["list"])
-        #expect(list.stdout.contains("quote"))
-        let text = try #require(daemon.read("quote.plain")).trimmingCharacters(in: .newlines)
-        #expect(list.stdout.contains(text), "\(list.stdout)")
-        // Another --config: still the running daemon's widgets and files.
-        let other = try daemon.directory.write("other.yaml", "widgets:\n  other:\n    kind: clock\n")
-        let shown = try runWidgetd(["show", "quote", "--config", other], environment: daemon.environment)
-        #expect(shown.status == 0, "\(shown.stderr)")
-    }
-
-    @Test("status prints the daemon, its config, outputs and widgets in one screen")
-    func status() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") && daemon.hasTimeline("clock") }
-        let status = try daemon.cli(["status"])
-        #expect(status.status == 0)
-        #expect(status.stdout.contains("running (pid \(daemon.process.processIdentifier)"))
-        #expect(status.stdout.contains("config:   \(daemon.configPath) (OK, 2 widgets)"))
-        #expect(status.stdout.contains("outputs:  \(daemon.output)"))
-        #expect(status.stdout.contains("NAME") && status.stdout.contains("clock"))
-        #expect(status.stdout.split(separator: "\n").count < 25)
-        // The table is one terminal wide (the paths above it are as long as they are): it leaves the family and
-        // policy to `list` and writes times of day.
-        let table = status.stdout.components(separatedBy: "\n\n").dropFirst().joined()
-        #expect(table.hasPrefix("NAME "), "\(status.stdout)")
-        for line in table.split(separator: "\n") {
-            #expect(line.count <= 80, "wider than 80 columns: \(line)")
-        }
-        let clockRow = try #require(status.stdout.split(separator: "\n").first { $0.hasPrefix("clock ") })
-        let timeOfDay = try Regex("  [0-9]{2}:[0-9]{2}:[0-9]{2}  ")
-        let anotherDay = try Regex("  [A-Z][a-z]{2} [ 0-9][0-9] [0-9]{2}:[0-9]{2}  ")
-        #expect(clockRow.contains(timeOfDay) || clockRow.contains(anotherDay), "\(clockRow)")
-        #expect(!status.stdout.contains("(not "), "the daemon's own config is not another file")
-        // The same file by another spelling is still the daemon's config; another file is named as not it.
-        let directory = URL(fileURLWithPath: daemon.configPath).deletingLastPathComponent().path
-        let respelled = try runWidgetd(
-            ["status", "--config", directory + "/./widgets.yaml"], environment: daemon.environment)
-        #expect(!respelled.stdout.contains("(not "), "\(respelled.stdout)")
-        let other = try runWidgetd(
-            ["status", "--config", directory + "/other.yaml"], environment: daemon.environment)
-        #expect(other.stdout.contains("(not \(directory)/other.yaml: one daemon runs per user"), "\(other.stdout)")
-    }
 
     @Test("status stays 80 columns wide with long names, and list and status show a script's controls escaped")
     func statusWithLongNamesAndHostileText() async throws {
@@ -236,16 +125,4 @@ struct DaemonStateTests {
         #expect(try daemon.cli(["list"]).status == 3)
     }
 
-    /// The daemon is found through its `flock`, not through what the lock file says: the text is anyone's to change.
-    @Test("A lock file whose text was changed still finds the daemon that holds it")
-    func lockTextChanged() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
-        try "1\n".write(toFile: daemon.runtime + "/lock", atomically: false, encoding: .utf8)
-        let list = try daemon.cli(["list"])
-        #expect(list.status == 0, "\(list.stderr)")
-        let second = try runWidgetd(["run", "--config", daemon.configPath], environment: daemon.environment)
-        #expect(second.status == 1)
-        #expect(second.stderr.contains("already running (pid \(daemon.process.processIdentifier))"), "\(second.stderr)")
-    }
 }
