@@ -46,4 +46,35 @@ struct DrivenStatusFileTests {
             String(decoding: written, as: UTF8.self)
                 == #"{"policy":"after","reloading":false,"reloadsWithPolicy":true}"#)
     }
+
+    /// A sample that reads the same value as the one before leaves the record as it was (only its dates would change),
+    /// while a widget sampled in the same turns shows its new values; a new value is written at once. (How `list`
+    /// names the next reload once the record's date passed: `InstanceStatusRecordTests`.)
+    @Test func aSampleOfTheSameValueLeavesTheRecordAndANewOneIsWrittenAtOnce() throws {
+        let tree = try FakeProcTree()
+        defer { tree.directory.remove() }
+        let driven = try DrivenDaemon(
+            config: "widgets:\n  load: {kind: load, interval: 1s}\n  cpu: {kind: cpu, interval: 1s}\n",
+            kinds: tree.kinds)
+        let recordPath = driven.output + "/load.json"
+        #expect(
+            driven.turns(until: "both widgets") {
+                InstanceRecord.read(from: recordPath)?.entries.first?.content.text == "0.25"
+                    && driven.read("cpu.plain") == "75%\n"
+            })
+        let kept = try #require(Self.inode(recordPath))
+        // Two more samples of the CPU, each its own value; the load is sampled in the same turns and reads the same.
+        try tree.stat(busy: 55, idle: 85)
+        driven.advance(by: 1)
+        #expect(driven.turns(until: "a quarter busy") { driven.read("cpu.plain") == "25%\n" })
+        try tree.stat(busy: 105, idle: 135)
+        driven.advance(by: 1)
+        #expect(driven.turns(until: "half busy") { driven.read("cpu.plain") == "50%\n" })
+        #expect(Self.inode(recordPath) == kept, "the load's record was written again with nothing new in it")
+        try tree.load("1.50")
+        driven.advance(by: 1)
+        #expect(driven.turns(until: "the new load") { driven.read("load.plain") == "1.50\n" })
+        // Written in the same turn, just after the bar file.
+        #expect(Self.inode(recordPath) != kept, "no new record for the new value")
+    }
 }
