@@ -175,7 +175,8 @@ let package = Package(
         // The benchmark (docs/PERFORMANCE.md): drives the built widgetd binary as a separate process, so it depends on
         // none of its modules; CLinux's calls are for the swap floor's bare process (`SwapFloorBench`).
         .executableTarget(name: "widgetd-bench", dependencies: ["CLinux"]),
-        // The tests' scratch directories: on a tmpfs where the machine has one (Tests/TestSupport/ScratchRoot.swift).
+        // The tests' scratch directories: on a tmpfs where the machine has one (Tests/TestSupport/ScratchRoot.swift); the
+        // plugin the tests run, for the daemon in the test's process and the built one.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
         // The core's tests, a target per layer. The engine's tests drive it with the config's

@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in `PluginSupport.swift` and the
-/// contrib ones), the built binary, temporary directories.
+/// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in TestSupport's `FakePlugin.swift` and
+/// the contrib ones), the built binary, temporary directories. A click's intent, garbage lines and pipelined requests
+/// are `DrivenPluginTests`' (the daemon in the test's process).
 @Suite("plugins, end to end", .spawnsDaemons)
 struct PluginEndToEndTests {
     /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
@@ -107,24 +108,6 @@ struct PluginEndToEndTests {
         handle.closeFile()
         #expect(try runWidgetd(["kinds"], environment: withConfig).stdout.contains("fake — Fake"))
         #expect(Self.hellos(in: directory.url.path) == 2)
-    }
-
-    @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "count", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]"))
-        #expect(await waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
-        let click = try daemon.cli(["click", "w", "--button", "1", "--wait"])
-        #expect(click.status == 0, "\(click.stderr)")
-        #expect(
-            await waitFor("the reload after the intent") {
-                Self.shown(daemon, "w")?.hasPrefix("n=2 poked=left ") == true
-            })
-        #expect(Self.requests(in: directory.url.path).contains("intent w"))
     }
 
     @Test func thePomodoroPluginStartsItsTimerOnAClick() async throws {
@@ -262,44 +245,6 @@ struct PluginEndToEndTests {
         let list = try daemon.cli(["list"])
         #expect(list.stdout.contains("did not answer in time"), "\(list.stdout)")
         #expect(Self.shown(daemon, "stuck") == "starting", "the placeholder stays")
-    }
-
-    @Test func garbageAndATenMegabyteLineAreSkippedAndTheReplyStillLands() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "garbage", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]"))
-        #expect(
-            await waitFor("the reply after the garbage") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true },
-            "\(daemon.log)")
-        let log = daemon.log
-        #expect(log.contains("sent a line that is not a JSON object: 'not json at all'"))
-        #expect(log.contains("sent a line that is not UTF-8 (JSON must be)"), "\(log)")
-        #expect(log.contains("sent a line longer than 1024 KiB; skipped"))
-        #expect(log.contains("answered request 999999 late or twice"))
-        #expect(!log.contains("restarted"), "a few bad lines do not restart it")
-        #expect(try daemon.cli(["reload", "w", "--wait"]).status == 0)
-        #expect(
-            await waitFor("the second reply") { Self.shown(daemon, "w")?.hasPrefix("n=2 ") == true }, "\(daemon.log)")
-    }
-
-    @Test func requestsArePipelinedAndAnsweredInAnyOrder() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        // The plugin answers nothing until two requests are in flight at once, then answers the later one first.
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "reverse", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
-        #expect(
-            await waitFor("both answers") {
-                Self.shown(daemon, "w") == "answered w" && Self.shown(daemon, "other") == "answered other"
-            }, "\(daemon.log)")
-        #expect(Self.hellos(in: directory.url.path) == 2, "one process served both (and the CLI's probe ran once)")
     }
 
     @Test func aFloodingPluginIsRestarted() async throws {

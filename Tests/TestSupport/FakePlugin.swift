@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// A plugin for tests, in Python with no dependencies: `fake.py MODE KIND [STATE_DIR]`. Every mode says the same hello
 /// (kind KIND: an enum `size`, an int `count` 1…5, a bool `flag`; intents `poke` and `crash`; left click runs `poke`)
@@ -17,7 +16,7 @@ import TestSupport
 ///   appended to STATE_DIR/orphans) and exits with status 0, leaving the sleep holding the pipe.
 /// In every mode, a plugin started while STATE_DIR/dead exists exits with status 4 before its hello.
 /// An intent `poke` remembers the click's button and reloads the instance; `crash` exits with status 3.
-let fakePluginSource = #"""
+public let fakePluginSource = #"""
     import json, os, sys, threading, time
 
     mode, kind = sys.argv[1], sys.argv[2]
@@ -116,6 +115,6 @@ let fakePluginSource = #"""
     """#
 
 /// Writes the fake plugin into `directory` and returns its path.
-func writeFakePlugin(in directory: TemporaryDirectory) throws -> String {
+public func writeFakePlugin(in directory: TemporaryDirectory) throws -> String {
     try directory.write("fake.py", fakePluginSource)
 }
