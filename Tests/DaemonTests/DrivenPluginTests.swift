@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -80,4 +81,105 @@ struct DrivenPluginTests {
             "one process served both (and the daemon's probe ran once)")
     }
 
+    /// A driven daemon on `config`, whose `$PLUGIN` is the shell plugin `script` written into `directory`.
+    private static func daemon(plugin script: String, in directory: TemporaryDirectory, config: String) throws
+        -> DrivenDaemon
+    {
+        let plugin = try directory.write("plugin", script)
+        chmod(plugin, 0o755)
+        return try DrivenDaemon(config: config.replacingOccurrences(of: "$PLUGIN", with: plugin))
+    }
+
+    @Test func anIntentWithParametersReachesThePomodoroPlugin() throws {
+        let pomodoro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("contrib/plugins/pomodoro").path
+        let driven = try DrivenDaemon(
+            config: """
+                plugins:
+                  pomodoro: [/usr/bin/python3, \(pomodoro)]
+                widgets:
+                  tomato:
+                    kind: pomodoro
+                    intent: {work: 2m, label: T}
+                    output: [plain]
+                """)
+        #expect(driven.turns(until: "the idle timer") { Self.shown(driven, "tomato") == "T 02:00" }, "\(driven.log)")
+        let bad = driven.command(["intent", "tomato", "start", "minutes=0", "--wait"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
+        #expect(driven.commandTakingTurns(["intent", "tomato", "start", "minutes=45", "--wait"]).status == 0)
+        #expect(driven.commandTakingTurns(["intent", "tomato", "pause", "--wait"]).status == 0)
+        #expect(
+            driven.turns(until: "the paused timer") {
+                Self.shown(driven, "tomato")?.hasPrefix("T 44:5") == true
+                    || Self.shown(driven, "tomato")?.hasPrefix("T 45:00") == true
+            }, "\(Self.shown(driven, "tomato") ?? "")")
+    }
+
+    /// A plugin's `log` lines are limited as other outsiders' are (daemon.md, "Limits"): ten per 5 s, then one line
+    /// with the count of the rest. A chatty plugin wrote every line to the journal.
+    @Test func aPluginsLogLinesAreLimited() throws {
+        let chatty = """
+            #!/bin/sh
+            echo '{"type":"hello","protocol":1,"kind":{"name":"chatty"}}'
+            i=0
+            while [ $i -lt 50 ]; do
+              echo "{\\"type\\":\\"log\\",\\"level\\":\\"warning\\",\\"message\\":\\"feed down $i\\"}"
+              i=$((i+1))
+            done
+            while IFS= read -r request; do
+              id=$(printf '%s\\n' "$request" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')
+              echo "{\\"id\\":$id,\\"entries\\":[{\\"text\\":\\"c\\"}]}"
+            done
+
+            """
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let driven = try Self.daemon(
+            plugin: chatty, in: directory,
+            config: "plugins:\n  chatty: [$PLUGIN]\nwidgets:\n  c:\n    kind: chatty\n    output: [plain]\n")
+        // Its answer comes after its 50 lines, on the same pipe.
+        #expect(driven.turns(until: "the answer") { Self.shown(driven, "c") == "c" }, "\(driven.log)")
+        #expect(!driven.log.contains("more lines not logged"), "counted only when the window ends: \(driven.log)")
+        driven.advance(by: 5)
+        #expect(
+            driven.log.contains("more lines not logged (at most 10 every 5 s); the last: plugin chatty: feed down 49"),
+            "\(driven.log)")
+        // Ten lines of the plugin's in the window, its host's notes among them; the rest counted.
+        let logged = driven.log.split(separator: "\n").filter { $0.contains("feed down") && !$0.contains("not logged") }
+        #expect((1...10).contains(logged.count), "\(driven.log)")
+    }
+
+    /// A plugin that says hello and never answers, with more widgets than the shared lane has slots: its calls wait
+    /// in a lane of their own (`ProviderLane.plugins`), so a quote's reload is not queued behind them until their
+    /// timeouts (30 s here, past the CLI's 10 s wait).
+    @Test func aDeafPluginHoldsUpNoBuiltInWidget() throws {
+        let deaf =
+            "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"deaf\"}}'\nexec sleep 120\n"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let widgets = (0..<40).map { "  d\($0):\n    kind: deaf\n    timeout: 30s\n" }.joined()
+        let driven = try Self.daemon(
+            plugin: deaf, in: directory,
+            config: "plugins:\n  deaf: [$PLUGIN]\nwidgets:\n  quote:\n    kind: quotes\n" + widgets)
+        #expect(driven.turns(until: "the quote") { driven.hasTimeline("quote") })
+        let reload = driven.commandTakingTurns(["reload", "quote", "--wait"])
+        #expect(reload.status == 0, "\(reload.stderr)")
+    }
+
+    /// A plugin that closes its output and lives on is stopped, and said so: "exited with status 143" hid that the
+    /// daemon had ended it.
+    @Test func aPluginThatClosesItsOutputIsSaidToBeStopped() throws {
+        let mute =
+            "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"mute\"}}'\nexec >&-\nexec sleep 120\n"
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let driven = try Self.daemon(
+            plugin: mute, in: directory, config: "plugins:\n  mute: [$PLUGIN]\nwidgets:\n  m:\n    kind: mute\n")
+        #expect(
+            driven.turns(until: "the stop in the log") {
+                driven.log.contains("plugin mute: closed its output; stopped it")
+            }, "\(driven.log)")
+        #expect(!driven.log.contains("exited with status 143"))
+    }
 }

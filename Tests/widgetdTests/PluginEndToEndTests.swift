@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in TestSupport's `FakePlugin.swift` and
-/// the contrib ones), the built binary, temporary directories. A click's intent, garbage lines and pipelined requests
-/// are `DrivenPluginTests`' (the daemon in the test's process).
+/// the contrib ones), the built binary, temporary directories. A click's intent, an intent's parameters, garbage lines,
+/// pipelined requests, a plugin's log lines limited, a deaf or mute plugin are `DrivenPluginTests`' (the daemon in the
+/// test's process).
 @Suite("plugins, end to end", .spawnsDaemons)
 struct PluginEndToEndTests {
     /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
@@ -284,20 +285,6 @@ struct PluginEndToEndTests {
         #expect(!daemon.log.contains("did not answer"), "\(daemon.log.suffix(1500))")
     }
 
-    @Test func anIntentWithParametersReachesThePomodoroPlugin() async throws {
-        let daemon = try await Self.idlePomodoro()
-        let bad = try daemon.cli(["intent", "tomato", "start", "minutes=0", "--wait"])
-        #expect(bad.status != 0)
-        #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
-        #expect(try daemon.cli(["intent", "tomato", "start", "minutes=45", "--wait"]).status == 0)
-        #expect(try daemon.cli(["intent", "tomato", "pause", "--wait"]).status == 0)
-        #expect(
-            await waitFor("the paused timer") {
-                Self.shown(daemon, "tomato")?.hasPrefix("T 44:5") == true
-                    || Self.shown(daemon, "tomato")?.hasPrefix("T 45:00") == true
-            }, "\(Self.shown(daemon, "tomato") ?? "")")
-    }
-
     @Test func pluginsAreFoundInTheDataDirectoryAndListedWithWhatIsWrongWithThem() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -558,81 +545,6 @@ struct PluginEndToEndTests {
             await daemon.waitFor("the slow plugin's answer", timeout: .seconds(20)) {
                 Self.shown(daemon, "s") == "finally"
             })
-    }
-
-    /// A plugin's `log` lines are limited as other outsiders' are (daemon.md, "Limits"): ten per 5 s, then one line
-    /// with the count of the rest. A chatty plugin wrote every line to the journal.
-    @Test(.aheadInLine) func aPluginsLogLinesAreLimited() async throws {
-        let chatty = """
-            #!/bin/sh
-            echo '{"type":"hello","protocol":1,"kind":{"name":"chatty"}}'
-            i=0
-            while [ $i -lt 50 ]; do
-              echo "{\\"type\\":\\"log\\",\\"level\\":\\"warning\\",\\"message\\":\\"feed down $i\\"}"
-              i=$((i+1))
-            done
-            while IFS= read -r request; do
-              id=$(printf '%s\\n' "$request" | sed -n 's/.*"id":\\([0-9]*\\).*/\\1/p')
-              echo "{\\"id\\":$id,\\"entries\\":[{\\"text\\":\\"c\\"}]}"
-            done
-
-            """
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugin = try directory.write("chatty", chatty)
-        chmod(plugin, 0o755)
-        let daemon = try DaemonUnderTest(
-            config: "plugins:\n  chatty: [\(plugin)]\nwidgets:\n  c:\n    kind: chatty\n    output: [plain]\n",
-            reusing: directory)
-        defer { daemon.stop() }
-        await DaemonGate.giveBackTurn()  // the rest is the 5 s window passing
-        #expect(
-            await daemon.waitFor("the count of the lines held back", timeout: .seconds(15)) {
-                daemon.log.contains(
-                    "more lines not logged (at most 10 every 5 s); the last: plugin chatty: feed down 49")
-            }, "\(daemon.log)")
-        // Ten lines of the plugin's in the window, its host's notes among them; the rest counted.
-        let logged = daemon.log.split(separator: "\n").filter { $0.contains("feed down") && !$0.contains("not logged") }
-        #expect((1...10).contains(logged.count), "\(daemon.log)")
-    }
-
-    /// A plugin that says hello and never answers, with more widgets than the shared lane has slots: its calls wait
-    /// in a lane of their own (`ProviderLane.plugins`), so a quote's reload is not queued behind them until their
-    /// timeouts (30 s here, past the CLI's 10 s wait).
-    @Test func aDeafPluginHoldsUpNoBuiltInWidget() async throws {
-        let deaf =
-            "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"deaf\"}}'\nexec sleep 120\n"
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugin = try directory.write("deaf", deaf)
-        chmod(plugin, 0o755)
-        let widgets = (0..<40).map { "  d\($0):\n    kind: deaf\n    timeout: 30s\n" }.joined()
-        let daemon = try DaemonUnderTest(
-            config: "plugins:\n  deaf: [\(plugin)]\nwidgets:\n  quote:\n    kind: quotes\n" + widgets,
-            reusing: directory)
-        defer { daemon.stop() }
-        #expect(await daemon.waitFor("the quote") { daemon.hasTimeline("quote") })
-        let reload = try daemon.cli(["reload", "quote", "--wait"])
-        #expect(reload.status == 0, "\(reload.stderr)")
-    }
-
-    /// A plugin that closes its output and lives on is stopped, and said so: "exited with status 143" hid that the
-    /// daemon had ended it.
-    @Test func aPluginThatClosesItsOutputIsSaidToBeStopped() async throws {
-        let mute =
-            "#!/bin/sh\necho '{\"type\":\"hello\",\"protocol\":1,\"kind\":{\"name\":\"mute\"}}'\nexec >&-\nexec sleep 120\n"
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let plugin = try directory.write("mute", mute)
-        chmod(plugin, 0o755)
-        let daemon = try DaemonUnderTest(
-            config: "plugins:\n  mute: [\(plugin)]\nwidgets:\n  m:\n    kind: mute\n", reusing: directory)
-        defer { daemon.stop() }
-        #expect(
-            await daemon.waitFor("the stop in the log") {
-                daemon.log.contains("plugin mute: closed its output; stopped it")
-            }, "\(daemon.log)")
-        #expect(!daemon.log.contains("exited with status 143"))
     }
 
     @Test func thePluginsCommandHasHelpAndRefusesStrayArguments() throws {
