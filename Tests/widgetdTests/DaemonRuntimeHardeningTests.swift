@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a flood
-/// of clicks, FIFO lines without their newline, a FIFO replaced by an unsafe one. The rules for outputs it cannot
+/// of clicks, a closed writer with half a line. FIFO lines without their newline and a FIFO replaced by an unsafe one
+/// are `DrivenControlFIFOTests`'. The rules for outputs it cannot
 /// write, a FIFO, runtime directory or lock deleted or taken, floods of bad lines in the log, acknowledgements nobody
 /// takes and `config` lines in a row are tested on their parts or on the daemon run in the test's process, on a
 /// clock the tests move (docs/development.md, "Tests on the driven clock").
@@ -194,28 +195,6 @@ struct DaemonRuntimeHardeningTests {
         return daemon
     }
 
-    @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        try writeFIFO(daemon.runtime + "/control", "reload all")  // printf 'reload all' > control
-        let result = try daemon.cli(["reload", "--kind", "quotes", "--wait", "--timeout", "5"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(
-            await daemon.waitFor("the unfinished line as a request") {
-                daemon.log.contains("reload requested: quote\n")
-            })
-        #expect(!daemon.log.contains("reload allreload"), "\(daemon.log)")
-
-        // Even a raw writer without the CLI's leading newline is heard once the first writer has closed.
-        try writeFIFO(daemon.runtime + "/control", "reload all")
-        #expect(
-            await daemon.waitFor("the second unfinished line") {
-                daemon.log.components(separatedBy: "reload requested").count >= 4
-            })
-        try writeFIFO(daemon.runtime + "/control", "reload kind quotes ack=raw1\n")
-        #expect(await daemon.waitFor("the raw request's acknowledgement") { daemon.log.contains("(ack raw1)") })
-    }
-
     @Test func aClosedWriterWithHalfALineDoesNotMakeTheDaemonSpin() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
@@ -232,21 +211,6 @@ struct DaemonRuntimeHardeningTests {
 
     // MARK: 4. The FIFO, the lock and the runtime directory (deleted or taken: `DrivenRuntimeRepairTests`)
 
-    @Test func aFIFOReplacedByAnUnsafeOneIsRefusedAndTakenOnSIGHUPOnceItIsSafe() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let fifo = daemon.runtime + "/control"
-        #expect(unlink(fifo) == 0)
-        #expect(mkfifo(fifo, 0o600) == 0 && chmod(fifo, 0o666) == 0)  // `mkfifo control` with a loose umask
-        #expect(await daemon.waitFor("the refusal") { daemon.log.contains("cannot make the control FIFO again") })
-        #expect(daemon.log.contains("other users must have no access"))
-        // chmod makes no inotify event the daemon watches; SIGHUP is the way to say "look again".
-        #expect(chmod(fifo, 0o600) == 0)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(await daemon.waitFor("the FIFO taken again") { daemon.log.contains("listening on it again") })
-        let result = try daemon.cli(["reload", "quote", "--wait"])
-        #expect(result.status == 0, "\(result.stderr)")
-    }
 }
 
 /// Opens the FIFO at `path`, writes `text` in one go and closes it, as `printf … > control` does.
