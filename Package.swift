@@ -226,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "widgetdTests",
             dependencies: [
-                "CLI", "Control", "Formats", "Providers", "System", "Timelines", "TimeZones", "TestSupport",
+                "CLI", "Control", "Formats", "Providers", "System", "TestSupport",
             ],
             exclude: ["RealBars/Tools", "MusicPlayer"]),
     ]
