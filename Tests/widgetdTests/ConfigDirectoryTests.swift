@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// widgets.yaml where a SIGHUP must make the daemon read it: a symbolic link pointed elsewhere, a FIFO put in its place.
-/// The directory deleted, replaced or the file removed, with no signal, is `DrivenConfigTests`' (the daemon in the test
-/// process), and which events are a change `ConfigWatcherTests`'.
+/// widgets.yaml where a SIGHUP must make the daemon read it: a symbolic link pointed elsewhere. A FIFO put in its place
+/// is `DrivenConfigFIFOTests`', the directory deleted, replaced or the file removed, with no signal, `DrivenConfigTests`'
+/// (the daemon in the test process), and which events are a change `ConfigWatcherTests`'.
 @Suite("widgets.yaml replaced where a SIGHUP reads it", .spawnsDaemons)
 struct ConfigDirectoryTests {
     static func config(_ names: [String]) -> String {
@@ -43,42 +43,4 @@ struct ConfigDirectoryTests {
             await daemon.waitFor("e, written where the link points now") { daemon.hasTimeline("e") }, "\(daemon.log)")
     }
 
-    /// A FIFO moved to where widgets.yaml was (`mkfifo new; mv new widgets.yaml`): the daemon read it blocking, and hung
-    /// past SIGTERM; then it kept what it had read for that path and never read the file again. Now it reads it as
-    /// empty, keeps running the config it has, answers, and takes the next regular file.
-    @Test func aFIFOPutWhereTheConfigWasNeitherHangsNorBlindsTheDaemon() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config(["a"]))
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("a") })
-        let fifo = daemon.directory.url.path + "/new.yaml"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        #expect(rename(fifo, daemon.configPath) == 0)
-        #expect(
-            await daemon.waitFor("the empty read refused") { daemon.log.contains("keeping the running configuration") },
-            "\(daemon.log)")
-        let reload = try daemon.cli(["reload", "all", "--wait"])
-        #expect(reload.status == 0, "\(reload.stderr)")
-        // A writer that holds the FIFO open (read-write, so its open does not wait for a reader) and writes half a
-        // file: refused at once, not waited for.
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        let opened = daemon.directory.url.path + "/writer-opened"
-        writer.arguments = [
-            "-c", "exec 3<>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", daemon.configPath,
-            opened,
-        ]
-        try writer.run()
-        defer {
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-        }
-        #expect(await daemon.waitFor("the writer in place") { FileManager.default.fileExists(atPath: opened) })
-        // Opening a FIFO for writing raises no inotify event the daemon reads: SIGHUP asks it to read the file.
-        #expect(kill(daemon.process.processIdentifier, SIGHUP) == 0)
-        #expect(
-            await daemon.waitFor("the half-written FIFO refused") {
-                daemon.log.contains("is a pipe or FIFO with nothing to read yet")
-            }, "\(daemon.log)")
-        try daemon.editConfig(Self.config(["a", "b"]))
-        #expect(await daemon.waitFor("b, from the regular file after it") { daemon.hasTimeline("b") }, "\(daemon.log)")
-    }
 }
