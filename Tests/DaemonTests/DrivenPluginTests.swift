@@ -91,8 +91,7 @@ struct DrivenPluginTests {
     }
 
     @Test func anIntentWithParametersReachesThePomodoroPlugin() throws {
-        let pomodoro = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("contrib/plugins/pomodoro").path
+        let pomodoro = Self.contribPlugin("pomodoro")
         let driven = try DrivenDaemon(
             config: """
                 plugins:
@@ -181,5 +180,37 @@ struct DrivenPluginTests {
                 driven.log.contains("plugin mute: closed its output; stopped it")
             }, "\(driven.log)")
         #expect(!driven.log.contains("exited with status 143"))
+    }
+
+    @Test func aPluginInstalledAfterTheStartAsksForARestart() throws {
+        let driven = try DrivenDaemon(config: "widgets:\n  quote:\n    kind: quotes\n")
+        #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
+        let plugins = driven.directory.url.path + "/data/widgetd/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.contribPlugin("loadavg"), toPath: plugins + "/loadavg")
+        try driven.editConfig("widgets:\n  quote:\n    kind: quotes\n  load:\n    kind: loadavg\n")
+        #expect(
+            driven.turns(until: "the refusal") {
+                driven.log.contains("plugin kinds are found when widgetd starts: restart it to use one added since")
+            }, "\(driven.log)")
+        let status = driven.command(["status"])
+        #expect(
+            status.stdout.contains(
+                "(OK, 2 widgets here, but the daemon found 1 error and runs the previous config: its log names them; "
+                    + "a plugin added since it started needs a restart)"), "\(status.stdout)")
+
+        // A typo of a known kind is no plugin added since: its refusal does not ask for a restart.
+        try driven.editConfig("widgets:\n  quote:\n    kind: quote\n")
+        let refusals = {
+            driven.log.split(separator: "\n").filter { $0.contains("keeping the running configuration") }
+        }
+        #expect(driven.turns(until: "the second refusal") { refusals().count == 2 }, "\(driven.log)")
+        #expect(refusals().last?.contains("restart") == false, "\(driven.log)")
+    }
+
+    /// A plugin shipped in contrib/plugins.
+    private static func contribPlugin(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("contrib/plugins/" + name).path
     }
 }

@@ -4,8 +4,8 @@ import Testing
 
 /// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in TestSupport's `FakePlugin.swift` and
 /// the contrib ones), the built binary, temporary directories. A click's intent, an intent's parameters, garbage lines,
-/// pipelined requests, a plugin's log lines limited, a deaf or mute plugin are `DrivenPluginTests`' (the daemon in the
-/// test's process).
+/// pipelined requests, a plugin's log lines limited, a deaf or mute plugin, one installed after the start are
+/// `DrivenPluginTests`' (the daemon in the test's process).
 @Suite("plugins, end to end", .spawnsDaemons)
 struct PluginEndToEndTests {
     /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
@@ -328,36 +328,6 @@ struct PluginEndToEndTests {
         #expect(!kinds.stdout.contains("later"))
         let preview = try runWidgetd(["preview", "loadavg", "--set", "above=0"], environment: environment)
         #expect(preview.stdout == "load 0.50\n", "\(preview.stderr)")
-    }
-
-    /// The daemon knows the plugin kinds found when it started; `check` and `status` look afresh. A config that uses
-    /// a plugin installed since is refused by the daemon, which says a restart is needed, and `status` says the
-    /// daemon refused what checks here, instead of sending the user to `check`, which finds nothing.
-    @Test func aPluginInstalledAfterTheStartAsksForARestart() async throws {
-        let daemon = try DaemonUnderTest(config: "widgets:\n  quote:\n    kind: quotes\n")
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let plugins = daemon.directory.url.path + "/data/widgetd/plugins"
-        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            atPath: packageRoot.appendingPathComponent("contrib/plugins/loadavg").path, toPath: plugins + "/loadavg")
-        try daemon.editConfig("widgets:\n  quote:\n    kind: quotes\n  load:\n    kind: loadavg\n")
-        #expect(
-            await daemon.waitFor("the refusal") {
-                daemon.log.contains("plugin kinds are found when widgetd starts: restart it to use one added since")
-            }, "\(daemon.log)")
-        let status = try daemon.cli(["status"])
-        #expect(
-            status.stdout.contains(
-                "(OK, 2 widgets here, but the daemon found 1 error and runs the previous config: its log names them; "
-                    + "a plugin added since it started needs a restart)"), "\(status.stdout)")
-
-        // A typo of a known kind is no plugin added since: its refusal does not ask for a restart.
-        try daemon.editConfig("widgets:\n  quote:\n    kind: quote\n")
-        let refusals = {
-            daemon.log.split(separator: "\n").filter { $0.contains("keeping the running configuration") }
-        }
-        #expect(await daemon.waitFor("the second refusal") { refusals().count == 2 }, "\(daemon.log)")
-        #expect(refusals().last?.contains("restart") == false, "\(daemon.log)")
     }
 
     /// `kinds --config` and `preview --config` see the plugins a config's `plugins:` names, as `plugins --config`
