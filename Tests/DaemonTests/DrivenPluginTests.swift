@@ -182,6 +182,9 @@ struct DrivenPluginTests {
         #expect(!driven.log.contains("exited with status 143"))
     }
 
+    /// The daemon knows the plugin kinds found when it started; `check` and `status` look afresh. A config that uses
+    /// a plugin installed since is refused by the daemon, which says a restart is needed, and `status` says the
+    /// daemon refused what checks here, instead of sending the user to `check`, which finds nothing.
     @Test func aPluginInstalledAfterTheStartAsksForARestart() throws {
         let driven = try DrivenDaemon(config: "widgets:\n  quote:\n    kind: quotes\n")
         #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
