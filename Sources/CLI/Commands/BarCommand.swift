@@ -105,7 +105,7 @@ enum BarCommand {
         let linePath = bar.map { BarLine.path(of: $0, in: directory) }
         var recordPaths = linePath == nil ? items.map { directory + "/" + $0.widget + ".json" } : []
         var watcher: Inotify
-        let timer: WallClockTimer
+        var timer: FollowTurn.Timer
         let signals: SignalFile
         var recordWatch: RecordWatch
         do {
@@ -113,7 +113,7 @@ enum BarCommand {
             watcher = try Inotify()
             recordWatch = try RecordWatch(
                 records: linePath.map { [$0] } ?? Array(Set(recordPaths)), in: directory, on: watcher)
-            timer = try WallClockTimer()
+            timer = try FollowTurn.Timer()
             signals = try SignalFile(signals: Self.signals)
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
@@ -159,7 +159,7 @@ enum BarCommand {
             }
             let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
             let turn = FollowTurn.wait(
-                until: [next, droppedClicks.nextDeadline].compactMap { $0 }.min(), timer: timer,
+                until: [next, droppedClicks.nextDeadline].compactMap { $0 }.min(), timer: &timer,
                 forReadable: [watcher.fileDescriptor, signals.fileDescriptor]
                     + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []),
                 lifetime: lifetime, console: console)

@@ -13,7 +13,7 @@ enum FollowTurn {
     /// Arms `timer` for `deadline` (nil: no wake but the descriptors) and waits for any of `readable` or the end of
     /// `lifetime`.
     static func wait(
-        until deadline: Date?, timer: WallClockTimer, forReadable readable: [Int32], lifetime: ReaderLifetime,
+        until deadline: Date?, timer: inout Timer, forReadable readable: [Int32], lifetime: ReaderLifetime,
         console: Console
     ) -> FollowTurn {
         let ready: Set<Int32>
@@ -27,8 +27,37 @@ enum FollowTurn {
             console.err("widgetd: error: \(error)")
             return .exit(ExitCode.failure)
         }
-        if ready.contains(timer.fileDescriptor) { _ = timer.consume() }
+        if ready.contains(timer.fileDescriptor) { timer.consume() }
         return .ready(ready)
+    }
+
+    /// A follower's wall-clock timer, armed again only when its deadline changes: most turns wake for a new record or
+    /// line and keep the deadline they had, and arming it anyway is a system call for nothing.
+    struct Timer {
+        private let timer: WallClockTimer
+        /// The deadline the timer is armed for (nil: disarmed), while `armedIsCurrent`.
+        private var armed: Date?
+        /// False once the timer has fired or seen the clock set (and at first): the next deadline is armed even if it
+        /// is the same, as `WallClockTimer` asks after `.clockChanged`.
+        private var armedIsCurrent = false
+
+        init() throws(SystemError) {
+            timer = try WallClockTimer()
+        }
+
+        var fileDescriptor: Int32 { timer.fileDescriptor }
+
+        mutating func arm(at deadline: Date?) throws(SystemError) {
+            guard !armedIsCurrent || deadline != armed else { return }
+            try timer.arm(at: deadline)
+            armed = deadline
+            armedIsCurrent = true
+        }
+
+        mutating func consume() {
+            _ = timer.consume()
+            armedIsCurrent = false
+        }
     }
 
     /// The status to exit with: `exit`'s, or success for `ready` (which does not end the command).

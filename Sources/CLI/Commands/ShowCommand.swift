@@ -131,13 +131,13 @@ enum ShowCommand {
     ) -> Int32 {
         guard let lifetime = ReaderLifetime() else { return ExitCode.success }
         let watcher: Inotify
-        let timer: WallClockTimer
+        var timer: FollowTurn.Timer
         var recordWatch: RecordWatch
         do {
             try PrivateDirectory.make(directory)
             watcher = try Inotify()
             recordWatch = try RecordWatch(record: path, in: directory, on: watcher)
-            timer = try WallClockTimer()
+            timer = try FollowTurn.Timer()
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
             return ExitCode.failure
@@ -183,7 +183,7 @@ enum ShowCommand {
             let nextChange = record?.nextChange(after: now)
             let blankAt = goneAt?.addingTimeInterval(Self.goneGrace)
             let turn = FollowTurn.wait(
-                until: [nextChange, blankAt].compactMap { $0 }.min(), timer: timer,
+                until: [nextChange, blankAt].compactMap { $0 }.min(), timer: &timer,
                 forReadable: [watcher.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []), lifetime: lifetime,
                 console: console)
             guard case .ready(let ready) = turn else { return turn.exitCode }
