@@ -122,12 +122,15 @@ enum BarCommand {
         guard lifetime.write(Array((header + "\n[\n").utf8)) else { return ExitCode.success }
         var records: [String: InstanceRecord] = [:]
         for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
-        var daemonLine = linePath.flatMap(readLine)
+        // The line file is read into one buffer for the bar's life; the line is bytes from the file to the output.
+        var lineBuffer = [UInt8](repeating: 0, count: 4096)
+        var daemonLine = linePath.flatMap { readLine($0, into: &lineBuffer) }
         // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
         var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
         var lines = ClickForwarder.LineSplitter()
         var droppedClicks = DroppedClickLog()
-        var last: String?
+        var last: [UInt8]?
+        var output: [UInt8] = []
         var paused = false
         var first = true
         // Start-up's code (the config's parse, the records' first reads) is handed back once the first line is out, and
@@ -136,19 +139,24 @@ enum BarCommand {
         while true {
             let now = Date()
             if !paused {
-                let line: String
+                let line: [UInt8]
                 if linePath != nil {
-                    line = daemonLine ?? BarLine.line(items.map(BarBlock.missing))
+                    line = daemonLine ?? Array(BarLine.line(items.map(BarBlock.missing)).utf8)
                 } else {
-                    line = BarLine.line(
-                        zip(items, recordPaths).map { item, path in
-                            records[path].map { BarBlock.render($0, item: item, at: now) } ?? BarBlock.missing(item)
-                        })
+                    line = Array(
+                        BarLine.line(
+                            zip(items, recordPaths).map { item, path in
+                                records[path].map { BarBlock.render($0, item: item, at: now) }
+                                    ?? BarBlock.missing(item)
+                            }
+                        ).utf8)
                 }
                 if line != last {
-                    guard lifetime.write(Array(((first ? "" : ",") + line + "\n").utf8)) else {
-                        return ExitCode.success
-                    }
+                    output.removeAll(keepingCapacity: true)
+                    if !first { output.append(UInt8(ascii: ",")) }
+                    output += line
+                    output.append(UInt8(ascii: "\n"))
+                    guard lifetime.write(output) else { return ExitCode.success }
                     first = false
                     last = line
                 }
@@ -181,7 +189,9 @@ enum BarCommand {
             }
             if ready.contains(watcher.fileDescriptor) {
                 if let linePath {
-                    if recordWatch.changed(watcher.readEvents()) { daemonLine = readLine(linePath) ?? daemonLine }
+                    if recordWatch.changed(watcher.readEvents()) {
+                        daemonLine = readLine(linePath, into: &lineBuffer) ?? daemonLine
+                    }
                 } else {
                     for path in changedRecordsOfOneTurn(&recordWatch, on: watcher) {
                         records[path] = ShowCommand.readRecord(path) ?? records[path]
@@ -215,12 +225,25 @@ enum BarCommand {
         }
     }
 
-    /// The line in the daemon's file at `path`; nil while there is none, or what is there is no status line.
-    private static func readLine(_ path: String) -> String? {
-        guard let bytes = FileManager.default.contents(atPath: path), bytes.first == UInt8(ascii: "["),
-            bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\n"))
+    /// The line in the daemon's file at `path`, read through `buffer` (grown to fit); nil while there is none, or what
+    /// is there is no status line.
+    private static func readLine(_ path: String, into buffer: inout [UInt8]) -> [UInt8]? {
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
+        var count = 0
+        while true {
+            if count == buffer.count { buffer += repeatElement(0, count: buffer.count) }
+            let read = buffer.withUnsafeMutableBytes { space in
+                try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: space[count...]))
+            }
+            guard let read else { return nil }
+            count += read
+            // A regular file reads short only at its end: the read that would return 0 is not needed.
+            if count < buffer.count { break }
+        }
+        let bytes = buffer[..<count]
+        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\n"))
         else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        return Array(bytes)
     }
 
     /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.
