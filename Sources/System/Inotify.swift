@@ -101,12 +101,13 @@ public final class Inotify: Sendable {
         try systemCall("inotify_rm_watch") { inotify_rm_watch(fileDescriptor, watch.rawValue) }
     }
 
-    /// Every event queued now (`read` until `EAGAIN`); empty when there are none. Never blocks.
+    /// Every event queued now (`read` until the queue is empty); empty when there are none. Never blocks.
     public func readEvents() -> [Event] {
         var events: [Event] = []
         // Room for many events at once; inotify never splits an event across reads, and this is far more than
         // one event's largest size (its header plus NAME_MAX + 1 bytes), so read never fails with EINVAL.
         let chunkSize = 64 * 1024
+        let largestEvent = MemoryLayout<inotify_event>.size + Int(NAME_MAX) + 1
         while true {
             let bytes: [UInt8]
             do {
@@ -117,6 +118,9 @@ public final class Inotify: Sendable {
             }
             if bytes.isEmpty { return events }
             events += Self.parse(bytes)
+            // A read fills the buffer with as many events as fit: room left for the largest means the queue was
+            // empty, and the read that would fail with EAGAIN is not needed.
+            if bytes.count <= chunkSize - largestEvent { return events }
         }
     }
 

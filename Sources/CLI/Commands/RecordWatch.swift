@@ -63,10 +63,12 @@ struct RecordWatch {
             return Set(paths)
         }
         var changed = Set<String>()
+        // The kernel removed these watches itself (their file is gone): unwatching them would only fail.
+        let removed = events.compactMap { $0.mask.contains(.ignored) ? $0.watch : nil }
         for event in events {
             // Replaced, written, deleted or moved: the next record, if any, is whatever the path names now.
             if let watch = event.watch, let path = fileWatches.removeValue(forKey: watch) {
-                try? watcher.unwatch(watch)
+                if !removed.contains(watch) { try? watcher.unwatch(watch) }
                 changed.insert(path)
             }
         }
