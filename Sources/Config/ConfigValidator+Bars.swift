@@ -99,4 +99,18 @@ extension ConfigValidator {
         }
         return item
     }
+
+    /// A widget a `bars:` entry shows writes no file of its own unless its `output:` names one: the bar's line shows
+    /// it, and a file beside it would be written at every sample for no reader. (`widgetd show` and `list` read its
+    /// record, which is written either way.)
+    func withoutDefaultFiles(_ widgets: [WidgetInstance], shownOn bars: [BarDefinition]) -> [WidgetInstance] {
+        let shown = Set(bars.flatMap { $0.items.map(\.widget) })
+        guard !shown.isEmpty else { return widgets }
+        return widgets.map { widget in
+            guard shown.contains(widget.name), !widgetsNamingOutputs.contains(widget.name) else { return widget }
+            var bare = widget
+            bare.outputs = []
+            return bare
+        }
+    }
 }

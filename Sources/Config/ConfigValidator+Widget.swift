@@ -41,6 +41,7 @@ extension ConfigValidator {
         }
         let cron = fields["schedule"].flatMap { schedule($0.value) }
         let zone = fields["timezone"].flatMap { timeZone($0.value) }
+        if fields["output"] != nil { widgetsNamingOutputs.insert(name) }
         let formats = shared.outputs(fields["output"].map { outputs($0.value) } ?? [.plain])
         let bindings = fields["on_click"].map { clickBindings($0.value, kind: kind) } ?? [:]
         let settings = kind.map { kindSettings(fields, kind: $0, at: nameMark, name: name) } ?? WidgetSettings()

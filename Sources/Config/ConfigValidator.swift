@@ -27,6 +27,8 @@ struct ConfigValidator {
     private(set) var warnings: [LocatedError] = []
     /// Intents and output lists equal between widgets, held once.
     var shared = SharedValues()
+    /// The widgets whose `output:` is given; the others write the default, `plain`, unless a bar shows them.
+    var widgetsNamingOutputs: Set<String> = []
 
     init(registry: KindRegistry, source: SourceLines? = nil) {
         self.registry = registry
@@ -105,6 +107,7 @@ struct ConfigValidator {
             // Every name under `widgets:`, also those left out for their own errors, so each mistake is told once.
             let names = pairs.first { $0.key.scalar?.text == "widgets" }?.value.mapping?.compactMap(\.key.scalar?.text)
             configuration.bars = bars(from: barsNode, widgetNames: names ?? [])
+            configuration.widgets = withoutDefaultFiles(configuration.widgets, shownOn: configuration.bars)
         }
         return configuration
     }

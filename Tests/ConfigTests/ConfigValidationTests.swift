@@ -398,6 +398,25 @@ struct ConfigValidationTests {
         #expect(second.intent.enumCase("mode") == "fast")
     }
 
+    @Test func aWidgetABarShowsWritesNoFileUnlessItsOutputNamesOne() throws {
+        let yaml = """
+            widgets:
+              shown: {kind: sample}
+              shownWithFile: {kind: sample, output: plain}
+              shownWithNoFile: {kind: sample, output: []}
+              alone: {kind: sample}
+            bars:
+              top: [shown, shownWithFile, shownWithNoFile]
+            """
+        let result = loadConfig(yaml)
+        let configuration = try #require(result.configuration, "\(result.renderedDiagnostics())")
+        let outputs = Dictionary(uniqueKeysWithValues: configuration.widgets.map { ($0.name, $0.outputs) })
+        #expect(outputs["shown"] == [])
+        #expect(outputs["shownWithFile"] == [.plain])
+        #expect(outputs["shownWithNoFile"] == [])
+        #expect(outputs["alone"] == [.plain])
+    }
+
     /// How fast `check` reads 10,000 widgets is widgetd-bench's to measure; here, that a long file loads whole.
     @Test func aThousandWidgetsLoadAndCheck() throws {
         var yaml = "widgets:\n"

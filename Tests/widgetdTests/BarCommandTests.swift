@@ -10,9 +10,11 @@ struct BarCommandTests {
         widgets:
           motivation:
             kind: motivations
+            output: plain
           todos:
             kind: todos
             family: systemLarge
+            output: plain
           quote:
             kind: quotes
           seconds:

@@ -10,6 +10,7 @@ struct BrokenConfigClickTests {
         widgets:
           motivation:
             kind: motivations
+            output: plain
         bars:
           main:
             - motivation
@@ -97,6 +98,7 @@ struct BrokenConfigClickTests {
             widgets:
               f:
                 kind: fakekind
+                output: plain
             bars:
               main: [f]
 

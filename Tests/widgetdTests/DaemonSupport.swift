@@ -82,6 +82,19 @@ final class DaemonUnderTest {
         try? String(contentsOfFile: output + "/" + name, encoding: .utf8)
     }
 
+    /// What the `bars:` entry `bar` shows: each block's `full_text` by its widget (`instance`), from the daemon's line
+    /// (`<bar>.bar`); empty while there is none. A widget a bar shows writes no file of its own.
+    func barTexts(_ bar: String) -> [String: String] {
+        guard let line = read(bar + ".bar"),
+            let blocks = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]]
+        else { return [:] }
+        var texts: [String: String] = [:]
+        for block in blocks {
+            if let instance = block["instance"] as? String { texts[instance] = block["full_text"] as? String }
+        }
+        return texts
+    }
+
     /// Runs the CLI against this daemon's directories.
     func cli(_ arguments: [String]) throws -> ProcessResult {
         try runWidgetd(arguments + ["--config", configPath], environment: environment)

@@ -109,11 +109,15 @@ struct I3statusMigrationTests {
         let daemon = try DaemonUnderTest(config: yaml, reusing: directory)
         defer { daemon.stop() }
         let names = ["disk_root", "load", "memory", "clock_local", "battery"]
-        #expect(await daemon.waitFor("every widget's text") { names.allSatisfy { daemon.read("\($0).plain") != nil } })
+        #expect(
+            await daemon.waitFor("every widget's text on the bar") {
+                names.allSatisfy { daemon.barTexts("i3status")[$0] != nil }
+            })
         let theirs = try await firstI3statusLine(config: plainConfig).split(
             separator: "\t", omittingEmptySubsequences: false)
         try #require(theirs.count == 8, "i3status's eight modules: \(theirs)")
-        let ours = names.map { daemon.read("\($0).plain")?.trimmingCharacters(in: .newlines) ?? "" }
+        let shown = daemon.barTexts("i3status")
+        let ours = names.map { shown[$0] ?? "" }
         // Whole, as i3status shows them: an imported widget names no family, so none is cut to one's width.
         #expect(!ours.contains { $0.hasSuffix("…") }, "\(ours)")
 

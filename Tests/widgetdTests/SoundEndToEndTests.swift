@@ -108,15 +108,15 @@ struct SoundEndToEndTests {
         let playing = try await i3statusLine(server, config: i3statusConfig)
         #expect(playing == "♪ Null Output: 42%", "i3status reads the test's server")
         #expect(
-            await daemon.waitFor("i3status's line") { daemon.read("volume.plain") == playing + "\n" },
-            "ours: \(daemon.read("volume.plain") ?? "no file")\n\(imported.stdout)\n\(daemon.log)")
+            await daemon.waitFor("i3status's line") { daemon.barTexts("i3status")["volume"] == playing },
+            "ours: \(daemon.barTexts("i3status"))\n\(imported.stdout)\n\(daemon.log)")
 
         #expect(try server.pactl(["set-sink-mute", "@DEFAULT_SINK@", "1"]).status == 0)
         let muted = try await i3statusLine(server, config: i3statusConfig)
         #expect(muted == "♪: 0%")
         #expect(
-            await daemon.waitFor("i3status's muted line") { daemon.read("volume.plain") == muted + "\n" },
-            "ours: \(daemon.read("volume.plain") ?? "no file")")
+            await daemon.waitFor("i3status's muted line") { daemon.barTexts("i3status")["volume"] == muted },
+            "ours: \(daemon.barTexts("i3status"))")
     }
 
     /// The line i3status's `volume` module prints for the server's default sink, after its first (which it prints

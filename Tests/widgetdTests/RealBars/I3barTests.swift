@@ -9,9 +9,11 @@ struct I3barTests {
         widgets:
           motivation:
             kind: motivations
+            output: plain
           todos:
             kind: todos
             family: systemLarge
+            output: plain
           todo_1:
             kind: todos
             intent:

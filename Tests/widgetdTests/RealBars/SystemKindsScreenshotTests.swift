@@ -47,13 +47,10 @@ struct SystemKindsScreenshotTests {
         var texts: [String: String] = [:]
         #expect(
             await daemon.waitFor("every widget's first entry") {
-                texts = Dictionary(
-                    uniqueKeysWithValues: widgets.compactMap { name in
-                        daemon.read(name + ".plain").map { (name, $0) }
-                    })
-                return texts.count == widgets.count && texts["vol"] == "♪ 60%\n"
+                texts = daemon.barTexts("system")
+                return widgets.allSatisfy { texts[$0] != nil } && texts["vol"] == "♪ 60%"
             }, "\(texts)\n\(daemon.log.suffix(3000))")
-        #expect(texts["net"]?.hasPrefix("E: ") == true && texts["net"] != "E: down\n", "\(texts)")
+        #expect(texts["net"]?.hasPrefix("E: ") == true && texts["net"] != "E: down", "\(texts)")
 
         let display = try await VirtualDisplay(width: ShippedConfigScreenshotTests.width)
         let i3 = try ShippedConfigScreenshotTests.startI3(
@@ -63,8 +60,8 @@ struct SystemKindsScreenshotTests {
         try await ShippedConfigScreenshotTests.screenshot(
             "i3bar-system-kinds", on: display, rows: 20, columns: Self.columns
         ) { i3.log }
-        // What the widgets wrote when the picture was taken, and before (the sound's ♪ among it).
-        let shown = widgets.compactMap { daemon.read($0 + ".plain") }.joined()
+        // What the bar showed when the picture was taken, and before (the sound's ♪ among it).
+        let shown = daemon.barTexts("system").values.joined()
         #expect(try FontCoverage.missing(in: "DejaVu Sans", shown + texts.values.joined()) == [])
         // i3's log holds i3bar's and `widgetd bar`'s stderr: i3bar's complaints (a status line it cannot parse, a
         // status command that ended) are `ERROR:` lines, `widgetd bar`'s `widgetd: error:`.
