@@ -19,7 +19,8 @@ enum ConfigManPage {
         "intent": "The kind's parameters, typed as the kind declares them (see KINDS).",
         "schedule": "A cron expression (5 fields, names, steps, @hourly …) adding reload times.",
         "timezone": "The IANA zone schedule: and the kind's dates are read in (default: local).",
-        "output": "A format or list of formats to write, each to OUTPUT_DIR/NAME.FORMAT (default plain).",
+        "output":
+            "A format or list of formats to write, each to OUTPUT_DIR/NAME.FORMAT (default plain; none for a widget a bars: entry shows, whose line shows it).",
         "on_click": "A mapping from button to an intent name, or to a command (argv list) started detached.",
     ]
 
