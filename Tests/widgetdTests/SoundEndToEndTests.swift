@@ -66,9 +66,10 @@ struct SoundEndToEndTests {
             atPath: scratch.url.path + "/pulse", withIntermediateDirectories: true)
         let server = try await PulseServer(in: scratch.url.path + "/pulse", socket: socket)
         defer { server.stop() }
-        // The first retry is a second after the failure, the next two after that.
+        // Retries come 1, 2, 4, 8, 16 … s apart (`PulseConnection.retryDelays`): a server that took a loaded machine
+        // 15 s to start is found at the retry 31 s after the failure, up to 16 s after it came.
         #expect(
-            await daemon.waitFor("the server that came", timeout: .seconds(10)) {
+            await daemon.waitFor("the server that came", timeout: .seconds(40)) {
                 daemon.read("snd.plain") == "100% Null Output\n"
             }, "\(daemon.read("snd.plain") ?? "no file")\n\(daemon.log)")
         let lines = daemon.log.split(separator: "\n").filter { $0.contains("snd") }
