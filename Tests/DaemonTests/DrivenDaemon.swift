@@ -13,8 +13,8 @@ import Testing
 /// Its files, FIFO and inotify watches are real, in a temporary directory; its providers run on their own threads, and
 /// their answers wake a turn at once. The clock starts years ahead of the wall clock, so the wall-clock timer never
 /// fires by itself: only `advance` passes a deadline. No signal reaches it, and its stop ends no command of this
-/// process (tests beside it run theirs): the configs here use in-process kinds and plugins, never `exec`, whose runs
-/// reap every exited child of the process (`ProcessHygiene`), other tests' included.
+/// process (tests beside it run theirs). Its `exec` scripts run here too: a daemon that did not adopt its process's
+/// orphans reaps only the children it started (`ProcessHygiene`), so other tests keep their children's exits.
 final class DrivenDaemon {
     static let start = Date(timeIntervalSince1970: 2_000_000_000)
 

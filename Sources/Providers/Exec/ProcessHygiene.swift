@@ -31,8 +31,16 @@ public enum ProcessHygiene {
     /// - Returns: whether the kernel agreed.
     @discardableResult
     public static func adoptOrphans() -> Bool {
-        widgetd_become_subreaper() == 0
+        reapsEveryChild.store(true, ordering: .relaxed)
+        return widgetd_become_subreaper() == 0
     }
+
+    /// Whether every exited child of this process is the daemon's to reap: true once the daemon that owns its process
+    /// asked to adopt orphans, whether or not the kernel agreed (a child the daemon detached is reaped either way).
+    /// A daemon that shares its process (a test's, beside other tests) leaves the process's other children to those
+    /// who started them: each child of its own has a waiter of its own (a command's thread, a persistent process,
+    /// `ClickCommands`), and without the subreaper no orphan comes to it.
+    private static let reapsEveryChild = Atomic<Bool>(false)
 
     /// `environment` with the owner tag for a spawn on behalf of `owner` (a widget's name), and of one `run` of its
     /// command when given: `<daemon pid>.<owner>.<run>` (a widget name has no dot).
@@ -69,11 +77,12 @@ public enum ProcessHygiene {
     }
 
     /// Reaps every exited child that no thread waits for: orphans that were reparented to the daemon and ended, and
-    /// detached commands. Call it on SIGCHLD.
+    /// detached commands; only in a process the daemon owns (`reapsEveryChild`). Call it on SIGCHLD.
     public static func reapOrphans() {
         // The scan costs a read per process on the machine, and SIGCHLD comes with every command that ends: scan
         // only when the first exited child is not one a command thread is about to reap. One left behind that one
         // is reaped at a later SIGCHLD.
+        guard reapsEveryChild.load(ordering: .relaxed) else { return }
         var info = siginfo_t()
         guard waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return }
         let exited = info._sifields._sigchld.si_pid
@@ -99,7 +108,7 @@ public enum ProcessHygiene {
             for child in unwaitedChildren(includingRunning: includingRunning) {
                 if child.state == "Z" {
                     var status: Int32 = 0
-                    _ = waitpid(child.pid, &status, WNOHANG)
+                    if reapsEveryChild.load(ordering: .relaxed) { _ = waitpid(child.pid, &status, WNOHANG) }
                     continue
                 }
                 guard let environment = readSmallFile("/proc/\(child.pid)/environ", limit: 1 << 20),
