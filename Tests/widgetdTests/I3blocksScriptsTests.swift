@@ -3,9 +3,10 @@ import Glibc
 import TestSupport
 import Testing
 
-/// i3blocks-contrib-style scripts, written for these tests, run by the daemon as an i3blocks user configures them;
-/// each checks what the i3bar, i3blocks and waybar files say. The i3blocks file is listed last, so once it shows a
-/// change the other two have it too.
+/// i3blocks-contrib-style scripts, written for these tests, run by the built daemon as an i3blocks user configures
+/// them: persistent and repeating scripts, whose restarts wait on the wall clock; each checks what the i3bar, i3blocks
+/// and waybar files say. The i3blocks file is listed last, so once it shows a change the other two have it too. A
+/// one-shot script's properties, markup, printed keys and signal are `DrivenI3blocksScriptsTests`'.
 @Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
     /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
@@ -33,131 +34,6 @@ struct I3blocksScriptsTests {
         func file(_ name: String) -> String {
             (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
         }
-    }
-
-    @Test func everyBlockPropertyReachesTheBars() async throws {
-        let bench = try Bench(
-            scripts: ["cpu_usage": "#!/bin/sh\necho \"$BLOCK_INSTANCE $LABEL_EXTRA 42%\"\n"],
-            config: """
-                widgets:
-                  cpu:
-                    kind: exec
-                    command: [$DIR/cpu_usage]
-                    output: [waybar, i3bar, i3blocks]
-                    intent:
-                      label: CPU
-                      color: "#ff0000"
-                      background: "#101010"
-                      min_width: "CPU 100%"
-                      align: center
-                      separator: false
-                      separator_block_width: 15
-                      instance: cpu0
-                      LABEL_EXTRA: avg
-                """)
-        let daemon = bench.daemon!
-        #expect(
-            await daemon.waitFor("the first run") { daemon.read("cpu.i3blocks") != nil && daemon.hasTimeline("cpu") })
-        #expect(
-            daemon.read("cpu.i3bar")
-                == ##"{"full_text":"CPU cpu0 avg 42%","color":"#ff0000","urgent":false,"name":"widgetd","instance":"cpu","min_width":"CPU 100%","align":"center","separator":false,"separator_block_width":15,"markup":"none"}"##
-                + "\n")
-        // i3blocks drops backgrounds (1.4), so these files carry none; red reads on i3bar's black, so it goes out.
-        #expect(daemon.read("cpu.i3blocks") == "CPU cpu0 avg 42%\n\n#ff0000\n")
-        #expect(daemon.read("cpu.waybar") == #"{"text":"CPU cpu0 avg 42%","alt":"","class":["normal"]}"# + "\n")
-    }
-
-    @Test func theScriptsOwnLinesWinAndNoShortTextIsMadeUp() async throws {
-        let long = String(repeating: "wide ", count: 12) + "end"
-        let bench = try Bench(
-            scripts: [
-                "date_long": "#!/bin/sh\necho '\(long)'\n",
-                "battery": "#!/bin/sh\necho 'BAT 80%'\necho '80%'\necho '#00ff00'\n",
-            ],
-            config: """
-                widgets:
-                  when:
-                    kind: exec
-                    command: [$DIR/date_long]
-                    output: [waybar, i3bar, i3blocks]
-                  small:
-                    kind: exec
-                    family: systemSmall
-                    command: [$DIR/date_long]
-                    output: [i3bar]
-                  battery:
-                    kind: exec
-                    command: [$DIR/battery]
-                    output: [waybar, i3bar, i3blocks]
-                    intent:
-                      color: "#ff0000"
-                """)
-        let daemon = bench.daemon!
-        #expect(await waitFor("the runs") { ["when", "small", "battery"].allSatisfy(daemon.hasTimeline) })
-        // No family: the whole text, as i3blocks shows it, and no short_text.
-        #expect(
-            daemon.read("when.i3bar")
-                == #"{"full_text":"\#(long)","urgent":false,"name":"widgetd","instance":"when","markup":"none"}"# + "\n"
-        )
-        #expect(daemon.read("when.i3blocks") == long + "\n")
-        #expect(daemon.read("when.waybar") == #"{"text":"\#(long)","alt":"","class":["normal"]}"# + "\n")
-        // A family named: cut to its width.
-        #expect(daemon.read("small.i3bar")?.contains(#""full_text":"wide wide wide wide wid…""#) == true)
-        #expect(
-            daemon.read("battery.i3bar")?.contains(##""full_text":"BAT 80%","short_text":"80%","color":"#00ff00""##)
-                == true)
-        #expect(daemon.read("battery.i3blocks") == "BAT 80%\n80%\n#00ff00\n")
-        #expect(daemon.read("battery.waybar") == #"{"text":"BAT 80%","alt":"80%","class":["normal"]}"# + "\n")
-    }
-
-    @Test func pangoMarkupPassesToI3barAndWaybarAndIsStrippedForI3blocksRaw() async throws {
-        let bench = try Bench(
-            scripts: [
-                "systemctl": "#!/bin/sh\necho \"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>\"\n",
-                "broken": "#!/bin/sh\necho '<b>half open'\n",
-                "usb": "#!/bin/sh\necho \"<span color='#ff0000'>sda1 sdb1 sdc1 sdd1 sde1 sdf1</span>\"\n",
-            ],
-            config: """
-                widgets:
-                  units:
-                    kind: exec
-                    command: [$DIR/systemctl]
-                    output: [waybar, i3bar, i3blocks]
-                    intent: {markup: pango}
-                  broken:
-                    kind: exec
-                    command: [$DIR/broken]
-                    output: [i3bar]
-                    intent: {markup: pango}
-                  usb:
-                    kind: exec
-                    family: systemSmall
-                    command: [$DIR/usb]
-                    output: [i3bar]
-                    intent: {markup: pango}
-                """)
-        let daemon = bench.daemon!
-        #expect(await waitFor("the runs") { ["units", "broken", "usb"].allSatisfy(daemon.hasTimeline) })
-        #expect(
-            daemon.read("units.i3bar")
-                == #"{"full_text":"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>","urgent":false,"name":"widgetd","instance":"units","markup":"pango"}"#
-                + "\n")
-        #expect(daemon.read("units.i3blocks") == "nginx & sshd\n")
-        #expect(
-            daemon.read("units.waybar")
-                == #"{"text":"<span foreground='#00ff00'>nginx</span> &amp; <b>sshd</b>","alt":"","class":["normal"]}"#
-                + "\n")
-        // Not well-formed: shown as text (i3bar told there is no markup), and logged.
-        #expect(
-            daemon.read("broken.i3bar")
-                == #"{"full_text":"<b>half open","urgent":false,"name":"widgetd","instance":"broken","markup":"none"}"#
-                + "\n")
-        #expect(await daemon.waitFor("the log line") { daemon.log.contains("broken: markup is not well-formed") })
-        // A family cuts by what shows, and closes the tag.
-        #expect(
-            daemon.read("usb.i3bar")?.hasPrefix(
-                #"{"full_text":"<span color='#ff0000'>sda1 sdb1 sdc1 sdd1 sde…</span>""#)
-                == true)
     }
 
     @Test func aPersistentScriptShowsEachLineAndReadsClicksOnItsStandardInput() async throws {
@@ -335,35 +211,6 @@ struct I3blocksScriptsTests {
         #expect(!logged.isEmpty)
     }
 
-    /// What a run printed is in the next run's environment, as i3blocks 1.5 keeps a block's printed keys: a script
-    /// that keeps its state so (i3blocks-contrib's `timer_and_stopwatch`) counts on; it started from nothing each run.
-    @Test(.aheadInLine) func whatARunPrintedIsInTheNextRunsEnvironment() async throws {
-        let bench = try Bench(
-            scripts: [
-                "counter": #"""
-                #!/bin/sh
-                n=$(( ${n:-0} + 1 ))
-                printf '{"full_text":"count %s, was %s","n":%s}\n' "$n" "${full_text:-nothing}" "$n"
-                """#
-            ],
-            config: """
-                widgets:
-                  counter:
-                    kind: exec
-                    command: [$DIR/counter]
-                    interval: 1s
-                    format: json
-                    output: [plain]
-                """)
-        let daemon = bench.daemon!
-        #expect(
-            await daemon.waitFor("the third run", timeout: .seconds(10)) {
-                daemon.read("counter.plain") == "count 3, was count 2, was count 1, was nothing\n"
-                    || daemon.read("counter.plain")?.hasPrefix("count 3") == true
-            }, "\(daemon.read("counter.plain") ?? "")\n\(daemon.log)")
-        #expect(daemon.read("counter.plain")?.hasPrefix("count 3, was count 2") == true)
-    }
-
     /// A repeat run's whole output is its entry when it exits, as i3blocks reads it: full text, short text and colour
     /// lines, and exit status 33 for urgent. Each line was taken as an entry of its own (the colour shown as the
     /// text) and 33 as a failure, going stale and backing off.
@@ -504,36 +351,6 @@ struct I3blocksScriptsTests {
         let pid = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         daemon.stop()
         #expect(await waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
-    }
-
-    @Test func aSignalReloadsTheWidgetsThatNameIt() async throws {
-        let bench = try Bench(
-            scripts: [
-                "volume": """
-                #!/bin/sh
-                f="$(dirname "$0")/count"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; echo "vol $n"
-                """
-            ],
-            config: """
-                widgets:
-                  volume:
-                    kind: exec
-                    command: [$DIR/volume]
-                    signal: 10
-                    output: [waybar, i3bar, i3blocks]
-                """)
-        let daemon = bench.daemon!
-        #expect(await daemon.waitFor("the first run") { daemon.read("volume.i3blocks") == "vol 1\n" })
-        // What `pkill -RTMIN+10 widgetd` sends.
-        kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 10)
-        #expect(await daemon.waitFor("the reload the signal asked for") { daemon.read("volume.i3blocks") == "vol 2\n" })
-        #expect(daemon.read("volume.i3bar")?.contains(#""full_text":"vol 2""#) == true)
-        #expect(daemon.read("volume.waybar") == #"{"text":"vol 2","alt":"","class":["normal"]}"# + "\n")
-        // A signal no widget names changes nothing and stops nothing.
-        kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 11)
-        #expect(
-            await daemon.waitFor("the signal's log line") { daemon.log.contains("signal RTMIN+11: reloading nothing") })
-        #expect(daemon.process.isRunning)
     }
 
     @Test(.aheadInLine) func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() async throws {
