@@ -6,8 +6,8 @@ import Testing
 
 /// i3blocks-contrib-style scripts, written for these tests, run by the driven daemon as an i3blocks user configures
 /// them; each checks what the i3bar, i3blocks and waybar files say. The daemon reaps only its own children here
-/// (`ProcessHygiene`), so the scripts run beside other tests' processes. Persistent and repeating scripts, whose
-/// restarts wait on the wall clock, stay end to end (`I3blocksScriptsTests`).
+/// (`ProcessHygiene`), so the scripts run beside other tests' processes. A persistent or repeating script's restart,
+/// rate limit and read budget, on the wall clock, stay end to end (`I3blocksScriptsTests`).
 @Suite("i3blocks scripts, on the driven daemon")
 struct DrivenI3blocksScriptsTests {
     @Test func everyBlockPropertyReachesTheBars() throws {
@@ -202,5 +202,173 @@ struct DrivenI3blocksScriptsTests {
             driven.turns(until: "the signal's log line") { driven.log.contains("signal RTMIN+11: reloading nothing") })
         #expect(!driven.daemon.stopping)
         #expect(scripts.file("count") == "2\n")
+    }
+
+    @Test func aPersistentScriptShowsEachLineAndReadsClicksOnItsStandardInput() throws {
+        let scripts = try TestScripts([
+            // As i3blocks-contrib's persist scripts: print, then block on input.
+            "clicks": """
+            #!/bin/sh
+            echo "ready $BLOCK_INTERVAL"
+            echo $$ > "$(dirname "$0")/clicks.pid"
+            while read -r button; do echo "button $button"; done
+            """,
+            "clicks_json": """
+            #!/usr/bin/env python3
+            import json, sys
+            print(json.dumps({"full_text": "waiting", "color": "#00ff00"}), flush=True)
+            for line in sys.stdin:
+                c = json.loads(line)
+                text = "%s/%s b%d at %d,%d in %dx%d (%d,%d) %s" % (c["name"], c["instance"], c["button"],
+                    c["relative_x"], c["relative_y"], c["width"], c["height"], c["x"], c["y"],
+                    "+".join(c["modifiers"]))
+                print(json.dumps({"full_text": text, "short_text": "b%d" % c["button"]}), flush=True)
+            """,
+        ])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  raw:
+                    kind: exec
+                    command: [$DIR/clicks]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                    intent: {label: P}
+                  json:
+                    kind: exec
+                    command: [$DIR/clicks_json]
+                    interval: persist
+                    format: json
+                    output: [waybar, i3bar, i3blocks]
+                    intent: {instance: eth0}
+                """))
+        #expect(
+            driven.turns(until: "the first lines") {
+                driven.read("raw.i3blocks") == "P ready persist\n"
+                    && driven.read("json.i3blocks") == "waiting\n\n#00ff00\n"
+            })
+        // Not killed at the timeout: the clock moved well past it, and the click proves it runs.
+        driven.advance(by: 60)
+        #expect(driven.command(["click", "raw", "--button", "3"]).status == 0)
+        #expect(driven.turns(until: "the click's line") { driven.read("raw.i3blocks") == "P button 3\n" })
+        #expect(
+            driven.read("raw.i3bar")
+                == #"{"full_text":"P button 3","urgent":false,"name":"widgetd","instance":"raw","markup":"none"}"#
+                + "\n")
+        #expect(driven.read("raw.waybar") == #"{"text":"P button 3","alt":"","class":["normal"]}"# + "\n")
+        #expect(
+            driven.command([
+                "click", "json", "--button", "1", "--x", "7", "--width", "90", "--y", "3", "--height", "20",
+                "--screen-x", "1500", "--screen-y", "1060", "--modifiers", "Shift,Mod4",
+            ]).status == 0)
+        let expected = "json/eth0 b1 at 7,3 in 90x20 (1500,1060) Shift+Mod4"
+        #expect(
+            driven.turns(until: "the JSON click's answer") { driven.read("json.i3blocks") == "\(expected)\nb1\n" })
+        #expect(
+            driven.read("json.i3bar")
+                == #"{"full_text":"\#(expected)","short_text":"b1","urgent":false,"name":"widgetd","instance":"json","markup":"none"}"#
+                + "\n")
+        #expect(driven.read("json.waybar") == #"{"text":"\#(expected)","alt":"b1","class":["normal"]}"# + "\n")
+
+        // A reload of a running persist widget is answered at once and starts nothing new, as in i3blocks.
+        #expect(driven.commandTakingTurns(["reload", "raw", "--wait"]).status == 0)
+        #expect(scripts.file("clicks.pid").split(separator: "\n").count == 1)
+
+        // Removed from the config: its process group is stopped.
+        let pid = try #require(pid_t(scripts.file("clicks.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == 0)
+        try driven.editConfig("widgets:\n  other:\n    kind: clock\n")
+        #expect(driven.turns(until: "the persistent script to stop") { kill(pid, 0) != 0 })
+    }
+
+    @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() throws {
+        let scripts = try TestScripts([
+            "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"
+        ])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  memory:
+                    kind: exec
+                    command: [$DIR/memory]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                """))
+        func pids() -> [pid_t] { scripts.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
+        #expect(
+            driven.turns(until: "the first command's line") {
+                pids().count == 1 && driven.read("memory.i3blocks") == "mem \(pids()[0])\n"
+            })
+        let first = pids()[0]
+        try driven.editConfig(
+            scripts.config(
+                """
+                widgets:
+                  memory:
+                    kind: exec
+                    command: [$DIR/memory]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                    intent: {label: M}
+                """))
+        #expect(driven.turns(until: "a second command") { pids().count == 2 })
+        let second = pids()[1]
+        #expect(driven.turns(until: "the first command to stop") { kill(first, 0) != 0 })
+        #expect(kill(second, 0) == 0)
+        #expect(driven.turns(until: "the new line, labelled") { driven.read("memory.i3blocks") == "M mem \(second)\n" })
+        #expect(driven.read("memory.i3bar")?.hasPrefix(#"{"full_text":"M mem \#(second)""#) == true)
+        #expect(driven.read("memory.waybar") == #"{"text":"M mem \#(second)","alt":"","class":["normal"]}"# + "\n")
+    }
+
+    @Test func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() throws {
+        let scripts = try TestScripts([
+            // Keeps state in files, as scripts do: overlapping runs would interleave start and end in the log,
+            // and the last button given stays shown, as a toggle's state does. Each run ends when the test lets it
+            // through its gate (a line on a FIFO), so the clicks come while the first run goes on.
+            "stateful": """
+            #!/bin/sh
+            dir="$(dirname "$0")"
+            echo "start ${BLOCK_BUTTON:-none}" >> "$dir/runs.log"
+            read -r line < "$dir/gate"
+            echo "end" >> "$dir/runs.log"
+            if [ -n "$BLOCK_BUTTON" ]; then echo "$BLOCK_BUTTON" > "$dir/last-button"; fi
+            echo "button $(cat "$dir/last-button" 2>/dev/null || echo none)"
+            """
+        ])
+        #expect(mkfifo(scripts.path("gate"), 0o600) == 0)
+        // Read and write: opening it neither waits for the script nor loses a line between runs.
+        let gate = open(scripts.path("gate"), O_RDWR | O_CLOEXEC)
+        defer { close(gate) }
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  stateful:
+                    kind: exec
+                    command: [$DIR/stateful]
+                    interval: 2s
+                    output: [waybar, i3bar, i3blocks]
+                """))
+        // Three clicks while the first run goes on: they wait, then merge into one run with the last button.
+        for button in ["1", "2", "3"] {
+            #expect(driven.command(["click", "stateful", "--button", button]).status == 0)
+        }
+        driven.settle()
+        #expect(write(gate, "\n\n\n", 3) == 3)
+        #expect(
+            driven.turns(until: "the merged click's output") { driven.read("stateful.i3blocks") == "button 3\n" },
+            "runs: \(scripts.file("runs.log"))\nlog: \(driven.log)")
+        #expect(driven.read("stateful.i3bar")?.contains(#""full_text":"button 3""#) == true)
+        #expect(driven.read("stateful.waybar") == #"{"text":"button 3","alt":"","class":["normal"]}"# + "\n")
+        driven.advance(by: 2)
+        #expect(
+            driven.turns(until: "another interval run") {
+                scripts.file("runs.log").components(separatedBy: "end").count > 3
+            })
+        // Every click ran, merged, each run after the one before it ended: the first run, the merged click's, the
+        // interval's.
+        #expect(scripts.file("runs.log") == "start none\nend\nstart 3\nend\nstart none\nend\n", "\(driven.log)")
     }
 }

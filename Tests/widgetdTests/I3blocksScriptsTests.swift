@@ -4,9 +4,10 @@ import TestSupport
 import Testing
 
 /// i3blocks-contrib-style scripts, written for these tests, run by the built daemon as an i3blocks user configures
-/// them: persistent and repeating scripts, whose restarts wait on the wall clock; each checks what the i3bar, i3blocks
-/// and waybar files say. The i3blocks file is listed last, so once it shows a change the other two have it too. A
-/// one-shot script's properties, markup, printed keys and signal are `DrivenI3blocksScriptsTests`'.
+/// them: persistent and repeating scripts whose restarts, rate limits and read budget wait on the wall clock; each
+/// checks what the i3bar, i3blocks and waybar files say. The i3blocks file is listed last, so once it shows a change
+/// the other two have it too. A one-shot script's properties, markup, printed keys, signal and clicks, and a
+/// persistent script's lines, clicks and replacement, are `DrivenI3blocksScriptsTests`'.
 @Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
     /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
@@ -34,117 +35,6 @@ struct I3blocksScriptsTests {
         func file(_ name: String) -> String {
             (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
         }
-    }
-
-    @Test func aPersistentScriptShowsEachLineAndReadsClicksOnItsStandardInput() async throws {
-        let bench = try Bench(
-            scripts: [
-                // As i3blocks-contrib's persist scripts: print, then block on input.
-                "clicks": """
-                #!/bin/sh
-                echo "ready $BLOCK_INTERVAL"
-                echo $$ > "$(dirname "$0")/clicks.pid"
-                while read -r button; do echo "button $button"; done
-                """,
-                "clicks_json": """
-                #!/usr/bin/env python3
-                import json, sys
-                print(json.dumps({"full_text": "waiting", "color": "#00ff00"}), flush=True)
-                for line in sys.stdin:
-                    c = json.loads(line)
-                    text = "%s/%s b%d at %d,%d in %dx%d (%d,%d) %s" % (c["name"], c["instance"], c["button"],
-                        c["relative_x"], c["relative_y"], c["width"], c["height"], c["x"], c["y"],
-                        "+".join(c["modifiers"]))
-                    print(json.dumps({"full_text": text, "short_text": "b%d" % c["button"]}), flush=True)
-                """,
-            ],
-            config: """
-                widgets:
-                  raw:
-                    kind: exec
-                    command: [$DIR/clicks]
-                    interval: persist
-                    output: [waybar, i3bar, i3blocks]
-                    intent: {label: P}
-                  json:
-                    kind: exec
-                    command: [$DIR/clicks_json]
-                    interval: persist
-                    format: json
-                    output: [waybar, i3bar, i3blocks]
-                    intent: {instance: eth0}
-                """)
-        let daemon = bench.daemon!
-        #expect(await daemon.waitFor("the first lines") { daemon.read("raw.i3blocks") == "P ready persist\n" })
-        #expect(await daemon.waitFor("the JSON block") { daemon.read("json.i3blocks") == "waiting\n\n#00ff00\n" })
-        // Not killed at the timeout: still there well after 5 s would not be waited for; the click proves it runs.
-        #expect(try daemon.cli(["click", "raw", "--button", "3"]).status == 0)
-        #expect(await daemon.waitFor("the click's line") { daemon.read("raw.i3blocks") == "P button 3\n" })
-        #expect(
-            daemon.read("raw.i3bar")
-                == #"{"full_text":"P button 3","urgent":false,"name":"widgetd","instance":"raw","markup":"none"}"#
-                + "\n")
-        #expect(daemon.read("raw.waybar") == #"{"text":"P button 3","alt":"","class":["normal"]}"# + "\n")
-        #expect(
-            try daemon.cli([
-                "click", "json", "--button", "1", "--x", "7", "--width", "90", "--y", "3", "--height", "20",
-                "--screen-x", "1500", "--screen-y", "1060", "--modifiers", "Shift,Mod4",
-            ]).status == 0)
-        let expected = "json/eth0 b1 at 7,3 in 90x20 (1500,1060) Shift+Mod4"
-        #expect(await daemon.waitFor("the JSON click's answer") { daemon.read("json.i3blocks") == "\(expected)\nb1\n" })
-        #expect(
-            daemon.read("json.i3bar")
-                == #"{"full_text":"\#(expected)","short_text":"b1","urgent":false,"name":"widgetd","instance":"json","markup":"none"}"#
-                + "\n")
-        #expect(daemon.read("json.waybar") == #"{"text":"\#(expected)","alt":"b1","class":["normal"]}"# + "\n")
-
-        // A reload of a running persist widget is answered at once and starts nothing new, as in i3blocks.
-        #expect(try daemon.cli(["reload", "raw", "--wait"]).status == 0)
-        #expect(bench.file("clicks.pid").split(separator: "\n").count == 1)
-
-        // Removed from the config: its process group is stopped.
-        let pid = try #require(pid_t(bench.file("clicks.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(kill(pid, 0) == 0)
-        try daemon.editConfig("widgets:\n  other:\n    kind: clock\n")
-        #expect(await waitFor("the persistent script to stop") { kill(pid, 0) != 0 })
-    }
-
-    @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() async throws {
-        let bench = try Bench(
-            scripts: [
-                "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"
-            ],
-            config: """
-                widgets:
-                  memory:
-                    kind: exec
-                    command: [$DIR/memory]
-                    interval: persist
-                    output: [waybar, i3bar, i3blocks]
-                """)
-        let daemon = bench.daemon!
-        func pids() -> [pid_t] { bench.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
-        #expect(await waitFor("the first command") { pids().count == 1 && daemon.read("memory.i3blocks") != nil })
-        let first = try #require(pids().first)
-        #expect(await daemon.waitFor("its line") { daemon.read("memory.i3blocks") == "mem \(first)\n" })
-        try daemon.editConfig(
-            """
-            widgets:
-              memory:
-                kind: exec
-                command: [\(bench.path("memory"))]
-                interval: persist
-                output: [waybar, i3bar, i3blocks]
-                intent: {label: M}
-            """)
-        #expect(await waitFor("a second command") { pids().count == 2 })
-        let second = pids()[1]
-        #expect(await waitFor("the first command to stop") { kill(first, 0) != 0 })
-        #expect(kill(second, 0) == 0)
-        #expect(
-            await daemon.waitFor("the new line, labelled") { daemon.read("memory.i3blocks") == "M mem \(second)\n" })
-        #expect(daemon.read("memory.i3bar")?.hasPrefix(#"{"full_text":"M mem \#(second)""#) == true)
-        #expect(daemon.read("memory.waybar") == #"{"text":"M mem \#(second)","alt":"","class":["normal"]}"# + "\n")
     }
 
     @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() async throws {
@@ -351,57 +241,5 @@ struct I3blocksScriptsTests {
         let pid = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
         daemon.stop()
         #expect(await waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
-    }
-
-    @Test(.aheadInLine) func aClickDuringARunWaitsForItAndClicksMergeWithTheLastWinning() async throws {
-        let bench = try Bench(
-            scripts: [
-                // Keeps state in files, as scripts do: overlapping runs would interleave start and end in the log,
-                // and the last button given stays shown, as a toggle's state does. So the merged click's output
-                // is still there when a loaded machine keeps this test from looking until after the next
-                // interval run (CI once missed a two-second window).
-                "stateful": """
-                #!/bin/sh
-                dir="$(dirname "$0")"
-                echo "start ${BLOCK_BUTTON:-none}" >> "$dir/runs.log"
-                sleep 0.4
-                echo "end" >> "$dir/runs.log"
-                if [ -n "$BLOCK_BUTTON" ]; then echo "$BLOCK_BUTTON" > "$dir/last-button"; fi
-                echo "button $(cat "$dir/last-button" 2>/dev/null || echo none)"
-                """
-            ],
-            config: """
-                widgets:
-                  stateful:
-                    kind: exec
-                    command: [$DIR/stateful]
-                    interval: 2s
-                    output: [waybar, i3bar, i3blocks]
-                """)
-        let daemon = bench.daemon!
-        #expect(await waitFor("a run to start") { bench.file("runs.log").hasPrefix("start") })
-        // Three clicks while a run goes on: they wait, then merge into one run with the last button.
-        for button in ["1", "2", "3"] {
-            #expect(try daemon.cli(["click", "stateful", "--button", button]).status == 0)
-        }
-        #expect(
-            await waitFor("the merged click's run", timeout: .seconds(15)) {
-                bench.file("runs.log").contains("start 3")
-            }, "runs: \(bench.file("runs.log"))\nlog: \(daemon.log)")
-        #expect(await daemon.waitFor("its output") { daemon.read("stateful.i3blocks") == "button 3\n" })
-        #expect(daemon.read("stateful.i3bar")?.contains(#""full_text":"button 3""#) == true)
-        #expect(daemon.read("stateful.waybar") == #"{"text":"button 3","alt":"","class":["normal"]}"# + "\n")
-        #expect(
-            await waitFor("another interval run") { bench.file("runs.log").components(separatedBy: "start").count > 4 })
-        let lines = bench.file("runs.log").split(separator: "\n")
-        // Never two starts in a row: no run began before the one before it ended.
-        for (first, second) in zip(lines, lines.dropFirst()) {
-            #expect(!(first.hasPrefix("start") && second.hasPrefix("start")), "\(lines)")
-        }
-        // Every click ran, merged: button 1 and 2 never ran on their own after 3 was given.
-        // (No force-unwrap: when the merged run never came, that is a failure above, not a crash of the whole run.)
-        let firstOne = lines.firstIndex(of: "start 1")
-        let firstThree = lines.firstIndex(of: "start 3")
-        #expect(firstOne == nil || (firstThree != nil && firstOne! < firstThree!), "\(lines)")
     }
 }
