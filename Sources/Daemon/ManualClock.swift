@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A clock the tests set by hand, as NIO's `EmbeddedEventLoop.advanceTime` does: the time stands still until
@@ -17,5 +18,15 @@ final class ManualClock: DaemonClock {
 
     func advance(by seconds: TimeInterval) {
         current.withLock { $0 += seconds }
+    }
+
+    /// Looks at the time every few milliseconds while the descriptor is not readable: nothing tells a waiter that a
+    /// test moved the clock, and a session's thread waits so only for a restart's pause.
+    func wait(until deadline: Date, orUntilReadable descriptor: Int32) -> Bool {
+        while now < deadline {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 5) > 0 { return true }
+        }
+        return false
     }
 }

@@ -222,7 +222,8 @@ extension ProviderRunner {
         guard let kind = registry.kind(named: instance.kind) else {
             throw ProviderFailure("unknown kind '\(instance.kind)'")
         }
-        let context = Self.context(of: instance, now: now, current: nil)
+        var context = Self.context(of: instance, now: now, current: nil)
+        context.clock = clock
         let queue = self.queue
         let name = instance.name
         return try kind.startSession(for: instance.intent, in: context) { update in

@@ -20,6 +20,8 @@ public struct ProviderContext: Sendable {
     public var current: EntryContent?
     /// The instance's values for the kind's own widget-level keys (`widgetKeys`).
     public var settings: WidgetSettings
+    /// The daemon's clock, for a session's pauses (`startSession`); the wall clock unless the daemon's is another.
+    public var clock: any SessionClock = WallSessionClock()
 
     public init(
         instance: String, family: Family, familyIsChosen: Bool = true, isPreview: Bool = false, now: Date,

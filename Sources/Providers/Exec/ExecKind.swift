@@ -144,7 +144,7 @@ public struct ExecKind: WidgetKind {
                 return Self.styled(
                     Timeline(entries: [TimelineEntry(date: now, content: content)], policy: .never),
                     configuration: configuration)
-            }, updates: updates)
+            }, clock: context.clock, updates: updates)
     }
 
     /// The daemon's environment plus `WIDGETD_*`, and what i3blocks gives a block's command so its scripts run

@@ -33,6 +33,8 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private let parse: @Sendable (String, Date) throws -> Timeline
     private let updates: @Sendable (SessionUpdate) -> Void
     private let stopWake: Wakeup
+    /// The daemon's clock: a restart's pause, and whether a run lasted long enough not to count as a crash.
+    private let clock: any SessionClock
     /// The running child's process group and its standard input; -1 when none runs.
     private let child = Mutex<(pid: pid_t, input: Int32, stopped: Bool)>((-1, -1, false))
     /// Whether the log was told that a repeat run printed past the cap: once per widget, not once per run. Touched only
@@ -43,8 +45,10 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         argv: [String], environment: [String: String], printsJSON: Bool,
         readWhole: (@Sendable (CommandResult, Date) throws -> Timeline)? = nil,
         parse: @escaping @Sendable (String, Date) throws -> Timeline,
+        clock: any SessionClock = WallSessionClock(),
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws {
+        self.clock = clock
         self.argv = argv
         self.environment = environment
         self.printsJSON = printsJSON
@@ -84,7 +88,7 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     private func run() {
         var backoff = RestartBackoff()
         while !isStopped {
-            let started = Date()
+            let started = clock.now
             let reason: String
             do {
                 reason = try runOnce()
@@ -96,13 +100,14 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
                 // `interval: repeat` ends a run by exiting: the entry stays as it is, not stale, and the next run
                 // starts now, or a second after this one started, so a script that exits at once does not spin.
                 backoff.reset()
-                if waitForStop(seconds: RestartBackoff.first - Date().timeIntervalSince(started)) { return }
+                if waitForStop(until: started.addingTimeInterval(RestartBackoff.first)) { return }
                 continue
             }
             // A command that ran a good while is not crash-looping: start again soon.
-            let delay = backoff.ended(startedAt: started, now: Date())
+            let now = clock.now
+            let delay = backoff.ended(startedAt: started, now: now)
             updates(.stopped(reason: "\(reason); starting it again in \(CommandRunner.format(delay))"))
-            if waitForStop(seconds: delay) { return }
+            if waitForStop(until: now.addingTimeInterval(delay)) { return }
             backoff.lengthen()
         }
     }
@@ -235,14 +240,10 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         }
     }
 
-    /// Sleeps until `seconds` pass or `stop()` is called; true when stopped.
-    private func waitForStop(seconds: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+    /// Sleeps until `deadline` on the daemon's clock or until `stop()` is called; true when stopped.
+    private func waitForStop(until deadline: Date) -> Bool {
         while !isStopped {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return false }
-            var descriptor = pollfd(fd: stopWake.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            if !clock.wait(until: deadline, orUntilReadable: stopWake.fileDescriptor) { return isStopped }
         }
         return true
     }
