@@ -6,8 +6,9 @@ import Testing
 
 /// i3blocks-contrib-style scripts, written for these tests, run by the driven daemon as an i3blocks user configures
 /// them; each checks what the i3bar, i3blocks and waybar files say. The daemon reaps only its own children here
-/// (`ProcessHygiene`), so the scripts run beside other tests' processes. A persistent or repeating script's restart,
-/// rate limit and read budget, on the wall clock, stay end to end (`I3blocksScriptsTests`).
+/// (`ProcessHygiene`), so the scripts run beside other tests' processes, and a persistent or repeating script's
+/// restart waits on the daemon's clock. A persistent script's rate limits and read budget, on the wall clock, stay
+/// end to end (`I3blocksScriptsTests`).
 @Suite("i3blocks scripts, on the driven daemon")
 struct DrivenI3blocksScriptsTests {
     @Test func everyBlockPropertyReachesTheBars() throws {
@@ -371,4 +372,131 @@ struct DrivenI3blocksScriptsTests {
         // interval's.
         #expect(scripts.file("runs.log") == "start none\nend\nstart 3\nend\nstart none\nend\n", "\(driven.log)")
     }
+
+    /// A persistent script that exits is marked stale and started again after its pause, on the daemon's clock: not
+    /// before the clock passed it.
+    @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() throws {
+        let scripts = try TestScripts([
+            "flaky": """
+            #!/bin/sh
+            count_file="$(dirname "$0")/runs"
+            n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
+            echo $n > "$count_file"
+            echo "run $n"
+            read -r line
+            exit 3
+            """
+        ])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  flaky:
+                    kind: exec
+                    command: [$DIR/flaky]
+                    interval: persist
+                    output: [waybar, i3bar, i3blocks]
+                """))
+        #expect(driven.turns(until: "the first run") { driven.read("flaky.i3blocks") == "run 1\n" })
+        // A click makes it read a line and exit.
+        #expect(driven.command(["click", "flaky"]).status == 0)
+        #expect(
+            driven.turns(until: "the stale mark and the grey") {
+                driven.read("flaky.waybar")?.contains(#""class":["stale"]"#) == true
+                    && driven.read("flaky.i3blocks") == "run 1\n\n#888888\n"
+            })
+        #expect(driven.read("flaky.waybar")?.contains("exited with status 3; starting it again in 1 s") == true)
+        driven.advance(by: 0.5)
+        driven.turn(timeout: .milliseconds(100))
+        #expect(scripts.file("runs") == "1\n", "started again before its pause was over")
+        driven.advance(by: 0.5)
+        #expect(driven.turns(until: "the second run, a second later") { driven.read("flaky.i3blocks") == "run 2\n" })
+        #expect(driven.read("flaky.i3bar")?.contains(#""full_text":"run 2""#) == true)
+        #expect(driven.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
+    }
+
+    /// A repeat run's whole output is its entry when it exits, as i3blocks reads it: full text, short text and colour
+    /// lines, and exit status 33 for urgent; the next run starts a second after this one started.
+    @Test func aRepeatRunsWholeOutputIsItsEntryAndThirtyThreeIsUrgent() throws {
+        let scripts = try TestScripts([
+            "alert": """
+            #!/bin/sh
+            printf x >> "$(dirname "$0")/runs"
+            echo "<b>full</b>"
+            echo short
+            echo '#FF0000'
+            exit 33
+            """
+        ])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  alert:
+                    kind: exec
+                    command: [$DIR/alert]
+                    interval: repeat
+                    intent: {markup: pango}
+                    output: [i3bar]
+                """))
+        #expect(
+            driven.turns(until: "the entry") {
+                driven.read("alert.i3bar")?.contains(#""full_text":"<b>full</b>""#) == true
+            }, "\(driven.read("alert.i3bar") ?? "")\n\(driven.log)")
+        let block = try #require(driven.read("alert.i3bar"))
+        #expect(block.contains(#""short_text":"short""#), "\(block)")
+        #expect(block.lowercased().contains(##""color":"#ff0000""##), "\(block)")
+        #expect(block.contains(#""urgent":true"#), "\(block)")
+        // Run again each second of the daemon's clock, each time the same whole entry; never a failure.
+        for runs in ["xx", "xxx"] {
+            driven.advance(by: 1)
+            #expect(driven.turns(until: "run \(runs.count)") { scripts.file("runs") == runs })
+        }
+        driven.settle()
+        #expect(!driven.log.contains("exited with status 33"), "\(driven.log)")
+        #expect(driven.read("alert.i3bar") == block)
+    }
+
+    /// i3blocks' `interval=repeat`: a script that prints a line and exits is started again a second after it started,
+    /// and its entry is never marked stale in between; a failing exit still is.
+    @Test func aRepeatingScriptStartsAgainWithoutGoingStale() throws {
+        let scripts = try TestScripts([
+            "event": """
+            #!/bin/sh
+            count_file="$(dirname "$0")/events"
+            n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
+            echo $n > "$count_file"
+            echo "event $n"
+            [ "$n" -lt 4 ] || exit 5
+            """
+        ])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  event:
+                    kind: exec
+                    command: [$DIR/event]
+                    interval: repeat
+                    output: [waybar, i3blocks]
+                """))
+        var shown: [String] = []
+        for n in 1...3 {
+            if n > 1 { driven.advance(by: 1) }
+            #expect(
+                driven.turns(until: "event \(n)") {
+                    if let text = driven.read("event.waybar"), shown.last != text { shown.append(text) }
+                    return driven.read("event.i3blocks") == "event \(n)\n"
+                })
+        }
+        #expect(!shown.contains { $0.contains("stale") }, "\(shown)")
+        #expect(!driven.log.contains("event: exited; starting it again"), "\(driven.log)")
+        // The fourth run fails: that one is stale, as a persist command's exit is.
+        driven.advance(by: 1)
+        #expect(
+            driven.turns(until: "the failure's stale mark") {
+                driven.read("event.waybar")?.contains("exited with status 5; starting it again in 1 s") == true
+            })
+    }
+
 }

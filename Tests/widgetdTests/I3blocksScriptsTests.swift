@@ -3,11 +3,9 @@ import Glibc
 import TestSupport
 import Testing
 
-/// i3blocks-contrib-style scripts, written for these tests, run by the built daemon as an i3blocks user configures
-/// them: persistent and repeating scripts whose restarts, rate limits and read budget wait on the wall clock; each
-/// checks what the i3bar, i3blocks and waybar files say. The i3blocks file is listed last, so once it shows a change
-/// the other two have it too. A one-shot script's properties, markup, printed keys, signal and clicks, and a
-/// persistent script's lines, clicks and replacement, are `DrivenI3blocksScriptsTests`'.
+/// i3blocks-contrib-style scripts, written for these tests, run by the built daemon: a persistent script's rate
+/// limits and read budget, on the wall clock, and its end with the daemon's stop. What the scripts show, their clicks,
+/// restarts and repeats are `DrivenI3blocksScriptsTests`' (the daemon in the test's process).
 @Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
     /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
@@ -37,42 +35,6 @@ struct I3blocksScriptsTests {
         }
     }
 
-    @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() async throws {
-        let bench = try Bench(
-            scripts: [
-                "flaky": """
-                #!/bin/sh
-                count_file="$(dirname "$0")/runs"
-                n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
-                echo $n > "$count_file"
-                echo "run $n"
-                read -r line
-                exit 3
-                """
-            ],
-            config: """
-                widgets:
-                  flaky:
-                    kind: exec
-                    command: [$DIR/flaky]
-                    interval: persist
-                    output: [waybar, i3bar, i3blocks]
-                """)
-        let daemon = bench.daemon!
-        #expect(await daemon.waitFor("the first run") { daemon.read("flaky.i3blocks") == "run 1\n" })
-        // A click makes it read a line and exit.
-        #expect(try daemon.cli(["click", "flaky"]).status == 0)
-        #expect(
-            await daemon.waitFor("the stale mark") {
-                daemon.read("flaky.waybar")?.contains(#""class":["stale"]"#) == true
-            })
-        #expect(daemon.read("flaky.waybar")?.contains("exited with status 3; starting it again in 1 s") == true)
-        #expect(await daemon.waitFor("the grey") { daemon.read("flaky.i3blocks") == "run 1\n\n#888888\n" })
-        #expect(await daemon.waitFor("the second run, a second later") { daemon.read("flaky.i3blocks") == "run 2\n" })
-        #expect(daemon.read("flaky.i3bar")?.contains(#""full_text":"run 2""#) == true)
-        #expect(daemon.read("flaky.waybar") == #"{"text":"run 2","alt":"","class":["normal"]}"# + "\n")
-    }
-
     /// A persist command's bad lines are logged within the widget's limit (10 lines in 5 s), as a one-shot run's
     /// failures are: one bad JSON line every 50 ms was five log lines a second for good.
     @Test(.aheadInLine) func aPersistCommandsBadLinesAreLoggedWithinTheLimit() async throws {
@@ -99,92 +61,6 @@ struct I3blocksScriptsTests {
         let logged = daemon.log.split(separator: "\n").filter { $0.contains("does not parse") }
         #expect(logged.count <= 11, "\(logged.count) lines: \(logged.suffix(3))")
         #expect(!logged.isEmpty)
-    }
-
-    /// A repeat run's whole output is its entry when it exits, as i3blocks reads it: full text, short text and colour
-    /// lines, and exit status 33 for urgent. Each line was taken as an entry of its own (the colour shown as the
-    /// text) and 33 as a failure, going stale and backing off.
-    @Test(.aheadInLine) func aRepeatRunsWholeOutputIsItsEntryAndThirtyThreeIsUrgent() async throws {
-        let bench = try Bench(
-            scripts: [
-                "alert": """
-                #!/bin/sh
-                printf x >> "$(dirname "$0")/runs"
-                echo "<b>full</b>"
-                echo short
-                echo '#FF0000'
-                exit 33
-                """
-            ],
-            config: """
-                widgets:
-                  alert:
-                    kind: exec
-                    command: [$DIR/alert]
-                    interval: repeat
-                    intent: {markup: pango}
-                    output: [i3bar]
-                """)
-        let daemon = bench.daemon!
-        #expect(
-            await daemon.waitFor("the entry", timeout: .seconds(10)) {
-                daemon.read("alert.i3bar")?.contains(#""full_text":"<b>full</b>""#) == true
-            }, "\(daemon.read("alert.i3bar") ?? "")\n\(daemon.log)")
-        let block = try #require(daemon.read("alert.i3bar"))
-        #expect(block.contains(#""short_text":"short""#), "\(block)")
-        #expect(block.lowercased().contains(##""color":"#ff0000""##), "\(block)")
-        #expect(block.contains(#""urgent":true"#), "\(block)")
-        // Run again at once, each time the same whole entry; never a failure.
-        let runs = bench.path("runs")
-        #expect(
-            await daemon.waitFor("three runs", timeout: .seconds(10)) {
-                ((try? String(contentsOfFile: runs, encoding: .utf8)) ?? "").count >= 3
-            })
-        #expect(!daemon.log.contains("exited with status 33"), "\(daemon.log)")
-        #expect(daemon.read("alert.i3bar") == block)
-    }
-
-    /// i3blocks' `interval=repeat`: a script that prints a line and exits is started again at once (at most once a
-    /// second), and its entry is never marked stale in between; a failing exit still is.
-    @Test(.aheadInLine) func aRepeatingScriptStartsAgainWithoutGoingStale() async throws {
-        let bench = try Bench(
-            scripts: [
-                "event": """
-                #!/bin/sh
-                count_file="$(dirname "$0")/events"
-                n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
-                echo $n > "$count_file"
-                echo "event $n"
-                [ "$n" -lt 4 ] || exit 5
-                """
-            ],
-            config: """
-                widgets:
-                  event:
-                    kind: exec
-                    command: [$DIR/event]
-                    interval: repeat
-                    output: [waybar, i3blocks]
-                """)
-        let daemon = bench.daemon!
-        var shown: [String] = []
-        #expect(
-            await daemon.waitFor("three runs in turn", timeout: .seconds(20)) {
-                // The fourth run follows the third within a second: a wait descheduled that long sees it instead, and
-                // its failure's stale mark is not one of the three runs'.
-                if let text = daemon.read("event.waybar"), !text.contains("event 4"), shown.last != text {
-                    shown.append(text)
-                }
-                return ["event 3\n", "event 4\n"].contains(daemon.read("event.i3blocks"))
-            }, "\(shown)")
-        #expect(!shown.contains { $0.contains("stale") }, "\(shown)")
-        #expect(!daemon.log.contains("event: exited; starting it again"), "\(daemon.log)")
-        // The fourth run fails: that one is stale, as a persist command's exit is.
-        #expect(
-            await daemon.waitFor("the failure's stale mark") {
-                // "in 1 s" after the first failure, then doubling: a test descheduled for a second sees a later one.
-                daemon.read("event.waybar")?.contains("exited with status 5; starting it again in") == true
-            })
     }
 
     @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() async throws {
