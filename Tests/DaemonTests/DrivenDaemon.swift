@@ -157,5 +157,8 @@ final class DrivenDaemon {
     func turn(timeout: Duration) {
         daemon.turn(timeout: timeout)
         daemon.takeInImmediateAnswers()
+        // A child's exit raises SIGCHLD, which no signalfd of this process reads: each turn looks for the daemon's
+        // click programs that exited, as the loop does on one (by their pids: no other child of this process).
+        daemon.reapChildren()
     }
 }

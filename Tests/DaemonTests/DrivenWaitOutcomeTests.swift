@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Issue 37, item 4: `--wait` tells the truth. `click --wait`, `intent --wait` and `reload --wait` print what the
-/// widgets show once the daemon confirmed, with the commands run in this process against the driven daemon. A click
-/// whose bound program fails stays in widgetdTests' `WaitOutcomeTests`: the daemon runs that program.
+/// widgets show once the daemon confirmed, with the commands run in this process against the driven daemon; a click
+/// whose bound program fails says why (the program runs here, and each turn reaps it as SIGCHLD would).
 @Suite("--wait says what happened, on the driven daemon")
 struct DrivenWaitOutcomeTests {
     static let config = """
@@ -43,4 +43,32 @@ struct DrivenWaitOutcomeTests {
             #expect(lines.contains(name + ": " + text), "\(lines)")
         }
     }
+
+    /// The daemon's environment names no display (the driven daemon's has none), as at a login before the session.
+    @Test func aRightClickWhoseProgramHasNoDisplayFailsNamingIt() throws {
+        let driven = try DrivenDaemon(
+            config: """
+                widgets:
+                  todos:
+                    kind: todos
+                    on_click:
+                      right: [xdotool, getmouselocation]
+                  missing:
+                    kind: quotes
+                    on_click:
+                      right: [widgetd-no-such-program]
+
+                """)
+        #expect(driven.turns(until: "the first timelines") { ["todos", "missing"].allSatisfy(driven.hasTimeline) })
+        let click = driven.commandTakingTurns(["click", "todos", "--button", "3", "--wait"])
+        #expect(click.status == 1)
+        #expect(
+            click.stderr.hasPrefix("widgetd: error: todos: right click: xdotool exited with status 1"),
+            "\(click.stderr)")
+        #expect(click.stderr.contains("no display"))
+        let missing = driven.commandTakingTurns(["click", "missing", "--button", "3", "--wait"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("widgetd-no-such-program"), "\(missing.stderr)")
+    }
+
 }
