@@ -34,28 +34,13 @@ public struct DiskKind: IntervalSampledKind {
     /// Space changes slowly, and `statvfs` of a network file system is a round trip.
     public static let defaultInterval: TimeInterval = 30
 
-    /// `statvfs` of a hung network mount blocks, and must not block the daemon's loop: only a path on a local file
-    /// system is read there (`immediateTimeline`).
+    /// `statvfs` of a hung network mount blocks, and must not block the daemon's loop.
     public static let readsOnTheLoop = false
 
     let files: SystemFiles
     let previous = PreviousSamples<DiskTraffic>()
-    let mounts: MountWatch
 
-    public init(files: SystemFiles) {
-        self.files = files
-        mounts = MountWatch(files: files)
-    }
-
-    /// A path on a local file system (ext4, btrfs, tmpfs …: `MountTable.localTypes`) is read on the daemon's loop,
-    /// as i3status reads it: `statvfs` there answers from the file system's counters, and a thread's wake-ups would
-    /// cost more than the call. Any other (nfs, cifs, fuse.*, autofs, or a mount table that cannot be read) is read on
-    /// a provider thread, where a server that does not answer holds up nothing else.
-    public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
-        let path = configuration.string("path") ?? "/"
-        guard mounts.table()?.isLocal(path) == true else { return nil }
-        return sample(configuration, in: context, keepsSample: !context.isPreview)
-    }
+    public init(files: SystemFiles) { self.files = files }
 
     public func placeholder(in context: ProviderContext) -> EntryContent {
         EntryContent(text: "-- GiB")
