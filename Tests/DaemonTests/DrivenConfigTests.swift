@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -9,21 +10,7 @@ import Testing
 /// `ConfigWatcherTests`' alone.
 @Suite("the daemon on a driven clock: the config re-read")
 struct DrivenConfigTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            intent:
-              category: focus
-            output: [plain, i3blocks, waybar]
-          seconds:
-            kind: clock
-            family: systemSmall
-            intent:
-              seconds: true
-              format: "%T"
-
-        """
+    static let config = SampleConfigs.quoteAndSeconds
 
     static func quotes(_ names: [String]) -> String {
         "widgets:\n" + names.map { "  \($0):\n    kind: quotes\n" }.joined()

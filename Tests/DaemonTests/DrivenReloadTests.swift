@@ -4,6 +4,7 @@ import Glibc
 import Providers
 import Runtime
 import System
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -84,22 +85,7 @@ struct DrivenReloadTests {
     }
 
     @Test func aReloadOfAKindUpdatesItsFilesWithTheNextQuoteAndAsksNoOtherKind() throws {
-        let driven = try DrivenDaemon(
-            config: """
-                widgets:
-                  quote:
-                    kind: quotes
-                    intent:
-                      category: focus
-                    output: [plain, i3blocks, waybar]
-                  seconds:
-                    kind: clock
-                    family: systemSmall
-                    intent:
-                      seconds: true
-                      format: "%T"
-
-                """)
+        let driven = try DrivenDaemon(config: SampleConfigs.quoteAndSeconds)
         #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
         let first = try #require(driven.read("quote.plain")).dropLast()
         let next = try #require(QuotesKind.quote(in: "focus", after: String(first)))

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 /// Requests to the daemon from the CLI and from whatever writes to its FIFO: `reload --wait` returning once its
@@ -8,21 +9,7 @@ import Testing
 /// with the commands run in this process against the driven daemon (`DrivenCommand`).
 @Suite("Requests, on the driven daemon")
 struct DrivenRequestTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            intent:
-              category: focus
-            output: [plain, i3blocks, waybar]
-          seconds:
-            kind: clock
-            family: systemSmall
-            intent:
-              seconds: true
-              format: "%T"
-
-        """
+    static let config = SampleConfigs.quoteAndSeconds
 
     private static func inode(_ path: String) -> ino_t? {
         var status = stat()

@@ -22,34 +22,12 @@ struct DrivenRuntimeLinkTests {
 
         """
 
-    /// A directory elsewhere, the user's own, that the link points to.
-    static func elsewhere(in directory: TemporaryDirectory) throws -> String {
-        let path = directory.url.path + "/elsewhere"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    static func contents(of path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-
-    /// Replaces the directory at `path` by a link to `target`.
-    static func replaceByLink(_ path: String, to target: String) throws {
-        try FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
-
     @Test func aLinkPutAtAcksIsNeverWrittenThroughAndAcksComesBackOnceItGoes() throws {
         let driven = try DrivenDaemon(config: Self.config)
         #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
-        let elsewhere = try Self.elsewhere(in: driven.directory)
+        let elsewhere = try LinkedDirectories.elsewhere(in: driven.directory)
         let acks = driven.runtime + "/acks"
-        try Self.replaceByLink(acks, to: elsewhere)
+        try LinkedDirectories.replaceByLink(acks, to: elsewhere)
         driven.settle()
         #expect(driven.writeToFIFO("\nreload quote ack=probe1\n"))
         let refused = "\(acks) is a symbolic link; refusing to follow it"
@@ -62,28 +40,28 @@ struct DrivenRuntimeLinkTests {
             driven.log.contains("\(refused) (remove it and try again); '--wait' cannot be confirmed"), "\(driven.log)")
         #expect(driven.writeToFIFO("\nreload quote ack=probe2\n"))
         #expect(driven.turns(until: "the second refusal") { driven.log.contains("cannot acknowledge probe2") })
-        #expect(Self.contents(of: elsewhere).isEmpty)
+        #expect(LinkedDirectories.contents(of: elsewhere).isEmpty)
 
         // The daemon serves on, and once the link goes, acks/ is made again after the delay and a --wait is confirmed.
         #expect(unlink(acks) == 0)
         driven.settle()
         driven.advance(by: DirectoryGuard.repairDelay / 2)
-        #expect(!Self.isDirectory(acks), "not while deletions may go on")
+        #expect(!LinkedDirectories.isDirectory(acks), "not while deletions may go on")
         driven.advance(by: DirectoryGuard.repairDelay)
-        #expect(Self.isDirectory(acks))
+        #expect(LinkedDirectories.isDirectory(acks))
         #expect(driven.reloadIsAcknowledged("quote", token: "after"))
-        #expect(Self.contents(of: elsewhere).isEmpty)
+        #expect(LinkedDirectories.contents(of: elsewhere).isEmpty)
     }
 
     @Test func aLinkPutAtStatusIsNeverWrittenOrRemovedThroughAndStatusComesBack() throws {
         let driven = try DrivenDaemon(config: Self.config)
         #expect(
             driven.turns(until: "the first timelines") { driven.hasTimeline("quote") && driven.hasTimeline("other") })
-        let elsewhere = try Self.elsewhere(in: driven.directory)
+        let elsewhere = try LinkedDirectories.elsewhere(in: driven.directory)
         // A file of the same name as a widget's status: removing that widget must not remove it.
         try writeFile("not the daemon's", to: elsewhere + "/other.json")
         let status = driven.runtime + "/status"
-        try Self.replaceByLink(status, to: elsewhere)
+        try LinkedDirectories.replaceByLink(status, to: elsewhere)
         driven.settle()
         driven.advance(by: DirectoryGuard.repairDelay)
         let refused = "\(status) is a symbolic link; refusing to follow it"
@@ -98,7 +76,7 @@ struct DrivenRuntimeLinkTests {
             }, "\(driven.log)")
         try driven.editConfig("widgets:\n  quote:\n    kind: quotes\n    output: [plain]\n")
         #expect(driven.turns(until: "other's removal") { driven.read("other.plain") == nil })
-        #expect(Self.contents(of: elsewhere) == ["other.json"])
+        #expect(LinkedDirectories.contents(of: elsewhere) == ["other.json"])
         #expect(try String(contentsOfFile: elsewhere + "/other.json", encoding: .utf8) == "not the daemon's")
 
         // Once the link goes, status/ is made again with every widget's status in it.
@@ -106,8 +84,8 @@ struct DrivenRuntimeLinkTests {
         driven.settle()
         driven.advance(by: DirectoryGuard.repairDelay)
         #expect(driven.turns(until: "quote's status again") { driven.hasTimeline("quote") })
-        #expect(Self.isDirectory(status))
-        #expect(Self.contents(of: elsewhere) == ["other.json"])
+        #expect(LinkedDirectories.isDirectory(status))
+        #expect(LinkedDirectories.contents(of: elsewhere) == ["other.json"])
     }
 
     /// A link already in place when the daemon starts is refused as one at the runtime directory's place is: the
@@ -117,14 +95,14 @@ struct DrivenRuntimeLinkTests {
         let earlier = try DrivenDaemon(config: Self.config)
         earlier.stop()
         let runtime = earlier.runtime
-        let elsewhere = try Self.elsewhere(in: earlier.directory)
-        try Self.replaceByLink(runtime + "/" + name, to: elsewhere)
+        let elsewhere = try LinkedDirectories.elsewhere(in: earlier.directory)
+        try LinkedDirectories.replaceByLink(runtime + "/" + name, to: elsewhere)
         #expect {
             _ = try DrivenDaemon(config: Self.config, reusing: earlier)
         } throws: { error in
             "\(error)".contains(
                 "\(runtime)/\(name) is a symbolic link; refusing to follow it (remove it and try again)")
         }
-        #expect(Self.contents(of: elsewhere).isEmpty)
+        #expect(LinkedDirectories.contents(of: elsewhere).isEmpty)
     }
 }

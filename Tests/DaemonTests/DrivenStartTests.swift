@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -9,21 +10,7 @@ import Testing
 /// daemon in this process, on a clock the test moves (`DrivenDaemon`).
 @Suite("the daemon on a driven clock: what a start writes")
 struct DrivenStartTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            intent:
-              category: focus
-            output: [plain, i3blocks, waybar]
-          seconds:
-            kind: clock
-            family: systemSmall
-            intent:
-              seconds: true
-              format: "%T"
-
-        """
+    static let config = SampleConfigs.quoteAndSeconds
 
     @Test func writesEveryConfiguredFormatAndTheCanonicalEntryAndRemovesStaleAcknowledgements() throws {
         let earlier = try DrivenDaemon(config: Self.config)

@@ -5,21 +5,7 @@ import Testing
 /// The built daemon, started on temporary configs and directories.
 @Suite("widgetd run, end to end", .spawnsDaemons)
 struct DaemonEndToEndTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            intent:
-              category: focus
-            output: [plain, i3blocks, waybar]
-          seconds:
-            kind: clock
-            family: systemSmall
-            intent:
-              seconds: true
-              format: "%T"
-
-        """
+    static let config = SampleConfigs.quoteAndSeconds
 
     @Test func aSecondDaemonRefusesToStartAndStopIsClean() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)

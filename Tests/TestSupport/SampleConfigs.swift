@@ -1,0 +1,20 @@
+/// widgets.yaml texts that many suites run a daemon on, each written once.
+public enum SampleConfigs {
+    /// A focus quote in three formats and a per-second clock: a widget that reloads on request beside one that
+    /// changes every second.
+    public static let quoteAndSeconds = """
+        widgets:
+          quote:
+            kind: quotes
+            intent:
+              category: focus
+            output: [plain, i3blocks, waybar]
+          seconds:
+            kind: clock
+            family: systemSmall
+            intent:
+              seconds: true
+              format: "%T"
+
+        """
+}
