@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -8,15 +9,7 @@ import Testing
 /// a FIFO put back unsafe, refused until a SIGHUP (handled as the loop handles what its signalfd reads) finds it safe.
 @Suite("the control FIFO's hard cases, on the driven daemon")
 struct DrivenControlFIFOTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            intent:
-              category: focus
-            output: [plain, i3blocks]
-
-        """
+    static let config = SampleConfigs.focusQuote
 
     @Test func aLineWithoutItsNewlineDoesNotSwallowTheNextRequest() throws {
         let driven = try DrivenDaemon(config: Self.config)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// How the CLI finds the running daemon through daemon.json and its lock, and what `list`, `status`, `show` and
@@ -8,15 +9,7 @@ import Testing
 /// `DaemonStateTests`.
 @Suite("The daemon tells the CLI where it is, on the driven daemon")
 struct DrivenDaemonStateTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            output: [plain, i3blocks]
-          clock:
-            kind: clock
-
-        """
+    static let config = SampleConfigs.quoteAndClock
 
     static func started(_ driven: DrivenDaemon, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         driven.turns(until: "the first timelines", sourceLocation: sourceLocation) {

@@ -17,4 +17,26 @@ public enum SampleConfigs {
               format: "%T"
 
         """
+
+    /// A focus quote in two formats: one widget that reloads only on request.
+    public static let focusQuote = """
+        widgets:
+          quote:
+            kind: quotes
+            intent:
+              category: focus
+            output: [plain, i3blocks]
+
+        """
+
+    /// A quote in two formats and a per-minute clock.
+    public static let quoteAndClock = """
+        widgets:
+          quote:
+            kind: quotes
+            output: [plain, i3blocks]
+          clock:
+            kind: clock
+
+        """
 }

@@ -11,15 +11,7 @@ import Testing
 /// clock the tests move (docs/development.md, "Tests on the driven clock").
 @Suite("widgetd run: hardening of the runtime", .spawnsDaemons)
 struct DaemonRuntimeHardeningTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            intent:
-              category: focus
-            output: [plain, i3blocks]
-
-        """
+    static let config = SampleConfigs.focusQuote
 
     // MARK: 1. A log that cannot be written
 

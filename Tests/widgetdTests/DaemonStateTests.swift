@@ -1,20 +1,13 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What needs the daemon as a process of its own: doctor looking at every process, a script's hostile text, a daemon
 /// killed. What list, status, show and reload say from daemon.json is DaemonTests' `DrivenDaemonStateTests`.
 @Suite("The daemon tells the CLI where it is: daemon.json, list, status, doctor", .spawnsDaemons)
 struct DaemonStateTests {
-    static let config = """
-        widgets:
-          quote:
-            kind: quotes
-            output: [plain, i3blocks]
-          clock:
-            kind: clock
-
-        """
+    static let config = SampleConfigs.quoteAndClock
 
     @Test("status stays 80 columns wide with long names, and list and status show a script's controls escaped")
     func statusWithLongNamesAndHostileText() async throws {

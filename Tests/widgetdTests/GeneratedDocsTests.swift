@@ -123,7 +123,14 @@ struct GeneratedDocsTests {
     func bashCompletes() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  quote:\n    kind: quotes\n  morning-clock:\n    kind: clock\n")
-        _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
+        // The completion reads the running daemon's config: its state file and the copy of what it runs, both there
+        // by the first timelines.
+        #expect(
+            await daemon.waitFor("the daemon's state and running config", timeout: .seconds(30)) {
+                ["daemon.json", "running-config.yaml"].allSatisfy {
+                    FileManager.default.fileExists(atPath: daemon.runtime + "/" + $0)
+                } && daemon.hasTimeline("quote") && daemon.hasTimeline("morning-clock")
+            })
         let script = try daemon.directory.write("completion.bash", try Self.generated(["completion", "bash"]))
         func complete(_ words: [String]) throws -> [String] {
             let line = words.map { "'\($0)'" }.joined(separator: " ")
