@@ -61,6 +61,10 @@ public final class LockFile: Sendable {
     public func remove() {
         guard isInPlace else { return }
         _ = unlink(path)
+        // The lock goes with its file. A process that lives on after its daemon stopped (tests run daemons in their
+        // own process) would otherwise hold a lock on an unlinked inode whose number tmpfs may give the next lock
+        // file, and /proc/locks would name two holders of it.
+        _ = flock(descriptor.rawValue, LOCK_UN)
     }
 
     /// Opens and locks the file at `path`, retrying when it was replaced between the open and the lock.

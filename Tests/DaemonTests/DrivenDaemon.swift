@@ -70,10 +70,6 @@ final class DrivenDaemon {
         // Its provider threads run for the life of the process, as a daemon's do (`ProviderExecutor`): the daemon they
         // serve is kept, stopped, rather than freed under them.
         Self.keptLock.withLock { Self.kept.append(daemon) }
-        // But not its inotify instance: a user has 128 (fs.inotify.max_user_instances), and a run keeps a daemon per
-        // driven test beside every other test's processes. A stopped daemon's loop never polls again, and a kept
-        // daemon is never freed, so nothing closes the number a second time.
-        close(daemon.watcher.fileDescriptor)
     }
 
     /// The daemons of the tests that ended, stopped; behind `keptLock`.
