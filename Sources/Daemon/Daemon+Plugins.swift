@@ -9,7 +9,7 @@ import System
 /// Plugins (docs/PLUGINS.md): their pushed reloads reach the engine as `reload kind K` or `reload NAME` lines do, their
 /// log lines and their hosts' notes reach the daemon's log, and their state goes to a status file per plugin.
 extension Daemon {
-    /// Hands each plugin host the completion queue; called once, before the loop runs.
+    /// Hands each plugin host the completion queue and the daemon's clock; called once, before the loop runs.
     func listenToPlugins() {
         for kind in plugins.pluginKinds { listen(to: kind) }
     }
@@ -18,7 +18,7 @@ extension Daemon {
         let directory = paths.plugins
         try? PrivateDirectory.make(directory)
         let completions = self.completions
-        kind.host.listen(statusDirectory: directory) { event in completions.post(.plugin(event)) }
+        kind.host.listen(statusDirectory: directory, clock: clock) { event in completions.post(.plugin(event)) }
     }
 
     /// widgets.yaml checked with the daemon's kinds, and the registry it was checked with: when it names kinds that

@@ -18,4 +18,8 @@ struct SystemClock: DaemonClock {
     func wait(until deadline: Date, orUntilReadable descriptor: Int32) -> Bool {
         wall.wait(until: deadline, orUntilReadable: descriptor)
     }
+
+    func pollTimeout(until deadline: Date) -> Int32 {
+        wall.pollTimeout(until: deadline)
+    }
 }

@@ -9,6 +9,9 @@ public protocol SessionClock: Sendable {
     /// Waits until `deadline` on this clock or until `descriptor` is readable, whichever comes first; true when the
     /// descriptor is readable.
     func wait(until deadline: Date, orUntilReadable descriptor: Int32) -> Bool
+    /// How long, in milliseconds, a `poll` that waits for other descriptors too may sleep before `deadline` on this
+    /// clock may have passed: 0 once it has.
+    func pollTimeout(until deadline: Date) -> Int32
 }
 
 /// The wall clock (`Date()`): a wait is a `poll` on the descriptor until the deadline.
@@ -24,5 +27,10 @@ public struct WallSessionClock: SessionClock {
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             if poll(&ready, 1, Int32((remaining * 1000).rounded(.up))) > 0 { return true }
         }
+    }
+
+    /// The time left, up to an hour (a deadline far off is looked at again then).
+    public func pollTimeout(until deadline: Date) -> Int32 {
+        max(0, Int32(min(deadline.timeIntervalSinceNow * 1000, 3_600_000).rounded(.up)))
     }
 }

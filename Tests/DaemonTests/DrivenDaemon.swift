@@ -29,19 +29,26 @@ final class DrivenDaemon {
     private var stopped = false
     /// The daemon whose directories this one took over, kept until this one is done.
     private let earlier: DrivenDaemon?
+    /// Whether `directory` goes with it: not when it is an earlier daemon's, or the test's.
+    private let removesDirectory: Bool
 
     var runtime: String { directory.url.path + "/run/widgetd" }
     var output: String { runtime + "/out" }
     var log: String { lines.all.joined(separator: "\n") }
 
     /// Starts a daemon on `config` (widgets.yaml in a fresh directory, or in that of `earlier`, stopped, which is then
-    /// kept as long as this one; in its subdirectory `configIn` when given) and paints what the start paints. `kinds`:
-    /// the built-in kinds it runs, when not those widgetd ships (system kinds reading a tree the test writes).
+    /// kept as long as this one, or in the test's `directory`, which the test removes, with what it put there before
+    /// the start, such as plugins in `data/widgetd/plugins`; in its subdirectory `configIn` when given) and paints
+    /// what the start paints. With `configLink`, the daemon is given a symbolic link by that name in the directory to
+    /// that file instead, as a dotfiles repository links it. `kinds`: the built-in kinds it runs, when not those
+    /// widgetd ships (system kinds reading a tree the test writes).
     init(
-        config: String, reusing earlier: DrivenDaemon? = nil, configIn: String? = nil, kinds: [any WidgetKind]? = nil
+        config: String, reusing earlier: DrivenDaemon? = nil, in given: TemporaryDirectory? = nil,
+        configIn: String? = nil, configLink: String? = nil, kinds: [any WidgetKind]? = nil
     ) throws {
-        directory = try earlier?.directory ?? TemporaryDirectory()
+        directory = try earlier?.directory ?? given ?? TemporaryDirectory()
         self.earlier = earlier
+        removesDirectory = earlier == nil && given == nil
         clock = ManualClock(earlier?.clock.now ?? Self.start)
         let root = directory.url.path
         for sub in ["run", "state", "data", "home"] {
@@ -51,7 +58,13 @@ final class DrivenDaemon {
         if let configIn {
             try FileManager.default.createDirectory(atPath: root + "/" + configIn, withIntermediateDirectories: true)
         }
-        configPath = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
+        let written = try directory.write(configIn.map { $0 + "/widgets.yaml" } ?? "widgets.yaml", config)
+        if let configLink {
+            configPath = root + "/" + configLink
+            try FileManager.default.createSymbolicLink(atPath: configPath, withDestinationPath: written)
+        } else {
+            configPath = written
+        }
         environment = [
             "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
             "HOME": root + "/home", "PATH": "/usr/bin:/bin",
@@ -66,7 +79,7 @@ final class DrivenDaemon {
 
     deinit {
         stop()
-        if earlier == nil { directory.remove() }
+        if removesDirectory { directory.remove() }
         // Its provider threads run for the life of the process, as a daemon's do (`ProviderExecutor`): the daemon they
         // serve is kept, stopped, rather than freed under them.
         Self.keptLock.withLock { Self.kept.append(daemon) }

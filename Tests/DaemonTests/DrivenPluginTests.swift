@@ -4,54 +4,34 @@ import TestSupport
 import Testing
 
 /// Plugins served by the daemon in the test's process (`DrivenDaemon`): real plugin processes (the test plugin of
-/// TestSupport's `FakePlugin.swift`), whose answers wake the loop's turns. What depends on real time stays in
-/// widgetdTests' `PluginEndToEndTests`: the host's pause before a restart and its timeouts are on the wall clock, a
-/// flood is counted a second, a pushed reload waits for the plugin to see a file.
+/// TestSupport's `FakePlugin.swift`), whose answers and pushed lines wake the loop's turns. Restarts and timeouts are
+/// `DrivenPluginRestartTests`' and `DrivenSupervisionTests`', floods `DrivenPluginFloodTests`'. What depends on real
+/// time stays in widgetdTests' `PluginEndToEndTests` and `PluginStartFailureTests`: a hello waited for on the wall
+/// clock.
 @Suite("plugins, on the driven daemon")
 struct DrivenPluginTests {
-    /// A driven daemon whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in `directory`.
-    private static func daemon(mode: String, in directory: TemporaryDirectory, widgets: String) throws -> DrivenDaemon {
-        let script = try writeFakePlugin(in: directory)
-        return try DrivenDaemon(
-            config: """
-                plugins:
-                  fake: [/usr/bin/python3, \(script), \(mode), fake, \(directory.url.path)]
-                widgets:
-                \(widgets)
-                """)
-    }
-
-    /// The plain text a widget shows, without its newline.
-    private static func shown(_ driven: DrivenDaemon, _ name: String) -> String? {
-        driven.read(name + ".plain").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
-    }
-
-    /// The lines the fake plugin wrote: "hello" at each start, then a line per request.
-    private static func lines(in directory: TemporaryDirectory) -> [Substring] {
-        ((try? String(contentsOfFile: directory.url.path + "/requests", encoding: .utf8)) ?? "").split(separator: "\n")
-    }
-
     @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let driven = try Self.daemon(mode: "count", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
-        #expect(driven.turns(until: "the first timeline") { Self.shown(driven, "w")?.hasPrefix("n=1 ") == true })
+        let driven = try DrivenDaemon(
+            fakePlugin: "count", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
+        #expect(driven.turns(until: "the first timeline") { driven.shown("w")?.hasPrefix("n=1 ") == true })
         let click = driven.commandTakingTurns(["click", "w", "--button", "1", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(
             driven.turns(until: "the reload after the intent") {
-                Self.shown(driven, "w")?.hasPrefix("n=2 poked=left ") == true
+                driven.shown("w")?.hasPrefix("n=2 poked=left ") == true
             }, "\(driven.log)")
-        #expect(Self.lines(in: directory).contains("intent w"))
+        #expect(fakePluginLines(in: directory).contains("intent w"))
     }
 
     @Test func garbageAndATenMegabyteLineAreSkippedAndTheReplyStillLands() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let driven = try Self.daemon(
-            mode: "garbage", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
+        let driven = try DrivenDaemon(
+            fakePlugin: "garbage", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
         #expect(
-            driven.turns(until: "the reply after the garbage") { Self.shown(driven, "w")?.hasPrefix("n=1 ") == true },
+            driven.turns(until: "the reply after the garbage") { driven.shown("w")?.hasPrefix("n=1 ") == true },
             "\(driven.log)")
         let log = driven.log
         #expect(log.contains("sent a line that is not a JSON object: 'not json at all'"))
@@ -61,7 +41,7 @@ struct DrivenPluginTests {
         #expect(!log.contains("restarted"), "a few bad lines do not restart it")
         #expect(driven.commandTakingTurns(["reload", "w", "--wait"]).status == 0)
         #expect(
-            driven.turns(until: "the second reply") { Self.shown(driven, "w")?.hasPrefix("n=2 ") == true },
+            driven.turns(until: "the second reply") { driven.shown("w")?.hasPrefix("n=2 ") == true },
             "\(driven.log)")
     }
 
@@ -69,16 +49,36 @@ struct DrivenPluginTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // The plugin answers nothing until two requests are in flight at once, then answers the later one first.
-        let driven = try Self.daemon(
-            mode: "reverse", in: directory,
+        let driven = try DrivenDaemon(
+            fakePlugin: "reverse", in: directory,
             widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]")
         #expect(
             driven.turns(until: "both answers") {
-                Self.shown(driven, "w") == "answered w" && Self.shown(driven, "other") == "answered other"
+                driven.shown("w") == "answered w" && driven.shown("other") == "answered other"
             }, "\(driven.log)")
         #expect(
-            Self.lines(in: directory).filter { $0 == "hello" }.count == 2,
+            fakePluginLines(in: directory).filter { $0 == "hello" }.count == 2,
             "one process served both (and the daemon's probe ran once)")
+    }
+
+    @Test func aPushedReloadReachesTheOutput() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let driven = try DrivenDaemon(
+            fakePlugin: "push", in: directory,
+            widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]")
+        #expect(
+            driven.turns(until: "the first timelines") {
+                driven.shown("w")?.hasPrefix("n=") == true && driven.shown("other")?.hasPrefix("n=") == true
+            }, "\(driven.log)")
+        let requests = { fakePluginLines(in: directory).filter { $0 != "hello" } }
+        let before = requests().count
+        _ = try directory.write("trigger", "")
+        #expect(
+            driven.turns(until: "the pushed reload") {
+                requests().count == before + 1 && driven.shown("w")?.hasPrefix("n=3 ") == true
+            }, "\(driven.log)")
+        #expect(requests().last == "timeline w", "only the named instance reloads")
     }
 
     /// A driven daemon on `config`, whose `$PLUGIN` is the shell plugin `script` written into `directory`.
@@ -91,7 +91,7 @@ struct DrivenPluginTests {
     }
 
     @Test func anIntentWithParametersReachesThePomodoroPlugin() throws {
-        let pomodoro = Self.contribPlugin("pomodoro")
+        let pomodoro = contribPlugin("pomodoro")
         let driven = try DrivenDaemon(
             config: """
                 plugins:
@@ -102,7 +102,7 @@ struct DrivenPluginTests {
                     intent: {work: 2m, label: T}
                     output: [plain]
                 """)
-        #expect(driven.turns(until: "the idle timer") { Self.shown(driven, "tomato") == "T 02:00" }, "\(driven.log)")
+        #expect(driven.turns(until: "the idle timer") { driven.shown("tomato") == "T 02:00" }, "\(driven.log)")
         let bad = driven.command(["intent", "tomato", "start", "minutes=0", "--wait"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("0 is out of range for 'minutes'; expected 1 to 600"), "\(bad.stderr)")
@@ -110,9 +110,9 @@ struct DrivenPluginTests {
         #expect(driven.commandTakingTurns(["intent", "tomato", "pause", "--wait"]).status == 0)
         #expect(
             driven.turns(until: "the paused timer") {
-                Self.shown(driven, "tomato")?.hasPrefix("T 44:5") == true
-                    || Self.shown(driven, "tomato")?.hasPrefix("T 45:00") == true
-            }, "\(Self.shown(driven, "tomato") ?? "")")
+                driven.shown("tomato")?.hasPrefix("T 44:5") == true
+                    || driven.shown("tomato")?.hasPrefix("T 45:00") == true
+            }, "\(driven.shown("tomato") ?? "")")
     }
 
     /// A plugin's `log` lines are limited as other outsiders' are (daemon.md, "Limits"): ten per 5 s, then one line
@@ -138,7 +138,7 @@ struct DrivenPluginTests {
             plugin: chatty, in: directory,
             config: "plugins:\n  chatty: [$PLUGIN]\nwidgets:\n  c:\n    kind: chatty\n    output: [plain]\n")
         // Its answer comes after its 50 lines, on the same pipe.
-        #expect(driven.turns(until: "the answer") { Self.shown(driven, "c") == "c" }, "\(driven.log)")
+        #expect(driven.turns(until: "the answer") { driven.shown("c") == "c" }, "\(driven.log)")
         #expect(!driven.log.contains("more lines not logged"), "counted only when the window ends: \(driven.log)")
         driven.advance(by: 5)
         #expect(
@@ -190,7 +190,7 @@ struct DrivenPluginTests {
         #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
         let plugins = driven.directory.url.path + "/data/widgetd/plugins"
         try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: Self.contribPlugin("loadavg"), toPath: plugins + "/loadavg")
+        try FileManager.default.copyItem(atPath: contribPlugin("loadavg"), toPath: plugins + "/loadavg")
         try driven.editConfig("widgets:\n  quote:\n    kind: quotes\n  load:\n    kind: loadavg\n")
         #expect(
             driven.turns(until: "the refusal") {
@@ -209,11 +209,5 @@ struct DrivenPluginTests {
         }
         #expect(driven.turns(until: "the second refusal") { refusals().count == 2 }, "\(driven.log)")
         #expect(refusals().last?.contains("restart") == false, "\(driven.log)")
-    }
-
-    /// A plugin shipped in contrib/plugins.
-    private static func contribPlugin(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("contrib/plugins/" + name).path
     }
 }

@@ -7,8 +7,9 @@ import Testing
 
 /// Issue 38, item 8: the daemon follows no link it did not make in its runtime directory. A link put at `acks/` or
 /// `status/` is refused and logged, never written or removed through, and once it goes the directory is made again
-/// after the repair's delay; one there at the start stops the start. The whole daemon in this process, on a clock the
-/// test moves (`DrivenDaemon`); requests are written to its FIFO as a script writes them (the CLI refuses the link).
+/// after the repair's delay; one there at the start stops the start; a plugin's state file is written by descriptor
+/// too. The whole daemon in this process, on a clock the test moves (`DrivenDaemon`); requests are written to its FIFO
+/// as a script writes them (the CLI refuses the link).
 @Suite("the daemon on a driven clock: no link in the runtime directory is followed")
 struct DrivenRuntimeLinkTests {
     static let config = """
@@ -86,6 +87,36 @@ struct DrivenRuntimeLinkTests {
         #expect(driven.turns(until: "quote's status again") { driven.hasTimeline("quote") })
         #expect(LinkedDirectories.isDirectory(status))
         #expect(LinkedDirectories.contents(of: elsewhere) == ["other.json"])
+    }
+
+    /// A plugin's state file (`plugins/plugin-NAME.json`) is written by descriptor too: with a link put at `plugins/`,
+    /// a real plugin's crash and its restart after the pause write nothing through it.
+    @Test func aLinkPutAtPluginsIsNeverWrittenThrough() throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let driven = try DrivenDaemon(
+            fakePlugin: "count", in: state,
+            widgets: "  w:\n    kind: fake\n    output: [plain]\n    on_click: {right: crash}")
+        let plugins = driven.runtime + "/plugins"
+        #expect(
+            driven.turns(until: "the plugin's state file and first timeline") {
+                FileManager.default.fileExists(atPath: plugins + "/plugin-fake.json")
+                    && driven.shown("w")?.hasPrefix("n=1 ") == true
+            })
+        let first = driven.shown("w")
+        let elsewhere = try LinkedDirectories.elsewhere(in: driven.directory)
+        try LinkedDirectories.replaceByLink(plugins, to: elsewhere)
+        #expect(driven.command(["click", "w", "--button", "3"]).status == 0)
+        #expect(
+            driven.turns(until: "the crash in the log") { driven.log.contains("plugin fake: exited with status 3") })
+        driven.advance(by: 1)
+        #expect(
+            driven.turns(until: "the restart") {
+                driven.shown("w")?.hasPrefix("n=1 ") == true && driven.shown("w") != first
+            }, "\(driven.log)")
+        #expect(
+            LinkedDirectories.contents(of: elsewhere).isEmpty,
+            "written through the link: \(LinkedDirectories.contents(of: elsewhere))")
     }
 
     /// A link already in place when the daemon starts is refused as one at the runtime directory's place is: the

@@ -6,7 +6,7 @@ import Testing
 @testable import Providers
 
 /// When a supervised process (a persistent command, a plugin) is started again after it ended (`RestartBackoff`), on
-/// a clock the test moves: no process and no sleeping. The processes themselves are `SupervisionTests`'.
+/// a clock the test moves: no process and no sleeping. The processes themselves are `DrivenSupervisionTests`'.
 @Suite("restart back-off: 1 s doubling to a minute, again from 1 s after a long run")
 struct RestartBackoffTests {
     private static let start = Date(timeIntervalSince1970: 2_000_000_000)

@@ -34,6 +34,10 @@ struct PersistRestartClockTests {
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             return poll(&ready, 1, -1) > 0
         }
+
+        func pollTimeout(until deadline: Date) -> Int32 {
+            deadline > now ? -1 : 0
+        }
     }
 
     @Test func aCommandThatExitsIsStartedAgainAfterPausesCountedOnItsClock() throws {

@@ -3,21 +3,13 @@ import TestSupport
 import Testing
 
 /// Plugins end to end (docs/PLUGINS.md): real plugin processes (the test plugin in TestSupport's `FakePlugin.swift` and
-/// the contrib ones), the built binary, temporary directories. A click's intent, an intent's parameters, garbage lines,
-/// pipelined requests, a plugin's log lines limited, a deaf or mute plugin, one installed after the start are
-/// `DrivenPluginTests`' (the daemon in the test's process).
+/// the contrib ones), the built binary, temporary directories; the binary's daemon loading one and serving its clicks
+/// once. A click's intent, an intent's parameters, garbage lines, pipelined requests, a pushed reload, a plugin's log
+/// lines limited, a deaf or mute plugin, one installed after the start are `DrivenPluginTests`', a crash, a hang and
+/// the restarts after them `DrivenPluginRestartTests`', a flood `DrivenPluginFloodTests`' (the daemon in the test's
+/// process).
 @Suite("plugins, end to end", .spawnsDaemons)
 struct PluginEndToEndTests {
-    /// A config whose `plugins:` runs the fake plugin in `mode` as kind `fake`, its state in the test's directory.
-    private static func config(mode: String, script: String, state: String, widgets: String) -> String {
-        """
-        plugins:
-          fake: [/usr/bin/python3, \(script), \(mode), fake, \(state)]
-        widgets:
-        \(widgets)
-        """
-    }
-
     /// A daemon running the shipped pomodoro plugin with one two-minute timer labelled T, once it shows idle.
     private static func idlePomodoro() async throws -> DaemonUnderTest {
         let pomodoro = packageRoot.appendingPathComponent("contrib/plugins/pomodoro").path
@@ -38,11 +30,6 @@ struct PluginEndToEndTests {
     /// The plain text a widget shows, without its newline.
     private static func shown(_ daemon: DaemonUnderTest, _ name: String) -> String? {
         daemon.read(name + ".plain").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
-    }
-
-    /// The requests the fake plugin got, in order; `hellos` counts the times it started.
-    private static func requests(in state: String) -> [Substring] {
-        lines(in: state).filter { $0 != "hello" }
     }
 
     private static func hellos(in state: String) -> Int {
@@ -123,166 +110,6 @@ struct PluginEndToEndTests {
             }, "\(daemon.log)")
         #expect(try daemon.cli(["click", "tomato", "--button", "3", "--wait"]).status == 0)
         #expect(await waitFor("the reset timer") { Self.shown(daemon, "tomato") == "T 02:00" })
-    }
-
-    @Test func aPushedReloadReachesTheOutput() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "push", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"))
-        #expect(
-            await waitFor("the first timelines") {
-                Self.shown(daemon, "w")?.hasPrefix("n=") == true && Self.shown(daemon, "other")?.hasPrefix("n=") == true
-            })
-        let before = Self.requests(in: directory.url.path).count
-        _ = try directory.write("trigger", "")
-        #expect(
-            await waitFor("the pushed reload") { Self.requests(in: directory.url.path).count == before + 1 },
-            "\(daemon.log)")
-        #expect(await waitFor("the new entry") { Self.shown(daemon, "w")?.hasPrefix("n=3 ") == true })
-        #expect(Self.requests(in: directory.url.path).last == "timeline w", "only the named instance reloads")
-    }
-
-    @Test func aCrashedPluginIsStartedAgainAndItsWidgetsReload() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "count", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]\n    on_click: {right: crash}"))
-        #expect(await waitFor("the first timeline") { Self.shown(daemon, "w")?.hasPrefix("n=1 pid=") == true })
-        let firstPID = Self.shown(daemon, "w")
-        _ = try daemon.cli(["click", "w", "--button", "3"])
-        #expect(
-            await daemon.waitFor("the crash in the log") { daemon.log.contains("plugin fake: exited with status 3") },
-            "\(daemon.log)")
-        #expect(
-            await waitFor("a new process's timeline") {
-                let text = Self.shown(daemon, "w")
-                return text?.hasPrefix("n=1 pid=") == true && text != firstPID
-            }, "\(daemon.log)")
-        let plugins = try daemon.cli(["plugins"])
-        #expect(plugins.stdout.contains("running (1 restarts)"), "\(plugins.stdout)")
-        #expect(plugins.stdout.contains("exited with status 3"), "\(plugins.stdout)")
-        // The daemon's own reload after the pause is not put down to the plugin.
-        #expect(daemon.log.contains("plugin kind fake: reloading its widgets, which starts it again"), "\(daemon.log)")
-        #expect(!daemon.log.contains("plugin kind fake asked to reload its widgets"), "\(daemon.log)")
-    }
-
-    @Test(.aheadInLine) func whileAPluginIsDownItsWidgetsKeepTheirLastEntriesMarkedStale() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "count", script: script, state: directory.url.path,
-                widgets: """
-                      w:
-                        kind: fake
-                        output: [plain, waybar]
-                        on_click: {right: crash}
-                      other:
-                        kind: fake
-                        output: [plain]
-                    """))
-        #expect(
-            await waitFor("the first timelines") {
-                Self.shown(daemon, "other")?.hasPrefix("n=") == true && Self.shown(daemon, "w")?.hasPrefix("n=") == true
-            })
-        let last = Self.shown(daemon, "w")
-        // From now on every start of the plugin fails at once, so it stays down, retried with growing pauses.
-        _ = try directory.write("dead", "")
-        _ = try daemon.cli(["click", "w", "--button", "3"])
-        #expect(
-            await daemon.waitFor("the stale mark") { daemon.read("w.waybar")?.contains("stale") == true },
-            "\(daemon.log)")
-        #expect(await daemon.waitFor("a failed restart") { daemon.log.contains("plugin fake: exited with status 4") })
-        #expect(Self.shown(daemon, "w") == last, "the last entry stays")
-        let list = try daemon.cli(["list"])
-        #expect(list.stdout.contains("exited with status 4") || list.stdout.contains("exited with status 3"))
-        try FileManager.default.removeItem(atPath: directory.url.path + "/dead")
-        // The plugin comes back at its next retry, after a pause that grew with each failure.
-        await DaemonGate.giveBackTurn()
-        #expect(
-            await waitFor("the plugin back", timeout: .seconds(20)) {
-                daemon.read("w.waybar").map { !$0.contains("stale") } == true && Self.shown(daemon, "w") != last
-            }, "\(daemon.log)")
-    }
-
-    @Test(.aheadInLine) func aHangingPluginTimesOutWhileOtherWidgetsStayOnTime() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let fastState = directory.url.path + "/fast"
-        try FileManager.default.createDirectory(atPath: fastState, withIntermediateDirectories: true)
-        let daemon = try DaemonUnderTest(
-            config: """
-                plugins:
-                  slow: [/usr/bin/python3, \(script), hang, slow, \(directory.url.path)]
-                  quick: [/usr/bin/python3, \(script), future, quick, \(fastState)]
-                widgets:
-                  stuck:
-                    kind: slow
-                    timeout: 1s
-                    output: [plain]
-                  moving:
-                    kind: quick
-                    output: [plain]
-                  tick:
-                    kind: clock
-                    intent: {format: "%S", seconds: true}
-                    output: [plain]
-                """)
-        #expect(await waitFor("the other plugin's future entry") { Self.shown(daemon, "moving") == "B" })
-        #expect(
-            await daemon.waitFor("the timeout") { daemon.log.contains("slow did not answer in time") }, "\(daemon.log)")
-        // The clock keeps its seconds while the plugin hangs: two different seconds seen in turn.
-        let first = Self.shown(daemon, "tick")
-        #expect(await waitFor("the clock's next second") { Self.shown(daemon, "tick") != first })
-        let list = try daemon.cli(["list"])
-        #expect(list.stdout.contains("did not answer in time"), "\(list.stdout)")
-        #expect(Self.shown(daemon, "stuck") == "starting", "the placeholder stays")
-    }
-
-    @Test func aFloodingPluginIsRestarted() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "flood", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    output: [plain]"), arguments: ["--log-level", "info"])
-        #expect(
-            await daemon.waitFor("the restart") {
-                daemon.log.contains("plugin fake: restarted: it flooded its output")
-            },
-            "\(daemon.log.suffix(2000))")
-        #expect(daemon.log.contains("plugin fake: floods its output"))
-    }
-
-    /// Replies are the daemon's own requests answered: a plugin that also pushes more lines than its limit a second
-    /// must still be heard, not taken for hung.
-    @Test func aReplyAfterAFloodOfPushedLinesIsNotDropped() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let script = try writeFakePlugin(in: directory)
-        let daemon = try DaemonUnderTest(
-            config: Self.config(
-                mode: "chatty", script: script, state: directory.url.path,
-                widgets: "  w:\n    kind: fake\n    timeout: 2s\n    output: [plain]"))
-        #expect(await daemon.waitFor("the first answer") { Self.shown(daemon, "w")?.hasPrefix("n=1 ") == true })
-        for count in 2...4 {
-            let reload = try daemon.cli(["reload", "w", "--wait"])
-            #expect(reload.status == 0, "\(reload.stderr)")
-            #expect(
-                await daemon.waitFor("answer \(count)") { Self.shown(daemon, "w")?.hasPrefix("n=\(count) ") == true },
-                "\(Self.shown(daemon, "w") ?? "nothing") \(daemon.log.suffix(1500))")
-        }
-        #expect(!daemon.log.contains("did not answer"), "\(daemon.log.suffix(1500))")
     }
 
     @Test func pluginsAreFoundInTheDataDirectoryAndListedWithWhatIsWrongWithThem() throws {

@@ -31,13 +31,14 @@ extension PluginHost {
                 emit(.stopped(kind: kindName, reason: "plugin \(name): \(reason); not started again until it is back"))
             }
             missing = file
-            let backoff = state.withLock { state in
+            let now = self.now
+            let retryAt = state.withLock { state in
                 state.backoff.lengthen()
-                state.retryAt = Date().addingTimeInterval(state.backoff.delay)
-                return state.backoff.delay
+                state.retryAt = now.addingTimeInterval(state.backoff.delay)
+                return now.addingTimeInterval(state.backoff.delay)
             }
             writeStatus()
-            if waitForStop(wake, seconds: backoff) { return true }
+            if waitForStop(wake, until: retryAt) { return true }
         }
         if let missing { note("info", "\(missing) is back; starting it again") }
         return false

@@ -7,14 +7,14 @@ import System
 
 /// What a plugin host does with each message its plugin sends, its requests past their deadlines, and its state file.
 extension PluginHost {
-    /// Sleeps until `seconds` pass or `stop()` is called; true when stopped.
-    func waitForStop(_ wake: Wakeup, seconds: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
+    /// The time on the daemon's clock.
+    var now: Date { clock.withLock { $0 }.now }
+
+    /// Sleeps until `deadline` on the daemon's clock or until `stop()` is called; true when stopped.
+    func waitForStop(_ wake: Wakeup, until deadline: Date) -> Bool {
+        let clock = self.clock.withLock { $0 }
         while !state.withLock({ $0.stopped }) {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return false }
-            var descriptor = pollfd(fd: wake.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32((remaining * 1000).rounded(.up)))
+            guard clock.wait(until: deadline, orUntilReadable: wake.fileDescriptor) else { return false }
             _ = wake.drain()
         }
         return true
@@ -23,9 +23,10 @@ extension PluginHost {
     /// A reply to request `id`; returns what was wrong with it, if anything.
     func answer(_ id: Int, with bytes: [UInt8]) -> String? {
         // A reply, even a late one, says the plugin is not hung.
+        let now = self.now
         let pending = state.withLock { state in
             state.unansweredInARow = 0
-            state.lastReply = Date()
+            state.lastReply = now
             return state.pending.removeValue(forKey: id)
         }
         guard let pending else {
@@ -77,7 +78,7 @@ extension PluginHost {
 
     /// Fails the requests whose deadlines passed; returns how many in a row have gone unanswered.
     func expireRequests() -> Int {
-        let now = Date()
+        let now = self.now
         let (expired, inARow) = state.withLock { state in
             let ids = state.pending.filter { $0.value.deadline <= now }.map(\.key)
             let expired = ids.compactMap { state.pending.removeValue(forKey: $0) }.sorted { $0.sent < $1.sent }

@@ -2,6 +2,7 @@ import Basics
 import Formats
 import FoundationEssentials
 import Glibc
+import Kind
 import Synchronization
 import System
 
@@ -12,7 +13,8 @@ import System
 /// reply deadline; results reach the caller through a continuation, so neither the daemon's loop nor another kind
 /// ever waits for a plugin. The process is spawned through the exec kind's layer (`PersistentProcess`: own process
 /// group, no inherited descriptors, stderr a pipe whose last lines are kept), started on the first request, and
-/// started again after a crash, or a hang (`unansweredLimit`), with a pause that doubles from 1 s to a minute.
+/// started again after a crash, or a hang (`unansweredLimit`), with a pause that doubles from 1 s to a minute, on the
+/// daemon's clock.
 public final class PluginHost: @unchecked Sendable {
     /// A longer line is skipped (without being buffered) and counted as a misbehaviour.
     public static let lineCap = 1 << 20
@@ -36,6 +38,10 @@ public final class PluginHost: @unchecked Sendable {
     let state = Mutex(State())
     let listener = Mutex<PluginListener?>(nil)
     let statusDirectory = Mutex<String?>(nil)
+    /// The daemon's clock (`listen`): a restart's pause and a request's deadline pass on it, so they pass when a test
+    /// moves a daemon's clock. Rates (a flood, strikes, the read budgets) stay on the wall clock: they bound what the
+    /// plugin costs in real time.
+    let clock = Mutex<any SessionClock>(WallSessionClock())
     /// The kind name the plugin declared (for events); set by `PluginKind`.
     let kindName: String
 
@@ -45,11 +51,16 @@ public final class PluginHost: @unchecked Sendable {
         kindName = kind
     }
 
-    /// Where pushed reloads and log lines go, and the directory for the plugin's status file (`widgetd plugins`).
-    public func listen(statusDirectory directory: String?, _ handler: @escaping @Sendable (PluginEvent) -> Void) {
+    /// Where pushed reloads and log lines go, the directory for the plugin's status file (`widgetd plugins`), and the
+    /// daemon's clock.
+    public func listen(
+        statusDirectory directory: String?, clock: any SessionClock = WallSessionClock(),
+        _ handler: @escaping @Sendable (PluginEvent) -> Void
+    ) {
         let boxed = PluginListener(handler)
         listener.withLock { $0 = boxed }
         statusDirectory.withLock { $0 = directory }
+        self.clock.withLock { $0 = clock }
         writeStatus()
     }
 
@@ -94,12 +105,13 @@ public final class PluginHost: @unchecked Sendable {
         finish: @escaping @Sendable (Result<Data, PluginProtocolError>) -> Void
     ) {
         var started = false
+        let now = self.now
         let failure: PluginProtocolError? = state.withLock { state in
             if state.stopped { return PluginProtocolError("\(name) is stopped") }
-            if let retryAt = state.retryAt, retryAt > Date() {
+            if let retryAt = state.retryAt, retryAt > now {
                 let again =
                     Self.missingFile(in: argv) == nil
-                    ? "starting it again in \(Int(retryAt.timeIntervalSinceNow.rounded(.up))) s"
+                    ? "starting it again in \(Int(retryAt.timeIntervalSince(now).rounded(.up))) s"
                     : "not started again until it is back"
                 return PluginProtocolError("\(name) \(state.lastError ?? "crashed"); \(again)")
             }
@@ -112,7 +124,7 @@ public final class PluginHost: @unchecked Sendable {
                     // spawn a minute at most, however often its widgets reload.
                     let why = Self.missingFile(in: argv).map(Self.gone) ?? "\(error)"
                     state.lastError = "cannot start: \(why)"
-                    state.retryAt = Date().addingTimeInterval(state.backoff.delay)
+                    state.retryAt = now.addingTimeInterval(state.backoff.delay)
                     state.backoff.lengthen()
                     return PluginProtocolError("\(name): cannot start: \(why)")
                 }
@@ -126,7 +138,6 @@ public final class PluginHost: @unchecked Sendable {
             object["id"] = JSONValue(id)
             var line = JSONValue.object(object).serialized()
             line.append(UInt8(ascii: "\n"))
-            let now = Date()
             state.pending[id] = Pending(sent: now, deadline: now.addingTimeInterval(timeout), finish: finish)
             state.outbox.append(contentsOf: line)
             flush(&state)
@@ -195,7 +206,8 @@ public final class PluginHost: @unchecked Sendable {
     /// child it left in the background may hold open for ever.
     private func serve(_ process: PersistentProcess, wake: Wakeup) {
         var process = process
-        let started = Date()
+        let clock = self.clock.withLock { $0 }
+        let started = clock.now
         var reader = PluginLineReader(cap: Self.lineCap)
         var strikes: [Date] = []
         var linesThisSecond = (second: Date.distantPast, count: 0, dropped: 0)
@@ -226,9 +238,11 @@ public final class PluginHost: @unchecked Sendable {
             let now = Date()
             let outputResumes = outputBudget.resumes(after: now)
             let errorsResume = errorBudget.resumes(after: now)
-            let wakeAt = [deadline, outputResumes, errorsResume].compactMap { $0 }.min()
-            var timeout =
-                wakeAt.map { max(0, Int32(min($0.timeIntervalSince(now) * 1000, 3_600_000).rounded(.up))) } ?? -1
+            // The budgets resume on the wall clock, a request's deadline passes on the daemon's.
+            let timeouts =
+                [outputResumes, errorsResume].compactMap { $0 }.map(WallSessionClock().pollTimeout(until:))
+                + [deadline].compactMap { $0 }.map(clock.pollTimeout(until:))
+            var timeout = timeouts.min() ?? -1
             if exited { timeout = 0 }
             var descriptors = [
                 pollfd(fd: outputResumes == nil ? process.output : -1, events: Int16(POLLIN), revents: 0),
@@ -331,7 +345,7 @@ public final class PluginHost: @unchecked Sendable {
             state.input = -1
             state.outbox = []
             if !stopped {
-                let now = Date()
+                let now = clock.now
                 let delay = state.backoff.ended(startedAt: started, now: now)
                 state.lastError = reason
                 state.lastStandardError = standardError
@@ -343,13 +357,13 @@ public final class PluginHost: @unchecked Sendable {
         for pending in failed { pending.finish(.failure(PluginProtocolError("\(name) \(reason)"))) }
         writeStatus()
         if stopped { return }
-        let backoff = state.withLock { $0.backoff.delay }
+        let (backoff, retryAt) = state.withLock { ($0.backoff.delay, $0.retryAt ?? clock.now) }
         let again = missing == nil ? "starting it again in \(Int(backoff)) s" : "not started again until it is back"
         note("warning", "\(reason); \(again)")
         if let earlier = PluginStatus.earlierStandardError(standardError) { note("warning", earlier) }
         emit(.stopped(kind: kindName, reason: "plugin \(name) \(reason); \(again)"))
-        // Waits out the pause, then reloads the kind's widgets, which starts the plugin again.
-        if waitForStop(wake, seconds: backoff) || waitWhileFileIsGone(reported: missing, wake) { return }
+        // Waits out the pause, counted from the exit, then reloads the kind's widgets, which starts the plugin again.
+        if waitForStop(wake, until: retryAt) || waitWhileFileIsGone(reported: missing, wake) { return }
         state.withLock { state in
             state.retryAt = nil
             state.backoff.lengthen()
