@@ -53,6 +53,11 @@ extension DrivenDaemon {
         return CommandOutcome(status: -1, stdout: "", stderr: "")
     }
 
+    /// Runs a command that has no daemon in mind (`import`, `check`) with `environment` alone, as the binary runs it.
+    static func commandWithoutDaemon(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
+        run(arguments, environment: environment)
+    }
+
     private static func run(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
         let printed = Mutex<(out: String, err: String)>(("", ""))
         let console = Console(

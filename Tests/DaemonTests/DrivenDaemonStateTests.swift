@@ -4,9 +4,9 @@ import TestSupport
 import Testing
 
 /// How the CLI finds the running daemon through daemon.json and its lock, and what `list`, `status`, `show` and
-/// `reload` say from it, with the commands run in this process against the driven daemon (`DrivenCommand`). What needs
-/// real processes (doctor's look at every process, a script's hostile text, a daemon killed) stays in widgetdTests'
-/// `DaemonStateTests`.
+/// `reload` say from it, a script's hostile text escaped in them, with the commands run in this process against the
+/// driven daemon (`DrivenCommand`). What needs real processes (doctor's look at every process, a daemon killed) stays
+/// in widgetdTests' `DaemonStateTests`.
 @Suite("The daemon tells the CLI where it is, on the driven daemon")
 struct DrivenDaemonStateTests {
     static let config = SampleConfigs.quoteAndClock
@@ -98,6 +98,47 @@ struct DrivenDaemonStateTests {
         let shown = driven.command(["show", "quote"], config: other)
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(shown.stdout == show.stdout)
+    }
+
+    @Test("status stays 80 columns wide with long names, and list and status show a script's controls escaped")
+    func statusWithLongNamesAndHostileText() throws {
+        let long = String(repeating: "n", count: 64)
+        let driven = try DrivenDaemon(
+            config: """
+                widgets:
+                  \(long):
+                    kind: exec
+                    command: [sh, -c, 'printf "\\342\\200\\256reversed\\n"']
+                  secondary_monitor_focus_quote:
+                    kind: exec
+                    command: [sh, -c, 'printf "\\033]0;pwned\\007\\033[2Jboom" >&2; exit 1']
+
+                """)
+        #expect(
+            driven.turns(until: "both answers") {
+                driven.hasTimeline(long)
+                    && (try? String(
+                        contentsOfFile: driven.runtime + "/status/secondary_monitor_focus_quote.json",
+                        encoding: .utf8))?
+                        .contains("lastError") == true
+            })
+        let status = driven.command(["status"])
+        let list = driven.command(["list"])
+        for output in [status.stdout, list.stdout] {
+            #expect(
+                !output.contains("\u{1B}") && !output.contains("\u{7}") && !output.contains("\u{202E}"), "\(output)")
+        }
+        #expect(list.stdout.contains("\\u{202E}reversed"), "\(list.stdout)")
+        #expect(list.stdout.contains("\\u{1B}]0;pwned\\u{7}\\u{1B}[2Jboom"), "\(list.stdout)")
+        // The daemon's answer to a waiting reload quotes the script's message too.
+        let reload = driven.commandTakingTurns(["reload", "secondary_monitor_focus_quote", "--wait"])
+        #expect(reload.status == 1)
+        #expect(!reload.stderr.contains("\u{1B}") && reload.stderr.contains("\\u{1B}]0;pwned"), "\(reload.stderr)")
+        let table = status.stdout.components(separatedBy: "\n\n").dropFirst().joined()
+        #expect(table.split(separator: "\n").count == 3, "\(status.stdout)")
+        for line in table.split(separator: "\n") {
+            #expect(line.count <= 80, "wider than 80 columns: \(line)")
+        }
     }
 
     @Test("status prints the daemon, its config, outputs and widgets in one screen")

@@ -3,160 +3,15 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Moving an i3blocks config to widgetd: `widgetd import i3blocks` on a config with a section of each feature, the
-/// result checked and run, and Debian's real i3blocks run on the old config and on the new one side by side.
+/// Moving an i3blocks config to widgetd: `widgetd import i3blocks` and what it notes, and Debian's real i3blocks run
+/// on the old config (TestSupport's `I3blocksSample`) and on the new one side by side. The imported config run by the
+/// daemon, a renamed section and the click section are DaemonTests' `DrivenI3blocksImportTests`.
 @Suite("i3blocks migration", .spawnsDaemons)
 struct I3blocksMigrationTests {
-    /// i3blocks-contrib-style scripts written for this test, and the config a user would have for them.
-    static let scripts: [String: String] = [
-        "cpu": "#!/bin/sh\necho \"42% $T_WARN\"\n",
-        "iface": "#!/bin/sh\necho \"eth0 up\"\n",
-        "units": "#!/bin/sh\necho \"<span foreground='#00ff00'>nginx</span> <b>ok</b>\"\n",
-        // The pauses and the repeated line: i3blocks 1.4 asks for a signal on a persist block's pipe only after
-        // starting it, and reads nothing until the next line when the first came before that (under load it can).
-        "ticker":
-            "#!/bin/sh\nsleep 0.5\necho \"tick 1\"\nsleep 1\necho \"tick 1\"\nwhile read -r line; do echo \"button $line\"; done\n",
-        "volume":
-            "#!/bin/sh\nf=\"$(dirname \"$0\")/volume.count\"; n=$(( $(cat \"$f\" 2>/dev/null || echo 0) + 1 )); echo $n > \"$f\"; echo \"vol $n\"\n",
-    ]
-
-    static let i3blocksConfig = """
-        # A user's i3blocks config: global properties, then one section per feature.
-        separator_block_width=12
-
-        [cpu]
-        command=./cpu
-        label=CPU
-        interval=5
-        T_WARN=80
-
-        [iface]
-        command=./iface
-        color=#00ff00
-        interval=once
-        instance=eth0
-
-        [units]
-        command=./units
-        markup=pango
-        interval=60
-
-        [ticker]
-        command=./ticker
-        interval=persist
-
-        [volume]
-        command=./volume
-        signal=10
-        separator=false
-        border=#ff0000
-
-        [hello world]
-        full_text=static text
-
-        """
-
     /// The config without what i3blocks 1.4 refuses: it reads lower-case keys only ("malformated line: T_WARN=80")
     /// and exports no custom property, and it has no `border` ("unknown key"); i3blocks 1.5 and widgetd take both.
-    static let i3blocks14Config = i3blocksConfig.replacingOccurrences(of: "T_WARN=80\n", with: "")
+    static let i3blocks14Config = I3blocksSample.config.replacingOccurrences(of: "T_WARN=80\n", with: "")
         .replacingOccurrences(of: "border=#ff0000\n", with: "")
-
-    func workspace(config: String = I3blocksMigrationTests.i3blocksConfig) throws -> TemporaryDirectory {
-        let directory = try TemporaryDirectory()
-        for (name, body) in Self.scripts {
-            chmod(try directory.write(name, body), 0o755)
-        }
-        _ = try directory.write("i3blocks.config", config)
-        return directory
-    }
-
-    @Test func importTranslatesEverySectionAndTheResultRuns() async throws {
-        let directory = try workspace()
-        defer { directory.remove() }
-        let configPath = directory.url.path + "/i3blocks.config"
-        let barPath = directory.url.path + "/new-i3blocks.conf"
-        let imported = try runWidgetd(["import", "i3blocks", configPath, "--i3blocks-config", barPath])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let yaml = imported.stdout
-        #expect(yaml.contains("  cpu:\n    kind: exec\n    command: [sh, -c, \"cd '\(directory.url.path)' && ./cpu\"]"))
-        #expect(yaml.contains("    interval: 5s"))
-        #expect(yaml.contains("      label: \"CPU\""))
-        #expect(yaml.contains("      T_WARN: \"80\""))
-        #expect(yaml.contains("      separator_block_width: \"12\""))
-        #expect(yaml.contains("      color: \"#00ff00\""))
-        #expect(yaml.contains("      instance: \"eth0\""))
-        #expect(yaml.contains("      markup: \"pango\""))
-        #expect(
-            yaml.contains(
-                "  ticker:\n    kind: exec\n    command: [sh, -c, \"cd '\(directory.url.path)' && ./ticker\"]\n    interval: persist"
-            ))
-        #expect(yaml.contains("    signal: 10"))
-        #expect(yaml.contains("      separator: false"))
-        #expect(yaml.contains("  # border=#ff0000 is not translated: widgetd's i3bar output has no border"))
-        #expect(yaml.contains("  # section [hello world] is widget 'hello_world'"))
-        let bar = try String(contentsOfFile: barPath, encoding: .utf8)
-        for name in ["cpu", "iface", "units", "ticker", "volume", "hello_world"] {
-            #expect(
-                bar.contains(
-                    "[widgetd]\ninstance=\(name)\ninterval=persist\nformat=json\ncommand=exec widgetd show \(name) --format i3bar --follow"
-                ))
-            #expect(
-                bar.contains(
-                    "command=case $BLOCK_BUTTON in [1-5]) exec widgetd click \(name) --button $BLOCK_BUTTON"
-                        + " ${BLOCK_X:+--screen-x $BLOCK_X} ${BLOCK_Y:+--screen-y $BLOCK_Y};; esac"))
-        }
-
-        // Checked, then run.
-        let yamlPath = try directory.write("widgets.yaml", yaml)
-        let check = try runWidgetd(["check", "--config", yamlPath])
-        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
-        let daemon = try DaemonUnderTest(config: yaml, reusing: directory)
-        defer { daemon.stop() }
-        #expect(
-            await waitFor("every widget") {
-                ["cpu", "iface", "units", "ticker", "volume", "hello_world"].allSatisfy(daemon.hasTimeline)
-            })
-        #expect(daemon.read("cpu.i3bar")?.hasPrefix(#"{"full_text":"CPU 42% 80","urgent":false"#) == true)
-        #expect(daemon.read("cpu.i3bar")?.contains(#""separator_block_width":12"#) == true)
-        #expect(daemon.read("iface.i3bar")?.hasPrefix(##"{"full_text":"eth0 up","color":"#00ff00""##) == true)
-        #expect(daemon.read("units.i3bar")?.contains(#""markup":"pango""#) == true)
-        #expect(
-            await waitFor("the persistent ticker") {
-                daemon.read("ticker.i3bar")?.hasPrefix(#"{"full_text":"tick 1""#) == true
-            })
-        #expect(daemon.read("volume.i3bar")?.contains(#""separator":false"#) == true)
-        #expect(daemon.read("hello_world.i3bar")?.hasPrefix(#"{"full_text":"static text""#) == true)
-        kill(daemon.process.processIdentifier, __libc_current_sigrtmin() + 10)
-        #expect(
-            await daemon.waitFor("the signal's reload") {
-                daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"vol 2""#) == true
-            })
-    }
-
-    /// The classic layout: one global `command=scripts/$BLOCK_NAME` and a section per script, the same script twice
-    /// with two instances. The second `[volume]` becomes widget `volume_2`, and its command still sees
-    /// BLOCK_NAME=volume, so it finds its script.
-    @Test func aRenamedSectionKeepsItsBlockName() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        try FileManager.default.createDirectory(
-            atPath: directory.url.path + "/scripts", withIntermediateDirectories: true)
-        chmod(try directory.write("scripts/volume", "#!/bin/sh\necho \"$BLOCK_NAME $BLOCK_INSTANCE\"\n"), 0o755)
-        let configPath = try directory.write(
-            "i3blocks.config",
-            "command=scripts/$BLOCK_NAME\ninterval=once\n\n[volume]\ninstance=Master\n\n[volume]\ninstance=Capture\n")
-        let imported = try runWidgetd(["import", "i3blocks", configPath])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("  # section [volume] is widget 'volume_2'"), "\(imported.stdout)")
-        #expect(imported.stdout.contains("      name: \"volume\""), "\(imported.stdout)")
-        let daemon = try DaemonUnderTest(config: imported.stdout, reusing: directory)
-        defer { daemon.stop() }
-        #expect(
-            await daemon.waitFor("both volumes") {
-                daemon.read("volume.i3bar")?.hasPrefix(#"{"full_text":"volume Master""#) == true
-                    && daemon.read("volume_2.i3bar")?.hasPrefix(#"{"full_text":"volume Capture""#) == true
-            }, "\(daemon.log)")
-    }
 
     /// A block with `signal=` is named with the command that replaces a key binding's `pkill -RTMIN+N i3blocks` (which
     /// ends i3blocks 1.4 once the new config asks for no signal): on the terminal and in the file, which still checks.
@@ -271,43 +126,9 @@ struct I3blocksMigrationTests {
         #expect(!imported.stdout.contains("\r"), "\(imported.stdout)")
     }
 
-    /// The new i3blocks config's click section, run as i3blocks runs it for a click: the script sees the button and
-    /// the pointer's place on the screen, as it did under i3blocks.
-    @Test func theClickSectionPassesThePointersPlace() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let configPath = try directory.write(
-            "i3blocks.config", "[popup]\ncommand=echo \"b=$BLOCK_BUTTON x=$BLOCK_X y=$BLOCK_Y\"\ninterval=once\n")
-        let barPath = directory.url.path + "/new-i3blocks.conf"
-        let imported = try runWidgetd(["import", "i3blocks", configPath, "--i3blocks-config", barPath])
-        #expect(imported.status == 0, "\(imported.stderr)")
-        let bar = try String(contentsOfFile: barPath, encoding: .utf8)
-        let click = try #require(
-            bar.split(separator: "\n").first { $0.hasPrefix("command=case $BLOCK_BUTTON") }?.dropFirst("command=".count)
-        )
-        let daemon = try DaemonUnderTest(config: imported.stdout, reusing: directory)
-        defer { daemon.stop() }
-        #expect(await daemon.waitFor("the first run") { daemon.read("popup.i3bar")?.contains("b= x= y=") == true })
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", String(click)]
-        process.environment = daemon.environment.merging([
-            "PATH": widgetdBinary.deletingLastPathComponent().path + ":/usr/bin:/bin", "BLOCK_BUTTON": "3",
-            "BLOCK_X": "1186", "BLOCK_Y": "13",
-        ]) { $1 }
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(
-            await daemon.waitFor("the click's run") {
-                daemon.read("popup.i3bar")?.contains("b=3 x=1186 y=13") == true
-            }, "\(daemon.read("popup.i3bar") ?? "")")
-    }
-
     @Test(.aheadInLine) func realI3blocksShowsTheSameBeforeAndAfterTheMove() async throws {
         let i3blocks = try requireExecutable("i3blocks", package: "i3blocks")
-        let directory = try workspace(config: Self.i3blocks14Config)
+        let directory = try I3blocksSample.workspace(config: Self.i3blocks14Config)
         defer { directory.remove() }
         let configPath = directory.url.path + "/i3blocks.config"
         let imported = try runWidgetd([
