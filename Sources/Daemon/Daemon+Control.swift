@@ -89,7 +89,8 @@ extension Daemon {
                 return refuse(failure, from: Self.fifoSource, token)
             }
             do {
-                let pid = try DetachedCommand.spawn(SessionEnvironment.clickCommand(argv, environment: environment))
+                let pid = try DetachedCommand.spawn(
+                    SessionEnvironment.clickCommand(argv, environment: environment), environment: environment)
                 // Answered when it exits or has run a moment (`ClickCommands`): a started process may still fail.
                 clickCommands.add(
                     pid,

@@ -7,13 +7,15 @@ import System
 ///
 /// `posix_spawnp` with its own session (so it outlives the daemon and gets no terminal signals), an empty
 /// signal mask (the daemon blocks SIGHUP, SIGTERM, SIGINT and SIGCHLD; a child must not inherit that), and
-/// /dev/null for its standard streams. The daemon reaps it when SIGCHLD arrives, never blocking on it (`ClickCommands`).
+/// /dev/null for its standard streams, in the daemon's environment (the one it was started with, which a daemon sharing
+/// its process with others does not read from the process). The daemon reaps it when SIGCHLD arrives, never blocking
+/// on it (`ClickCommands`).
 enum DetachedCommand {
     struct SpawnError: Error, CustomStringConvertible {
         var description: String
     }
 
-    static func spawn(_ argv: [String]) throws -> pid_t {
+    static func spawn(_ argv: [String], environment: [String: String]) throws -> pid_t {
         guard let program = argv.first, !program.isEmpty else { throw SpawnError(description: "empty command") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -24,7 +26,7 @@ enum DetachedCommand {
         }
         let spawned = SpawnGuard.withLock {
             ChildAttributes.spawn(
-                argv, environment: ProcessInfo.processInfo.environment, actions: &actions, detachment: .session)
+                argv, environment: environment, actions: &actions, detachment: .session)
         }
         switch spawned {
         case .success(let pid): return pid

@@ -18,19 +18,26 @@ struct CommandOutcome: Sendable {
 /// believed to be widgetd (`DaemonState.daemonInThisProcessIsWidgetd`).
 extension DrivenDaemon {
     /// Runs a command that only reads the daemon's files (`list`, `status`, `show`, an app's edit): it needs no turn.
-    /// `config`: the `--config` it is given, the daemon's own unless said.
-    func command(_ arguments: [String], config: String? = nil) -> CommandOutcome {
-        Self.run(arguments + ["--config", config ?? configPath], environment: environment)
+    /// `config`: the `--config` it is given, the daemon's own unless said; `extra`: variables added to its
+    /// environment (what a bar sets for a click).
+    func command(_ arguments: [String], config: String? = nil, adding extra: [String: String] = [:]) -> CommandOutcome {
+        Self.run(arguments + ["--config", config ?? configPath], environment: environment.merging(extra) { $1 })
+    }
+
+    /// Runs a command as it is written, with no `--config` added: it finds its config as a user's command does.
+    func commandAsGiven(_ arguments: [String]) -> CommandOutcome {
+        Self.run(arguments, environment: environment)
     }
 
     /// Runs a command that waits for the daemon's answer (`reload --wait`, `click --wait`) on a thread of its own,
     /// taking the loop's turns until it returns; a command still waiting after `seconds` fails the test.
     func commandTakingTurns(
-        _ arguments: [String], seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation
+        _ arguments: [String], adding extra: [String: String] = [:], seconds: Double = 10,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) -> CommandOutcome {
         let outcome = Mutex<CommandOutcome?>(nil)
         let ended = DispatchSemaphore(value: 0)
-        let (environment, withConfig) = (environment, arguments + ["--config", configPath])
+        let (environment, withConfig) = (environment.merging(extra) { $1 }, arguments + ["--config", configPath])
         Thread.detachNewThread {
             let result = Self.run(withConfig, environment: environment)
             outcome.withLock { $0 = result }

@@ -41,10 +41,13 @@ final class DrivenDaemon {
     /// the start, such as plugins in `data/widgetd/plugins`; in its subdirectory `configIn` when given) and paints
     /// what the start paints. With `configLink`, the daemon is given a symbolic link by that name in the directory to
     /// that file instead, as a dotfiles repository links it. `kinds`: the built-in kinds it runs, when not those
-    /// widgetd ships (system kinds reading a tree the test writes).
+    /// widgetd ships (system kinds reading a tree the test writes). `store`: the store's path, when not
+    /// `data/store.sqlite` (where `widgetd run` puts the one `settings: store:` names). `extra`: variables added to its
+    /// environment (`NOTIFY_SOCKET`).
     init(
         config: String, reusing earlier: DrivenDaemon? = nil, in given: TemporaryDirectory? = nil,
-        configIn: String? = nil, configLink: String? = nil, kinds: [any WidgetKind]? = nil
+        configIn: String? = nil, configLink: String? = nil, kinds: [any WidgetKind]? = nil, store path: String? = nil,
+        adding extra: [String: String] = [:]
     ) throws {
         directory = try earlier?.directory ?? given ?? TemporaryDirectory()
         self.earlier = earlier
@@ -68,8 +71,8 @@ final class DrivenDaemon {
         environment = [
             "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
             "HOME": root + "/home", "PATH": "/usr/bin:/bin",
-        ]
-        let store = StoreAccess(path: root + "/data/store.sqlite")
+        ].merging(extra) { $1 }
+        let store = StoreAccess(path: path ?? root + "/data/store.sqlite")
         let lines = self.lines
         daemon = try Daemon(
             configPath: configPath, standard: kinds.map { KindRegistry($0) } ?? KindRegistry.standard(store: store),
@@ -150,6 +153,23 @@ final class DrivenDaemon {
         }
         if condition() { return true }
         Issue.record("no \(what) after \(count) turns", sourceLocation: sourceLocation)
+        return false
+    }
+
+    /// Takes turns, the clock standing still, until `condition` holds, for at most `seconds`: for a flood, which wakes
+    /// a turn per batch of lines however many there are, so that a count of turns bounds nothing.
+    @discardableResult
+    func turns(
+        until what: String, within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: () -> Bool
+    ) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            turn(timeout: .milliseconds(100))
+        }
+        if condition() { return true }
+        Issue.record("no \(what) within \(seconds) s", sourceLocation: sourceLocation)
         return false
     }
 

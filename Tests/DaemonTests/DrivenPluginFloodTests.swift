@@ -7,8 +7,8 @@ import Testing
 /// never dropped with them.
 @Suite("plugins that flood, on the driven daemon")
 struct DrivenPluginFloodTests {
-    /// Each pushed line the daemon logs wakes a turn: the turns a flood takes, not a time.
-    static let turns = 2000
+    /// Each pushed line the daemon logs wakes a turn: a flood is given a time, not a count of turns.
+    static let seconds = 60.0
 
     @Test func aFloodingPluginIsRestarted() throws {
         let directory = try TemporaryDirectory()
@@ -16,7 +16,7 @@ struct DrivenPluginFloodTests {
         let driven = try DrivenDaemon(
             fakePlugin: "flood", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
         #expect(
-            driven.turns(until: "the restart", atMost: Self.turns) {
+            driven.turns(until: "the restart", within: Self.seconds) {
                 driven.log.contains("plugin fake: restarted: it flooded its output")
             },
             "\(driven.log.suffix(2000))")
@@ -31,13 +31,15 @@ struct DrivenPluginFloodTests {
         let driven = try DrivenDaemon(
             fakePlugin: "chatty", in: directory, widgets: "  w:\n    kind: fake\n    timeout: 2s\n    output: [plain]")
         #expect(
-            driven.turns(until: "the first answer", atMost: Self.turns) { driven.shown("w")?.hasPrefix("n=1 ") == true }
+            driven.turns(until: "the first answer", within: Self.seconds) {
+                driven.shown("w")?.hasPrefix("n=1 ") == true
+            }
         )
         for count in 2...4 {
             let reload = driven.commandTakingTurns(["reload", "w", "--wait"])
             #expect(reload.status == 0, "\(reload.stderr)")
             #expect(
-                driven.turns(until: "answer \(count)", atMost: Self.turns) {
+                driven.turns(until: "answer \(count)", within: Self.seconds) {
                     driven.shown("w")?.hasPrefix("n=\(count) ") == true
                 },
                 "\(driven.shown("w") ?? "nothing") \(driven.log.suffix(1500))")

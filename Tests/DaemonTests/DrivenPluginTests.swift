@@ -115,6 +115,32 @@ struct DrivenPluginTests {
             }, "\(driven.shown("tomato") ?? "")")
     }
 
+    /// The shipped pomodoro plugin's timer started by a click: "T " and the daemon's own countdown (mm:ss), ticking
+    /// with no further call as the clock moves; a right click resets it.
+    @Test func thePomodoroPluginStartsItsTimerOnAClick() throws {
+        let driven = try DrivenDaemon(
+            config: """
+                plugins:
+                  pomodoro: [/usr/bin/python3, \(contribPlugin("pomodoro"))]
+                widgets:
+                  tomato:
+                    kind: pomodoro
+                    intent: {work: 2m, label: T}
+                    output: [plain]
+                """)
+        #expect(driven.turns(until: "the idle timer") { driven.shown("tomato") == "T 02:00" }, "\(driven.log)")
+        #expect(driven.commandTakingTurns(["click", "tomato", "--button", "1", "--wait"]).status == 0)
+        driven.advance(by: 1)
+        // One space between the label and the countdown, as a paused timer shows it ("T 02:00").
+        #expect(
+            driven.turns(until: "the running timer") {
+                driven.shown("tomato")?.wholeMatch(of: /T [0-9]{2}:[0-9]{2}/) != nil
+                    && driven.shown("tomato") != "T 02:00"
+            }, "\(driven.shown("tomato") ?? "") \(driven.log)")
+        #expect(driven.commandTakingTurns(["click", "tomato", "--button", "3", "--wait"]).status == 0)
+        #expect(driven.turns(until: "the reset timer") { driven.shown("tomato") == "T 02:00" })
+    }
+
     /// A plugin's `log` lines are limited as other outsiders' are (daemon.md, "Limits"): ten per 5 s, then one line
     /// with the count of the rest. A chatty plugin wrote every line to the journal.
     @Test func aPluginsLogLinesAreLimited() throws {

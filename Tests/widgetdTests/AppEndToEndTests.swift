@@ -185,33 +185,11 @@ struct InteractiveEndToEndTests {
     }
 }
 
-/// Which store `motivations`, `todos` and `entities` edit (`StoreLocation`): the running daemon's, else the one the
-/// config names; never a default put in place of a config that could not be read.
-@Suite("the store the CLI edits", .spawnsDaemons)
+/// Which store `motivations`, `todos` and `entities` edit (`StoreLocation`) with no daemon running: the one the config
+/// names; never a default put in place of a config that could not be read. The running daemon's, whatever the config,
+/// is DaemonTests' `DrivenStoreLocationTests`.
+@Suite("the store the CLI edits")
 struct StoreLocationTests {
-    @Test func theRunningDaemonsStoreWhateverConfigTheCLIIsGiven() async throws {
-        let daemon = try DaemonUnderTest(
-            config:
-                "settings:\n  store: ~/mystore/store.sqlite\nwidgets:\n  todo:\n    kind: todos\n    output: [plain]\n",
-            configIn: "elsewhere")
-        defer { daemon.stop() }
-        #expect(
-            await daemon.waitFor("daemon.json") {
-                FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json")
-            })
-        // No --config, and no config at the default path: the daemon's store, not the default one.
-        let added = try runWidgetd(["todos", "add", "Buy milk"], environment: daemon.environment)
-        #expect(added.status == 0, "\(added.stderr)")
-        #expect(await daemon.waitFor("the first to-do") { daemon.read("todo.plain")?.contains("Buy milk") == true })
-        // Another config, which names no store: still the daemon's, as `reload` talks to that daemon.
-        let other = try daemon.directory.write("other.yaml", "widgets:\n  t:\n    kind: todos\n")
-        let second = try runWidgetd(["todos", "add", "Call mom", "--config", other], environment: daemon.environment)
-        #expect(second.status == 0, "\(second.stderr)")
-        #expect(await daemon.waitFor("the second to-do") { daemon.read("todo.plain")?.contains("Call mom") == true })
-        #expect(FileManager.default.fileExists(atPath: daemon.directory.url.path + "/home/mystore/store.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: daemon.directory.url.path + "/data/widgetd/store.sqlite"))
-    }
-
     @Test func aConfigWhoseSettingsCannotBeReadIsNamedAndNothingIsEdited() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -137,30 +137,6 @@ struct DaemonRuntimeHardeningTests {
         #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["4096", "4096"])
     }
 
-    /// A flood of click lines starts at most `Daemon.clickCommandsAtOnce` of a widget's `on_click` command at once;
-    /// the rest are refused and logged (200 lines started 200 processes).
-    @Test func aFloodOfClicksStartsABoundedNumberOfCommands() async throws {
-        let daemon = try DaemonUnderTest(
-            config: "widgets:\n  quote:\n    kind: quotes\n    on_click: {right: [sleep, \"30\"]}\n")
-        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
-        let fifo = try #require(FileHandle(forWritingAtPath: daemon.runtime + "/control"))
-        // Under PIPE_BUF, one read.
-        fifo.write(Data(String(repeating: "click quote 3\n", count: 80).utf8))
-        try fifo.close()
-        #expect(
-            await daemon.waitFor("the refusals") { daemon.log.contains("64 click commands are still running") },
-            "\(daemon.log)")
-        let pid = daemon.process.processIdentifier
-        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
-        let children = tasks.flatMap { task in
-            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
-                .split(separator: " ").compactMap { Int32($0) }
-        }
-        // They outlive the daemon by design (their own session): the test ends them.
-        defer { for child in children { kill(child, SIGKILL) } }
-        #expect(children.count == 64, "\(children.count) children")
-    }
-
     /// `widgetd run --config config` in `directory`'s XDG directories, started by Python after `setUp` (Python code:
     /// a limit to set), as a shell starts it: no signal blocked (the tests' process blocks most, and a child inherits
     /// that).

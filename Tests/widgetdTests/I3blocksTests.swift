@@ -102,31 +102,6 @@ struct I3blocksTests {
         #expect(I3blocks.members(ofGroup: bar.pid).isEmpty)
     }
 
-    @Test func showForwardsTheClickI3blocksStartedItForThenPrintsTheResult() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        let env = daemon.environment
-        #expect(try runWidgetd(["motivations", "add", "No zero days."], environment: env).status == 0)
-        #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
-        let show = { (name: String, click: [String: String]) in
-            try runWidgetd(["show", name, "--config", daemon.configPath], environment: env.merging(click) { $1 })
-        }
-        // What i3blocks 1.4 sets on a click: the button, and where the pointer was on the screen.
-        let clicked = try show("motivation", ["BLOCK_BUTTON": "1", "BLOCK_X": "1186", "BLOCK_Y": "13"])
-        #expect(clicked.status == 0, "\(clicked.stderr)")
-        #expect(clicked.stdout == "★ No zero days.\n")
-        // A run for the interval or a signal: BLOCK_BUTTON is empty, and nothing is clicked.
-        #expect(try show("motivation", ["BLOCK_BUTTON": ""]).stdout == "★ No zero days.\n")
-        #expect(daemon.log.components(separatedBy: "toggle-favorite:").count == 2)
-
-        // i3blocks 1.5 adds i3bar's relative_x and width: the click ticks off the to-do under the pointer.
-        for title in ["Alpha", "Beta"] {
-            #expect(try runWidgetd(["todos", "add", title], environment: env).status == 0)
-        }
-        #expect(await daemon.waitFor("two to-dos") { daemon.read("todos.plain") == "○ Alpha  ○ Beta\n" })
-        let onBeta = try show("todos", ["BLOCK_BUTTON": "1", "relative_x": "110", "width": "120"])
-        #expect(onBeta.stdout == "○ Alpha  ◉ Beta\n", "\(onBeta.stderr)")
-    }
-
     @Test func showFollowForwardsClicksFromStandardInputAndOutlivesItsEnd() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment

@@ -12,14 +12,15 @@ final class UeventSession: ProviderSession {
     }
 
     /// Pushes `timeline(now)` at once, then again at each uevent of `subsystem` and each `safetyInterval` without
-    /// one. Why uevents cannot be heard, if they cannot, is said once as a note.
+    /// one, `now` read on `clock` (the daemon's, which the entries are shown on). Why uevents cannot be heard, if they
+    /// cannot, is said once as a note.
     static func start(
-        on listener: UeventListener, subsystem: String, safetyInterval: Duration,
+        on listener: UeventListener, subsystem: String, safetyInterval: Duration, clock: any SessionClock,
         updates: @escaping @Sendable (SessionUpdate) -> Void, timeline: @escaping @Sendable (Date) -> Timeline
     ) throws -> UeventSession {
-        updates(.timeline(timeline(Date())))
+        updates(.timeline(timeline(clock.now)))
         let subscription = try listener.subscribe(subsystem: subsystem, safetyInterval: safetyInterval) { _ in
-            updates(.timeline(timeline(Date())))
+            updates(.timeline(timeline(clock.now)))
         }.get()
         if let problem = listener.socketProblem { updates(.note(problem)) }
         return UeventSession(subscription)

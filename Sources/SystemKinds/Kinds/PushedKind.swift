@@ -48,7 +48,8 @@ extension PushedKind {
         updates: @escaping @Sendable (SessionUpdate) -> Void
     ) throws -> any ProviderSession {
         try UeventSession.start(
-            on: sources.listener, subsystem: Self.subsystem, safetyInterval: Self.safetyInterval, updates: updates
+            on: sources.listener, subsystem: Self.subsystem, safetyInterval: Self.safetyInterval,
+            clock: context.clock, updates: updates
         ) { now in
             reading(configuration, in: context, at: now)
         }
