@@ -3,9 +3,9 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a flood
-/// of clicks, a closed writer with half a line. FIFO lines without their newline and a FIFO replaced by an unsafe one
-/// are `DrivenControlFIFOTests`'. The rules for outputs it cannot
+/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a closed
+/// writer with half a line. A flood of clicks is `DrivenClickFloodTests`', FIFO lines without their newline and a FIFO
+/// replaced by an unsafe one `DrivenControlFIFOTests`'. The rules for outputs it cannot
 /// write, a FIFO, runtime directory or lock deleted or taken, floods of bad lines in the log, acknowledgements nobody
 /// takes and `config` lines in a row are tested on their parts or on the daemon run in the test's process, on a
 /// clock the tests move (docs/development.md, "Tests on the driven clock").

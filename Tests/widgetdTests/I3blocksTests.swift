@@ -5,8 +5,9 @@ import System
 import TestSupport
 import Testing
 
-/// The shipped i3blocks config run by the real i3blocks, clicked the way i3bar clicks (the pieces of `widgetd show`
-/// that pass clicks on: CLITests' `ClickForwarderTests`).
+/// The shipped i3blocks config run by the real i3blocks, clicked the way i3bar clicks, and `show --follow` reading
+/// clicks on its standard input (the pieces of `widgetd show` that pass clicks on: CLITests' `ClickForwarderTests`;
+/// `show` forwarding the click i3blocks started it for: DaemonTests' `DrivenShowClickTests`).
 @Suite("i3blocks and click forwarding", .spawnsDaemons)
 struct I3blocksTests {
     static let config = """

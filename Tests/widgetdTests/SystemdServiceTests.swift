@@ -12,6 +12,9 @@ extension FakeNotifySocket {
     }
 }
 
+/// What systemd sees of the daemon's own process: the watchdog's keep-alives, the journal's prefixes on its standard
+/// error, the unit. READY=1, RELOADING=1 and STOPPING=1 are DaemonTests' `DrivenNotifyTests`, a click's display
+/// `DrivenSessionEnvironmentTests`.
 @Suite("systemd: Type=notify, watchdog, journal", .spawnsDaemons)
 struct SystemdServiceTests {
     static let config = """
