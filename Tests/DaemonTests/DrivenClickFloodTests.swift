@@ -4,6 +4,8 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import Daemon
+
 /// A flood of clicks on command widgets (45,000 in 20 s in the soak) queued behind the 16 threads that run them, for
 /// minutes after the flood stopped, and every `--wait` waited behind them. Past 64 waiting or running, a click is
 /// refused at once and said so (daemon.md, "Limits"); a widget's `on_click` program is started 64 times at once at
@@ -66,13 +68,21 @@ struct DrivenClickFloodTests {
         #expect(
             driven.turns(until: "the refusals") { driven.log.contains("64 click commands are still running") },
             "\(driven.log.suffix(2000))")
-        let programs = Self.processes(withArgument: marker)
+        // Every start was made in the turn that read the lines and logged the refusals; a program shows its argument once
+        // its exec is done.
+        var programs: [pid_t] = []
+        #expect(
+            driven.turns(until: "the programs' execs") {
+                programs = Self.processes(withArgument: marker)
+                return programs.count >= Daemon.clickCommandsAtOnce
+            })
         // They outlive the daemon by design (their own session): the test ends them, and the daemon reaps them.
         defer {
             for pid in programs { kill(pid, SIGKILL) }
             driven.turns(until: "the programs reaped") { programs.allSatisfy { kill($0, 0) != 0 } }
         }
         #expect(programs.count == 64, "\(programs.count) programs")
+        #expect(driven.daemon.clickCommands.count == 64)
     }
 
     /// The processes whose command line has `argument`.
