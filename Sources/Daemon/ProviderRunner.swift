@@ -1,5 +1,6 @@
 import Config
 import Control
+import Formats
 import FoundationEssentials
 import Kind
 import Providers

@@ -117,4 +117,45 @@ struct BlockRenderingTests {
         let decoded = try JSONDecoder().decode(InstanceRecord.self, from: Data(record.encoded()))
         #expect(decoded.entries.first?.content.block == block)
     }
+
+    /// A widget of a block-reading kind with no family shows each stored entry whole, keeping the block's other
+    /// properties, the timeline's dates, policy and notes.
+    @Test func showingWholeTextMarksEveryEntryWholeAndKeepsTheRest() {
+        let aligned = BlockProperties(minWidth: .pixels(40), align: "right")
+        let entries = [
+            TimelineEntry(date: Date(timeIntervalSince1970: 100), content: EntryContent(text: "a")),
+            TimelineEntry(date: Date(timeIntervalSince1970: 200), content: content("b", block: aligned)),
+        ]
+        var timeline = Timeline(entries: entries, policy: .after(Date(timeIntervalSince1970: 300)))
+        timeline.notes = ["cut"]
+
+        let whole = timeline.showingWholeText()
+
+        #expect(whole.entries.map(\.date) == entries.map(\.date))
+        #expect(whole.entries.map(\.content.text) == ["a", "b"])
+        #expect(whole.entries[0].content.block == BlockProperties(keepsWholeText: true))
+        #expect(
+            whole.entries[1].content.block
+                == BlockProperties(keepsWholeText: true, minWidth: .pixels(40), align: "right"))
+        #expect(whole.policy == timeline.policy)
+        #expect(whole.notes == ["cut"])
+        #expect(whole.showingWholeText() == whole)
+    }
+
+    /// Block properties are the entry's presentation, which the engine carries without knowing their type.
+    @Test func blockPropertiesRideOnTheEntrysPresentation() {
+        let block = BlockProperties(isMarkup: true, separator: false)
+        var marked = EntryContent(text: "x")
+        #expect(marked.block == nil)
+        #expect(marked.presentation == nil)
+        marked.block = block
+        #expect(marked.block == block)
+        #expect(marked.presentation == EntryPresentation(block))
+        #expect(marked != EntryContent(text: "x"))
+        var other = EntryContent(text: "x")
+        other.block = BlockProperties(isMarkup: true, separator: true)
+        #expect(marked != other)
+        marked.block = nil
+        #expect(marked == EntryContent(text: "x"))
+    }
 }

@@ -59,7 +59,8 @@ struct PackageGraphTests {
         }
     }
 
-    /// The layering the issue asks for: the engine knows no kind, output format, YAML or system call; kinds know no
+    /// The layering the issue asks for: the engine knows no kind, output format, YAML or system call (a block's i3bar
+    /// properties are Formats', carried on an entry as an `EntryPresentation` the engine cannot read); kinds know no
     /// config or output; outputs know no config, kind or YAML, and the formats no system call or file writer; nothing
     /// below the daemon knows the control protocol; the commands know no daemon.
     @Test(arguments: [

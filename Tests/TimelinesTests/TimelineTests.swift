@@ -41,6 +41,28 @@ struct TimelineTests {
         #expect(Timeline(entries: [], policy: .atEnd).entry(at: start) == nil)
     }
 
+    /// A presentation is opaque to the engine, yet entries carrying it compare and hash by its value and type.
+    @Test func presentationsCompareByValueAndType() {
+        struct Layout: Hashable, Sendable { var width: Int }
+        struct OtherLayout: Hashable, Sendable { var width: Int }
+        #expect(EntryPresentation(Layout(width: 3)) == EntryPresentation(Layout(width: 3)))
+        #expect(EntryPresentation(Layout(width: 3)).hashValue == EntryPresentation(Layout(width: 3)).hashValue)
+        #expect(EntryPresentation(Layout(width: 3)) != EntryPresentation(Layout(width: 4)))
+        #expect(EntryPresentation(Layout(width: 3)) != EntryPresentation(OtherLayout(width: 3)))
+        #expect(EntryPresentation(Layout(width: 3)).value(as: Layout.self) == Layout(width: 3))
+        #expect(EntryPresentation(Layout(width: 3)).value(as: OtherLayout.self) == nil)
+
+        var content = EntryContent(text: "a")
+        content.presentation = EntryPresentation(Layout(width: 3))
+        var same = EntryContent(text: "a")
+        same.presentation = EntryPresentation(Layout(width: 3))
+        #expect(content == same)
+        #expect(content.hashValue == same.hashValue)
+        #expect(content != EntryContent(text: "a"))
+        content.presentation = nil
+        #expect(content == EntryContent(text: "a"))
+    }
+
     @Test(arguments: [
         ("#fff", "#ffffff"), ("#D3D3D3", "#d3d3d3"), ("00ff0080", "#00ff0080"), ("#000000ff", "#000000"),
     ])

@@ -1,3 +1,4 @@
+import Formats
 import FoundationEssentials
 import Kind
 import Text

@@ -12,8 +12,8 @@ public enum EntryState: String, Sendable, Hashable, Codable, CaseIterable {
 /// What one entry shows: the text and how to paint it. Dates live on `TimelineEntry`.
 ///
 /// Only the text and state are stored inline; the rest (short text, tooltip, colours, classes, dynamic date,
-/// percentage, dimmed ranges) sits in one shared box that most entries do not have, so that a timeline of many entries
-/// stays small (docs/PERFORMANCE.md, "Memory per instance").
+/// percentage, dimmed ranges, presentation) sits in one shared box that most entries do not have, so that a timeline
+/// of many entries stays small (docs/PERFORMANCE.md, "Memory per instance").
 public struct EntryContent: Sendable, Hashable {
     public var text: String
     public var state: EntryState
@@ -94,10 +94,11 @@ public struct EntryContent: Sendable, Hashable {
         set { restyle { $0.dimmedRanges = newValue } }
     }
 
-    /// Block properties of a block-like provider (an i3blocks script's markup, `min_width`, …); nil for most.
-    public var block: BlockProperties? {
-        get { styling?.value.block }
-        set { restyle { $0.block = newValue } }
+    /// How the kind wants the entry laid out, for the formats to read (an i3blocks script's block properties); nil
+    /// for most.
+    public var presentation: EntryPresentation? {
+        get { styling?.value.presentation }
+        set { restyle { $0.presentation = newValue } }
     }
 
     /// Boxes are immutable, so a change makes a new one (or none, when everything is back to its default).
@@ -129,7 +130,7 @@ public struct EntryContent: Sendable, Hashable {
         var dynamicDate: DynamicDate?
         var percentage: Int?
         var dimmedRanges: [Range<Int>] = []
-        var block: BlockProperties?
+        var presentation: EntryPresentation?
     }
 
     private final class StylingBox: Sendable {
@@ -242,19 +243,6 @@ public struct Timeline: Sendable, Hashable {
     }
 
     /// The entry to show at `now`: the latest not after `now`, or the first before the timeline starts.
-    /// The timeline with every stored entry shown whole, as a block (see `BlockProperties.keepsWholeText`): what a
-    /// kind that reads a bar's block gives a widget whose config names no family.
-    public func showingWholeText() -> Timeline {
-        var whole = self
-        for index in whole.entries.indices {
-            var block = whole.entries[index].content.block ?? BlockProperties()
-            guard !block.keepsWholeText else { continue }
-            block.keepsWholeText = true
-            whole.entries[index].content.block = block
-        }
-        return whole
-    }
-
     public func entry(at now: Date) -> TimelineEntry? {
         withSequence { $0.entry(at: now) } ?? ShownContent.entry(at: now, in: entries)
     }
