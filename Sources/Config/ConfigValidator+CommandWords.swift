@@ -4,7 +4,7 @@ import Basics
 extension ConfigValidator {
     /// A path `~` or `~/…` under the home directory, as a shell reads it: no shell runs an argv, and `[~/bin/s]` was
     /// run as a file under a directory named `~`.
-    static func expandingHome(_ word: String) -> String {
+    public static func expandingHome(_ word: String) -> String {
         guard word == "~" || word.hasPrefix("~/") else { return word }
         return Path.homeDirectory() + word.dropFirst()
     }

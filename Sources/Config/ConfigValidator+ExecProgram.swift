@@ -10,7 +10,7 @@ extension ConfigValidator {
     /// name is searched on `PATH`; not finding it is a warning rather than an error, because the daemon's `PATH` (a
     /// systemd user unit's is short) can differ from the shell's that runs `widgetd check`, and the daemon checks
     /// again with its own when it loads the file. docs/kinds.md, "exec".
-    mutating func checkProgram(_ program: String, at mark: YAMLMark) {
+    public mutating func checkProgram(_ program: String, at mark: YAMLMark) {
         if program.isEmpty {
             report("the command's program is empty", at: mark)
             return

@@ -8,9 +8,11 @@ import YAML
 /// Turns a loaded YAML tree into a `Configuration`, collecting every mistake in one pass.
 ///
 /// Validation never stops at the first problem: each section is checked on its own, and an instance with
-/// errors is left out of the result while the others are still checked.
-struct ConfigValidator {
-    static let topLevelKeys = ["settings", "widgets", "bars", "plugins"]
+/// errors is left out of the result while the others are still checked. Public for the sections the kinds read
+/// (`ConfigSectionReader`), which report through it with the shapes every section shares.
+public struct ConfigValidator {
+    /// The core's sections; the kinds add theirs (`KindRegistry.sections`).
+    static let coreTopLevelKeys = ["settings", "widgets", "bars"]
     /// Top-level keys with this prefix are the user's own, ignored by widgetd.
     static let extensionPrefix = "x-"
     static let settingsKeys = ["output_dir", "store"]
@@ -35,6 +37,10 @@ struct ConfigValidator {
         self.source = source
     }
 
+    static func topLevelKeys(in registry: KindRegistry) -> [String] {
+        coreTopLevelKeys + registry.sections.map(\.key)
+    }
+
     /// Where character `offset` of `node`'s scalar is in the file, even in a block or multi-line scalar.
     func mark(ofOffset offset: Int, in node: YAMLNode) -> YAMLMark {
         guard let scalar = node.scalar else { return node.mark }
@@ -46,7 +52,7 @@ struct ConfigValidator {
     }
 
     /// An error at `mark`; `message` is made only when the error may be shown.
-    mutating func report(_ message: @autoclosure () -> String, at mark: YAMLMark, code: Diagnostic.Code? = nil) {
+    public mutating func report(_ message: @autoclosure () -> String, at mark: YAMLMark, code: Diagnostic.Code? = nil) {
         errors.add(at: mark) { LocatedError(message(), at: mark, code: code) }
     }
 
@@ -55,7 +61,7 @@ struct ConfigValidator {
     }
 
     /// Whether checking should stop: `ConfigLimits.maxCountedErrors` errors are found.
-    var isFull: Bool { errors.isFull }
+    public var isFull: Bool { errors.isFull }
 
     mutating func warn(_ message: String, at mark: YAMLMark) {
         warnings.append(LocatedError(message, at: mark))
@@ -86,17 +92,22 @@ struct ConfigValidator {
                 configuration.widgets = widgets(from: pair.value)
             case "bars":
                 barsNode = pair.value
-            case "plugins":
-                configuration.plugins = pluginsSection(from: pair.value)
             case _ where key.hasPrefix(Self.extensionPrefix):
                 // Holds anchors for merge keys, as docker compose's `x-` fields do.
                 continue
             default:
+                if let section = registry.section(forKey: key) as? any ConfigSectionReader {
+                    configuration.sections[key] = section.read(pair.value, checking: &self)
+                    continue
+                }
+                let keys = Self.topLevelKeys(in: registry)
                 report(
                     "unknown top-level key '\(ConfigLimits.quoted(key))'"
                         + Suggestion.didYouMean(
-                            key, in: Self.topLevelKeys,
-                            then: "expected 'settings', 'widgets', 'bars', 'plugins' or an 'x-' key of your own"),
+                            key, in: keys,
+                            then:
+                                "expected \(keys.map { "'\($0)'" }.joined(separator: ", ")) or an 'x-' key of your own"
+                        ),
                     at: pair.key.mark)
             }
         }
@@ -116,7 +127,7 @@ struct ConfigValidator {
 
     /// The node's pairs when it is a mapping; an empty list for a null value; else an error.
     /// `what` and `expecting` are worded only for the error: a valid config of 10,000 widgets builds no message.
-    mutating func mapping(
+    public mutating func mapping(
         _ node: YAMLNode, what: @autoclosure () -> String, expecting: @autoclosure () -> String
     ) -> [YAMLPair]? {
         if let pairs = node.mapping { return pairs }
@@ -126,7 +137,7 @@ struct ConfigValidator {
     }
 
     /// A mapping key's text; keys must be plain scalars.
-    mutating func keyName(_ key: YAMLNode) -> String? {
+    public mutating func keyName(_ key: YAMLNode) -> String? {
         guard let scalar = key.scalar, !scalar.isNull else {
             report("a key must be a name, found \(key.kindDescription)", at: key.mark)
             return nil
@@ -135,7 +146,7 @@ struct ConfigValidator {
     }
 
     /// A scalar's text, or an error naming what was expected.
-    mutating func text(
+    public mutating func text(
         _ node: YAMLNode, for key: String, expected: @autoclosure () -> String = "a string"
     ) -> String? {
         guard let scalar = node.scalar, !scalar.isNull else {

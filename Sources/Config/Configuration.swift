@@ -11,8 +11,8 @@ public struct Configuration: Sendable {
     public var widgets: [WidgetInstance]
     /// The `bars:` section: which widgets each `widgetd bar --bar NAME` shows, in order.
     public var bars: [BarDefinition] = []
-    /// `plugins:`: plugin name → argv, beside the plugins found in the plugin directories (docs/PLUGINS.md).
-    public var plugins: [PluginCommand] = []
+    /// What the kinds' top-level sections held (`KindRegistry.sections`), by key; `section(_:)` reads one as its type.
+    public internal(set) var sections: [String: any Sendable] = [:]
 
     public init(settings: Settings = Settings(), widgets: [WidgetInstance] = []) {
         self.settings = settings

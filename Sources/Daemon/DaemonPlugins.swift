@@ -52,7 +52,7 @@ struct DaemonPlugins {
     func registry(standingInFor kinds: Set<String>) -> KindRegistry {
         guard !kinds.isEmpty else { return registry }
         let standIns = kinds.sorted().map { UnloadedPluginKind(name: $0, reason: reason(for: $0)) }
-        return KindRegistry(standIns + registry.kinds, unavailable: registry.unavailable)
+        return registry.with(kinds: standIns + registry.kinds, unavailable: registry.unavailable)
     }
 
     /// Why `kind` is missing: the plugin that provides it (by its name, or the kind it declared when it last loaded),
@@ -130,7 +130,7 @@ struct DaemonPlugins {
             unavailable[kind.host.name] = nil
             unavailable[kind.name] = nil
         }
-        registry = KindRegistry(registry.kinds + result.loaded, unavailable: unavailable)
+        registry = registry.with(kinds: registry.kinds + result.loaded, unavailable: unavailable)
         pluginKinds += result.loaded
         retryDue = failed.isEmpty ? nil : now.addingTimeInterval(delay)
         return result

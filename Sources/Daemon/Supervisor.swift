@@ -1,6 +1,6 @@
-import Config
 import FoundationEssentials
 import Kind
+import Providers
 
 /// The processes the daemon keeps running for its widgets: the persistent commands' sessions, one per instance, and
 /// the plugins (`DaemonPlugins`: those loaded, those that failed to load, and when those are tried again).

@@ -240,15 +240,31 @@ public struct KindRegistry: Sendable {
     /// Plugins that were found and failed (no hello, a bad declaration), by name, with the reason: a widget naming one
     /// as its kind is told why the kind is missing, not only that it is.
     public let unavailable: [String: String]
+    /// The top-level sections of widgets.yaml the kinds read, beside the core's. They belong to the registry, not to
+    /// a kind: `plugins:` is read before the kinds its plugins serve exist.
+    public let sections: [any TopLevelSection]
 
-    public init(_ kinds: [any WidgetKind], unavailable: [String: String] = [:]) {
+    public init(
+        _ kinds: [any WidgetKind], unavailable: [String: String] = [:], sections: [any TopLevelSection] = []
+    ) {
         self.kinds = kinds
         self.unavailable = unavailable
+        self.sections = sections
+    }
+
+    /// The registry with other kinds and unavailable plugins, reading the same sections.
+    public func with(kinds: [any WidgetKind], unavailable: [String: String]) -> KindRegistry {
+        KindRegistry(kinds, unavailable: unavailable, sections: sections)
     }
 
     public var names: [String] { kinds.map(\.name) }
 
     public func kind(named name: String) -> (any WidgetKind)? {
         kinds.first { $0.name == name }
+    }
+
+    /// The section read under top-level `key`, if a kind reads one.
+    public func section(forKey key: String) -> (any TopLevelSection)? {
+        sections.first { $0.key == key }
     }
 }

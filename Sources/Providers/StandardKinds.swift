@@ -3,7 +3,7 @@ import SystemKinds
 
 extension KindRegistry {
     /// Every kind widgetd ships, in the order `widgetd kinds` lists them; the store-backed ones share
-    /// `store`, which opens on first use.
+    /// `store`, which opens on first use. Reads `plugins:`, which names the plugins that add kinds to it.
     public static func standard(store: StoreAccess) -> KindRegistry {
         KindRegistry(
             [
@@ -12,6 +12,6 @@ extension KindRegistry {
                 MotivationsKind(store: store),
                 TodosKind(store: store),
                 ExecKind(),
-            ] + SystemKindsCatalog.kinds())
+            ] + SystemKindsCatalog.kinds(), sections: [PluginsSection()])
     }
 }

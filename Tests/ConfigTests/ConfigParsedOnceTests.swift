@@ -3,8 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The CLI reads `settings:` and `plugins:` before the full check; the file is parsed once for all three, and an
-/// edit in between is never answered from the earlier parse.
+/// The CLI reads `settings:` and a section of the kinds' (`plugins:`) before the full check; the file is parsed once
+/// for all three, and an edit in between is never answered from the earlier parse.
 @Suite("widgets.yaml parsed once per process")
 struct ConfigParsedOnceTests {
     @Test func theFullCheckAfterTheSettingsSeesTheSameFile() throws {
@@ -14,7 +14,7 @@ struct ConfigParsedOnceTests {
         try "settings:\n  store: /tmp/a.sqlite\nwidgets:\n  one:\n    kind: sample\n".write(
             toFile: path, atomically: true, encoding: .utf8)
         #expect(ConfigLoader.settings(path: path).store == "/tmp/a.sqlite")
-        #expect(ConfigLoader.plugins(path: path).isEmpty)
+        #expect(ConfigLoader.section(LimitsSection(), path: path) == nil)
         let loaded = ConfigLoader.load(path: path, registry: .sample)
         #expect(loaded.configuration?.widgets.map(\.name) == ["one"])
         #expect(loaded.configuration?.settings.store == "/tmp/a.sqlite")

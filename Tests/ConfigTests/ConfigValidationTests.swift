@@ -312,19 +312,6 @@ struct ConfigValidationTests {
         #expect(fresh.diagnostics.isEmpty, "\(fresh.renderedDiagnostics())")
     }
 
-    /// A `plugins:` command is checked as `command:` is; `check` passed a plugin that could never run.
-    @Test func pluginCommandsAreCheckedAsCommandsAre() {
-        let result = loadConfig(
-            "plugins:\n  gone: [/nonexistent/plugin]\n  folder: [/etc]\n  fine: [/bin/sh, x]\n  none: []\n"
-                + "widgets:\n  w:\n    kind: sample\n")
-        #expect(
-            result.diagnostics.map(\.message) == [
-                "command '/nonexistent/plugin' does not exist", "command '/etc' is a directory",
-                "plugin 'none' is an empty list; write [program, arguments…]",
-            ], "\(result.renderedDiagnostics())")
-        #expect(result.diagnostics.map(\.mark?.line) == [2, 3, 5])
-    }
-
     /// A value quoted in a message is cut to 60 columns, whichever message quotes it (only the cron and command ones
     /// were; an unknown kind or family quoted 300 characters).
     @Test func longValuesAreCutInEveryMessage() {

@@ -75,7 +75,9 @@ final class DrivenDaemon {
         let store = StoreAccess(path: path ?? root + "/data/store.sqlite")
         let lines = self.lines
         daemon = try Daemon(
-            configPath: configPath, standard: kinds.map { KindRegistry($0) } ?? KindRegistry.standard(store: store),
+            configPath: configPath,
+            standard: kinds.map { KindRegistry($0, sections: [PluginsSection()]) }
+                ?? KindRegistry.standard(store: store),
             store: store, environment: environment, log: Log(level: .debug) { lines.append($0) }, clock: clock)
         daemon.start()
     }

@@ -15,6 +15,39 @@ struct ConfigWithStandardKindsTests {
         ConfigLoader.load(bytes: Array(yaml.utf8), file: "widgets.yaml", registry: registry)
     }
 
+    /// A `plugins:` command is checked as `command:` is; `check` passed a plugin that could never run.
+    @Test func pluginCommandsAreCheckedAsCommandsAre() {
+        let result = load(
+            "plugins:\n  gone: [/nonexistent/plugin]\n  folder: [/etc]\n  fine: [/bin/sh, x]\n  none: []\n"
+                + "widgets:\n  w:\n    kind: quotes\n")
+        #expect(
+            result.diagnostics.map(\.message) == [
+                "command '/nonexistent/plugin' does not exist", "command '/etc' is a directory",
+                "plugin 'none' is an empty list; write [program, arguments…]",
+            ], "\(result.renderedDiagnostics())")
+        #expect(result.diagnostics.map(\.mark?.line) == [2, 3, 5])
+    }
+
+    /// The plugin host's section, read through the registry's hook: its commands are the configuration's, in file
+    /// order, and the early read of the file's text finds the same.
+    @Test func pluginsSectionIsReadThroughTheRegistry() throws {
+        let yaml = "plugins:\n  one: [/bin/sh, a]\n  two: [/bin/true]\nwidgets:\n  w:\n    kind: quotes\n"
+        let configuration = try #require(load(yaml).configuration)
+        let expected = [
+            PluginCommand(name: "one", argv: ["/bin/sh", "a"]), PluginCommand(name: "two", argv: ["/bin/true"]),
+        ]
+        #expect(configuration.plugins == expected)
+        #expect(ConfigLoader.plugins(bytes: Array(yaml.utf8)) == expected)
+        #expect(try #require(load("widgets:\n  w:\n    kind: quotes\n").configuration).plugins.isEmpty)
+        #expect(ConfigSchema.topLevelKeys(in: registry) == ["settings", "widgets", "bars", "plugins"])
+        let typo = load("plugin: {}\nwidgets:\n  w:\n    kind: quotes\n")
+        #expect(
+            typo.diagnostics.map(\.message) == [
+                "unknown top-level key 'plugin'; did you mean 'plugins'? expected 'settings', 'widgets', 'bars', "
+                    + "'plugins' or an 'x-' key of your own"
+            ])
+    }
+
     struct Placement: Sendable, CustomTestStringConvertible {
         var format: String
         var line: Int

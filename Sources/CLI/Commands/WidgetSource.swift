@@ -2,6 +2,7 @@ import Config
 import Control
 import Diagnostics
 import Kind
+import Providers
 import Runtime
 import YAML
 

@@ -6,12 +6,12 @@ import Timelines
 
 /// widgets.yaml(5): every key the config checker takes (`ConfigSchema`), every family, format, mouse button and kind.
 enum ConfigManPage {
-    /// What each key means. A key the checker takes and this table lacks shows as UNDOCUMENTED, which the tests refuse.
+    /// What each key means. A key the checker takes and this table lacks shows as UNDOCUMENTED, which the tests refuse;
+    /// a section of the kinds' (`plugins:`) describes itself (`TopLevelSection.summary`).
     static let keyDescriptions: [String: String] = [
         "settings": "Optional settings for the whole daemon; they take effect when it restarts.",
         "widgets": "A mapping from instance name to widget; the name names its files and is what commands take.",
         "bars": "Optional: bar names to lists of widgets, for 'widgetd bar --bar NAME'.",
-        "plugins": "Optional: plugin names to commands (argv lists) that serve kinds from outside (docs/PLUGINS.md).",
         "output_dir": "Where the bar files go (default $XDG_RUNTIME_DIR/widgetd/out); ~ is the home directory.",
         "store": "The shared SQLite store (default $XDG_DATA_HOME/widgetd/store.sqlite).",
         "kind": "The provider: one of the kinds below. Required.",
@@ -45,8 +45,9 @@ enum ConfigManPage {
             ".RE", ".fi",
             ".SH TOP-LEVEL KEYS",
         ]
-        for key in ConfigSchema.topLevelKeys {
-            lines += [".TP", ".B \(key)", Roff.paragraph(description(of: key))]
+        for key in ConfigSchema.topLevelKeys(in: registry) {
+            let summary = registry.section(forKey: key)?.summary ?? description(of: key)
+            lines += [".TP", ".B \(key)", Roff.paragraph(summary)]
         }
         lines += [
             ".TP", ".B \(ConfigSchema.extensionPrefix)*", "Keys of your own (YAML anchors); widgetd ignores them.",

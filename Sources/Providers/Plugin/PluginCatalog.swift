@@ -325,6 +325,6 @@ extension KindRegistry {
                 unavailable[kind] = "plugin '\(plugin.source.name)': \(reason)"
             }
         }
-        return KindRegistry(self.kinds + kinds, unavailable: unavailable)
+        return with(kinds: self.kinds + kinds, unavailable: unavailable)
     }
 }

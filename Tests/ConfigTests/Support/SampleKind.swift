@@ -2,6 +2,7 @@ import Config
 import Foundation
 import Kind
 import Timelines
+import YAML
 
 /// A kind with one parameter of every type, so config tests do not depend on the shipped kinds.
 struct SampleKind: WidgetKind {
@@ -97,8 +98,32 @@ struct ExportingKind: WidgetKind {
     }
 }
 
+/// A top-level section the kinds read, as `plugins:` is read: names to numbers.
+struct LimitsSection: ConfigSectionReader {
+    let key = "limits"
+    let summary = "Names to numbers, for tests."
+
+    func read(_ node: YAMLNode, checking validator: inout ConfigValidator) -> [String: Int] {
+        guard let pairs = validator.mapping(node, what: "'limits'", expecting: "names to numbers") else { return [:] }
+        var limits: [String: Int] = [:]
+        for pair in pairs {
+            guard let name = validator.keyName(pair.key), let text = validator.text(pair.value, for: name) else {
+                continue
+            }
+            guard let number = Int(text) else {
+                validator.report("'\(name)' must be a number, found '\(text)'", at: pair.value.mark)
+                continue
+            }
+            limits[name] = number
+        }
+        return limits
+    }
+}
+
 extension KindRegistry {
     static let sample = KindRegistry([SampleKind(), CommandKind()])
+    /// The sample kinds with a section of their own, `limits:`.
+    static let sampleWithLimits = KindRegistry([SampleKind()], sections: [LimitsSection()])
 }
 
 /// Loads `text` as widgets.yaml with the sample registry.
