@@ -6,6 +6,7 @@
 
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
+#include <sys/socket.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <spawn.h>
@@ -35,6 +36,13 @@ static inline int widgetd_pidfd_open(pid_t pid) {
 #else
     return (int)syscall(434, pid, 0);
 #endif
+}
+
+// accept4(2) is declared only for _GNU_SOURCE builds: the daemon's accepted sockets must be close-on-exec from the
+// start, since provider threads spawn commands at any moment.
+static inline int widgetd_accept_nonblocking(int listener) {
+    extern int accept4(int, struct sockaddr *, socklen_t *, int);
+    return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 
 static inline int widgetd_parent_death_signal(int signal) {

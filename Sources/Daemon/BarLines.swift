@@ -8,7 +8,8 @@ struct BarLines {
     /// For each widget, the indices of the bars that show it.
     private let barsShowing: [String: [Int]]
     private var changed: [Bool]
-    /// The line each bar's file last held, as this daemon wrote it: an unchanged line is not written again.
+    /// The line each bar was last given, by its file or to its subscribers (`BarLine`): an unchanged line is not passed
+    /// on again.
     private var written: [String: String] = [:]
     /// The bars whose last write failed (logged once until one works).
     private(set) var failing: Set<String> = []
@@ -34,6 +35,13 @@ struct BarLines {
         for index in indices { changed[index] = true }
     }
 
+    /// `bar`'s line is passed on again at the turn's end, whether or not it changed.
+    mutating func markChanged(_ bar: String) {
+        guard let index = bars.firstIndex(where: { $0.name == bar }) else { return }
+        written[bar] = nil
+        changed[index] = true
+    }
+
     /// Every line is written again at the turn's end, whether or not it changed (its file was deleted).
     mutating func rewriteAll() {
         written = [:]
@@ -47,8 +55,11 @@ struct BarLines {
         return bars.indices.filter { changed[$0] }.map { bars[$0] }
     }
 
-    /// Whether `line` is what `bar`'s file already holds.
+    /// Whether `line` is what `bar` was last given.
     func holds(_ line: String, bar: String) -> Bool { written[bar] == line }
+
+    /// The line `bar` was last given; nil before its first, or after a failed write.
+    func line(of bar: String) -> String? { written[bar] }
 
     mutating func wrote(_ line: String, bar: String) {
         written[bar] = line

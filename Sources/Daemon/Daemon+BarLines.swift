@@ -3,10 +3,11 @@ import FoundationEssentials
 import Output
 import Runtime
 
-/// The `bars:` entries' lines (`BarLine`): written at the end of each turn of the loop that changed what one of their
-/// widgets shows, for `widgetd bar --bar NAME` to pass on.
+/// The `bars:` entries' lines (`BarLine`): rendered at the end of each turn of the loop that changed what one of their
+/// widgets shows, and sent to the bar's subscribers (`Daemon+BarSubscribers`) or, with none, written to its file, for
+/// `widgetd bar --bar NAME` to pass on.
 extension Daemon {
-    /// Renders and writes the line of every bar the turn changed; an unchanged line is not written.
+    /// Renders and passes on the line of every bar the turn changed; an unchanged line is not passed on.
     func writeBarLines(now: Date) {
         for bar in barLines.takeChanged() {
             let blocks = bar.items.map { item in
@@ -18,6 +19,12 @@ extension Daemon {
             }
             let line = BarLine.line(blocks)
             guard !barLines.holds(line, bar: bar.name) else { continue }
+            let subscribers = barSubscribers.subscribers(of: bar.name)
+            guard subscribers.isEmpty else {
+                barLines.wrote(line, bar: bar.name)
+                send(line, to: subscribers, of: bar.name)
+                continue
+            }
             do {
                 try outputs.writeWhole(Array(line.utf8), name: bar.name, suffix: BarLine.suffix)
                 if barLines.failing.contains(bar.name) { log(.info, "bar \(bar.name)'s line is written again") }
@@ -38,9 +45,11 @@ extension Daemon {
         }
     }
 
-    /// The config's bars are now `bars`: the lines of bars it no longer has go, and every line is written afresh.
+    /// The config's bars are now `bars`: the lines and subscribers of bars it no longer has go, and every line is
+    /// passed on afresh.
     func configureBarLines(_ bars: [BarDefinition]) {
         let kept = Set(bars.map(\.name))
+        dropSubscribersOfGoneBars(keeping: kept)
         for bar in barLines.bars where !kept.contains(bar.name) {
             do {
                 try outputs.remove(name: bar.name, suffix: BarLine.suffix)

@@ -45,6 +45,8 @@ final class Daemon {
     var engine: Engine<WidgetInstance>
     /// The `bars:` entries, whose lines the daemon writes (`Daemon+BarLines`).
     var barLines: BarLines
+    /// The bars subscribed to their lines over the bar socket (`Daemon+BarSubscribers`).
+    var barSubscribers = BarSubscribers()
     let outputs: OutputWriter
     /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
     var stateFiles: StateFiles
@@ -198,6 +200,7 @@ final class Daemon {
         watchOutputDirectory()
         watchRuntimeDirectory()
         listenToPlugins()
+        listenForBars()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -247,7 +250,8 @@ final class Daemon {
             // Sleeping lets the readers of this turn's files run: the next turn owes them no `sched_yield`.
             readersWaiting = false
             let wake = try loop.wait(
-                until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor, timeout: timeout)
+                until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor,
+                others: barSubscribers.descriptors, timeout: timeout)
             if wake.clockChanged {
                 log(.info, "the wall clock changed: looking at every widget again")
                 directoryGuard.clockChanged(now: clock.now)
@@ -255,6 +259,7 @@ final class Daemon {
             }
             if wake.completions { handleCompletions() }
             if wake.controlLines { handleControlLines() }
+            if let others = wake.others { handleBarSockets(others) }
             if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
             if !wake.signals.isEmpty { handleSignals(wake.signals) }
             if directoryGuard.outputRepairIsDue(now: clock.now) { repairOutputs() }
@@ -301,6 +306,7 @@ final class Daemon {
             ProcessHygiene.endAll()
         }
         for name in engine.instanceNames { remember(name, unlessKept: true) }
+        stopServingBars()
         // The bar files stay for the bars; their hidden spares (AtomicFile+Spare) go.
         outputs.removeSpares()
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).

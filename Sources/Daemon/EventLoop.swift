@@ -23,10 +23,13 @@ final class EventLoop {
         var controlLines = false
         var fileEvents: [Inotify.Event] = []
         var signals: [Int32] = []
+        /// Which of the other descriptors given to `wait` are readable (or hung up).
+        var others: Poller.Ready?
 
         /// Nothing woke the loop (a test's timeout passed).
         var isEmpty: Bool {
             !deadline && !clockChanged && !completions && !controlLines && fileEvents.isEmpty && signals.isEmpty
+                && others == nil
         }
     }
 
@@ -59,10 +62,13 @@ final class EventLoop {
 
     var now: Date { clock.now }
 
-    /// Sleeps until `deadline` (nil: none), until `control` (the FIFO's descriptor, when there is one) is readable, or
-    /// until a file event, a signal or a provider result arrives; `timeout` is for tests, so a missing event fails
-    /// instead of hanging. The timer is armed again only when the deadline is not the one it already waits for.
-    func wait(until deadline: Date?, control: Int32?, timeout: Duration? = nil) throws(SystemError) -> Wake {
+    /// Sleeps until `deadline` (nil: none), until `control` (the FIFO's descriptor, when there is one) or one of
+    /// `others` (the bar socket and its connections) is readable, or until a file event, a signal or a provider result
+    /// arrives; `timeout` is for tests, so a missing event fails instead of hanging. The timer is armed again only when
+    /// the deadline is not the one it already waits for.
+    func wait(
+        until deadline: Date?, control: Int32?, others: [Int32] = [], timeout: Duration? = nil
+    ) throws(SystemError) -> Wake {
         if armed != .some(deadline) {
             armed = nil
             let period = Self.period(from: lastFired, to: deadline)
@@ -72,12 +78,10 @@ final class EventLoop {
         }
         let passed = deadline.map { $0 <= clock.now } ?? false
         let fifoDescriptor = control ?? -1  // -1: poll skips it
-        let ready = try Poller.readable(
-            [
-                timer.fileDescriptor, wakeup.fileDescriptor, fifoDescriptor, watcher.fileDescriptor,
-                signals.fileDescriptor,
-            ],
-            timeout: passed ? .zero : timeout)
+        let own = [
+            timer.fileDescriptor, wakeup.fileDescriptor, fifoDescriptor, watcher.fileDescriptor, signals.fileDescriptor,
+        ]
+        let ready = try Poller.readable(others.isEmpty ? own : own + others, timeout: passed ? .zero : timeout)
         var wake = Wake(now: clock.now, deadline: passed)
         if ready.contains(timer.fileDescriptor) {
             let (event, expirations) = timer.consumeCounting()
@@ -107,6 +111,7 @@ final class EventLoop {
         wake.controlLines = fifoDescriptor >= 0 && ready.contains(fifoDescriptor)
         if ready.contains(watcher.fileDescriptor) { wake.fileEvents = watcher.readEvents() }
         if ready.contains(signals.fileDescriptor) { wake.signals = signals.readSignals(limit: signalLimit) }
+        if others.contains(where: { ready.contains($0) }) { wake.others = ready }
         return wake
     }
 

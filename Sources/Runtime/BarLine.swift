@@ -1,9 +1,17 @@
-/// A `bars:` entry's status line as the daemon writes it for `widgetd bar --bar NAME`: the file `<NAME>.bar` in the
-/// output directory holds one i3bar status line, the JSON array of the bar's blocks (`BarBlock`), without a newline.
-/// The daemon renders it from what its widgets show, replaces it whole (a new file renamed into place) when one of
-/// its blocks changes, at most once per turn of its loop, and swaps entries in at their dates itself; `widgetd bar`
-/// only passes the line on. One file per bar, so a bar wakes once for all the widgets a daemon turn sampled, and
-/// reads and decodes no record.
+/// A `bars:` entry's status line, as the daemon renders it for `widgetd bar --bar NAME`: one i3bar status line, the
+/// JSON array of the bar's blocks (`BarBlock`), without a newline. The daemon renders it from what its widgets show
+/// when one of its blocks changes, at most once per turn of its loop, and swaps entries in at their dates itself;
+/// `widgetd bar` only passes the line on, and decodes no record.
+///
+/// The line reaches a bar one of two ways:
+/// - **Pushed.** A bar connects to the daemon's bar socket (`ControlPaths.bars`, a Unix `SOCK_SEQPACKET` socket) and
+///   sends one message, `subscribe NAME`. The daemon answers with the bar's current line, then sends each new line as
+///   one message. While a bar of that name is subscribed, the daemon writes no file for it: one `send` per line is the
+///   whole cost of passing it on.
+/// - **Filed.** While no bar subscribes, the daemon keeps the line in `<NAME>.bar` in the output directory, replaced
+///   whole (a new file renamed into place) at each change; and when the last subscriber goes or the daemon stops, the
+///   current line is written there. So a bar that starts before the daemon, or outlives one, shows the last line the
+///   daemon had, and subscribes as soon as a daemon listens.
 public enum BarLine {
     public static let suffix = "bar"
 
@@ -16,5 +24,24 @@ public enum BarLine {
     /// The line of `blocks`, each one JSON object.
     public static func line(_ blocks: [String]) -> String {
         "[" + blocks.joined(separator: ",") + "]"
+    }
+
+    private static let subscribeWord = "subscribe "
+
+    /// The message a bar sends on connecting, to be sent `bar`'s lines.
+    public static func subscription(to bar: String) -> [UInt8] {
+        Array((subscribeWord + bar).utf8)
+    }
+
+    /// The bar a connection's first message subscribes to; nil when it is no subscription.
+    public static func subscribedBar(_ message: some Collection<UInt8>) -> String? {
+        guard let text = String(validating: message, as: UTF8.self), text.hasPrefix(subscribeWord) else { return nil }
+        let bar = text.dropFirst(subscribeWord.count)
+        return bar.isEmpty ? nil : String(bar)
+    }
+
+    /// Whether `bytes` is a status line as the daemon renders them: one JSON array on one line.
+    public static func isLine(_ bytes: some BidirectionalCollection<UInt8>) -> Bool {
+        bytes.first == UInt8(ascii: "[") && bytes.last == UInt8(ascii: "]") && !bytes.contains(UInt8(ascii: "\n"))
     }
 }

@@ -156,6 +156,31 @@ struct BarCommandTests {
         #expect(await daemon.waitFor("the bar's file gone") { daemon.read("main.bar") == nil })
     }
 
+    /// A `bars:` entry's bar subscribes to its line over the daemon's socket: while it does, the line has no file. It
+    /// outlives the daemon (showing the line the stopping daemon left in the file) and subscribes to the next one as
+    /// soon as it listens, without a restart of the bar.
+    @Test func aBarsEntrysBarOutlivesItsDaemonAndSubscribesToTheNextOne() async throws {
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
+        let config = "widgets:\n  a: {kind: load, interval: 1s}\nbars:\n  main: [a]\n"
+        let first = try DaemonUnderTest(config: config, extraEnvironment: system.environment)
+        #expect(await first.waitFor("the bar's first line") { first.barTexts("main") == ["a": "0.25"] })
+        let bar = try Bar(first, ["--bar", "main"])
+        func text() -> String? { bar.statusLines.last?.first?["full_text"] as? String }
+        #expect(await waitFor("the first line") { text() == "0.25" })
+        #expect(await first.waitFor("the file gone while the bar subscribes") { first.read("main.bar") == nil })
+        try system.set("1.50")
+        #expect(await waitFor("the new sample") { text() == "1.50" })
+        first.stop()
+        #expect(first.barTexts("main") == ["a": "1.50"], "the stopped daemon's last line, for the bar")
+        try system.set("2.75")
+        let second = try DaemonUnderTest(
+            config: config, reusing: first.directory, extraEnvironment: system.environment)
+        #expect(await waitFor("the next daemon's line") { text() == "2.75" }, "bar: \(bar.errors)")
+        #expect(await second.waitFor("the file gone again") { second.read("main.bar") == nil })
+        #expect(bar.statusLines.compactMap { $0.first?["full_text"] as? String } == ["0.25", "1.50", "2.75"])
+    }
+
     @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment

@@ -13,9 +13,9 @@ import Text
 /// the chosen widgets as one status line and sends each click straight to its widget, with the button and the
 /// position within the block.
 ///
-/// A `bars:` entry (`--bar NAME`) is the line the daemon writes for it (`BarLine`): the bar watches that one file and
-/// passes each new line on, so a daemon turn that sampled every widget of the bar wakes it once and it decodes
-/// nothing. Any other choice of widgets reads the same records `show --follow` reads, watching only those widgets'
+/// A `bars:` entry (`--bar NAME`) is the line the daemon renders for it (`BarLine`): the bar subscribes to it over the
+/// daemon's bar socket and passes each new line on (`BarLineFeed`), so a daemon turn that sampled every widget of the
+/// bar wakes it once, with one message, and it decodes nothing. Any other choice of widgets reads the same records `show --follow` reads, watching only those widgets'
 /// files (`RecordWatch`), and writes a new status line only when one of its blocks changes: at a widget's next entry
 /// (one wall-clock timer for the earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar
 /// asks when the bar is hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar
@@ -101,18 +101,21 @@ enum BarCommand {
     ) -> Int32 {
         guard let lifetime = ReaderLifetime() else { return ExitCode.success }
         var items = chosen
-        // A `bars:` entry's line as the daemon wrote it; nil: the records of `items` make the line.
-        let linePath = bar.map { BarLine.path(of: $0, in: directory) }
-        var recordPaths = linePath == nil ? items.map { directory + "/" + $0.widget + ".json" } : []
-        var watcher: Inotify
+        // A `bars:` entry's line as the daemon pushes or files it; nil: the records of `items` make the line.
+        let feed: BarLineFeed?
+        var recordPaths = bar == nil ? items.map { directory + "/" + $0.widget + ".json" } : []
+        // The records' watch, for a choice of widgets; nil for a `bars:` entry.
+        var recordWatch: RecordWatch?
         var timer: FollowTurn.Timer
         let signals: SignalFile
-        var recordWatch: RecordWatch
         do {
             try PrivateDirectory.make(directory)
-            watcher = try Inotify()
-            recordWatch = try RecordWatch(
-                records: linePath.map { [$0] } ?? Array(Set(recordPaths)), in: directory, on: watcher)
+            if let bar {
+                feed = try BarLineFeed(bar: bar, output: directory, socketPath: control.bars)
+            } else {
+                feed = nil
+                recordWatch = try RecordWatch(records: Array(Set(recordPaths)), in: directory, on: try Inotify())
+            }
             timer = try FollowTurn.Timer()
             signals = try SignalFile(signals: Self.signals)
         } catch {
@@ -122,9 +125,6 @@ enum BarCommand {
         guard lifetime.write(Array((header + "\n[\n").utf8)) else { return ExitCode.success }
         var records: [String: InstanceRecord] = [:]
         for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
-        // The line file is read into one buffer for the bar's life; the line is bytes from the file to the output.
-        var lineBuffer = [UInt8](repeating: 0, count: 4096)
-        var daemonLine = linePath.flatMap { readLine($0, into: &lineBuffer) }
         // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
         var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
         var lines = ClickForwarder.LineSplitter()
@@ -140,8 +140,8 @@ enum BarCommand {
             let now = Date()
             if !paused {
                 let line: [UInt8]
-                if linePath != nil {
-                    line = daemonLine ?? Array(BarLine.line(items.map(BarBlock.missing)).utf8)
+                if let feed {
+                    line = feed.line ?? Array(BarLine.line(items.map(BarBlock.missing)).utf8)
                 } else {
                     line = Array(
                         BarLine.line(
@@ -166,9 +166,10 @@ enum BarCommand {
                 WorkingSet.trim()
             }
             let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
+            let source = feed?.descriptor ?? recordWatch?.watcher.fileDescriptor
             let turn = FollowTurn.wait(
                 until: [next, droppedClicks.nextDeadline].compactMap { $0 }.min(), timer: &timer,
-                forReadable: [watcher.fileDescriptor, signals.fileDescriptor]
+                forReadable: [signals.fileDescriptor] + (source.map { [$0] } ?? [])
                     + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []),
                 lifetime: lifetime, console: console)
             guard case .ready(let ready) = turn else { return turn.exitCode }
@@ -187,63 +188,40 @@ enum BarCommand {
             {
                 clicks = nil
             }
-            if ready.contains(watcher.fileDescriptor) {
-                if let linePath {
-                    if recordWatch.changed(watcher.readEvents()) {
-                        daemonLine = readLine(linePath, into: &lineBuffer) ?? daemonLine
-                    }
-                } else {
-                    for path in changedRecordsOfOneTurn(&recordWatch, on: watcher) {
+            if let source, ready.contains(source) {
+                if let feed {
+                    _ = feed.take()
+                } else if var watch = recordWatch {
+                    for path in changedRecordsOfOneTurn(&watch) {
                         records[path] = ShowCommand.readRecord(path) ?? records[path]
                     }
+                    recordWatch = watch
                 }
             }
-            if let descriptor = config.fileDescriptor, ready.contains(descriptor), let edited = config.edited(),
-                edited != items
-            {
-                // The daemon writes the edited bar's line itself; the items are for the clicks.
-                guard linePath == nil else {
-                    items = edited
-                    continue
-                }
-                // New records to watch: a fresh inotify instance drops every watch of the old blocks at once.
-                let editedPaths = edited.map { directory + "/" + $0.widget + ".json" }
-                do {
-                    let editedWatcher = try Inotify()
-                    recordWatch = try RecordWatch(records: Array(Set(editedPaths)), in: directory, on: editedWatcher)
-                    watcher = editedWatcher
-                } catch {
-                    console.err("widgetd: warning: cannot watch \(directory): \(error); keeping the blocks shown")
-                    continue
-                }
-                items = edited
-                recordPaths = editedPaths
-                trimDue = true
-                records = [:]
-                for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
+            guard let descriptor = config.fileDescriptor, ready.contains(descriptor) else { continue }
+            let edited = config.edited()
+            // A daemon that turned the bar away may have it in the edited config.
+            if let feed {
+                _ = feed.configEdited()
+                // The daemon renders the edited bar's line itself; the items are for the clicks.
+                if let edited { items = edited }
+                continue
             }
+            guard let edited, edited != items else { continue }
+            // New records to watch: a fresh inotify instance drops every watch of the old blocks at once.
+            let editedPaths = edited.map { directory + "/" + $0.widget + ".json" }
+            do {
+                recordWatch = try RecordWatch(records: Array(Set(editedPaths)), in: directory, on: try Inotify())
+            } catch {
+                console.err("widgetd: warning: cannot watch \(directory): \(error); keeping the blocks shown")
+                continue
+            }
+            items = edited
+            recordPaths = editedPaths
+            trimDue = true
+            records = [:]
+            for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
         }
-    }
-
-    /// The line in the daemon's file at `path`, read through `buffer` (grown to fit); nil while there is none, or what
-    /// is there is no status line.
-    private static func readLine(_ path: String, into buffer: inout [UInt8]) -> [UInt8]? {
-        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return nil }
-        var count = 0
-        while true {
-            if count == buffer.count { buffer += repeatElement(0, count: buffer.count) }
-            let read = buffer.withUnsafeMutableBytes { space in
-                try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: space[count...]))
-            }
-            guard let read else { return nil }
-            count += read
-            // A regular file reads short only at its end: the read that would return 0 is not needed.
-            if count < buffer.count { break }
-        }
-        let bytes = buffer[..<count]
-        guard bytes.first == UInt8(ascii: "["), bytes.last == UInt8(ascii: "]"), !bytes.contains(UInt8(ascii: "\n"))
-        else { return nil }
-        return Array(bytes)
     }
 
     /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.
@@ -254,7 +232,8 @@ enum BarCommand {
     /// same turn. A daemon turn writes its records a fraction of a millisecond apart (the samples of every system
     /// widget at one deadline); waiting up to `turnGap` ms for each next one, `turnLimit` ms in all, makes them one
     /// status line instead of one each, for this process and for the bar that parses and draws every line.
-    private static func changedRecordsOfOneTurn(_ recordWatch: inout RecordWatch, on watcher: Inotify) -> Set<String> {
+    private static func changedRecordsOfOneTurn(_ recordWatch: inout RecordWatch) -> Set<String> {
+        let watcher = recordWatch.watcher
         var changed = recordWatch.changedRecords(watcher.readEvents())
         var waited = 0
         var more = pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)

@@ -1,0 +1,134 @@
+import Glibc
+import Runtime
+import System
+
+/// The bars subscribed to their lines over the bar socket (`BarLine`), and the connections that have not said which
+/// bar they want yet. It holds the sockets and knows who wants which line; when to send, and what, is the daemon's
+/// (`Daemon+BarSubscribers`).
+struct BarSubscribers {
+    /// The most connections kept at once: each is a descriptor the loop polls. A bar per output of a few bars is a
+    /// handful; beyond this, a new connection is closed at once.
+    static let maxConnections = 32
+    /// The longest message a connection may send: `subscribe NAME`.
+    static let maxMessage = 1024
+
+    /// The listening socket and the path it was made at; nil when it could not be made.
+    private(set) var listener: Listener?
+    private var connections: [Int32: Connection] = [:]
+    /// What the loop polls for this part: the listener and every connection.
+    private(set) var descriptors: [Int32] = []
+
+    struct Listener {
+        let socket: PacketSocket
+        let path: String
+        /// The socket file's device and inode, to tell it from one that replaced it.
+        let identity: (device: UInt64, inode: UInt64)
+    }
+
+    private struct Connection {
+        let socket: PacketSocket
+        /// The bar it subscribed to; nil until its first message.
+        var bar: String?
+    }
+
+    /// Listens at `path`, replacing a socket left there by an earlier daemon (the caller holds the lock, so none
+    /// runs). Something else at `path` is not removed.
+    mutating func listen(at path: String) throws(SystemError) {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                throw SystemError(call: "bind", subject: path, errno: EEXIST)
+            }
+            _ = unlink(path)
+        }
+        let socket = try PacketSocket.listen(at: path)
+        _ = try systemCall("lstat", path) { lstat(path, &info) }
+        listener = Listener(socket: socket, path: path, identity: (UInt64(info.st_dev), UInt64(info.st_ino)))
+        updateDescriptors()
+    }
+
+    /// Whether the listening socket's file is still the one this daemon made.
+    var listenerIsInPlace: Bool {
+        guard let listener else { return false }
+        var info = stat()
+        return lstat(listener.path, &info) == 0 && UInt64(info.st_dev) == listener.identity.device
+            && UInt64(info.st_ino) == listener.identity.inode
+    }
+
+    /// Stops listening; the socket's file is removed if it is still this daemon's.
+    mutating func stopListening() {
+        if listenerIsInPlace, let listener { _ = unlink(listener.path) }
+        listener = nil
+        updateDescriptors()
+    }
+
+    /// Takes every connection waiting on the listener; those over `maxConnections` are closed at once. Returns how
+    /// many were refused.
+    mutating func acceptWaiting() throws(SystemError) -> Int {
+        guard let listener else { return 0 }
+        var refused = 0
+        while let socket = try listener.socket.accept() {
+            guard connections.count < Self.maxConnections else {
+                refused += 1
+                continue
+            }
+            connections[socket.rawValue] = Connection(socket: socket, bar: nil)
+        }
+        updateDescriptors()
+        return refused
+    }
+
+    /// The bar that `descriptor`'s connection subscribes to with `bar`, now that its message said so.
+    mutating func subscribe(_ descriptor: Int32, to bar: String) {
+        connections[descriptor]?.bar = bar
+    }
+
+    /// Closes `descriptor`'s connection; returns the bar it was subscribed to.
+    @discardableResult
+    mutating func drop(_ descriptor: Int32) -> String? {
+        let bar = connections.removeValue(forKey: descriptor)?.bar
+        updateDescriptors()
+        return bar
+    }
+
+    /// Closes every connection subscribed to a bar not in `bars`, and returns them.
+    mutating func dropSubscribers(ofBarsOtherThan bars: Set<String>) -> Set<String> {
+        var dropped = Set<String>()
+        for (descriptor, connection) in connections {
+            guard let bar = connection.bar, !bars.contains(bar) else { continue }
+            connections[descriptor] = nil
+            dropped.insert(bar)
+        }
+        updateDescriptors()
+        return dropped
+    }
+
+    /// Closes every connection.
+    mutating func dropAll() {
+        connections = [:]
+        updateDescriptors()
+    }
+
+    /// The connection of `descriptor`, and the bar it subscribed to (nil: not yet); nil when it is no connection.
+    func connection(_ descriptor: Int32) -> (socket: PacketSocket, bar: String?)? {
+        connections[descriptor].map { ($0.socket, $0.bar) }
+    }
+
+    /// The connections subscribed to `bar`.
+    func subscribers(of bar: String) -> [PacketSocket] {
+        connections.values.compactMap { $0.bar == bar ? $0.socket : nil }
+    }
+
+    func isSubscribed(_ bar: String) -> Bool {
+        connections.values.contains { $0.bar == bar }
+    }
+
+    /// The bars with at least one subscriber.
+    var subscribedBars: Set<String> { Set(connections.values.compactMap(\.bar)) }
+
+    var connectionDescriptors: [Int32] { Array(connections.keys) }
+
+    private mutating func updateDescriptors() {
+        descriptors = (listener.map { [$0.socket.rawValue] } ?? []) + connections.keys.sorted()
+    }
+}

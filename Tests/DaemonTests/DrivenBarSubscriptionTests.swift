@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+import Runtime
+import System
+import Testing
+import Timelines
+
+@testable import Daemon
+
+/// The bar socket (`BarLine`, `Daemon+BarSubscribers`): a bar subscribes to a `bars:` entry's line and is sent each
+/// new one, and while it is subscribed the line has no file. The real daemon in this process on a clock the test moves,
+/// with real sockets.
+@Suite("the daemon on a driven clock: bars subscribed to their lines")
+struct DrivenBarSubscriptionTests {
+    /// A kind whose timeline shows `tick 0`, `tick 1`, … a second apart.
+    private static func ticks(_ count: Int = 10) -> ScriptedKind {
+        ScriptedKind(name: "ticks") { now in
+            Timeline(
+                entries: (0..<count).map {
+                    TimelineEntry(date: now.addingTimeInterval(Double($0)), content: EntryContent(text: "tick \($0)"))
+                }, policy: .never)
+        }
+    }
+
+    private static let config = "widgets:\n  t:\n    kind: ticks\nbars:\n  main: [t]\n"
+
+    /// A daemon on `config` whose bar shows the timeline's first entry, in its file: no bar has subscribed yet.
+    private static func daemon(ticks count: Int = 10) throws -> DrivenDaemon {
+        let driven = try DrivenDaemon(config: config, kinds: [ticks(count)])
+        #expect(driven.turns(until: "the bar's file") { driven.read("main.bar").map(Self.texts) == ["tick 0"] })
+        return driven
+    }
+
+    /// A bar's end of the socket, reading what the daemon sends.
+    private final class Subscriber {
+        let socket: PacketSocket
+        private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
+
+        init(_ driven: DrivenDaemon, saying message: String) throws {
+            socket = try PacketSocket.connect(to: driven.runtime + "/bars")
+            #expect(Array(message.utf8).withUnsafeBytes { socket.send($0) } == .sent)
+        }
+
+        convenience init(_ driven: DrivenDaemon, bar: String) throws {
+            try self.init(driven, saying: String(decoding: BarLine.subscription(to: bar), as: UTF8.self))
+        }
+
+        deinit { buffer.deallocate() }
+
+        /// The messages waiting, as text; `closed` once the daemon closed the connection.
+        func messages() -> (texts: [String], closed: Bool) {
+            var texts: [String] = []
+            while true {
+                switch socket.receive(into: buffer) {
+                case .message(let count):
+                    texts.append(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self))
+                case .truncated: texts.append("(truncated)")
+                case .nothing: return (texts, false)
+                case .closed: return (texts, true)
+                }
+            }
+        }
+    }
+
+    /// The full texts of a line's blocks.
+    private static func texts(_ line: String) -> [String] {
+        let blocks = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [[String: Any]] ?? []
+        return blocks.map { $0["full_text"] as? String ?? "?" }
+    }
+
+    @Test func aSubscriberIsSentTheLineAtOnceThenEachNewOneAndTheLineHasNoFileMeanwhile() throws {
+        let driven = try Self.daemon()
+        var subscriber: Subscriber? = try Subscriber(driven, bar: "main")
+        var received: [String] = []
+        #expect(
+            driven.turns(until: "the current line") {
+                received += subscriber?.messages().texts ?? []
+                return received.map(Self.texts) == [["tick 0"]]
+            })
+        #expect(driven.read("main.bar") == nil, "a subscribed bar's file would go stale")
+        for second in 1...3 {
+            driven.advance(by: 1)
+            driven.settle()
+            received += subscriber?.messages().texts ?? []
+            #expect(received.last.map(Self.texts) == ["tick \(second)"])
+        }
+        #expect(received.map(Self.texts) == (0...3).map { ["tick \($0)"] }, "one message per new line")
+        #expect(driven.read("main.bar") == nil)
+        // The last subscriber gone, the line goes back to its file, current.
+        subscriber = nil
+        #expect(driven.turns(until: "the file again") { driven.read("main.bar").map(Self.texts) == ["tick 3"] })
+        driven.advance(by: 1)
+        driven.settle()
+        #expect(driven.read("main.bar").map(Self.texts) == ["tick 4"])
+    }
+
+    @Test func aConnectionThatSubscribesToNoBarOfTheConfigIsClosedAndLogged() throws {
+        let driven = try Self.daemon()
+        let stranger = try Subscriber(driven, bar: "side")
+        let garbage = try Subscriber(driven, saying: "hello")
+        #expect(driven.turns(until: "both closed") { stranger.messages().closed && garbage.messages().closed })
+        #expect(driven.log.contains("'subscribe side' subscribes to no bar of the config"), "\(driven.log)")
+        #expect(driven.log.contains("'hello' subscribes to no bar of the config"), "\(driven.log)")
+        // The bar's own file is untouched, and a real subscriber is still served.
+        #expect(driven.read("main.bar").map(Self.texts) == ["tick 0"])
+        let subscriber = try Subscriber(driven, bar: "main")
+        #expect(driven.turns(until: "its line") { !subscriber.messages().texts.isEmpty })
+    }
+
+    /// A bar that stopped reading fills its queue: the daemon lets it go rather than wait or hold the lines, and serves
+    /// the other subscriber of the same bar on.
+    @Test func aSubscriberThatStopsReadingIsLetGoAndTheOthersAreServed() throws {
+        let driven = try Self.daemon(ticks: 5000)
+        let stuck = try Subscriber(driven, bar: "main")
+        let reading = try Subscriber(driven, bar: "main")
+        var last: String?
+        #expect(driven.turns(until: "the first line") { (last = reading.messages().texts.last ?? last) != nil })
+        var seconds = 0
+        while !driven.log.contains("a subscriber of bar main stopped reading"), seconds < 4000 {
+            seconds += 1
+            driven.advance(by: 1)
+            driven.settle()
+            last = reading.messages().texts.last ?? last
+        }
+        #expect(driven.log.contains("a subscriber of bar main stopped reading: closed it"), "\(seconds) s")
+        #expect(last.map(Self.texts) == ["tick \(seconds)"], "the reader has every line up to now")
+        // The stuck one sees the end after what was queued for it, and the file stays away while one is subscribed.
+        var closed = false
+        for _ in 0..<10_000 where !closed { closed = stuck.messages().closed }
+        #expect(closed)
+        #expect(driven.read("main.bar") == nil)
+    }
+
+    /// A stopping daemon leaves each subscribed bar's current line in its file, for the bar to show until a daemon runs
+    /// again, closes the connections and removes the socket.
+    @Test func aStoppingDaemonFilesTheSubscribedLinesAndTakesItsSocket() throws {
+        let driven = try Self.daemon()
+        let subscriber = try Subscriber(driven, bar: "main")
+        #expect(driven.turns(until: "the first line") { !subscriber.messages().texts.isEmpty })
+        driven.advance(by: 2)
+        driven.settle()
+        #expect(driven.read("main.bar") == nil)
+        driven.stop()
+        #expect(driven.read("main.bar").map(Self.texts) == ["tick 2"])
+        #expect(subscriber.messages().closed)
+        #expect(access(driven.runtime + "/bars", F_OK) != 0)
+    }
+}
