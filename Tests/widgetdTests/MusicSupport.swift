@@ -104,18 +104,3 @@ final class TestMPRISPlayer {
         }
     }
 }
-
-/// Context switches of the thread of process `pid` named `name` (`/proc/PID/task/TID/comm`): how often that thread
-/// woke, apart from the process's others. Nil when it has no such thread.
-func threadContextSwitches(of pid: Int32, named name: String) throws -> Int? {
-    let tasks = "/proc/\(pid)/task"
-    for task in try FileManager.default.contentsOfDirectory(atPath: tasks) {
-        let comm = (try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)) ?? ""
-        guard comm.trimmingCharacters(in: .newlines) == name else { continue }
-        let status = try String(contentsOfFile: "\(tasks)/\(task)/status", encoding: .utf8)
-        return status.split(separator: "\n")
-            .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
-            .reduce(0) { $0 + (Int($1.split(separator: "\t").last.map(String.init) ?? "") ?? 0) }
-    }
-    return nil
-}

@@ -30,12 +30,9 @@ enum SessionBusAddress {
             guard let colon = entry.firstIndex(of: ":"), entry[..<colon] == "unix" else { return nil }
             let pairs = entry[entry.index(after: colon)...].split(separator: ",")
             guard pairs.count == 1, pairs[0].hasPrefix("path="),
-                let path = unescape(pairs[0].dropFirst("path=".count)), path.hasPrefix("/")
+                let path = unescape(pairs[0].dropFirst("path=".count)).flatMap(SocketPathWatch.normalized)
             else { return nil }
-            // "." and ".." would make the directory watched not the one the name is created in.
-            let components = path.split(separator: "/")
-            guard !components.isEmpty, !components.contains(where: { $0 == "." || $0 == ".." }) else { return nil }
-            paths.append("/" + components.joined(separator: "/"))
+            paths.append(path)
         }
         return paths.isEmpty ? nil : paths
     }

@@ -13,11 +13,11 @@ import Synchronization
 /// With no bus to talk to (none yet, or it went away), the subscribers are told `noBus`, and while anyone listens the
 /// thread waits for one without waking on a timer where it can: an address that names socket paths (the
 /// usual `unix:path=`, and `$XDG_RUNTIME_DIR/bus` when the environment names no address) is waited for by inotify on
-/// their directories (`BusSocketWatch`), and tried when a socket appears there. A socket that is there but refuses (a
-/// bus starting up, or one killed that left its socket) is tried again after 1, 2, 4 … 32 s (`refusedRetries`), then
-/// only when the directory changes. Any other address (`unix:abstract=`, `tcp:`, …), or one inotify cannot watch, is
-/// tried again after 1 s, then twice as long each time up to a minute (`retryDelays`, the sound kind's). With no
-/// address at all nothing can ever appear, so nothing is tried. A new subscriber tries at once.
+/// their directories (`SocketPathWatch`), and tried when a socket appears there. A socket that is there but refuses
+/// (a bus starting up, or one killed that left its socket) is tried again after 1, 2, 4 … 32 s, then only when the
+/// directory changes. Any other address (`unix:abstract=`, `tcp:`, …), or one inotify cannot watch, is tried again
+/// after 1 s, then twice as long each time up to a minute (`RetrySchedule`, as the sound kind waits for its server).
+/// With no address at all nothing can ever appear, so nothing is tried. A new subscriber tries at once.
 public final class MPRISListener: Sendable {
     /// The listener of the daemon, on the session bus its environment names.
     public static let shared = MPRISListener()
@@ -51,12 +51,6 @@ public final class MPRISListener: Sendable {
 
     private let state = Mutex(State())
     private let wakePipe = WakePipe()
-
-    /// The seconds between attempts to reach a session bus that is not there: as the sound kind waits for its server.
-    static let retryDelays = PulseConnection.retryDelays
-    /// The timed attempts at a bus whose socket is there but refuses, before only the socket's directory is waited for:
-    /// 1 + 2 + … + 32 s, a minute for a bus to finish starting.
-    static let refusedRetries = 6
 
     init() {}
 
@@ -107,7 +101,7 @@ public final class MPRISListener: Sendable {
         let socketPaths = expected.flatMap(SessionBusAddress.socketPaths)
         /// While there is no connection: the watch on the sockets' directories, nil when there are no socket paths or
         /// inotify failed (then only the timer).
-        var watch: BusSocketWatch?
+        var watch: SocketPathWatch?
         /// Timed attempts since the bus last answered (or, while watching, since its socket last appeared), and when
         /// the next is due while there is no connection.
         var retries = 0
@@ -118,7 +112,7 @@ public final class MPRISListener: Sendable {
         /// Connects, reads every player, and on failure waits as `lost` says.
         func connect() {
             // Watching before the attempt, so that a socket made just after it fails is still heard.
-            if let socketPaths, watch == nil { watch = BusSocketWatch(paths: socketPaths) }
+            if let socketPaths, watch == nil { watch = SocketPathWatch(paths: socketPaths) }
             switch MPRISClient.connect() {
             case .success(let connected):
                 connection = connected
@@ -138,14 +132,11 @@ public final class MPRISListener: Sendable {
             connection = nil
             players = [:]
             changed = true
-            if let socketPaths, watch == nil { watch = BusSocketWatch(paths: socketPaths) }
-            let timed =
-                if let watch { watch.socketExists && retries < Self.refusedRetries } else { expected != nil }
-            guard timed else {
+            if let socketPaths, watch == nil { watch = SocketPathWatch(paths: socketPaths) }
+            guard let delay = RetrySchedule.delay(after: retries, watch: watch, canAppear: expected != nil) else {
                 retryAt = nil
                 return
             }
-            let delay = Self.retryDelays[min(retries, Self.retryDelays.count - 1)]
             retries += 1
             retryAt = .now.advanced(by: .seconds(delay))
         }

@@ -8,16 +8,21 @@ import Synchronization
 ///
 /// Subscribed to the server's sink, source and server events, each of which (coalesced while a read is under way)
 /// re-reads the default sink and source and every device, and tells each subscriber the new state: nothing wakes when
-/// nothing changes. When no server answers, or it goes away, the subscribers are told `noServer` once and the
-/// connection is tried again on the main loop's own timer, after 1 s, then twice as long each time up to a minute
-/// (`retryDelays`); a new subscriber tries at once.
+/// nothing changes. When no server answers, or it goes away, the subscribers are told `noServer` once, and while
+/// anyone listens the connection waits for a server without waking on a timer where it can: the local sockets libpulse
+/// would connect to (`PulseServerAddress`) are watched by inotify on their directories (`SocketPathWatch`, polled by
+/// the main loop itself), and the server is tried when one appears. A socket that is there but refuses (a server
+/// starting up, or one killed that left its socket) is tried again after 1, 2, 4 … 32 s, then only when the directory
+/// changes; a remote server, or a path inotify cannot watch, is tried again after 1 s, then twice as long each time up
+/// to a minute (`RetrySchedule`). A new subscriber tries at once.
 ///
 /// Everything of libpulse's is touched on the main loop's thread (its callbacks) or with the main loop's lock held:
 /// that is the lock `@unchecked Sendable` relies on.
 public final class PulseConnection: @unchecked Sendable {
     /// The daemon's connection: to the server libpulse finds (`PULSE_SERVER`, client.conf, the user's runtime
     /// directory).
-    public static let shared = PulseConnection()
+    public static let shared = PulseConnection(
+        socketPaths: PulseServerAddress.socketPaths { getenv($0).map { String(cString: $0) } })
 
     /// One subscriber's wish to hear the state, until cancelled.
     public typealias Subscription = ListenerSubscription
@@ -35,16 +40,20 @@ public final class PulseConnection: @unchecked Sendable {
     /// Signalled when the first state is known, for a one-off reading (`state(waitingUpTo:)`).
     private let firstState = TimedSignal()
 
-    /// The seconds between attempts to reach a server that did not answer: no fast polling of a machine that has none.
-    static let retryDelays: [Int] = [1, 2, 4, 8, 16, 32, 60]
-
     // Under the main loop's lock, or on its thread.
     private var mainloop: OpaquePointer?
     private var context: OpaquePointer?
     /// A context that failed, released at the next attempt (not inside its own callback).
     private var failedContext: OpaquePointer?
     private var retryTimer: OpaquePointer?
+    /// Timed attempts since the server last answered (or, while watching, since a socket last appeared).
     private var retries = 0
+    /// Where the server's sockets will be, when inotify can wait for them.
+    private let socketPaths: [String]?
+    /// While there is no connection: the watch on the sockets' directories and the main loop's event on its
+    /// descriptor; nil when there are no socket paths or inotify failed (then only the timer).
+    private var watch: SocketPathWatch?
+    private var watchEvent: OpaquePointer?
     private var reading = ReadInProgress()
 
     /// What one re-read has gathered so far; the three answers come in the order they were asked.
@@ -56,7 +65,10 @@ public final class PulseConnection: @unchecked Sendable {
         var devices: [SoundDevice] = []
     }
 
-    init() {}
+    /// `socketPaths`: the sockets of the server libpulse finds, to wait for by inotify; nil to wait on the timer.
+    init(socketPaths: [String]?) {
+        self.socketPaths = socketPaths
+    }
 
     /// Calls `notify` (on the connection's thread) with the state now, if known, and at every change, until the
     /// subscription is cancelled. Starts the thread on first use and connects if there is no connection.
@@ -116,17 +128,22 @@ public final class PulseConnection: @unchecked Sendable {
 
     /// Connects unless connected, connecting, or out of a loop; a retry waiting is brought forward.
     private func connectIfIdle() {
-        guard let mainloop, context == nil else { return }
-        if let retryTimer {
-            pa_threaded_mainloop_get_api(mainloop).pointee.time_free?(retryTimer)
-            self.retryTimer = nil
-        }
+        guard mainloop != nil, context == nil else { return }
+        cancelRetry()
         connect()
+    }
+
+    private func cancelRetry() {
+        guard let mainloop, let retryTimer else { return }
+        pa_threaded_mainloop_get_api(mainloop).pointee.time_free?(retryTimer)
+        self.retryTimer = nil
     }
 
     /// Makes a context and starts connecting it (`pa_context_connect`); the answer comes to `stateChanged`.
     private func connect() {
         guard let mainloop else { return }
+        // Watching before the attempt, so that a socket made just after it fails is still heard.
+        startWatching()
         if let failedContext {
             pa_context_unref(failedContext)
             self.failedContext = nil
@@ -149,6 +166,7 @@ public final class PulseConnection: @unchecked Sendable {
         switch pa_context_get_state(context) {
         case PA_CONTEXT_READY:
             retries = 0
+            stopWatching()
             pa_context_set_subscribe_callback(
                 context, { _, _, _, userdata in PulseConnection.connection(userdata).reread() }, userdata)
             let mask =
@@ -164,7 +182,7 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     /// The connection is lost or never came (no context could even be made, when `context` is nil): says so, and
-    /// tries again after the next delay while anyone listens.
+    /// waits for a socket to appear, or tries again after the next delay, as `RetrySchedule` says.
     private func failed(_ reason: String) {
         guard let mainloop else { return }
         if let context {
@@ -176,8 +194,8 @@ public final class PulseConnection: @unchecked Sendable {
         }
         reading = ReadInProgress()
         publish(.noServer(reason: reason))
-        guard retryTimer == nil else { return }
-        let delay = Self.retryDelays[min(retries, Self.retryDelays.count - 1)]
+        startWatching()
+        guard retryTimer == nil, let delay = RetrySchedule.delay(after: retries, watch: watch) else { return }
         retries += 1
         var when = timeval()
         _ = pa_timeval_add(pa_gettimeofday(&when), pa_usec_t(delay) * 1_000_000)
@@ -196,6 +214,40 @@ public final class PulseConnection: @unchecked Sendable {
     private func retry() {
         guard subscribers.withLock({ !$0.notify.isEmpty }) else { return }
         connect()
+    }
+
+    /// Watches the socket paths, if there are any and they are not watched yet, with an event of the main loop on the
+    /// watch's descriptor (`socketPathChanged`).
+    private func startWatching() {
+        guard watch == nil, let socketPaths, let mainloop, let watch = SocketPathWatch(paths: socketPaths) else {
+            return
+        }
+        let api = pa_threaded_mainloop_get_api(mainloop)!
+        watchEvent = api.pointee.io_new?(
+            api, watch.fileDescriptor, PA_IO_EVENT_INPUT,
+            { _, _, _, _, userdata in PulseConnection.connection(userdata).socketPathChanged() }, userdata)
+        if watchEvent != nil { self.watch = watch }
+    }
+
+    private func stopWatching() {
+        if let mainloop, let watchEvent { pa_threaded_mainloop_get_api(mainloop).pointee.io_free?(watchEvent) }
+        watchEvent = nil
+        watch = nil
+    }
+
+    /// The watch's descriptor is readable: when a socket appeared (or its directory changed), tries at once and starts
+    /// the timed attempts at a refusing socket afresh. With nobody listening the watch is dropped; the next
+    /// subscriber connects.
+    private func socketPathChanged() {
+        guard let watch else { return }
+        let relevant = watch.readEvents()
+        guard subscribers.withLock({ !$0.notify.isEmpty }) else { return stopWatching() }
+        guard relevant else { return }
+        retries = 0
+        cancelRetry()
+        // A directory that could not be watched again: the timer, from now on.
+        if !watch.isWatching { stopWatching() }
+        if watch.socketExists || !watch.isWatching { connectIfIdle() }
     }
 
     /// Reads the server's defaults, then its sinks, then its sources, and publishes them together; an event during a

@@ -1,21 +1,21 @@
 import Glibc
 
-/// Waits for a session bus's socket to appear at its path, by inotify on the path's directory, so that a missing bus
-/// costs no wake-up while nothing happens. Used by the `MPRISListener`'s thread only, which polls
-/// `fileDescriptor` instead of the connection's while it has none.
+/// Waits for a server's socket to appear at its path (the session bus's, the sound server's), by inotify on the path's
+/// directory, so that a missing server costs no wake-up while nothing happens. Used on the listener's own thread only
+/// (the MPRIS listener's, the libpulse main loop's), which polls `fileDescriptor` while it has no connection.
 ///
 /// A directory that does not exist yet (`$XDG_RUNTIME_DIR` before the login made it) is waited for the same way: its
 /// nearest existing ancestor is watched for the next name on the way down, and the watches move down as the
 /// directories appear (and back up if one is deleted or moved).
 ///
 /// inotify directly from Glibc: SystemKinds does not depend on System, whose `Inotify` is the daemon's.
-final class BusSocketWatch {
+final class SocketPathWatch {
     /// What a watched directory reports: an entry made, moved in or changed (a socket made, or its permissions set, as
-    /// a bus starts), and the directory itself deleted or moved away. Directories only: a path whose directory turned
+    /// a server starts), and the directory itself deleted or moved away. Directories only: a path whose directory turned
     /// into a file is watched further up.
     static let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
-    /// The sockets waited for: every `unix:path=` of the address.
+    /// The sockets waited for, absolute and `normalized`.
     let paths: [String]
     /// The inotify descriptor, for `poll`.
     let fileDescriptor: Int32
@@ -34,7 +34,7 @@ final class BusSocketWatch {
 
     deinit { close(fileDescriptor) }
 
-    /// Whether any of the sockets is there now (a bus that refused while one is there may be starting up).
+    /// Whether any of the sockets is there now (a server that refused while one is there may be starting up).
     var socketExists: Bool { paths.contains { access($0, F_OK) == 0 } }
 
     /// Whether the directories are watched: false once one could not be watched again (`readEvents`).
@@ -106,6 +106,16 @@ final class BusSocketWatch {
     /// Removes the watches not in `kept`; their `IN_IGNORED` then belongs to no watch and is not heard.
     private func drop(except kept: [Int32: Set<String>]) {
         for watch in watches.keys where kept[watch] == nil { _ = inotify_rm_watch(fileDescriptor, watch) }
+    }
+
+    /// `path` with its empty components dropped (`/a//b/` → `/a/b`); nil unless it is absolute and names something
+    /// below `/`, or when it has a `.` or `..` component, which would make the directory watched not the one the name
+    /// is created in.
+    static func normalized(_ path: String) -> String? {
+        let components = path.split(separator: "/")
+        guard path.hasPrefix("/"), !components.isEmpty, !components.contains(where: { $0 == "." || $0 == ".." })
+        else { return nil }
+        return "/" + components.joined(separator: "/")
     }
 
     /// `/a/b/c` → `/a/b`; `/a` → `/`.
