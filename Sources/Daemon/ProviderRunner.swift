@@ -147,7 +147,7 @@ struct ProviderRunner: Sendable {
                     lane: lane(of: instance)))
             return true
         }
-        let context = Self.context(of: instance, now: now, current: current)
+        var context = Self.context(of: instance, now: now, current: current)
         let queue = self.queue
         let lane = lane(of: instance, kind: kind)
         // A kind that computes in memory answers here, on the loop's thread: a thread hop (task creation, a futex
@@ -161,7 +161,9 @@ struct ProviderRunner: Sendable {
         }
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
         let hold = lane == .store ? store.hold() : nil
-        Task(executorPreference: executor(for: lane)) {
+        // Here, on the loop's thread, in the order the reloads and clicks came: their threads start in any order.
+        context.placeInLine = kind.placeInLine(for: instance.name, invocation: nil)
+        Task(executorPreference: executor(for: lane)) { [context] in
             let result: Result<Timeline, ProviderFailure>
             do {
                 let timeline = try await StoreDeadline.$current.withValue(deadline) {
@@ -244,12 +246,14 @@ extension ProviderRunner {
         let queue = self.queue
         let clock = self.clock
         guard let kind = registry.kind(named: instance.kind) else { return }
-        let context = Self.context(of: instance, now: now, current: current)
+        var context = Self.context(of: instance, now: now, current: current)
         let lane = lane(of: instance)
         let deadline = lane == .store ? now.addingTimeInterval(Self.storePatience) : nil
         // An intent reads the store more than once (the motivation, then its toggle): one open for all of them.
         let hold = lane == .store ? store.hold() : nil
-        Task(executorPreference: lane == .commands ? commandIntentExecutor : executor(for: lane)) {
+        // In line with the widget's reloads and other clicks in the order they came (`start`).
+        context.placeInLine = kind.placeInLine(for: instance.name, invocation: invocation)
+        Task(executorPreference: lane == .commands ? commandIntentExecutor : executor(for: lane)) { [context] in
             let outcome: Result<IntentOutcome, IntentError>
             do {
                 // Not started by its deadline (the store lane was busy): not run at all, so a `--wait` that hears

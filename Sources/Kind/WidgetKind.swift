@@ -22,6 +22,9 @@ public struct ProviderContext: Sendable {
     public var settings: WidgetSettings
     /// The daemon's clock, for a session's pauses (`startSession`); the wall clock unless the daemon's is another.
     public var clock: any SessionClock = WallSessionClock()
+    /// The call's place in its widget's line, which the kind gave the daemon as it handed the call out
+    /// (`WidgetKind.placeInLine`); nil when the kind keeps no line, or the call does not come from the daemon.
+    public var placeInLine: (any PlaceInLine)?
 
     public init(
         instance: String, family: Family, familyIsChosen: Bool = true, isPreview: Bool = false, now: Date,
@@ -119,6 +122,12 @@ public protocol WidgetKind: Sendable {
     /// Runs an intent (it may write the shared store); the daemon reloads the kind's widgets afterwards.
     func perform(_ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext)
         async throws -> IntentOutcome
+    /// Puts a call for `instance` in the widget's line as the daemon hands it out (`invocation`: the intent it runs,
+    /// nil for a timeline), on the daemon's loop thread and so in the order the reloads and clicks came; the call finds
+    /// it in `ProviderContext.placeInLine`. For a kind whose calls of one widget must not overlap and merge while they
+    /// wait (`exec`, as i3blocks runs a block): the threads the calls run on start in any order, so a line joined
+    /// there would lose the order they came in. Nil (the default): the kind keeps no line.
+    func placeInLine(for instance: String, invocation: IntentInvocation?) -> (any PlaceInLine)?
     /// Starts the long-running provider of an instance whose run mode is persistent; it reports through `updates`
     /// (from any thread) until stopped.
     func startSession(
@@ -200,6 +209,8 @@ extension WidgetKind {
     }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
+
+    public func placeInLine(for instance: String, invocation: IntentInvocation?) -> (any PlaceInLine)? { nil }
 
     public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] { [] }
 

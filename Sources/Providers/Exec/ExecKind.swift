@@ -62,20 +62,33 @@ public struct ExecKind: WidgetKind {
         "click"
     }
 
+    /// A click or reload joins the widget's line in the order the daemon hands it out (`RunLanes`); an intent the kind
+    /// does not declare runs nothing, and takes no place.
+    public func placeInLine(for instance: String, invocation: IntentInvocation?) -> (any PlaceInLine)? {
+        if let invocation, intent(named: invocation.intent) == nil { return nil }
+        return RunLanes.shared.place(instance, click: invocation.map(Self.click(of:)))
+    }
+
     public func perform(
         _ invocation: IntentInvocation, for configuration: IntentValues, in context: ProviderContext
     ) async throws -> IntentOutcome {
         try requireDeclared(invocation)
-        let click = invocation.click ?? ClickLocation(button: .left)
+        let click = Self.click(of: invocation)
         let timeline = try run(configuration, in: context, click: click)
         return IntentOutcome("ran with BLOCK_BUTTON=\(click.button.number)", reloadsKind: false, timeline: timeline)
+    }
+
+    /// The click an invocation runs the command with: the left button when it names none (an `intent` line).
+    private static func click(of invocation: IntentInvocation) -> ClickLocation {
+        invocation.click ?? ClickLocation(button: .left)
     }
 
     /// One run of the command, after any other run of this widget has finished (`RunLanes`).
     private func run(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
         -> Timeline
     {
-        try RunLanes.shared.run(context.instance, click: click) { click in
+        try RunLanes.shared.run(context.instance, place: context.placeInLine as? RunLanes.Place, click: click) {
+            click in
             try runNow(configuration, in: context, click: click)
         }
     }
