@@ -101,16 +101,20 @@ struct I3blocksScriptsTests {
         #expect(await daemon.waitFor("the flood's newest line") { daemon.read("flood.i3blocks") != first })
         // Past the limit the daemon stops reading until the second is over, so the script blocks on its full pipe
         // (where it ran flat out, and the daemon with it, reading lines only to skip them): seen blocked in write at
-        // five samples in a row, 50 ms apart. No event tells this, so /proc is sampled, up to a deadline.
+        // every sample for 200 ms. No event tells this, so /proc is sampled (`waitFor`'s pause), up to a deadline.
         let floodPID = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
-        var blockedInARow = 0
-        let deadline = ContinuousClock.now + .seconds(5)
-        while blockedInARow < 5, ContinuousClock.now < deadline {
-            let wchan = (try? String(contentsOfFile: "/proc/\(floodPID)/wchan", encoding: .utf8)) ?? ""
-            blockedInARow = wchan.contains("pipe_write") ? blockedInARow + 1 : 0
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(blockedInARow == 5, "the flooding script was never held back by its pipe")
+        var blockedSince: ContinuousClock.Instant?
+        #expect(
+            await waitFor("the flooding script held back by its pipe for 200 ms", timeout: .seconds(5)) {
+                let wchan = (try? String(contentsOfFile: "/proc/\(floodPID)/wchan", encoding: .utf8)) ?? ""
+                guard wchan.contains("pipe_write") else {
+                    blockedSince = nil
+                    return false
+                }
+                let since = blockedSince ?? .now
+                blockedSince = since
+                return since.duration(to: .now) >= .milliseconds(200)
+            })
         #expect(daemon.read("flood.i3bar")?.hasPrefix(#"{"full_text":"tick "#) == true)
         #expect(daemon.read("flood.waybar")?.hasPrefix(#"{"text":"tick "#) == true)
         // The daemon stops it when it stops.

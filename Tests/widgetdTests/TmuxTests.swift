@@ -102,12 +102,14 @@ private final class Child {
     let pid: pid_t
     /// The write end of the child's standard input.
     private let input: Int32
+    private let end: ChildEnd
 
     init(_ argv: [String], environment: [String: String]) throws {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw CocoaError(.fileWriteUnknown) }
         _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
         pid = try Self.spawn(argv, environment: environment, input: ends[0])
+        end = ChildEnd(pid)
         close(ends[0])
         input = ends[1]
     }
@@ -130,20 +132,13 @@ private final class Child {
 
     /// Closes its input, gives it five seconds to end, then kills it; reaps it either way.
     ///
-    /// Clean-up from a `defer`, which cannot suspend: it blocks, on a bounded poll of `waitpid`.
+    /// Clean-up from a `defer`, which cannot suspend: it blocks until the child's end (`ChildEnd`) or the deadline.
     func stop() {
         close(input)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-        var ended = false
-        while !ended && ContinuousClock.now < deadline {
-            var status: Int32 = 0
-            ended = waitpid(pid, &status, WNOHANG) == pid
-            if !ended { usleep(10_000) }
-        }
-        if !ended {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
+        guard end.wait(timeout: .seconds(5)) == nil else { return }
+        kill(pid, SIGKILL)
+        if end.wait(timeout: .seconds(5)) == nil {
+            Issue.record("\(pid) still runs 5 s after SIGKILL")
         }
     }
 

@@ -10,7 +10,7 @@ final class SpawnedProcess {
     let pid: pid_t
     let logPath: String
     let newSession: Bool
-    private var exitStatus: Int32?
+    private let end: ChildEnd
 
     init(
         _ executable: String, _ arguments: [String], environment: [String: String], log: String,
@@ -54,29 +54,21 @@ final class SpawnedProcess {
             throw MissingTool(description: "cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
+        end = ChildEnd(child)
     }
 
     deinit { stop() }
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// The exit status once the process has ended (reaping it), else nil.
+    /// The raw wait status once the process has ended, else nil.
     func poll() -> Int32? {
-        if let exitStatus { return exitStatus }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        exitStatus = status
-        return status
+        end.exitStatus
     }
 
     /// Waits up to `timeout` for the end; the raw wait status, or nil when it is still running.
     func wait(timeout: Duration) -> Int32? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while ContinuousClock.now < deadline {
-            if let status = poll() { return status }
-            usleep(5_000)
-        }
-        return poll()
+        end.wait(timeout: timeout)
     }
 
     /// SIGTERM (to the whole session's group when it has one), SIGKILL after a deadline; reaps it.
