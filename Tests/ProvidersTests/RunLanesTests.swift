@@ -41,11 +41,12 @@ struct RunLanesTests {
     ) {
         let name = self.name
         Thread.detachNewThread {
-            let timeline = try? lanes.run(name, place: place, click: nil) { click in
+            let ran = try? lanes.run(name, place: place, click: nil) { click in
                 gate?.wait()
                 return runs.body(click)
             }
-            runs.record(timeline?.entries.first?.content.text ?? "failed")
+            let text = ran?.timeline.entries.first?.content.text ?? "failed"
+            runs.record(text + (ran?.click.map { " b\($0.button.number)" } ?? ""))
             ended.signal()
         }
     }
@@ -66,7 +67,8 @@ struct RunLanesTests {
             #expect(ended.wait(timeout: .now() + 10) == .success, "a call still waits: \(runs.got)")
         }
         #expect(runs.all == [0, 3])
-        #expect(runs.got.sorted() == ["run 1", "run 2", "run 2", "run 2"])
+        // Each click is told the button its run had: the last click's.
+        #expect(runs.got.sorted() == ["run 1", "run 2 b3", "run 2 b3", "run 2 b3"])
     }
 
     @Test func aPlaceGivenUpBeforeItsCallRanHoldsUpNoLine() {

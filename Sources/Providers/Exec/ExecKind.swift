@@ -54,7 +54,7 @@ public struct ExecKind: WidgetKind {
     }
 
     public func timeline(for configuration: IntentValues, in context: ProviderContext) async throws -> Timeline {
-        try run(configuration, in: context, click: nil)
+        try run(configuration, in: context, click: nil).timeline
     }
 
     /// Every button runs the command again with `BLOCK_BUTTON` set, as i3blocks does.
@@ -74,8 +74,10 @@ public struct ExecKind: WidgetKind {
     ) async throws -> IntentOutcome {
         try requireDeclared(invocation)
         let click = Self.click(of: invocation)
-        let timeline = try run(configuration, in: context, click: click)
-        return IntentOutcome("ran with BLOCK_BUTTON=\(click.button.number)", reloadsKind: false, timeline: timeline)
+        let ran = try run(configuration, in: context, click: click)
+        // The run's button, which is a later click's when this one merged with clicks that came after it.
+        let button = (ran.click ?? click).button.number
+        return IntentOutcome("ran with BLOCK_BUTTON=\(button)", reloadsKind: false, timeline: ran.timeline)
     }
 
     /// The click an invocation runs the command with: the left button when it names none (an `intent` line).
@@ -85,7 +87,7 @@ public struct ExecKind: WidgetKind {
 
     /// One run of the command, after any other run of this widget has finished (`RunLanes`).
     private func run(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
-        -> Timeline
+        -> RunLanes.Ran
     {
         try RunLanes.shared.run(context.instance, place: context.placeInLine as? RunLanes.Place, click: click) {
             click in

@@ -73,14 +73,23 @@ final class RunLanes: @unchecked Sendable {
         return Place(lanes: self, name: name, run: run)
     }
 
+    /// What a call got: its run's timeline, and the click the run had (the last merged in; nil for reloads alone).
+    struct Ran {
+        var timeline: Timeline
+        var click: ClickLocation?
+    }
+
     /// Runs `body` with the click of `place`'s run once the run before it has ended, or waits for the run another call
     /// of it started and returns its result. `place`: nil for a call the daemon did not hand out (one placed now).
     func run(
         _ name: String, place: Place?, click: ClickLocation?, _ body: (ClickLocation?) throws -> Timeline
-    ) throws -> Timeline {
+    ) throws -> Ran {
         let place = place ?? self.place(name, click: click)
+        let run = place.run
         // Kept until the call returns: given up before, its run would be dropped as nobody's.
-        return try withExtendedLifetime(place) { try run(place.run, of: name, body) }
+        let timeline = try withExtendedLifetime(place) { try self.run(run, of: name, body) }
+        // Fixed once the run started: a call placed later joins the next one.
+        return Ran(timeline: timeline, click: run.click)
     }
 
     private func run(_ run: Run, of name: String, _ body: (ClickLocation?) throws -> Timeline) throws -> Timeline {
