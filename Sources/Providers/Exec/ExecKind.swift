@@ -39,6 +39,9 @@ public struct ExecKind: WidgetKind {
     let environment: [String: String]
     /// What each widget's runs printed, for its next run's environment.
     let printed = PrintedProperties()
+    /// Each widget's line of runs; the kind's own, as what they printed is, so that two daemons in one process (the
+    /// tests') never merge the runs of widgets that share a name.
+    let lanes = RunLanes()
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.environment = environment
@@ -66,7 +69,7 @@ public struct ExecKind: WidgetKind {
     /// does not declare runs nothing, and takes no place.
     public func placeInLine(for instance: String, invocation: IntentInvocation?) -> (any PlaceInLine)? {
         if let invocation, intent(named: invocation.intent) == nil { return nil }
-        return RunLanes.shared.place(instance, click: invocation.map(Self.click(of:)))
+        return lanes.place(instance, click: invocation.map(Self.click(of:)))
     }
 
     public func perform(
@@ -89,7 +92,7 @@ public struct ExecKind: WidgetKind {
     private func run(_ configuration: IntentValues, in context: ProviderContext, click: ClickLocation?) throws
         -> RunLanes.Ran
     {
-        try RunLanes.shared.run(context.instance, place: context.placeInLine as? RunLanes.Place, click: click) {
+        try lanes.run(context.instance, place: context.placeInLine as? RunLanes.Place, click: click) {
             click in
             try runNow(configuration, in: context, click: click)
         }

@@ -14,8 +14,6 @@ import Timelines
 ///
 /// Calls block: exec runs on threads of their own (`RunMode.blocksThread`), one per call.
 final class RunLanes: @unchecked Sendable {
-    static let shared = RunLanes()
-
     /// One run of the command, which the calls placed in it share.
     fileprivate final class Run {
         var click: ClickLocation?
