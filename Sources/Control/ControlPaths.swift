@@ -75,8 +75,8 @@ public struct ControlPaths: Sendable, Equatable {
     public var fifo: String { directory + "/control" }
     /// The single-instance lock, `<dir>/lock`.
     public var lock: String { directory + "/lock" }
-    /// The socket `widgetd bar --bar` subscribes to a `bars:` entry's line on, `<dir>/bars` (`BarLine`).
-    public var bars: String { directory + "/bars" }
+    /// The socket a bar subscribes to its line on, and a reader follows records on, `<dir>/updates` (`UpdatesMessage`).
+    public var updates: String { directory + "/updates" }
     /// Where acknowledgement files appear, `<dir>/acks`.
     public var acknowledgements: String { directory + "/acks" }
 

@@ -81,12 +81,19 @@ extension Daemon {
     }
 
     /// Writes the instance's record (`<name>.json`): its timeline, fallback and failure. A failed write is tried
-    /// again later (`OutputRetry`). A widget whose kind reloads it on a rule (a sampled kind's interval) keeps the
-    /// record it has when a sample read the same value: only the next reload's date would change, and `list` takes
-    /// that from the rule (`WidgetKind.nextScheduledReload`).
-    func writeRecord(of name: String) {
+    /// again later (`OutputRetry`). A widget whose kind reloads it on a rule (a sampled kind's interval) has its record
+    /// written only while someone follows it on the updates socket (`Daemon+Updates`), and is else marked behind, to
+    /// be written when someone does (or the daemon stops): a bar that only shows it costs no record per sample. Such a
+    /// record is also kept when a sample read the same value: only the next reload's date would change, and `list`
+    /// takes that from the rule (`WidgetKind.nextScheduledReload`). `evenUnfollowed`: written whoever follows it.
+    func writeRecord(of name: String, evenUnfollowed: Bool = false) {
+        guard let onARule = reloadsOnARule(name) else { return }
+        if onARule, !evenUnfollowed, !updateSubscribers.isFollowed(name) {
+            recordsBehind.insert(name)
+            return
+        }
+        recordsBehind.remove(name)
         guard let record = engine.record(of: name) else { return }
-        let onARule = reloadsOnARule(name, kind: record.kind)
         if onARule, outputs.holdsSameView(as: record) { return }
         letReadersRun()
         do {
@@ -98,10 +105,13 @@ extension Daemon {
         }
     }
 
-    /// Whether `name`'s kind says when its reloads come by a rule of its own (`WidgetKind.nextScheduledReload`).
-    private func reloadsOnARule(_ name: String, kind: String) -> Bool {
-        guard let kind = registry.kind(named: kind), let instance = engine.instance(named: name) else { return false }
-        return kind.nextScheduledReload(after: clock.now, settings: instance.settings) != nil
+    /// Whether `name`'s kind says when its reloads come by a rule of its own (`WidgetKind.nextScheduledReload`); nil
+    /// when there is no such widget.
+    private func reloadsOnARule(_ name: String) -> Bool? {
+        engine.withInstance(named: name) { instance in
+            registry.kind(named: instance.kind)?.nextScheduledReload(after: clock.now, settings: instance.settings)
+                != nil
+        }
     }
 
     /// Hands waiting reloads to the provider threads while slots are free (`ReloadDispatcher.startWaiting` decides

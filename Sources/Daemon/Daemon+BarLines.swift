@@ -4,7 +4,7 @@ import Output
 import Runtime
 
 /// The `bars:` entries' lines (`BarLine`): rendered at the end of each turn of the loop that changed what one of their
-/// widgets shows, and sent to the bar's subscribers (`Daemon+BarSubscribers`) or, with none, written to its file, for
+/// widgets shows, and sent to the bar's subscribers (`Daemon+Updates`) or, with none, written to its file, for
 /// `widgetd bar --bar NAME` to pass on.
 extension Daemon {
     /// Renders and passes on the line of every bar the turn changed; an unchanged line is not passed on.
@@ -19,7 +19,7 @@ extension Daemon {
             }
             let line = BarLine.line(blocks)
             guard !barLines.holds(line, bar: bar.name) else { continue }
-            let subscribers = barSubscribers.subscribers(of: bar.name)
+            let subscribers = updateSubscribers.subscribers(of: bar.name)
             guard subscribers.isEmpty else {
                 barLines.wrote(line, bar: bar.name)
                 send(line, to: subscribers, of: bar.name)

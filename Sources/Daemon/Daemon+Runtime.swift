@@ -72,7 +72,7 @@ extension Daemon {
                 log(.error, "cannot make the control FIFO again: \(error); send SIGHUP to try again")
             }
         }
-        repairBarSocket()
+        repairUpdatesSocket()
         stateFiles.releaseRuntimeDirectory()
         var statusMadeAgain = false
         for entry in RuntimeDirectory.Entry.allCases {

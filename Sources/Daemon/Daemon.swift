@@ -45,8 +45,11 @@ final class Daemon {
     var engine: Engine<WidgetInstance>
     /// The `bars:` entries, whose lines the daemon writes (`Daemon+BarLines`).
     var barLines: BarLines
-    /// The bars subscribed to their lines over the bar socket (`Daemon+BarSubscribers`).
-    var barSubscribers = BarSubscribers()
+    /// Who is connected to the updates socket: bars subscribed to their lines, readers following records
+    /// (`Daemon+Updates`).
+    var updateSubscribers = UpdateSubscribers()
+    /// The sampled widgets whose records are behind their entries, because no one followed them (`writeRecord`).
+    var recordsBehind: Set<String> = []
     let outputs: OutputWriter
     /// The one writer of `daemon.json`, the status files, acknowledgements and kept entries.
     var stateFiles: StateFiles
@@ -200,7 +203,7 @@ final class Daemon {
         watchOutputDirectory()
         watchRuntimeDirectory()
         listenToPlugins()
-        listenForBars()
+        listenForUpdates()
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -251,7 +254,7 @@ final class Daemon {
             readersWaiting = false
             let wake = try loop.wait(
                 until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor,
-                others: barSubscribers.descriptors, timeout: timeout)
+                others: updateSubscribers.descriptors, timeout: timeout)
             if wake.clockChanged {
                 log(.info, "the wall clock changed: looking at every widget again")
                 directoryGuard.clockChanged(now: clock.now)
@@ -259,7 +262,7 @@ final class Daemon {
             }
             if wake.completions { handleCompletions() }
             if wake.controlLines { handleControlLines() }
-            if let others = wake.others { handleBarSockets(others) }
+            if let others = wake.others { handleUpdateSockets(others) }
             if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }
             if !wake.signals.isEmpty { handleSignals(wake.signals) }
             if directoryGuard.outputRepairIsDue(now: clock.now) { repairOutputs() }
@@ -306,7 +309,7 @@ final class Daemon {
             ProcessHygiene.endAll()
         }
         for name in engine.instanceNames { remember(name, unlessKept: true) }
-        stopServingBars()
+        stopServingUpdates()
         // The bar files stay for the bars; their hidden spares (AtomicFile+Spare) go.
         outputs.removeSpares()
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).

@@ -4,9 +4,8 @@
 /// `widgetd bar` only passes the line on, and decodes no record.
 ///
 /// The line reaches a bar one of two ways:
-/// - **Pushed.** A bar connects to the daemon's bar socket (`ControlPaths.bars`, a Unix `SOCK_SEQPACKET` socket) and
-///   sends one message, `subscribe NAME`. The daemon answers with the bar's current line, then sends each new line as
-///   one message. While a bar of that name is subscribed, the daemon writes no file for it: one `send` per line is the
+/// - **Pushed.** A bar connects to the daemon's updates socket (`UpdatesMessage`) and sends `subscribe NAME`. The
+///   daemon answers with the bar's current line, then sends each new line as one message. While a bar of that name is subscribed, the daemon writes no file for it: one `send` per line is the
 ///   whole cost of passing it on.
 /// - **Filed.** While no bar subscribes, the daemon keeps the line in `<NAME>.bar` in the output directory, replaced
 ///   whole (a new file renamed into place) at each change; and when the last subscriber goes or the daemon stops, the
@@ -24,20 +23,6 @@ public enum BarLine {
     /// The line of `blocks`, each one JSON object.
     public static func line(_ blocks: [String]) -> String {
         "[" + blocks.joined(separator: ",") + "]"
-    }
-
-    private static let subscribeWord = "subscribe "
-
-    /// The message a bar sends on connecting, to be sent `bar`'s lines.
-    public static func subscription(to bar: String) -> [UInt8] {
-        Array((subscribeWord + bar).utf8)
-    }
-
-    /// The bar a connection's first message subscribes to; nil when it is no subscription.
-    public static func subscribedBar(_ message: some Collection<UInt8>) -> String? {
-        guard let text = String(validating: message, as: UTF8.self), text.hasPrefix(subscribeWord) else { return nil }
-        let bar = text.dropFirst(subscribeWord.count)
-        return bar.isEmpty ? nil : String(bar)
     }
 
     /// Whether `bytes` is a status line as the daemon renders them: one JSON array on one line.

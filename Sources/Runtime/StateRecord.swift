@@ -38,7 +38,9 @@ extension StateRecord {
 extension InstanceRecord: RecordFile {}
 
 extension DaemonState: StateRecord {
-    public static var formatting: JSONEncoder.OutputFormatting { [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] }
+    public static var formatting: JSONEncoder.OutputFormatting {
+        [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    }
     public static var endsWithNewline: Bool { true }
 }
 

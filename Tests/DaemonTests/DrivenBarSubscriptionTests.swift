@@ -7,7 +7,7 @@ import Timelines
 
 @testable import Daemon
 
-/// The bar socket (`BarLine`, `Daemon+BarSubscribers`): a bar subscribes to a `bars:` entry's line and is sent each
+/// The updates socket's bar lines (`BarLine`, `UpdatesMessage`, `Daemon+Updates`): a bar subscribes to a `bars:` entry's line and is sent each
 /// new one, and while it is subscribed the line has no file. The real daemon in this process on a clock the test moves,
 /// with real sockets.
 @Suite("the daemon on a driven clock: bars subscribed to their lines")
@@ -31,37 +31,6 @@ struct DrivenBarSubscriptionTests {
         return driven
     }
 
-    /// A bar's end of the socket, reading what the daemon sends.
-    private final class Subscriber {
-        let socket: PacketSocket
-        private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 1)
-
-        init(_ driven: DrivenDaemon, saying message: String) throws {
-            socket = try PacketSocket.connect(to: driven.runtime + "/bars")
-            #expect(Array(message.utf8).withUnsafeBytes { socket.send($0) } == .sent)
-        }
-
-        convenience init(_ driven: DrivenDaemon, bar: String) throws {
-            try self.init(driven, saying: String(decoding: BarLine.subscription(to: bar), as: UTF8.self))
-        }
-
-        deinit { buffer.deallocate() }
-
-        /// The messages waiting, as text; `closed` once the daemon closed the connection.
-        func messages() -> (texts: [String], closed: Bool) {
-            var texts: [String] = []
-            while true {
-                switch socket.receive(into: buffer) {
-                case .message(let count):
-                    texts.append(String(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]), as: UTF8.self))
-                case .truncated: texts.append("(truncated)")
-                case .nothing: return (texts, false)
-                case .closed: return (texts, true)
-                }
-            }
-        }
-    }
-
     /// The full texts of a line's blocks.
     private static func texts(_ line: String) -> [String] {
         let blocks = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [[String: Any]] ?? []
@@ -70,7 +39,7 @@ struct DrivenBarSubscriptionTests {
 
     @Test func aSubscriberIsSentTheLineAtOnceThenEachNewOneAndTheLineHasNoFileMeanwhile() throws {
         let driven = try Self.daemon()
-        var subscriber: Subscriber? = try Subscriber(driven, bar: "main")
+        var subscriber: UpdatesClient? = try UpdatesClient(driven, bar: "main")
         var received: [String] = []
         #expect(
             driven.turns(until: "the current line") {
@@ -96,14 +65,14 @@ struct DrivenBarSubscriptionTests {
 
     @Test func aConnectionThatSubscribesToNoBarOfTheConfigIsClosedAndLogged() throws {
         let driven = try Self.daemon()
-        let stranger = try Subscriber(driven, bar: "side")
-        let garbage = try Subscriber(driven, saying: "hello")
+        let stranger = try UpdatesClient(driven, bar: "side")
+        let garbage = try UpdatesClient(driven, saying: "hello")
         #expect(driven.turns(until: "both closed") { stranger.messages().closed && garbage.messages().closed })
-        #expect(driven.log.contains("'subscribe side' subscribes to no bar of the config"), "\(driven.log)")
-        #expect(driven.log.contains("'hello' subscribes to no bar of the config"), "\(driven.log)")
+        #expect(driven.log.contains("'subscribe side' asks for no bar or widgets of the config"), "\(driven.log)")
+        #expect(driven.log.contains("'hello' asks for no bar or widgets of the config"), "\(driven.log)")
         // The bar's own file is untouched, and a real subscriber is still served.
         #expect(driven.read("main.bar").map(Self.texts) == ["tick 0"])
-        let subscriber = try Subscriber(driven, bar: "main")
+        let subscriber = try UpdatesClient(driven, bar: "main")
         #expect(driven.turns(until: "its line") { !subscriber.messages().texts.isEmpty })
     }
 
@@ -111,18 +80,20 @@ struct DrivenBarSubscriptionTests {
     /// the other subscriber of the same bar on.
     @Test func aSubscriberThatStopsReadingIsLetGoAndTheOthersAreServed() throws {
         let driven = try Self.daemon(ticks: 5000)
-        let stuck = try Subscriber(driven, bar: "main")
-        let reading = try Subscriber(driven, bar: "main")
+        let stuck = try UpdatesClient(driven, bar: "main")
+        let reading = try UpdatesClient(driven, bar: "main")
         var last: String?
         #expect(driven.turns(until: "the first line") { (last = reading.messages().texts.last ?? last) != nil })
         var seconds = 0
-        while !driven.log.contains("a subscriber of bar main stopped reading"), seconds < 4000 {
+        while !driven.log.contains("a connection waiting for a line of bar main stopped reading"), seconds < 4000 {
             seconds += 1
             driven.advance(by: 1)
             driven.settle()
             last = reading.messages().texts.last ?? last
         }
-        #expect(driven.log.contains("a subscriber of bar main stopped reading: closed it"), "\(seconds) s")
+        #expect(
+            driven.log.contains("a connection waiting for a line of bar main stopped reading: closed it"),
+            "\(seconds) s")
         #expect(last.map(Self.texts) == ["tick \(seconds)"], "the reader has every line up to now")
         // The stuck one sees the end after what was queued for it, and the file stays away while one is subscribed.
         var closed = false
@@ -135,7 +106,7 @@ struct DrivenBarSubscriptionTests {
     /// again, closes the connections and removes the socket.
     @Test func aStoppingDaemonFilesTheSubscribedLinesAndTakesItsSocket() throws {
         let driven = try Self.daemon()
-        let subscriber = try Subscriber(driven, bar: "main")
+        let subscriber = try UpdatesClient(driven, bar: "main")
         #expect(driven.turns(until: "the first line") { !subscriber.messages().texts.isEmpty })
         driven.advance(by: 2)
         driven.settle()
@@ -143,6 +114,6 @@ struct DrivenBarSubscriptionTests {
         driven.stop()
         #expect(driven.read("main.bar").map(Self.texts) == ["tick 2"])
         #expect(subscriber.messages().closed)
-        #expect(access(driven.runtime + "/bars", F_OK) != 0)
+        #expect(access(driven.runtime + "/updates", F_OK) != 0)
     }
 }

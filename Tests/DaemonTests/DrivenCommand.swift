@@ -2,9 +2,11 @@ import Foundation
 import Glibc
 import Runtime
 import Synchronization
+import System
 import Testing
 
 @testable import CLI
+@testable import Daemon
 
 /// What a command printed and its exit status, as a shell would see them.
 struct CommandOutcome: Sendable {
@@ -17,16 +19,33 @@ struct CommandOutcome: Sendable {
 /// (`WidgetdMain.run`), with its environment, a console that keeps what they print, and the daemon this process runs
 /// believed to be widgetd (`DaemonState.daemonInThisProcessIsWidgetd`).
 extension DrivenDaemon {
-    /// Runs a command that only reads the daemon's files (`list`, `status`, `show`, an app's edit): it needs no turn.
-    /// `config`: the `--config` it is given, the daemon's own unless said; `extra`: variables added to its
-    /// environment (what a bar sets for a click).
+    /// Runs a command that only reads the daemon's files (`list`, `status`, `show`, an app's edit), on a thread of its
+    /// own: the daemon takes a turn only for what the command says on the updates socket (`show` and `list` follow
+    /// the records they read), as a running daemon answers at once. `config`: the `--config` it is given, the
+    /// daemon's own unless said; `extra`: variables added to its environment (what a bar sets for a click).
     func command(_ arguments: [String], config: String? = nil, adding extra: [String: String] = [:]) -> CommandOutcome {
-        Self.run(arguments + ["--config", config ?? configPath], environment: environment.merging(extra) { $1 })
+        answeringUpdates(arguments + ["--config", config ?? configPath], environment: environment.merging(extra) { $1 })
     }
 
     /// Runs a command as it is written, with no `--config` added: it finds its config as a user's command does.
     func commandAsGiven(_ arguments: [String]) -> CommandOutcome {
-        Self.run(arguments, environment: environment)
+        answeringUpdates(arguments, environment: environment)
+    }
+
+    /// Runs the command on a thread of its own, taking a turn whenever it says something on the updates socket.
+    private func answeringUpdates(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
+        let outcome = Mutex<CommandOutcome?>(nil)
+        let ended = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let result = Self.run(arguments, environment: environment)
+            outcome.withLock { $0 = result }
+            ended.signal()
+        }
+        while ended.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+            let socket = daemon.updateSubscribers.descriptors
+            if let ready = try? Poller.readable(socket, timeout: .zero), !ready.isEmpty { turn(timeout: .zero) }
+        }
+        return outcome.withLock { $0 }!
     }
 
     /// Runs a command that waits for the daemon's answer (`reload --wait`, `click --wait`) on a thread of its own,

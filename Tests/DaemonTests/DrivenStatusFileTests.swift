@@ -15,13 +15,24 @@ struct DrivenStatusFileTests {
         return lstat(path, &status) == 0 ? UInt64(status.st_ino) : nil
     }
 
-    /// A widget sampled every 2 s changes its record at every sample of a new value, with the next reload's date in it,
-    /// and leaves its status file as it was.
+    /// Follows `widgets` on the updates socket, as `show --follow` does, until the daemon says their records are
+    /// current.
+    private static func follow(_ widgets: [String], on driven: DrivenDaemon) throws -> UpdatesClient {
+        let follower = try UpdatesClient(driven, following: widgets)
+        var answers: [String] = []
+        #expect(driven.turns(until: "the answer") { (answers += follower.messages().texts, answers).1 == ["current"] })
+        return follower
+    }
+
+    /// A widget sampled every 2 s, followed, changes its record at every sample of a new value, with the next reload's
+    /// date in it, and leaves its status file as it was.
     @Test func aSampledWidgetsStatusFileStaysWhileItsRecordCarriesTheNextReload() throws {
         let tree = try FakeProcTree()
         defer { tree.directory.remove() }
         let driven = try DrivenDaemon(config: "widgets:\n  load: {kind: load, interval: 2s}\n", kinds: tree.kinds)
         #expect(driven.turns(until: "the first sample") { driven.hasTimeline("load") })
+        let follower = try Self.follow(["load"], on: driven)
+        defer { withExtendedLifetime(follower) {} }
         let statusPath = driven.runtime + "/status/load.json"
         let recordPath = driven.output + "/load.json"
         var status = Self.inode(statusPath)
@@ -56,6 +67,8 @@ struct DrivenStatusFileTests {
         let driven = try DrivenDaemon(
             config: "widgets:\n  load: {kind: load, interval: 1s}\n  cpu: {kind: cpu, interval: 1s}\n",
             kinds: tree.kinds)
+        let follower = try Self.follow(["load"], on: driven)
+        defer { withExtendedLifetime(follower) {} }
         let recordPath = driven.output + "/load.json"
         #expect(
             driven.turns(until: "both widgets") {
@@ -76,5 +89,36 @@ struct DrivenStatusFileTests {
         #expect(driven.turns(until: "the new load") { driven.read("load.plain") == "1.50\n" })
         // Written in the same turn, just after the bar file.
         #expect(Self.inode(recordPath) != kept, "no new record for the new value")
+    }
+
+    /// A sampled widget's record is written only while someone follows it: a bar that only shows the widget costs no
+    /// record per sample. A follow writes the record that is behind before the daemon answers; a stopping daemon
+    /// writes every record that is behind, for readers to find once it is gone.
+    @Test func aSampledWidgetsRecordIsWrittenWhileFollowedAndWhenTheDaemonStops() throws {
+        let tree = try FakeProcTree()
+        defer { tree.directory.remove() }
+        let driven = try DrivenDaemon(config: "widgets:\n  load: {kind: load, interval: 1s}\n", kinds: tree.kinds)
+        let recordPath = driven.output + "/load.json"
+        func recorded() -> String? { InstanceRecord.read(from: recordPath)?.entries.first?.content.text }
+        #expect(driven.turns(until: "the first sample") { driven.read("load.plain") == "0.25\n" })
+        #expect(recorded() == nil, "no one follows it")
+        try tree.load("1.50")
+        driven.advance(by: 1)
+        #expect(driven.turns(until: "the new sample") { driven.read("load.plain") == "1.50\n" })
+        #expect(recorded() == nil)
+        var follower: UpdatesClient? = try Self.follow(["load"], on: driven)
+        #expect(recorded() == "1.50", "written before the answer")
+        try tree.load("2.75")
+        driven.advance(by: 1)
+        #expect(driven.turns(until: "the followed sample") { recorded() == "2.75" })
+        follower = nil
+        #expect(driven.turns(until: "the follower gone") { driven.daemon.updateSubscribers.descriptors.count == 1 })
+        try tree.load("3.00")
+        driven.advance(by: 1)
+        #expect(driven.turns(until: "the sample") { driven.read("load.plain") == "3.00\n" })
+        #expect(recorded() == "2.75", "no one follows it any more")
+        driven.stop()
+        #expect(recorded() == "3.00")
+        withExtendedLifetime(follower) {}
     }
 }

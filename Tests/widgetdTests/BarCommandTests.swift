@@ -181,6 +181,29 @@ struct BarCommandTests {
         #expect(bar.statusLines.compactMap { $0.first?["full_text"] as? String } == ["0.25", "1.50", "2.75"])
     }
 
+    /// A sampled widget that only a bar shows writes its record only while someone follows it; `show`, `list` and
+    /// `show --follow` follow it while they read, so they show the sample the bar shows, not the last one followed.
+    @Test func showAndListShowTheCurrentSampleOfAWidgetOnlyABarShows() async throws {
+        let system = try FakeLoadAverage()
+        defer { system.remove() }
+        let daemon = try DaemonUnderTest(
+            config: "widgets:\n  a: {kind: load, interval: 1s}\nbars:\n  main: [a]\n",
+            extraEnvironment: system.environment)
+        #expect(await daemon.waitFor("the first sample") { daemon.barTexts("main") == ["a": "0.25"] })
+        #expect(try daemon.cli(["show", "a"]).stdout == "0.25\n")
+        try system.set("1.50")
+        #expect(await daemon.waitFor("the new sample") { daemon.barTexts("main") == ["a": "1.50"] })
+        #expect(try daemon.cli(["show", "a"]).stdout == "1.50\n")
+        let list = try daemon.cli(["list"]).stdout
+        #expect(
+            list.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first
+                == "1.50", "\(list)")
+        let follower = try Follower(daemon, showing: "a")
+        #expect(await waitFor("the follower's line") { follower.lines.last == "1.50" })
+        try system.set("2.75")
+        #expect(await waitFor("the next sample, followed") { follower.lines.last == "2.75" }, "\(daemon.log)")
+    }
+
     @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         let env = daemon.environment

@@ -106,15 +106,18 @@ enum BarCommand {
         var recordPaths = bar == nil ? items.map { directory + "/" + $0.widget + ".json" } : []
         // The records' watch, for a choice of widgets; nil for a `bars:` entry.
         var recordWatch: RecordWatch?
+        // The records kept current for as long as the bar runs (a sampled widget's is written only then).
+        var following: DaemonSubscription?
         var timer: FollowTurn.Timer
         let signals: SignalFile
         do {
             try PrivateDirectory.make(directory)
             if let bar {
-                feed = try BarLineFeed(bar: bar, output: directory, socketPath: control.bars)
+                feed = try BarLineFeed(bar: bar, output: directory, socketPath: control.updates)
             } else {
                 feed = nil
                 recordWatch = try RecordWatch(records: Array(Set(recordPaths)), in: directory, on: try Inotify())
+                following = try follow(items, control: control)
             }
             timer = try FollowTurn.Timer()
             signals = try SignalFile(signals: Self.signals)
@@ -166,10 +169,11 @@ enum BarCommand {
                 WorkingSet.trim()
             }
             let next = paused ? nil : records.values.compactMap { $0.nextChange(after: now) }.min()
-            let source = feed?.descriptor ?? recordWatch?.watcher.fileDescriptor
+            let sources =
+                feed?.descriptors ?? [recordWatch?.watcher.fileDescriptor, following?.descriptor].compactMap { $0 }
             let turn = FollowTurn.wait(
                 until: [next, droppedClicks.nextDeadline].compactMap { $0 }.min(), timer: &timer,
-                forReadable: [signals.fileDescriptor] + (source.map { [$0] } ?? [])
+                forReadable: [signals.fileDescriptor] + sources
                     + (config.fileDescriptor.map { [$0] } ?? []) + (clicks.map { [$0.rawValue] } ?? []),
                 lifetime: lifetime, console: console)
             guard case .ready(let ready) = turn else { return turn.exitCode }
@@ -188,10 +192,11 @@ enum BarCommand {
             {
                 clicks = nil
             }
-            if let source, ready.contains(source) {
-                if let feed {
-                    _ = feed.take()
-                } else if var watch = recordWatch {
+            if let descriptor = following?.descriptor, ready.contains(descriptor) { _ = following?.take() }
+            if let feed {
+                feed.take(ready)
+            } else if let source = recordWatch?.watcher.fileDescriptor, ready.contains(source) {
+                if var watch = recordWatch {
                     for path in changedRecordsOfOneTurn(&watch) {
                         records[path] = ShowCommand.readRecord(path) ?? records[path]
                     }
@@ -202,7 +207,7 @@ enum BarCommand {
             let edited = config.edited()
             // A daemon that turned the bar away may have it in the edited config.
             if let feed {
-                _ = feed.configEdited()
+                feed.configEdited()
                 // The daemon renders the edited bar's line itself; the items are for the clicks.
                 if let edited { items = edited }
                 continue
@@ -212,6 +217,7 @@ enum BarCommand {
             let editedPaths = edited.map { directory + "/" + $0.widget + ".json" }
             do {
                 recordWatch = try RecordWatch(records: Array(Set(editedPaths)), in: directory, on: try Inotify())
+                following = try follow(edited, control: control)
             } catch {
                 console.err("widgetd: warning: cannot watch \(directory): \(error); keeping the blocks shown")
                 continue
@@ -222,6 +228,16 @@ enum BarCommand {
             records = [:]
             for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
         }
+    }
+
+    /// Follows the records of `items` (`UpdatesMessage.follow`), once the daemon said they are current or did not
+    /// answer in time.
+    private static func follow(_ items: [BarItem], control: ControlPaths) throws(SystemError) -> DaemonSubscription {
+        let following = try DaemonSubscription(
+            socketPath: control.updates, request: .follow(widgets: Array(Set(items.map(\.widget))).sorted()),
+            messageLimit: DaemonSubscription.answerLimit)
+        _ = following.firstMessage(within: DaemonSubscription.answerWait)
+        return following
     }
 
     /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.

@@ -52,8 +52,12 @@ enum ShowCommand {
             if let click = ClickForwarder.click(environment: environment) {
                 forwardFirst(click, with: forwarder, console: console)
             }
+            // A sampled widget's record is written while someone follows it: followed until it is read.
+            let following = DaemonSubscription.follow([instance], socketPath: paths.control.updates)
             let now = Date()
-            guard let record = readRecord(path) else {
+            let read = readRecord(path)
+            withExtendedLifetime(following) {}
+            guard let record = read else {
                 let daemon = DaemonState.running(in: paths.control)
                 let reason =
                     if LockFile.holder(of: paths.control.lock) == nil {
@@ -75,7 +79,9 @@ enum ShowCommand {
         }
         // Nothing else in this process reads standard input, so the follow loop may own (and at the end close) it.
         let clicks = ClickForwarder.readsClicks(from: STDIN_FILENO) ? FileDescriptor(owning: STDIN_FILENO) : nil
-        return followEntry(path, in: directory, as: format, clicks: clicks, forwarder: forwarder, console: console)
+        return followEntry(
+            path, in: directory, as: format, clicks: clicks, forwarder: forwarder, updates: paths.control.updates,
+            console: console)
     }
 
     /// i3blocks' exit status for an urgent block.
@@ -127,17 +133,23 @@ enum ShowCommand {
 
     private static func followEntry(
         _ path: String, in directory: String, as format: OutputFormat, clicks: FileDescriptor?,
-        forwarder: ClickForwarder, console: Console
+        forwarder: ClickForwarder, updates: String, console: Console
     ) -> Int32 {
         guard let lifetime = ReaderLifetime() else { return ExitCode.success }
         let watcher: Inotify
         var timer: FollowTurn.Timer
         var recordWatch: RecordWatch
+        // The widget's record kept current for as long as this runs (a sampled widget's is written only then).
+        let following: DaemonSubscription
         do {
             try PrivateDirectory.make(directory)
             watcher = try Inotify()
             recordWatch = try RecordWatch(record: path, in: directory, on: watcher)
             timer = try FollowTurn.Timer()
+            following = try DaemonSubscription(
+                socketPath: updates, request: .follow(widgets: [forwarder.instance]),
+                messageLimit: DaemonSubscription.answerLimit)
+            _ = following.firstMessage(within: DaemonSubscription.answerWait)
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
             return ExitCode.failure
@@ -184,9 +196,12 @@ enum ShowCommand {
             let blankAt = goneAt?.addingTimeInterval(Self.goneGrace)
             let turn = FollowTurn.wait(
                 until: [nextChange, blankAt].compactMap { $0 }.min(), timer: &timer,
-                forReadable: [watcher.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? []), lifetime: lifetime,
-                console: console)
+                forReadable: [watcher.fileDescriptor] + (clicks.map { [$0.rawValue] } ?? [])
+                    + (following.descriptor.map { [$0] } ?? []),
+                lifetime: lifetime, console: console)
             guard case .ready(let ready) = turn else { return turn.exitCode }
+            // The daemon's answers say nothing the record does not: taken in only to follow the connection.
+            if let descriptor = following.descriptor, ready.contains(descriptor) { _ = following.take() }
             if let input = clicks, ready.contains(input.rawValue),
                 !forwardClicks(from: input, lines: &lines, with: forwarder, console: console)
             {

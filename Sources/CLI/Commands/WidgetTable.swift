@@ -2,6 +2,7 @@ import Config
 import FoundationEssentials
 import Kind
 import Runtime
+import System
 import Text
 import TimeZones
 import Timelines
@@ -40,6 +41,8 @@ enum WidgetTable {
     /// `list`'s table: every column in full, times as ISO 8601, for reading and for scripts.
     static func lines(_ widgets: [Row], paths: DaemonPaths) -> [String] {
         var rows = [["NAME", "KIND", "FAMILY", "TEXT", "POLICY", "NEXT RELOAD", "LAST ERROR"]]
+        let following = followSampled(widgets, paths: paths)
+        defer { withExtendedLifetime(following) {} }
         let gone = GonePlugins(statusDirectory: paths.plugins)
         for widget in widgets {
             let (text, status) = current(widget, paths: paths)
@@ -64,6 +67,8 @@ enum WidgetTable {
         _ widgets: [Row], paths: DaemonPaths, now: Date, zone: Zone, width: Int = 80, textWidth: Int = 24
     ) -> [String] {
         var rows = [["NAME", "KIND", "TEXT", "NEXT RELOAD", "LAST ERROR"]]
+        let following = followSampled(widgets, paths: paths)
+        defer { withExtendedLifetime(following) {} }
         let gone = GonePlugins(statusDirectory: paths.plugins)
         for widget in widgets {
             let (text, status) = current(widget, paths: paths)
@@ -102,6 +107,14 @@ enum WidgetTable {
             rows[index][4] = DisplayWidth.truncate(rows[index][4], toWidth: room)
         }
         return aligned(rows)
+    }
+
+    /// Follows the records of the sampled widgets (a kind that reloads on a rule): the daemon writes those only while
+    /// someone follows them (`UpdatesMessage.follow`). The connections stay open while the table is made.
+    private static func followSampled(_ widgets: [Row], paths: DaemonPaths) -> [PacketSocket] {
+        let now = Date()
+        let sampled = widgets.filter { $0.nextScheduledReload(now) != nil }.map(\.name)
+        return sampled.isEmpty ? [] : DaemonSubscription.follow(sampled, socketPath: paths.control.updates)
     }
 
     /// What the daemon last wrote of `widget`: its current text ("-" before any) and its status file.

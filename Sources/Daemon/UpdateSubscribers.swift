@@ -2,15 +2,15 @@ import Glibc
 import Runtime
 import System
 
-/// The bars subscribed to their lines over the bar socket (`BarLine`), and the connections that have not said which
-/// bar they want yet. It holds the sockets and knows who wants which line; when to send, and what, is the daemon's
-/// (`Daemon+BarSubscribers`).
-struct BarSubscribers {
-    /// The most connections kept at once: each is a descriptor the loop polls. A bar per output of a few bars is a
-    /// handful; beyond this, a new connection is closed at once.
+/// Who is connected to the updates socket (`UpdatesMessage`) and what each asked for: a bar's line, or records to keep
+/// current. It holds the sockets and knows who wants what; when to send or write, and what, is the daemon's
+/// (`Daemon+Updates`).
+struct UpdateSubscribers {
+    /// The most connections kept at once: each is a descriptor the loop polls. A bar per output of a few bars, and a few
+    /// `show --follow`s, are a handful; beyond this, a new connection is closed at once.
     static let maxConnections = 32
-    /// The longest message a connection may send: `subscribe NAME`.
-    static let maxMessage = 1024
+    /// The longest message a connection may send (`UpdatesMessage.longestFollow` and a little).
+    static let maxMessage = 64 * 1024
 
     /// The listening socket and the path it was made at; nil when it could not be made.
     private(set) var listener: Listener?
@@ -25,10 +25,12 @@ struct BarSubscribers {
         let identity: (device: UInt64, inode: UInt64)
     }
 
+    /// What a connection asked for; nil until its first message.
+    typealias Request = UpdatesMessage
+
     private struct Connection {
         let socket: PacketSocket
-        /// The bar it subscribed to; nil until its first message.
-        var bar: String?
+        var request: Request?
     }
 
     /// Listens at `path`, replacing a socket left there by an earlier daemon (the caller holds the lock, so none
@@ -72,30 +74,30 @@ struct BarSubscribers {
                 refused += 1
                 continue
             }
-            connections[socket.rawValue] = Connection(socket: socket, bar: nil)
+            connections[socket.rawValue] = Connection(socket: socket, request: nil)
         }
         updateDescriptors()
         return refused
     }
 
-    /// The bar that `descriptor`'s connection subscribes to with `bar`, now that its message said so.
-    mutating func subscribe(_ descriptor: Int32, to bar: String) {
-        connections[descriptor]?.bar = bar
+    /// What `descriptor`'s connection asked for, now that its message said so.
+    mutating func record(_ request: Request, of descriptor: Int32) {
+        connections[descriptor]?.request = request
     }
 
-    /// Closes `descriptor`'s connection; returns the bar it was subscribed to.
+    /// Closes `descriptor`'s connection; returns what it had asked for.
     @discardableResult
-    mutating func drop(_ descriptor: Int32) -> String? {
-        let bar = connections.removeValue(forKey: descriptor)?.bar
+    mutating func drop(_ descriptor: Int32) -> Request? {
+        let request = connections.removeValue(forKey: descriptor)?.request
         updateDescriptors()
-        return bar
+        return request
     }
 
-    /// Closes every connection subscribed to a bar not in `bars`, and returns them.
+    /// Closes every connection subscribed to a bar not in `bars`, and returns those bars.
     mutating func dropSubscribers(ofBarsOtherThan bars: Set<String>) -> Set<String> {
         var dropped = Set<String>()
         for (descriptor, connection) in connections {
-            guard let bar = connection.bar, !bars.contains(bar) else { continue }
+            guard case .subscribe(let bar)? = connection.request, !bars.contains(bar) else { continue }
             connections[descriptor] = nil
             dropped.insert(bar)
         }
@@ -109,22 +111,36 @@ struct BarSubscribers {
         updateDescriptors()
     }
 
-    /// The connection of `descriptor`, and the bar it subscribed to (nil: not yet); nil when it is no connection.
-    func connection(_ descriptor: Int32) -> (socket: PacketSocket, bar: String?)? {
-        connections[descriptor].map { ($0.socket, $0.bar) }
+    /// The connection of `descriptor` and what it asked for (nil: not yet); nil when it is no connection.
+    func connection(_ descriptor: Int32) -> (socket: PacketSocket, request: Request?)? {
+        connections[descriptor].map { ($0.socket, $0.request) }
     }
 
     /// The connections subscribed to `bar`.
     func subscribers(of bar: String) -> [PacketSocket] {
-        connections.values.compactMap { $0.bar == bar ? $0.socket : nil }
+        connections.values.compactMap { $0.request == .subscribe(bar: bar) ? $0.socket : nil }
     }
 
     func isSubscribed(_ bar: String) -> Bool {
-        connections.values.contains { $0.bar == bar }
+        connections.values.contains { $0.request == .subscribe(bar: bar) }
     }
 
     /// The bars with at least one subscriber.
-    var subscribedBars: Set<String> { Set(connections.values.compactMap(\.bar)) }
+    var subscribedBars: Set<String> {
+        Set(
+            connections.values.compactMap {
+                guard case .subscribe(let bar)? = $0.request else { return nil }
+                return bar
+            })
+    }
+
+    /// Whether a connection follows `widget`'s record.
+    func isFollowed(_ widget: String) -> Bool {
+        connections.values.contains {
+            guard case .follow(let widgets)? = $0.request else { return false }
+            return widgets.contains(widget)
+        }
+    }
 
     var connectionDescriptors: [Int32] { Array(connections.keys) }
 

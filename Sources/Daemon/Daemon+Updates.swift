@@ -1,0 +1,159 @@
+import Basics
+import FoundationEssentials
+import Output
+import Runtime
+import System
+import Text
+
+/// The updates socket (`UpdatesMessage`): `widgetd bar --bar NAME` subscribes to its bar's line and is sent each new
+/// one as a message, and while a bar is subscribed its line is not written to a file; `widgetd show`, `list` and
+/// `widgetd bar --widgets` follow widgets' records, which for a sampled widget are written only while followed. A
+/// connection that says something else, or subscribes to a bar the running config lacks, is closed, and so is a
+/// subscriber whose queue is full (it stopped reading): it sees the connection end, and subscribes again.
+extension Daemon {
+    static let updatesSource = "updates socket"
+
+    /// Listens on the updates socket; without it, bars read their lines from files and every record is written.
+    func listenForUpdates() {
+        do {
+            try updateSubscribers.listen(at: paths.control.updates)
+        } catch {
+            log(.warning, "cannot listen on \(paths.control.updates): \(error); bars read their lines from files")
+        }
+    }
+
+    /// Takes in new connections, their messages and hang-ups.
+    func handleUpdateSockets(_ ready: Poller.Ready) {
+        if let listener = updateSubscribers.listener, ready.contains(listener.socket.rawValue) {
+            do {
+                let refused = try updateSubscribers.acceptWaiting()
+                if refused > 0 {
+                    log(
+                        .warning, from: Self.updatesSource,
+                        "refused \(counted(refused, "connection")): \(UpdateSubscribers.maxConnections) are open")
+                }
+            } catch {
+                log(.error, "cannot take a connection on \(paths.control.updates): \(error)")
+            }
+        }
+        for descriptor in updateSubscribers.connectionDescriptors where ready.contains(descriptor) {
+            readConnection(descriptor)
+        }
+    }
+
+    private func readConnection(_ descriptor: Int32) {
+        guard let (socket, asked) = updateSubscribers.connection(descriptor) else { return }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: UpdateSubscribers.maxMessage, alignment: 1)
+        defer { buffer.deallocate() }
+        switch socket.receive(into: buffer) {
+        case .nothing:
+            return
+        case .closed:
+            dropConnection(descriptor)
+        case .truncated,
+            .message where asked != nil:
+            log(.warning, from: Self.updatesSource, "a connection said more than one request: closed it")
+            dropConnection(descriptor)
+        case .message(let count):
+            let message = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            switch UpdatesMessage(message) {
+            case .subscribe(let bar)? where barLines.bars.contains(where: { $0.name == bar }):
+                subscribe(descriptor, socket, to: bar)
+            case .follow(let widgets)?:
+                updateSubscribers.record(.follow(widgets: widgets), of: descriptor)
+                for name in widgets where recordsBehind.contains(name) { writeRecord(of: name) }
+                send(Array(UpdatesMessage.current.utf8), to: socket, saying: "the records are current")
+            case .subscribe?, nil:
+                let said = String(decoding: message, as: UTF8.self)
+                log(
+                    .warning, from: Self.updatesSource,
+                    "'\(LogText.excerpt(said))' asks for no bar or widgets of the config: closed the connection")
+                dropConnection(descriptor)
+            }
+        }
+    }
+
+    private func subscribe(_ descriptor: Int32, _ socket: PacketSocket, to bar: String) {
+        let first = !updateSubscribers.isSubscribed(bar)
+        updateSubscribers.record(.subscribe(bar: bar), of: descriptor)
+        if first { removeLineFile(of: bar) }
+        // The current line at once; none yet: the turn's end renders it and sends it to every subscriber.
+        if let line = barLines.line(of: bar) {
+            send(line, to: [socket], of: bar)
+        } else {
+            barLines.markChanged(bar)
+        }
+    }
+
+    /// Closes a connection; the last subscriber of a bar gone, its line goes back to its file.
+    private func dropConnection(_ descriptor: Int32) {
+        guard case .subscribe(let bar)? = updateSubscribers.drop(descriptor), !updateSubscribers.isSubscribed(bar)
+        else { return }
+        writeLineFile(of: bar)
+    }
+
+    /// Sends `line` to `subscribers` of `bar`; one that cannot take it is let go.
+    func send(_ line: String, to subscribers: [PacketSocket], of bar: String) {
+        let bytes = Array(line.utf8)
+        for socket in subscribers { send(bytes, to: socket, saying: "a line of bar \(bar)") }
+    }
+
+    /// Sends `bytes` as one message; a connection that cannot take it is let go.
+    private func send(_ bytes: [UInt8], to socket: PacketSocket, saying what: @autoclosure () -> String) {
+        let sent = bytes.withUnsafeBytes { socket.send($0) }
+        guard sent != .sent else { return }
+        let why = sent == .full ? "stopped reading" : "cannot be sent to"
+        log(.info, from: Self.updatesSource, "a connection waiting for \(what()) \(why): closed it")
+        dropConnection(socket.rawValue)
+    }
+
+    /// The bar's line is passed on by a file again (its last subscriber went, or the daemon stops): its current line
+    /// is written there now, or at the turn's end when it has none yet.
+    private func writeLineFile(of bar: String) {
+        guard let line = barLines.line(of: bar) else {
+            barLines.markChanged(bar)
+            return
+        }
+        do {
+            try outputs.writeWhole(Array(line.utf8), name: bar, suffix: BarLine.suffix)
+        } catch {
+            barLines.markChanged(bar)
+            if barLines.failed(bar: bar) { log(.error, "bar \(bar): cannot write its line: \(error)") }
+        }
+    }
+
+    /// A subscribed bar's file would go stale: it is removed while the bar is subscribed.
+    private func removeLineFile(of bar: String) {
+        do {
+            try outputs.remove(name: bar, suffix: BarLine.suffix)
+        } catch {
+            log(.warning, "bar \(bar): cannot remove its line file: \(error)")
+        }
+    }
+
+    /// The config's bars are now `bars`: subscribers of bars it no longer has are let go.
+    func dropSubscribersOfGoneBars(keeping bars: Set<String>) {
+        for bar in updateSubscribers.dropSubscribers(ofBarsOtherThan: bars) {
+            log(.info, "bar \(bar) left the config: closed its subscriptions")
+        }
+    }
+
+    /// The daemon stops: each subscribed bar's line goes to its file, for the bar to show until a daemon runs again,
+    /// and every record that is behind is written; the connections close and the socket goes.
+    func stopServingUpdates() {
+        for bar in updateSubscribers.subscribedBars { writeLineFile(of: bar) }
+        for name in recordsBehind.sorted() { writeRecord(of: name, evenUnfollowed: true) }
+        updateSubscribers.dropAll()
+        updateSubscribers.stopListening()
+    }
+
+    /// The socket's file went or was replaced (the runtime directory's repair): listens again.
+    func repairUpdatesSocket() {
+        guard !updateSubscribers.listenerIsInPlace else { return }
+        updateSubscribers.stopListening()
+        listenForUpdates()
+        if updateSubscribers.listener != nil {
+            log(.warning, "\(paths.control.updates) was deleted: listening on it again")
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// What is said on the daemon's updates socket (`ControlPaths.updates`), a Unix `SOCK_SEQPACKET` socket: a client
+/// connects and says what it wants in one message, and the daemon keeps it informed for as long as it stays connected.
+///
+/// - `subscribe BAR`: a `bars:` entry's line (`BarLine`). The daemon answers with the current line, then sends each
+///   new one as a message.
+/// - `follow NAME NAME …`: the widgets' records (`<name>.json`), kept current. A sampled widget's record (a kind that
+///   reloads on a rule of its own, `WidgetKind.nextScheduledReload`) is written only while someone follows it, so a
+///   bar that only shows the widget costs no record per sample; the daemon writes every followed record that is behind
+///   and answers `current`, then writes each new one as it comes. `widgetd show` and `list` follow for as long as they
+///   read, `show --follow` and `widgetd bar --widgets` for as long as they run.
+public enum UpdatesMessage: Equatable, Sendable {
+    case subscribe(bar: String)
+    case follow(widgets: [String])
+
+    /// The daemon's answer to `follow`, once the records are current.
+    public static let current = "current"
+
+    /// The longest `follow` message a client sends: more widgets are followed over several connections.
+    public static let longestFollow = 60 * 1024
+
+    /// `follow` messages for `widgets`, each at most `longestFollow` bytes (a name longer than that alone in one).
+    public static func follows(_ widgets: [String]) -> [UpdatesMessage] {
+        var messages: [UpdatesMessage] = []
+        var chunk: [String] = []
+        var length = "follow".utf8.count
+        for widget in widgets {
+            if !chunk.isEmpty, length + 1 + widget.utf8.count > longestFollow {
+                messages.append(.follow(widgets: chunk))
+                chunk = []
+                length = "follow".utf8.count
+            }
+            chunk.append(widget)
+            length += 1 + widget.utf8.count
+        }
+        if !chunk.isEmpty { messages.append(.follow(widgets: chunk)) }
+        return messages
+    }
+
+    public var bytes: [UInt8] {
+        switch self {
+        case .subscribe(let bar): Array(("subscribe " + bar).utf8)
+        case .follow(let widgets): Array((["follow"] + widgets).joined(separator: " ").utf8)
+        }
+    }
+
+    /// The message `bytes` say; nil when they are none.
+    public init?(_ bytes: some Collection<UInt8>) {
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        switch words.first {
+        case "subscribe" where words.count == 2 && !words[1].isEmpty:
+            self = .subscribe(bar: words[1])
+        case "follow" where words.count >= 2 && !words.dropFirst().contains(""):
+            self = .follow(widgets: Array(words.dropFirst()))
+        default:
+            return nil
+        }
+    }
+}
