@@ -72,7 +72,7 @@ extension CommandDeclaration {
                 .valued(
                     "--bar", "NAME",
                     "Show the widgets of widgets.yaml's bars: entry NAME, with its layout: the line the daemon "
-                        + "renders for it, subscribed to on its bar socket and passed on as it changes."),
+                        + "renders for it, subscribed to on its updates socket and passed on as it changes."),
                 .config(),
             ],
             readsConfig: true, parse: parseBar)

@@ -13,13 +13,14 @@ import Text
 /// the chosen widgets as one status line and sends each click straight to its widget, with the button and the
 /// position within the block.
 ///
-/// A `bars:` entry (`--bar NAME`) is the line the daemon renders for it (`BarLine`): the bar subscribes to it over the
-/// daemon's bar socket and passes each new line on (`BarLineFeed`), so a daemon turn that sampled every widget of the
-/// bar wakes it once, with one message, and it decodes nothing. Any other choice of widgets reads the same records `show --follow` reads, watching only those widgets'
-/// files (`RecordWatch`), and writes a new status line only when one of its blocks changes: at a widget's next entry
-/// (one wall-clock timer for the earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar
-/// asks when the bar is hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar
-/// goes (`ReaderLifetime`).
+/// A `bars:` entry (`--bar NAME`) is the line the daemon renders for it (`BarLine`): the bar subscribes to it over
+/// the daemon's updates socket and passes each new line on (`BarLineFeed`), so a daemon turn that sampled every widget
+/// of the bar wakes it once, with one message, and it decodes nothing. Any other choice of widgets follows and reads
+/// the records `show --follow` reads, watching only those widgets' files (`RecordWatch`), and writes a new status line
+/// only when one of its blocks changes: at a widget's next entry (one wall-clock timer for the earliest) or when the
+/// daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar asks when the bar is
+/// hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar goes
+/// (`ReaderLifetime`).
 enum BarCommand {
     static let stopSignal = SIGUSR1
     static let continueSignal = SIGUSR2

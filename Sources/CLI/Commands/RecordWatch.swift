@@ -14,10 +14,10 @@ import System
 /// only (`IN_DELETE_SELF`, `IN_MOVE_SELF`), which other files never raise: a moved directory takes the watched record
 /// with it, and the daemon makes a new one where it was.
 ///
-/// The alternatives are worse for a follower: a per-widget subdirectory would
-/// change where bars read their files, and a Unix-socket subscription to the daemon would wake the daemon for every
-/// follower and leave followers blind while the daemon restarts, where the file watch sees the restarted daemon's
-/// first write.
+/// A follower also follows the record on the daemon's updates socket (`DaemonSubscription`), which only tells the
+/// daemon to write a sampled widget's record; the record itself comes by this watch, which sees every daemon's write,
+/// a restarted one's included, and costs the daemon nothing per follower. A per-widget subdirectory would change where
+/// bars read their files.
 struct RecordWatch {
     let directory: String
     let watcher: Inotify
