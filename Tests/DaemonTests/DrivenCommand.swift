@@ -24,7 +24,8 @@ extension DrivenDaemon {
     /// the records they read), as a running daemon answers at once. `config`: the `--config` it is given, the
     /// daemon's own unless said; `extra`: variables added to its environment (what a bar sets for a click).
     func command(_ arguments: [String], config: String? = nil, adding extra: [String: String] = [:]) -> CommandOutcome {
-        answeringUpdates(arguments + ["--config", config ?? configPath], environment: environment.merging(extra) { $1 })
+        answeringUpdates(
+            arguments + ["--config", config ?? configPath], environment: environment.merging(extra) { $1 })
     }
 
     /// Runs a command as it is written, with no `--config` added: it finds its config as a user's command does.
@@ -34,18 +35,32 @@ extension DrivenDaemon {
 
     /// Runs the command on a thread of its own, taking a turn whenever it says something on the updates socket.
     private func answeringUpdates(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
-        let outcome = Mutex<CommandOutcome?>(nil)
-        let ended = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            let result = Self.run(arguments, environment: environment)
-            outcome.withLock { $0 = result }
-            ended.signal()
-        }
-        while ended.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+        let running = RunningCommand(arguments, environment: environment)
+        while !running.ended(within: .milliseconds(2)) {
             let socket = daemon.updateSubscribers.descriptors
             if let ready = try? Poller.readable(socket, timeout: .zero), !ready.isEmpty { turn(timeout: .zero) }
         }
-        return outcome.withLock { $0 }!
+        return running.outcome!
+    }
+
+    /// A command run on a thread of its own.
+    private final class RunningCommand: Sendable {
+        private let result = Mutex<CommandOutcome?>(nil)
+        private let end = DispatchSemaphore(value: 0)
+
+        init(_ arguments: [String], environment: [String: String]) {
+            Thread.detachNewThread { [self] in
+                let outcome = DrivenDaemon.run(arguments, environment: environment)
+                result.withLock { $0 = outcome }
+                end.signal()
+            }
+        }
+
+        /// Whether it ended, waiting up to `timeout` for it.
+        func ended(within timeout: DispatchTimeInterval) -> Bool { end.wait(timeout: .now() + timeout) == .success }
+
+        /// What it printed and its status, once it ended.
+        var outcome: CommandOutcome? { result.withLock { $0 } }
     }
 
     /// Runs a command that waits for the daemon's answer (`reload --wait`, `click --wait`) on a thread of its own,
@@ -54,25 +69,19 @@ extension DrivenDaemon {
         _ arguments: [String], adding extra: [String: String] = [:], seconds: Double = 10,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> CommandOutcome {
-        let outcome = Mutex<CommandOutcome?>(nil)
-        let ended = DispatchSemaphore(value: 0)
-        let (environment, withConfig) = (environment.merging(extra) { $1 }, arguments + ["--config", configPath])
-        Thread.detachNewThread {
-            let result = Self.run(withConfig, environment: environment)
-            outcome.withLock { $0 = result }
-            ended.signal()
-        }
+        let running = RunningCommand(
+            arguments + ["--config", configPath], environment: environment.merging(extra) { $1 })
         // No turn before the command has written its request (or ended), and a moment after it did: a command that
         // returned without waiting for the daemon's answer is seen to have returned before the turn that answers it.
         let request = FIFORequest(fifo: runtime + "/control")
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if ended.wait(timeout: .now() + .milliseconds(5)) == .success { break }
+            if running.ended(within: .milliseconds(5)) { break }
             guard request.isWritten() else { continue }
             // Short turns: the command's end wakes no turn, so a long one would sleep past it.
             turn(timeout: .milliseconds(20))
         }
-        if let done = outcome.withLock({ $0 }) { return done }
+        if let done = running.outcome { return done }
         Issue.record(
             "widgetd \(arguments.joined(separator: " ")) still running after \(seconds) s",
             sourceLocation: sourceLocation)
@@ -84,7 +93,7 @@ extension DrivenDaemon {
         run(arguments, environment: environment)
     }
 
-    private static func run(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
+    fileprivate static func run(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
         let printed = Mutex<(out: String, err: String)>(("", ""))
         let console = Console(
             out: { line in printed.withLock { $0.out += line + "\n" } },
