@@ -174,6 +174,7 @@ final class I3blocks {
     /// i3blocks' process id, which is also its process group's.
     let pid: pid_t
     private let clicks: Int32
+    private let end: ChildEnd
     private let outputPath: String
     private let errorPath: String
     private var stopped = false
@@ -241,6 +242,7 @@ final class I3blocks {
             throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO)
         }
         pid = child
+        end = ChildEnd(child)
     }
 
     deinit { stop() }
@@ -303,15 +305,17 @@ final class I3blocks {
         close(clicks)
         let deadline = ContinuousClock.now.advanced(by: .seconds(5))
         for member in Self.members(ofGroup: pid) where member != pid { kill(member, SIGTERM) }
-        while Self.members(ofGroup: pid, includingZombies: true) != [pid] && ContinuousClock.now < deadline {
+        // i3blocks itself may be gone already (reaped by `end`), so only the others count.
+        while Self.members(ofGroup: pid, includingZombies: true).contains(where: { $0 != pid })
+            && ContinuousClock.now < deadline
+        {
             usleep(10_000)
         }
         kill(-pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 && ContinuousClock.now < deadline { usleep(10_000) }
+        _ = end.wait(timeout: max(.zero, deadline - ContinuousClock.now))
         // Whatever is left after the deadline (nothing, normally) gets SIGKILL.
         kill(-pid, SIGKILL)
-        if waitpid(pid, &status, WNOHANG) == 0 { waitpid(pid, &status, 0) }
+        if end.wait(timeout: .seconds(5)) == nil { Issue.record("i3blocks (\(pid)) still runs 5 s after SIGKILL") }
         while !Self.members(ofGroup: pid).isEmpty && ContinuousClock.now < deadline { usleep(10_000) }
     }
 
