@@ -129,20 +129,41 @@ final class HeadlessSway {
         try readableCopy(of: saved + "/\(name).png")
     }
 
-    /// The live processes of the test user whose command line contains all of `words`.
+    /// The live processes of this session whose command line contains all of `words`: the test user's processes
+    /// started with this session's own `XDG_RUNTIME_DIR`, which the daemon, sway and all that sway starts inherit,
+    /// also once orphaned (sway's `exec` detaches its commands). Other tests and clones run the same user's sway at
+    /// the same time, each with its own directory, and their processes do not count.
     func processes(with words: [String]) -> [pid_t] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         let uid = (try? Self.unprivilegedUser().uid) ?? 0
+        let session = Data("XDG_RUNTIME_DIR=\(root)/run".utf8)
         return entries.compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry),
                 let status = try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8),
                 status.split(separator: "\n").contains(where: { $0.hasPrefix("Uid:\t\(uid)\t") }),
                 !status.contains("State:\tZ"),
-                let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+                let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                let environment = Self.startingEnvironment(of: pid),
+                environment.split(separator: 0).contains(where: { $0.elementsEqual(session) })
             else { return nil }
             let arguments = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
             return words.allSatisfy(arguments.contains) ? pid : nil
         }
+    }
+
+    /// The environment `pid` was started with, NUL-separated; nil once it has gone. Another user's is readable only
+    /// with CAP_SYS_PTRACE: without it no process would count, so that is recorded as an issue, not passed over.
+    private static func startingEnvironment(of pid: pid_t) -> Data? {
+        let path = "/proc/\(pid)/environ"
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let error = errno
+            if error == EACCES || error == EPERM {
+                Issue.record("cannot read \(path) to tell this test's processes: \(String(cString: strerror(error)))")
+            }
+            return nil
+        }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).readDataToEndOfFile()
     }
 
     /// Clicks at (x, y) with a virtual pointer.
