@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -176,12 +177,7 @@ struct DrivenI3blocksScriptsTests {
 
     /// What `pkill -RTMIN+10 widgetd` sends, handed to the daemon as its signalfd hands it.
     @Test func aSignalReloadsTheWidgetsThatNameIt() throws {
-        let scripts = try TestScripts([
-            "volume": """
-            #!/bin/sh
-            f="$(dirname "$0")/count"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; echo "vol $n"
-            """
-        ])
+        let scripts = try TestScripts(["volume": TestScripts.countingRuns(in: "count") + #"echo "vol $n""#])
         let driven = try DrivenDaemon(
             config: scripts.config(
                 """
@@ -277,7 +273,7 @@ struct DrivenI3blocksScriptsTests {
         #expect(scripts.file("clicks.pid").split(separator: "\n").count == 1)
 
         // Removed from the config: its process group is stopped.
-        let pid = try #require(pid_t(scripts.file("clicks.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(scripts.pid("clicks.pid"))
         #expect(kill(pid, 0) == 0)
         try driven.editConfig("widgets:\n  other:\n    kind: clock\n")
         #expect(driven.turns(until: "the persistent script to stop") { kill(pid, 0) != 0 })
@@ -287,23 +283,8 @@ struct DrivenI3blocksScriptsTests {
         let scripts = try TestScripts([
             "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"
         ])
-        let driven = try DrivenDaemon(
-            config: scripts.config(
-                """
-                widgets:
-                  memory:
-                    kind: exec
-                    command: [$DIR/memory]
-                    interval: persist
-                    output: [waybar, i3bar, i3blocks]
-                """))
-        func pids() -> [pid_t] { scripts.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
-        #expect(
-            driven.turns(until: "the first command's line") {
-                pids().count == 1 && driven.read("memory.i3blocks") == "mem \(pids()[0])\n"
-            })
-        let first = pids()[0]
-        try driven.editConfig(
+        // The same persistent widget before and after the edit, but for the intent the edit adds.
+        func config(_ extra: String = "") -> String {
             scripts.config(
                 """
                 widgets:
@@ -312,8 +293,17 @@ struct DrivenI3blocksScriptsTests {
                     command: [$DIR/memory]
                     interval: persist
                     output: [waybar, i3bar, i3blocks]
-                    intent: {label: M}
-                """))
+
+                """ + extra)
+        }
+        let driven = try DrivenDaemon(config: config())
+        func pids() -> [pid_t] { scripts.file("memory.pids").split(separator: "\n").compactMap { pid_t($0) } }
+        #expect(
+            driven.turns(until: "the first command's line") {
+                pids().count == 1 && driven.read("memory.i3blocks") == "mem \(pids()[0])\n"
+            })
+        let first = pids()[0]
+        try driven.editConfig(config("    intent: {label: M}\n"))
         #expect(driven.turns(until: "a second command") { pids().count == 2 })
         let second = pids()[1]
         #expect(driven.turns(until: "the first command to stop") { kill(first, 0) != 0 })
@@ -384,15 +374,11 @@ struct DrivenI3blocksScriptsTests {
     /// before the clock passed it.
     @Test func aPersistentScriptThatExitsIsMarkedStaleAndStartedAgain() throws {
         let scripts = try TestScripts([
-            "flaky": """
-            #!/bin/sh
-            count_file="$(dirname "$0")/runs"
-            n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
-            echo $n > "$count_file"
-            echo "run $n"
-            read -r line
-            exit 3
-            """
+            "flaky": TestScripts.countingRuns(in: "runs") + """
+                echo "run $n"
+                read -r line
+                exit 3
+                """
         ])
         let driven = try DrivenDaemon(
             config: scripts.config(
@@ -468,14 +454,10 @@ struct DrivenI3blocksScriptsTests {
     /// and its entry is never marked stale in between; a failing exit still is.
     @Test func aRepeatingScriptStartsAgainWithoutGoingStale() throws {
         let scripts = try TestScripts([
-            "event": """
-            #!/bin/sh
-            count_file="$(dirname "$0")/events"
-            n=$(( $(cat "$count_file" 2>/dev/null || echo 0) + 1 ))
-            echo $n > "$count_file"
-            echo "event $n"
-            [ "$n" -lt 4 ] || exit 5
-            """
+            "event": TestScripts.countingRuns(in: "events") + """
+                echo "event $n"
+                [ "$n" -lt 4 ] || exit 5
+                """
         ])
         let driven = try DrivenDaemon(
             config: scripts.config(

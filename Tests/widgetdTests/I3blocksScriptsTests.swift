@@ -8,31 +8,18 @@ import Testing
 /// restarts and repeats are `DrivenI3blocksScriptsTests`' (the daemon in the test's process).
 @Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
-    /// A directory holding the scripts, and a daemon on `config` (its `$DIR` replaced by the directory).
+    /// The scripts, and a daemon on `config` (its `$DIR` the scripts' directory) that keeps its files there too.
     final class Bench {
-        let directory: TemporaryDirectory
-        var daemon: DaemonUnderTest!
+        let scripts: TestScripts
+        let daemon: DaemonUnderTest
 
         init(scripts: [String: String], config: String) throws {
-            directory = try TemporaryDirectory()
-            for (name, body) in scripts {
-                let path = try directory.write(name, body)
-                chmod(path, 0o755)
-            }
-            daemon = try DaemonUnderTest(
-                config: config.replacingOccurrences(of: "$DIR", with: directory.url.path), reusing: directory)
+            self.scripts = try TestScripts(scripts)
+            daemon = try DaemonUnderTest(config: self.scripts.config(config), reusing: self.scripts.directory)
         }
 
-        deinit {
-            daemon.stop()
-            directory.remove()
-        }
-
-        func path(_ name: String) -> String { directory.url.path + "/" + name }
-
-        func file(_ name: String) -> String {
-            (try? String(contentsOfFile: path(name), encoding: .utf8)) ?? ""
-        }
+        // The daemon stops before the scripts' directory goes, with `scripts`.
+        deinit { daemon.stop() }
     }
 
     /// A persist command's bad lines are logged within the widget's limit (10 lines in 5 s), as a one-shot run's
@@ -53,10 +40,10 @@ struct I3blocksScriptsTests {
                     interval: persist
                     format: json
                 """)
-        let daemon = bench.daemon!
+        let daemon = bench.daemon
         #expect(
             await daemon.waitFor("forty bad lines", timeout: .seconds(15)) {
-                ((try? String(contentsOfFile: bench.path("printed"), encoding: .utf8)) ?? "").count >= 40
+                ((try? String(contentsOfFile: bench.scripts.path("printed"), encoding: .utf8)) ?? "").count >= 40
             })
         let logged = daemon.log.split(separator: "\n").filter { $0.contains("does not parse") }
         #expect(logged.count <= 11, "\(logged.count) lines: \(logged.suffix(3))")
@@ -68,10 +55,7 @@ struct I3blocksScriptsTests {
             scripts: [
                 "flood":
                     "#!/bin/sh\necho $$ > \"$(dirname \"$0\")/flood.pid\"\ni=0\nwhile :; do i=$((i+1)); echo \"tick $i\"; done\n",
-                "counter": """
-                #!/bin/sh
-                f="$(dirname "$0")/count"; n=$(( $(cat "$f" 2>/dev/null || echo 0) + 1 )); echo $n > "$f"; echo "n $n"
-                """,
+                "counter": TestScripts.countingRuns(in: "count") + #"echo "n $n""#,
             ],
             config: """
                 widgets:
@@ -85,7 +69,7 @@ struct I3blocksScriptsTests {
                     command: [$DIR/counter]
                     output: [waybar, i3bar, i3blocks]
                 """)
-        let daemon = bench.daemon!
+        let daemon = bench.daemon
         #expect(await daemon.waitFor("the flood to show") { daemon.read("flood.i3blocks")?.hasPrefix("tick ") == true })
         #expect(
             await daemon.waitFor("the rate limit's log line") {
@@ -102,7 +86,7 @@ struct I3blocksScriptsTests {
         // Past the limit the daemon stops reading until the second is over, so the script blocks on its full pipe
         // (where it ran flat out, and the daemon with it, reading lines only to skip them): seen blocked in write at
         // every sample for 200 ms. No event tells this, so /proc is sampled (`waitFor`'s pause), up to a deadline.
-        let floodPID = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let floodPID = try #require(bench.scripts.pid("flood.pid"))
         var blockedSince: ContinuousClock.Instant?
         #expect(
             await waitFor("the flooding script held back by its pipe for 200 ms", timeout: .seconds(5)) {
@@ -118,7 +102,7 @@ struct I3blocksScriptsTests {
         #expect(daemon.read("flood.i3bar")?.hasPrefix(#"{"full_text":"tick "#) == true)
         #expect(daemon.read("flood.waybar")?.hasPrefix(#"{"text":"tick "#) == true)
         // The daemon stops it when it stops.
-        let pid = try #require(pid_t(bench.file("flood.pid").trimmingCharacters(in: .whitespacesAndNewlines)))
+        let pid = try #require(bench.scripts.pid("flood.pid"))
         daemon.stop()
         #expect(await waitFor("the flood to stop with the daemon") { kill(pid, 0) != 0 })
     }
