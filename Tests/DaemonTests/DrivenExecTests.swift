@@ -10,6 +10,21 @@ import Testing
 /// (`ExecEndToEndTests`): they wait for the wall clock and need the daemon's own process.
 @Suite("exec kind, on the driven daemon")
 struct DrivenExecTests {
+    /// A driven daemon with one exec widget, `name`, that runs `command`; `options` are the widget's other lines
+    /// (`output: [i3bar]`). Each word goes into the YAML as a JSON string, which YAML reads as it is, so a shell line
+    /// is written here as the shell takes it.
+    private static func daemon(_ name: String, running command: [String], _ options: String...) throws
+        -> DrivenDaemon
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        let words = try command.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
+        let lines =
+            ["widgets:", "  \(name):", "    kind: exec", "    command: [\(words.joined(separator: ", "))]"]
+            + options.map { "    " + $0 }
+        return try DrivenDaemon(config: lines.joined(separator: "\n") + "\n")
+    }
+
     @Test func anI3blocksScriptRunsUnchangedWithItsEnvironment() throws {
         let driven = try DrivenDaemon(
             config: """
@@ -40,19 +55,20 @@ struct DrivenExecTests {
 
     /// The daemon's descriptors (the test process holds many more) are closed in the child.
     @Test func aCommandInheritsNoDescriptorButItsThree() throws {
-        let driven = try DrivenDaemon(
-            config:
-                "widgets:\n  fds:\n    kind: exec\n    command: [python3, -c, \"import os; fds = [int(f) for f in os.listdir('/proc/self/fd')]; print(*sorted(f for f in fds if os.path.exists('/proc/self/fd/%d' % f)))\"]\n"
-        )
+        let driven = try Self.daemon(
+            "fds",
+            running: [
+                "python3", "-c",
+                "import os; fds = [int(f) for f in os.listdir('/proc/self/fd')]; "
+                    + "print(*sorted(f for f in fds if os.path.exists('/proc/self/fd/%d' % f)))",
+            ])
         #expect(driven.turns(until: "the listing") { driven.read("fds.plain")?.hasPrefix("0") == true })
         #expect(driven.read("fds.plain") == "0 1 2\n")
     }
 
     @Test func tenMegabytesOfOutputAreCappedAndLogged() throws {
-        let driven = try DrivenDaemon(
-            config:
-                "widgets:\n  big:\n    kind: exec\n    family: systemSmall\n    command: [sh, -c, 'head -c 10000000 /dev/zero | tr \"\\\\000\" a']\n"
-        )
+        let driven = try Self.daemon(
+            "big", running: ["sh", "-c", #"head -c 10000000 /dev/zero | tr "\\000" a"#], "family: systemSmall")
         #expect(driven.turns(until: "the capped output") { driven.read("big.plain")?.hasPrefix("aaaa") == true })
         // The family, named, still cuts: 24 cells of systemSmall with its ellipsis, and "\n".
         #expect(driven.read("big.plain")?.count == 25)
@@ -61,10 +77,8 @@ struct DrivenExecTests {
 
     /// JSON cut at the cap cannot parse; the failure says it was cut.
     @Test func jsonCutAtTheCapSaysSo() throws {
-        let driven = try DrivenDaemon(
-            config:
-                "widgets:\n  big:\n    kind: exec\n    format: json\n    command: [python3, -c, 'print(\"{\\\"full_text\\\": \\\"\" + \"a\" * 100000 + \"\\\"}\")']\n"
-        )
+        let driven = try Self.daemon(
+            "big", running: ["python3", "-c", #"print("{\"full_text\": \"" + "a" * 100000 + "\"}")"#], "format: json")
         #expect(
             driven.turns(until: "the failure") {
                 driven.log.contains("printed JSON that does not parse") && driven.log.contains("(output cut at 64 KiB")
@@ -77,10 +91,8 @@ struct DrivenExecTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let pidFile = directory.url.path + "/app.pid"
-        let driven = try DrivenDaemon(
-            config:
-                "widgets:\n  app:\n    kind: exec\n    command: [sh, -c, 'echo \"open $BLOCK_BUTTON\"; sleep 60 & echo $! > \(pidFile)']\n    timeout: 3s\n"
-        )
+        let driven = try Self.daemon(
+            "app", running: ["sh", "-c", #"echo "open $BLOCK_BUTTON"; sleep 60 & echo $! > "# + pidFile], "timeout: 3s")
         defer {
             if let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap({
                 Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -99,10 +111,7 @@ struct DrivenExecTests {
     }
 
     @Test func exitStatus33IsUrgent() throws {
-        let driven = try DrivenDaemon(
-            config:
-                "widgets:\n  battery:\n    kind: exec\n    command: [sh, -c, 'echo 5%; exit 33']\n    output: [i3bar, waybar]\n"
-        )
+        let driven = try Self.daemon("battery", running: ["sh", "-c", "echo 5%; exit 33"], "output: [i3bar, waybar]")
         #expect(
             driven.turns(until: "the urgent block and class") {
                 driven.read("battery.i3bar")?.contains("\"urgent\":true") == true
@@ -116,9 +125,7 @@ struct DrivenExecTests {
     }
 
     @Test func aClickRunsTheCommandWithBlockButton() throws {
-        let driven = try DrivenDaemon(
-            config:
-                "widgets:\n  clicky:\n    kind: exec\n    command: [sh, -c, 'echo \"b=$BLOCK_BUTTON x=$BLOCK_X\"']\n")
+        let driven = try Self.daemon("clicky", running: ["sh", "-c", #"echo "b=$BLOCK_BUTTON x=$BLOCK_X""#])
         #expect(driven.turns(until: "the first run") { driven.read("clicky.plain") == "b= x=\n" })
         // BLOCK_X is i3bar's x, on the screen, as i3blocks sets it; the position in the block is relative_x.
         let click = driven.commandTakingTurns([
