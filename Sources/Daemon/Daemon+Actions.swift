@@ -90,6 +90,8 @@ extension Daemon {
         guard let onARule = reloadsOnARule(name) else { return }
         if onARule, !evenUnfollowed, !updateSubscribers.isFollowed(name) {
             recordsBehind.insert(name)
+            // Not wanted until someone follows it: a write of it that failed is no failure meanwhile.
+            outputRetry.succeeded(name, .record)
             return
         }
         recordsBehind.remove(name)

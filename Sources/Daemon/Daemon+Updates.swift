@@ -143,8 +143,10 @@ extension Daemon {
     func stopServingUpdates() {
         for bar in updateSubscribers.subscribedBars { writeLineFile(of: bar) }
         for name in recordsBehind.sorted() { writeRecord(of: name, evenUnfollowed: true) }
-        updateSubscribers.dropAll()
+        // The socket first: a client that sees its connection end and connects again at once finds no socket, and
+        // waits for the next daemon's, rather than connecting to this one as it goes.
         updateSubscribers.stopListening()
+        updateSubscribers.dropAll()
     }
 
     /// The socket's file went or was replaced (the runtime directory's repair): listens again.

@@ -22,7 +22,7 @@ struct DirectoryGuard {
     static let outputParentMask: Inotify.Mask = [.create, .movedTo, .delete, .movedFrom, .deleteSelf, .moveSelf]
     static let runtimeMask: Inotify.Mask = [.delete, .movedFrom, .movedTo, .create, .deleteSelf, .moveSelf]
     /// The entries of the runtime directory whose loss or replacement is repaired.
-    static let runtimeEntries: Set<String> = ["control", "lock", "acks", "status", "daemon.json"]
+    static let runtimeEntries: Set<String> = ["control", "updates", "lock", "acks", "status", "daemon.json"]
     private static let selfEvents: Inotify.Mask = [.deleteSelf, .moveSelf, .ignored]
 
     /// The output directory, as configured (maybe with trailing slashes).

@@ -9,6 +9,10 @@ struct UpdateSubscribers {
     /// The most connections kept at once: each is a descriptor the loop polls. A bar per output of a few bars, and a few
     /// `show --follow`s, are a handful; beyond this, a new connection is closed at once.
     static let maxConnections = 32
+    /// How many connections may wait to be taken: every client that connects between two turns of the loop (an
+    /// i3blocks config's `show --follow` blocks starting together) must get through, since a client whose `connect`
+    /// fails finds no daemon. Those over `maxConnections` are taken and closed at once.
+    static let backlog: Int32 = 128
     /// The longest message a connection may send (`UpdatesMessage.longestFollow` and a little).
     static let maxMessage = 64 * 1024
 
@@ -43,7 +47,7 @@ struct UpdateSubscribers {
             }
             _ = unlink(path)
         }
-        let socket = try PacketSocket.listen(at: path)
+        let socket = try PacketSocket.listen(at: path, backlog: Self.backlog)
         _ = try systemCall("lstat", path) { lstat(path, &info) }
         listener = Listener(socket: socket, path: path, identity: (UInt64(info.st_dev), UInt64(info.st_ino)))
         updateDescriptors()

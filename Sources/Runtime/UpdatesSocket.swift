@@ -6,8 +6,8 @@
 /// - `follow NAME NAME …`: the widgets' records (`<name>.json`), kept current. A sampled widget's record (a kind that
 ///   reloads on a rule of its own, `WidgetKind.nextScheduledReload`) is written only while someone follows it, so a
 ///   bar that only shows the widget costs no record per sample; the daemon writes every followed record that is behind
-///   and answers `current`, then writes each new one as it comes. `widgetd show` and `list` follow for as long as they
-///   read, `show --follow` and `widgetd bar --widgets` for as long as they run.
+///   and answers `current`, then writes each new one as it comes. `widgetd show`, `list` and a `--wait` that prints what
+///   widgets show follow for as long as they read, `show --follow` and `widgetd bar --widgets` for as long as they run.
 public enum UpdatesMessage: Equatable, Sendable {
     case subscribe(bar: String)
     case follow(widgets: [String])

@@ -19,13 +19,25 @@ public final class PacketSocket: Sendable {
     }
 
     /// A socket listening at `path`, which must not exist. Its file gets mode 0600: only the user connects.
+    ///
+    /// The file appears at `path` only once the socket listens: it is bound under a temporary name beside it and
+    /// renamed. A client that waits for the file to appear (inotify) and connects then would otherwise be refused
+    /// between `bind` and `listen`, and see no change after.
     public static func listen(at path: String, backlog: Int32 = 16) throws(SystemError) -> PacketSocket {
         let socket = try make()
-        _ = try systemCall("bind", path) {
-            withAddress(of: path) { address, length in bind(socket.rawValue, address, length) }
+        let temporary = Path.directory(of: path) + "/.\(getpid()).socket"
+        _ = unlink(temporary)
+        _ = try systemCall("bind", temporary) {
+            withAddress(of: temporary) { address, length in bind(socket.rawValue, address, length) }
         }
-        _ = try systemCall("chmod", path) { chmod(path, 0o600) }
-        _ = try systemCall("listen", path) { Glibc.listen(socket.rawValue, backlog) }
+        do throws(SystemError) {
+            _ = try systemCall("chmod", temporary) { chmod(temporary, 0o600) }
+            _ = try systemCall("listen", temporary) { Glibc.listen(socket.rawValue, backlog) }
+            _ = try systemCall("rename", path) { rename(temporary, path) }
+        } catch {
+            _ = unlink(temporary)
+            throw error
+        }
         return socket
     }
 

@@ -149,6 +149,8 @@ struct BarCommandTests {
                 ["0.25", "0.25", "0.25", "0.25"], ["1.50", "1.50", "1.50", "1.50"], ["2.75", "2.75", "2.75", "2.75"],
             ],
             "one line per change: \(texts)")
+        // The bar gone, its line goes back to its file once the daemon sees the connection end.
+        #expect(await daemon.waitFor("the bar's file back") { daemon.read("main.bar") != nil })
         let line = try #require(daemon.read("main.bar"))
         let blocks = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
         #expect(blocks.map { $0["instance"] as? String } == widgets, "\(line)")

@@ -36,9 +36,12 @@ enum ControlLineCommand {
                 try ControlClient.sendAndWait(ControlCommand(action), paths: paths.control)
                 // What the widget shows now: the click's or intent's result, or, for a click on a command, the
                 // widget as it was.
-                if case .click(let instance, _, _, _, _) = action, let text = ShownText.of(instance, in: paths.output) {
+                if case .click(let instance, _, _, _, _) = action,
+                    let text = ShownText.of(instance, in: paths.output, updates: paths.control.updates)
+                {
                     console.out(text)
-                } else if case .intent(let instance, _, _) = action, let text = ShownText.of(instance, in: paths.output)
+                } else if case .intent(let instance, _, _) = action,
+                    let text = ShownText.of(instance, in: paths.output, updates: paths.control.updates)
                 {
                     console.out(text)
                 }

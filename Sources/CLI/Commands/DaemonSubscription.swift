@@ -16,6 +16,9 @@ final class DaemonSubscription {
     private(set) var connection: PacketSocket?
     /// Whether the connection brought a message yet.
     private var served = false
+    /// The socket file the connection was made to: a connection that ends before any message was turned away by that
+    /// daemon while its file is still there, and else by a daemon that stopped (a newer one may listen already).
+    private var connectedTo: SocketFile?
     /// While not connected: the socket's path, watched.
     private var watch: (inotify: Inotify, socket: RecordWatch)?
     /// A message is read into this, at most its size; allocated, not filled, so pages a message never reaches stay
@@ -85,12 +88,27 @@ final class DaemonSubscription {
 
     /// Connects and asks; false when no daemon listens or it could not be asked. Connected, nothing is watched.
     private func connect() -> Bool {
+        let file = SocketFile(at: socketPath)
         guard let socket = try? PacketSocket.connect(to: socketPath) else { return false }
         guard request.bytes.withUnsafeBytes({ socket.send($0) }) == .sent else { return false }
         connection = socket
         served = false
+        connectedTo = file
         watch = nil
         return true
+    }
+
+    /// A socket file's device and inode.
+    private struct SocketFile: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init?(at path: String) {
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
     }
 
     private func receive(from socket: PacketSocket) -> [UInt8]? {
@@ -103,13 +121,17 @@ final class DaemonSubscription {
         case .closed:
             connection = nil
             if served, connect() { return nil }
+            // Turned away, it does not ask the same daemon again until its socket changes.
+            let turnedAway = !served && connectedTo != nil && SocketFile(at: socketPath) == connectedTo
             // Nothing to wait on but its owner's other descriptors: it stays unconnected.
-            try? startWatching()
+            try? startWatching(connecting: !turnedAway)
             return nil
         }
     }
 
-    private func startWatching() throws(SystemError) {
+    /// Watches the socket's path; `connecting`: and connects once the watch is in place, for a daemon that started
+    /// listening before it (not after the daemon turned this away: it would again).
+    private func startWatching(connecting: Bool = true) throws(SystemError) {
         let runtime = Path.directory(of: socketPath)
         do {
             try PrivateDirectory.make(runtime)
@@ -119,6 +141,6 @@ final class DaemonSubscription {
         let inotify = try Inotify()
         watch = (inotify, try RecordWatch(record: socketPath, in: runtime, on: inotify))
         // A daemon that started listening before the watch: seen now, not at its first change.
-        _ = connect()
+        if connecting { _ = connect() }
     }
 }

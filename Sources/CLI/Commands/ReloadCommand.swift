@@ -37,7 +37,9 @@ enum ReloadCommand {
                 // What the reload brought: a named widget's text alone, else each widget's with its name.
                 var named = true
                 if case .instance = target { named = false }
-                for line in ShownText.lines(of: confirmed.widgets, in: paths.output, named: named) { console.out(line) }
+                for line in ShownText.lines(
+                    of: confirmed.widgets, in: paths.output, updates: paths.control.updates, named: named)
+                { console.out(line) }
             } else {
                 try ControlClient.send(ControlCommand(.reload(target)), fifo: paths.control.fifo)
             }

@@ -41,7 +41,7 @@ enum WidgetTable {
     /// `list`'s table: every column in full, times as ISO 8601, for reading and for scripts.
     static func lines(_ widgets: [Row], paths: DaemonPaths) -> [String] {
         var rows = [["NAME", "KIND", "FAMILY", "TEXT", "POLICY", "NEXT RELOAD", "LAST ERROR"]]
-        let following = followSampled(widgets, paths: paths)
+        let following = follow(widgets, paths: paths)
         defer { withExtendedLifetime(following) {} }
         let gone = GonePlugins(statusDirectory: paths.plugins)
         for widget in widgets {
@@ -67,7 +67,7 @@ enum WidgetTable {
         _ widgets: [Row], paths: DaemonPaths, now: Date, zone: Zone, width: Int = 80, textWidth: Int = 24
     ) -> [String] {
         var rows = [["NAME", "KIND", "TEXT", "NEXT RELOAD", "LAST ERROR"]]
-        let following = followSampled(widgets, paths: paths)
+        let following = follow(widgets, paths: paths)
         defer { withExtendedLifetime(following) {} }
         let gone = GonePlugins(statusDirectory: paths.plugins)
         for widget in widgets {
@@ -109,12 +109,12 @@ enum WidgetTable {
         return aligned(rows)
     }
 
-    /// Follows the records of the sampled widgets (a kind that reloads on a rule): the daemon writes those only while
-    /// someone follows them (`UpdatesMessage.follow`). The connections stay open while the table is made.
-    private static func followSampled(_ widgets: [Row], paths: DaemonPaths) -> [PacketSocket] {
-        let now = Date()
-        let sampled = widgets.filter { $0.nextScheduledReload(now) != nil }.map(\.name)
-        return sampled.isEmpty ? [] : DaemonSubscription.follow(sampled, socketPath: paths.control.updates)
+    /// Follows the widgets' records: the daemon writes a sampled widget's (a kind that reloads on a rule) only while
+    /// someone follows it (`UpdatesMessage.follow`), and which widgets are sampled is the daemon's to say: the rows of
+    /// the records in the output directory carry no rule, nor does a widget of a kind this CLI does not know. The
+    /// connections stay open while the table is made.
+    private static func follow(_ widgets: [Row], paths: DaemonPaths) -> [PacketSocket] {
+        widgets.isEmpty ? [] : DaemonSubscription.follow(widgets.map(\.name), socketPath: paths.control.updates)
     }
 
     /// What the daemon last wrote of `widget`: its current text ("-" before any) and its status file.
