@@ -74,6 +74,10 @@ struct DrivenUpdatesSocketTests {
         #expect(driven.turns(until: "the socket back") { access(path, F_OK) == 0 }, "\(driven.log)")
         let bar = try UpdatesClient(driven, bar: "main")
         #expect(driven.turns(until: "its line") { !bar.messages().texts.isEmpty })
+        // The socket put back is the daemon's own: no repair after repair.
+        for _ in 0..<3 { driven.advance(by: DirectoryGuard.repairDelay) }
+        #expect(Self.count("was deleted: listening on it again", in: driven.log) == 1, "\(driven.log)")
+        #expect(driven.daemon.directoryGuard.runtimeRepairDue == nil)
     }
 
     /// Takes turns of the daemon and of a client's loop (`widgetd bar --bar`'s): the client takes in what wakes it.
