@@ -7,6 +7,9 @@
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <fcntl.h>
+#include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <spawn.h>
@@ -43,6 +46,70 @@ static inline int widgetd_pidfd_open(pid_t pid) {
 static inline int widgetd_accept_nonblocking(int listener) {
     extern int accept4(int, struct sockaddr *, socklen_t *, int);
     return accept4(listener, 0, 0, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+// Both are Linux's, declared only for _GNU_SOURCE builds (fcntl.h, sys/socket.h).
+#ifndef F_GETPIPE_SZ
+#define F_GETPIPE_SZ 1032
+#endif
+#ifndef MSG_CMSG_CLOEXEC
+#define MSG_CMSG_CLOEXEC 0x40000000
+#endif
+
+// SCM_RIGHTS needs the CMSG_* macros, which Swift does not import: a bar hands the daemon its standard output (i3bar's
+// pipe) with one message, so the daemon writes the bar's lines itself.
+static inline ssize_t widgetd_send_with_descriptor(int socket, const void *bytes, size_t count, int descriptor) {
+    struct iovec part = { (void *)bytes, count };
+    union { char space[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = { 0 };
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof control.space;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &descriptor, sizeof(int));
+    return sendmsg(socket, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+// Receives one message and the descriptor passed with it, if any (*descriptor -1 when none), close-on-exec. MSG_TRUNC
+// returns a cut message's whole length, as recv does.
+static inline ssize_t widgetd_receive_with_descriptor(int socket, void *bytes, size_t count, int *descriptor) {
+    struct iovec part = { bytes, count };
+    union { char space[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    struct msghdr message = { 0 };
+    message.msg_iov = &part;
+    message.msg_iovlen = 1;
+    message.msg_control = control.space;
+    message.msg_controllen = sizeof control.space;
+    *descriptor = -1;
+    ssize_t length = recvmsg(socket, &message, MSG_DONTWAIT | MSG_TRUNC | MSG_CMSG_CLOEXEC);
+    if (length < 0) return length;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS
+            && header->cmsg_len >= CMSG_LEN(sizeof(int))) {
+            int passed[4];
+            size_t number = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            if (number > 4) number = 4;
+            memcpy(passed, CMSG_DATA(header), number * sizeof(int));
+            for (size_t index = 0; index < number; index++) {
+                if (*descriptor < 0) *descriptor = passed[index]; else close(passed[index]);
+            }
+        }
+    }
+    return length;
+}
+
+// The bytes waiting in a pipe, and its capacity: whether a line fits without a partial write.
+static inline int widgetd_pipe_room(int pipe) {
+    int queued = 0;
+    if (ioctl(pipe, FIONREAD, &queued) < 0) return -1;
+    int capacity = fcntl(pipe, F_GETPIPE_SZ);
+    if (capacity < 0) return -1;
+    return capacity - queued;
 }
 
 static inline int widgetd_parent_death_signal(int signal) {

@@ -1,5 +1,6 @@
 import Basics
 import FoundationEssentials
+import Glibc
 import Output
 import Runtime
 import System
@@ -45,11 +46,14 @@ extension Daemon {
         guard let (socket, asked) = updateSubscribers.connection(descriptor) else { return }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: UpdateSubscribers.maxMessage, alignment: 1)
         defer { buffer.deallocate() }
-        switch socket.receive(into: buffer) {
+        let (received, passed) = socket.receiveWithDescriptor(into: buffer)
+        switch received {
         case .nothing:
             return
         case .closed:
             dropConnection(descriptor)
+        case .message(let count) where asked?.isSubscription == true:
+            takeBarsWord(UnsafeRawBufferPointer(rebasing: buffer[..<count]), passing: passed, on: descriptor)
         case .truncated,
             .message where asked != nil:
             log(.warning, from: Self.updatesSource, "a connection said more than one request: closed it")
@@ -63,7 +67,7 @@ extension Daemon {
                 updateSubscribers.record(.follow(widgets: widgets), of: descriptor)
                 for name in widgets where recordsBehind.contains(name) { writeRecord(of: name) }
                 send(Array(UpdatesMessage.current.utf8), to: socket, saying: "the records are current")
-            case .subscribe?, nil:
+            case .subscribe?, .writeLines?, .pause?, .resume?, nil:
                 let said = String(decoding: message, as: UTF8.self)
                 log(
                     .warning, from: Self.updatesSource,
@@ -77,12 +81,46 @@ extension Daemon {
         let first = !updateSubscribers.isSubscribed(bar)
         updateSubscribers.record(.subscribe(bar: bar), of: descriptor)
         if first { removeLineFile(of: bar) }
-        // The current line at once; none yet: the turn's end renders it and sends it to every subscriber.
+        sendCurrentLine(of: bar, to: descriptor)
+    }
+
+    /// The current line to the subscriber on `descriptor`; none yet: the turn's end renders it and sends it to every
+    /// subscriber.
+    private func sendCurrentLine(of bar: String, to descriptor: Int32) {
+        guard let subscriber = updateSubscribers.subscriber(descriptor) else { return }
         if let line = barLines.line(of: bar) {
-            send(line, to: [socket], of: bar)
+            send(line, to: [subscriber], of: bar)
         } else {
             barLines.markChanged(bar)
         }
+    }
+
+    /// What a subscribed bar may say after its subscription: take its lines on its standard output, or stop and
+    /// continue them as i3bar asks it. Anything else closes the connection.
+    private func takeBarsWord(_ message: UnsafeRawBufferPointer, passing passed: FileDescriptor?, on descriptor: Int32)
+    {
+        guard case .subscribe(let bar)? = updateSubscribers.connection(descriptor)?.request else { return }
+        switch UpdatesMessage(message) {
+        case .writeLines? where passed.map(Self.isPipe) == true && (try? passed?.setNonBlocking()) != nil:
+            updateSubscribers.write(to: passed!, for: descriptor)
+            sendCurrentLine(of: bar, to: descriptor)
+        case .pause?:
+            updateSubscribers.pause(true, for: descriptor)
+        case .resume?:
+            updateSubscribers.pause(false, for: descriptor)
+            sendCurrentLine(of: bar, to: descriptor)
+        default:
+            let said = String(decoding: message, as: UTF8.self)
+            log(
+                .warning, from: Self.updatesSource,
+                "a bar said '\(LogText.excerpt(said))' after its subscription: closed the connection")
+            dropConnection(descriptor)
+        }
+    }
+
+    /// Whether `descriptor` is a pipe (i3bar's): the only output the daemon writes a bar's lines to.
+    private static func isPipe(_ descriptor: FileDescriptor) -> Bool {
+        (try? descriptor.status()).map { $0.st_mode & S_IFMT == S_IFIFO } ?? false
     }
 
     /// Closes a connection; the last subscriber of a bar gone, its line goes back to its file.
@@ -92,10 +130,23 @@ extension Daemon {
         writeLineFile(of: bar)
     }
 
-    /// Sends `line` to `subscribers` of `bar`; one that cannot take it is let go.
-    func send(_ line: String, to subscribers: [PacketSocket], of bar: String) {
+    /// Sends `line` to `subscribers` of `bar`, as a message or written to the bar's output; one that cannot take it
+    /// is let go.
+    func send(_ line: String, to subscribers: [UpdateSubscribers.Subscriber], of bar: String) {
         let bytes = Array(line.utf8)
-        for socket in subscribers { send(bytes, to: socket, saying: "a line of bar \(bar)") }
+        // On the bar's output, after the line before it: i3bar's protocol is one endless JSON array.
+        var written: [UInt8] { [UInt8(ascii: ",")] + bytes + [UInt8(ascii: "\n")] }
+        for subscriber in subscribers {
+            guard let output = subscriber.output else {
+                send(bytes, to: subscriber.socket, saying: "a line of bar \(bar)")
+                continue
+            }
+            guard !subscriber.paused else { continue }
+            // Whole or not at all: a line cut in i3bar's pipe would break its protocol for good.
+            guard !written.withUnsafeBytes({ output.writeWholeToPipe($0) }) else { continue }
+            log(.info, from: Self.updatesSource, "bar \(bar)'s output is full or gone: closed its subscription")
+            dropConnection(subscriber.socket.rawValue)
+        }
     }
 
     /// Sends `bytes` as one message; a connection that cannot take it is let go.

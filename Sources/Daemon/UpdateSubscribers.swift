@@ -35,6 +35,18 @@ struct UpdateSubscribers {
     private struct Connection {
         let socket: PacketSocket
         var request: Request?
+        /// A bar's standard output, which the daemon writes the bar's lines to itself (`UpdatesMessage.writeLines`).
+        var output: FileDescriptor?
+        /// i3bar asked the bar to stop its output (`UpdatesMessage.pause`).
+        var paused = false
+    }
+
+    /// A bar subscribed to its line: where its lines go, and whether they are wanted now.
+    struct Subscriber {
+        let socket: PacketSocket
+        /// The bar's standard output, written by the daemon; nil: the line is sent as a message.
+        let output: FileDescriptor?
+        let paused: Bool
     }
 
     /// Listens at `path`, replacing a socket left there by an earlier daemon (the caller holds the lock, so none
@@ -89,6 +101,15 @@ struct UpdateSubscribers {
         connections[descriptor]?.request = request
     }
 
+    /// The daemon writes `descriptor`'s bar's lines to `output` from now on.
+    mutating func write(to output: FileDescriptor, for descriptor: Int32) {
+        connections[descriptor]?.output = output
+    }
+
+    mutating func pause(_ paused: Bool, for descriptor: Int32) {
+        connections[descriptor]?.paused = paused
+    }
+
     /// Closes `descriptor`'s connection; returns what it had asked for.
     @discardableResult
     mutating func drop(_ descriptor: Int32) -> Request? {
@@ -120,9 +141,18 @@ struct UpdateSubscribers {
         connections[descriptor].map { ($0.socket, $0.request) }
     }
 
+    /// The subscriber on `descriptor`'s connection; nil when it subscribed to no bar.
+    func subscriber(_ descriptor: Int32) -> Subscriber? {
+        guard let connection = connections[descriptor], case .subscribe? = connection.request else { return nil }
+        return Subscriber(socket: connection.socket, output: connection.output, paused: connection.paused)
+    }
+
     /// The connections subscribed to `bar`.
-    func subscribers(of bar: String) -> [PacketSocket] {
-        connections.values.compactMap { $0.request == .subscribe(bar: bar) ? $0.socket : nil }
+    func subscribers(of bar: String) -> [Subscriber] {
+        connections.values.compactMap {
+            $0.request == .subscribe(bar: bar)
+                ? Subscriber(socket: $0.socket, output: $0.output, paused: $0.paused) : nil
+        }
     }
 
     func isSubscribed(_ bar: String) -> Bool {

@@ -11,6 +11,17 @@
 public enum UpdatesMessage: Equatable, Sendable {
     case subscribe(bar: String)
     case follow(widgets: [String])
+    /// After `subscribe`, with a descriptor passed along (`SCM_RIGHTS`): the bar's standard output, i3bar's pipe. The
+    /// daemon writes the bar's lines there itself from then on, each as `,LINE` and a newline (the bar wrote the
+    /// protocol's header and a first line), so no second process wakes for a line.
+    case writeLines
+    /// After `writeLines`: i3bar asked the bar to stop its output (the bar is hidden), or to continue it.
+    case pause, resume
+
+    /// Whether this is a bar's subscription, after which the bar may say `write`, `pause` and `resume`.
+    public var isSubscription: Bool {
+        if case .subscribe = self { true } else { false }
+    }
 
     /// The daemon's answer to `follow`, once the records are current.
     public static let current = "current"
@@ -40,6 +51,9 @@ public enum UpdatesMessage: Equatable, Sendable {
         switch self {
         case .subscribe(let bar): Array(("subscribe " + bar).utf8)
         case .follow(let widgets): Array((["follow"] + widgets).joined(separator: " ").utf8)
+        case .writeLines: Array("write".utf8)
+        case .pause: Array("pause".utf8)
+        case .resume: Array("resume".utf8)
         }
     }
 
@@ -52,6 +66,9 @@ public enum UpdatesMessage: Equatable, Sendable {
             self = .subscribe(bar: words[1])
         case "follow" where words.count >= 2 && !words.dropFirst().contains(""):
             self = .follow(widgets: Array(words.dropFirst()))
+        case "write" where words.count == 1: self = .writeLines
+        case "pause" where words.count == 1: self = .pause
+        case "resume" where words.count == 1: self = .resume
         default:
             return nil
         }

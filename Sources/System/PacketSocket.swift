@@ -102,6 +102,31 @@ public final class PacketSocket: Sendable {
         return code == EAGAIN || code == EWOULDBLOCK ? .nothing : .closed
     }
 
+    /// Sends `bytes` as one message with `descriptor` passed along (`SCM_RIGHTS`): the other end gets its own copy.
+    public func send(_ bytes: UnsafeRawBufferPointer, passing descriptor: Int32) -> Sent {
+        let sent = retryingInterrupted {
+            widgetd_send_with_descriptor(rawValue, bytes.baseAddress, bytes.count, descriptor)
+        }
+        if sent >= 0 { return .sent }
+        let code = errno
+        return code == EAGAIN || code == EWOULDBLOCK ? .full : .failed(errno: code)
+    }
+
+    /// Takes the next message into `buffer`, without waiting, with the descriptor passed along with it, if one was.
+    public func receiveWithDescriptor(into buffer: UnsafeMutableRawBufferPointer) -> (Received, FileDescriptor?) {
+        var passed: Int32 = -1
+        let length = retryingInterrupted {
+            widgetd_receive_with_descriptor(rawValue, buffer.baseAddress, buffer.count, &passed)
+        }
+        let descriptor = passed >= 0 ? FileDescriptor(owning: passed) : nil
+        if length > 0 {
+            return (length > buffer.count ? .truncated(length: length) : .message(count: length), descriptor)
+        }
+        if length == 0 { return (.closed, nil) }
+        let code = errno
+        return (code == EAGAIN || code == EWOULDBLOCK ? .nothing : .closed, nil)
+    }
+
     /// `body`'s result with `path` as a `sockaddr_un`; a path too long for one is -1 with `errno` `ENAMETOOLONG`.
     private static func withAddress(of path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
         var address = sockaddr_un()

@@ -116,4 +116,94 @@ struct DrivenBarSubscriptionTests {
         #expect(subscriber.messages().closed)
         #expect(access(driven.runtime + "/updates", F_OK) != 0)
     }
+
+    /// A pipe's read end, non-blocking, and what has come through it.
+    private final class PipeEnd {
+        let read: Int32
+        let write: Int32
+
+        init() {
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            (read, write) = (ends[0], ends[1])
+            #expect(fcntl(read, F_SETFL, O_NONBLOCK) == 0)
+        }
+
+        deinit {
+            close(read)
+            close(write)
+        }
+
+        /// What came since the last call.
+        func text() -> String {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = Glibc.read(read, &chunk, chunk.count)
+                guard count > 0 else { break }
+                bytes += chunk[..<count]
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// A bar hands its standard output, i3bar's pipe, to the daemon, which writes each new line there itself, after a
+    /// comma as i3bar's protocol continues; it stops while i3bar paused the bar and writes the current line when it
+    /// continues. No line comes as a message meanwhile.
+    @Test func aBarHandsItsOutputToTheDaemonWhichWritesItsLinesPausedAndContinued() throws {
+        let driven = try Self.daemon()
+        let bar = try UpdatesClient(driven, bar: "main")
+        #expect(driven.turns(until: "the first line") { bar.messages().texts.map(Self.texts) == [["tick 0"]] })
+        let output = PipeEnd()
+        bar.say(.writeLines, passing: output.write)
+        var written = ""
+        #expect(driven.turns(until: "the current line, written") { (written += output.text(), written).1 != "" })
+        #expect(written.hasPrefix(",[") && written.hasSuffix("]\n"), "\(written)")
+        #expect(Self.texts(String(written.dropFirst().dropLast())) == ["tick 0"])
+        driven.advance(by: 1)
+        driven.settle()
+        let next = output.text()
+        #expect(next.hasPrefix(",[") && next.hasSuffix("]\n"), "\(next)")
+        #expect(Self.texts(String(next.dropFirst().dropLast())) == ["tick 1"])
+        bar.say(.pause)
+        driven.settle()
+        driven.advance(by: 1)
+        driven.settle()
+        #expect(output.text() == "", "paused")
+        bar.say(.resume)
+        #expect(driven.turns(until: "the current line") { (written = output.text(), written).1 != "" })
+        #expect(Self.texts(String(written.dropFirst().dropLast())) == ["tick 2"])
+        #expect(bar.messages() == ([], false), "no message while the daemon writes the lines")
+    }
+
+    /// A bar's output that is no pipe is not taken, and i3bar's pipe that stays full (i3bar stopped reading) is let go
+    /// with the subscription, rather than a line cut in it or the daemon waiting.
+    @Test func anOutputThatIsNoPipeIsRefusedAndAFullOneIsLetGo() throws {
+        let driven = try Self.daemon(ticks: 5000)
+        let file = try #require(FileHandle(forWritingAtPath: "/dev/null"))
+        let notAPipe = try UpdatesClient(driven, bar: "main")
+        notAPipe.say(.writeLines, passing: file.fileDescriptor)
+        #expect(driven.turns(until: "refused") { notAPipe.messages().closed })
+        #expect(driven.log.contains("a bar said 'write' after its subscription: closed the connection"))
+        let bar = try UpdatesClient(driven, bar: "main")
+        let output = PipeEnd()
+        // F_SETPIPE_SZ (Linux's; Glibc declares it for _GNU_SOURCE only): one page, a handful of lines.
+        #expect(fcntl(output.write, 1031, 4096) >= 0)
+        bar.say(.writeLines, passing: output.write)
+        var seconds = 0
+        while !driven.log.contains("bar main's output is full or gone"), seconds < 1000 {
+            seconds += 1
+            driven.advance(by: 1)
+            driven.settle()
+        }
+        #expect(driven.log.contains("bar main's output is full or gone: closed its subscription"))
+        var closed = false
+        for _ in 0..<10_000 where !closed { closed = bar.messages().closed }
+        #expect(closed)
+        // Only whole lines came through.
+        let text = output.text()
+        #expect(
+            text.hasSuffix("]\n") && text.split(separator: "\n").allSatisfy { $0.hasPrefix(",[") }, "\(text.suffix(80))"
+        )
+    }
 }

@@ -37,4 +37,12 @@ final class UpdatesClient {
             }
         }
     }
+
+    /// Says `message` after the request, with `descriptor` passed along when given.
+    func say(_ message: UpdatesMessage, passing descriptor: Int32? = nil) {
+        let sent = message.bytes.withUnsafeBytes { bytes in
+            descriptor.map { socket.send(bytes, passing: $0) } ?? socket.send(bytes)
+        }
+        #expect(sent == .sent)
+    }
 }

@@ -142,7 +142,8 @@ enum BarCommand {
         var trimDue = true
         while true {
             let now = Date()
-            if !paused {
+            // While the daemon writes the bar's lines itself (`BarLineFeed.handOver`), this process writes none.
+            if !paused && feed?.handedOver == nil {
                 let line: [UInt8]
                 if let feed {
                     line = feed.line ?? Array(BarLine.line(items.map(BarBlock.missing)).utf8)
@@ -165,6 +166,7 @@ enum BarCommand {
                     last = line
                 }
             }
+            if let feed, !first, !paused { feed.handOver(lifetime.output) }
             if trimDue && !first {
                 trimDue = false
                 WorkingSet.trim()
@@ -184,6 +186,7 @@ enum BarCommand {
                     paused = signal == stopSignal
                     // Resumed: i3bar shows the line it gets next, so write the current one even if unchanged.
                     if !paused { last = nil }
+                    feed?.pause(paused)
                 }
             }
             if let input = clicks, ready.contains(input.rawValue),
@@ -195,7 +198,8 @@ enum BarCommand {
             }
             if let descriptor = following?.descriptor, ready.contains(descriptor) { _ = following?.take() }
             if let feed {
-                feed.take(ready)
+                // The daemon stopped writing the bar's output: its current line is this process's to write again.
+                if feed.take(ready) { last = nil }
             } else if let source = recordWatch?.watcher.fileDescriptor, ready.contains(source) {
                 if var watch = recordWatch {
                     for path in changedRecordsOfOneTurn(&watch) {

@@ -16,6 +16,10 @@ final class BarLineFeed {
     private let subscription: DaemonSubscription
     /// While not subscribed: the line file, watched.
     private var fileWatch: (inotify: Inotify, line: RecordWatch)?
+    /// The bar's standard output, while the daemon writes the bar's lines to it itself (`UpdatesMessage.writeLines`).
+    private(set) var handedOver: Int32?
+    /// Which of the subscription's connections it was handed over on.
+    private var handedOverOn = 0
     private let output: String
     /// The line file is read into this, grown to fit.
     private var fileBuffer = [UInt8](repeating: 0, count: 4096)
@@ -42,10 +46,39 @@ final class BarLineFeed {
         [subscription.descriptor, fileWatch?.inotify.fileDescriptor].compactMap { $0 }
     }
 
-    /// Takes in what made `ready` descriptors readable.
-    func take(_ ready: Set<Int32>) {
+    /// Hands `output`, the bar's standard output, to the daemon, which writes the bar's lines there itself from then
+    /// on, so this process sleeps while lines come. Only a pipe (i3bar's, swaybar's) is handed over, and only once
+    /// this process has written the protocol's header and a first line; while it is, the line here is not kept.
+    func handOver(_ output: Int32) {
+        guard handedOver == nil, subscription.isConnected, Self.isPipe(output) else { return }
+        guard subscription.say(.writeLines, passing: output) else { return }
+        handedOver = output
+        handedOverOn = subscription.connectionsMade
+    }
+
+    /// i3bar asked to stop (`paused`) or continue the bar's output: said to the daemon while it writes it.
+    func pause(_ paused: Bool) {
+        if handedOver != nil { _ = subscription.say(paused ? .pause : .resume) }
+    }
+
+    private static func isPipe(_ descriptor: Int32) -> Bool {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+    }
+
+    /// Takes in what made `ready` descriptors readable; true when the daemon stopped writing the bar's output, which
+    /// is this process's to write again, its current line first.
+    func take(_ ready: Set<Int32>) -> Bool {
         if let descriptor = subscription.descriptor, ready.contains(descriptor), let message = subscription.take() {
             take(message)
+        }
+        var takenBack = false
+        // The connection it was handed over on ended (a new one, made at once, has not been handed it).
+        if let output = handedOver, subscription.connectionsMade != handedOverOn {
+            handedOver = nil
+            takenBack = true
+            // The daemon made it non-blocking; this process's writes wait for i3bar again.
+            try? FileDescriptor.setNonBlocking(output, false)
         }
         if let watch = fileWatch, ready.contains(watch.inotify.fileDescriptor) {
             var lineWatch = watch.line
@@ -53,6 +86,7 @@ final class BarLineFeed {
             fileWatch = (watch.inotify, lineWatch)
         }
         try? followConnection()
+        return takenBack
     }
 
     /// The config was edited: a daemon that turned this bar away may have it now.

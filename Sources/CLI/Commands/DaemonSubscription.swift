@@ -14,6 +14,8 @@ final class DaemonSubscription {
     let socketPath: String
     let request: UpdatesMessage
     private(set) var connection: PacketSocket?
+    /// How many connections were made: a new one is not the one something was said on before.
+    private(set) var connectionsMade = 0
     /// Whether the connection brought a message yet.
     private var served = false
     /// The socket file the connection was made to: a connection that ends before any message was turned away by that
@@ -81,6 +83,16 @@ final class DaemonSubscription {
         return nil
     }
 
+    /// Says `message` on the connection, with `descriptor` passed along when given; false when not connected or it
+    /// could not be said.
+    func say(_ message: UpdatesMessage, passing descriptor: Int32? = nil) -> Bool {
+        guard let connection else { return false }
+        let sent = message.bytes.withUnsafeBytes { bytes in
+            descriptor.map { connection.send(bytes, passing: $0) } ?? connection.send(bytes)
+        }
+        return sent == .sent
+    }
+
     /// Connects again now if not connected (the config was edited: a daemon that turned this away may not now).
     func retry() {
         if connection == nil { _ = connect() }
@@ -92,6 +104,7 @@ final class DaemonSubscription {
         guard let socket = try? PacketSocket.connect(to: socketPath) else { return false }
         guard request.bytes.withUnsafeBytes({ socket.send($0) }) == .sent else { return false }
         connection = socket
+        connectionsMade += 1
         served = false
         connectedTo = file
         watch = nil
