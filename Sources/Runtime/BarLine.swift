@@ -5,8 +5,10 @@
 ///
 /// The line reaches a bar one of two ways:
 /// - **Pushed.** A bar connects to the daemon's updates socket (`UpdatesMessage`) and sends `subscribe NAME`. The
-///   daemon answers with the bar's current line, then sends each new line as one message. While a bar of that name is subscribed, the daemon writes no file for it: one `send` per line is the
-///   whole cost of passing it on.
+///   daemon answers with the bar's current line, then sends each new line as one message; a bar whose output is
+///   i3bar's pipe hands it over (`UpdatesMessage.writeLines`) and the daemon writes the lines there itself. While a
+///   bar of that name is subscribed, the daemon writes no file for it: one `send` or `write` per line is the whole
+///   cost of passing it on.
 /// - **Filed.** While no bar subscribes, the daemon keeps the line in `<NAME>.bar` in the output directory, replaced
 ///   whole (a new file renamed into place) at each change; and when the last subscriber goes or the daemon stops, the
 ///   current line is written there. So a bar that starts before the daemon, or outlives one, shows the last line the

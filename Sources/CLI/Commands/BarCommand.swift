@@ -15,12 +15,13 @@ import Text
 ///
 /// A `bars:` entry (`--bar NAME`) is the line the daemon renders for it (`BarLine`): the bar subscribes to it over
 /// the daemon's updates socket and passes each new line on (`BarLineFeed`), so a daemon turn that sampled every widget
-/// of the bar wakes it once, with one message, and it decodes nothing. Any other choice of widgets follows and reads
-/// the records `show --follow` reads, watching only those widgets' files (`RecordWatch`), and writes a new status line
-/// only when one of its blocks changes: at a widget's next entry (one wall-clock timer for the earliest) or when the
-/// daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output, as i3bar asks when the bar is
-/// hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly when i3bar goes
-/// (`ReaderLifetime`).
+/// of the bar wakes it once, with one message, and it decodes nothing; on i3bar's pipe, it hands the pipe to the daemon
+/// after its first line, and the daemon writes the lines there itself while this process sleeps. Any other choice of
+/// widgets follows and reads the records `show --follow` reads, watching only those widgets' files (`RecordWatch`),
+/// and writes a new status line only when one of its blocks changes: at a widget's next entry (one wall-clock timer
+/// for the earliest) or when the daemon writes a new record. i3bar's `stop_signal` (SIGUSR1 here) pauses the output,
+/// as i3bar asks when the bar is hidden; `cont_signal` (SIGUSR2) resumes it with the current line. It exits quietly
+/// when i3bar goes (`ReaderLifetime`).
 enum BarCommand {
     static let stopSignal = SIGUSR1
     static let continueSignal = SIGUSR2
