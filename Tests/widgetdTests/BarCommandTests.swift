@@ -111,56 +111,48 @@ struct BarCommandTests {
         #expect(Set(seconds).count == seconds.count)
     }
 
-    /// Four `load` widgets sampled every second, shown by `widgetd bar barArguments`; the one-minute load goes 0.25,
-    /// 1.50, 2.75, and each time the bar's last line must show the new value in every block. Gives the lines' texts.
+    /// Four `load` widgets sampled every second, shown by one `widgetd bar` for each of `bars` (their arguments) at
+    /// once; the one-minute load goes 0.25, 1.50, 2.75, and each time every bar's last line must show the new value in
+    /// every block. Gives each bar's lines' texts.
     private func loadBarLines(
-        _ daemon: DaemonUnderTest, _ system: FakeLoadAverage, widgets: [String], barArguments: [String]
-    ) async throws -> [[String]] {
+        _ daemon: DaemonUnderTest, _ system: FakeLoadAverage, widgets: [String], bars: [[String]]
+    ) async throws -> [[[String]]] {
         #expect(await daemon.waitFor("the first timelines") { widgets.allSatisfy(daemon.hasTimeline) })
-        let bar = try Bar(daemon, barArguments)
-        func texts() -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
-        #expect(await waitFor("the first line") { texts().last == ["0.25", "0.25", "0.25", "0.25"] })
+        let bars = try bars.map { try Bar(daemon, $0) }
+        func texts(_ bar: Bar) -> [[String]] { bar.statusLines.map { $0.map { $0["full_text"] as? String ?? "" } } }
+        func show(_ load: String) -> Bool { bars.allSatisfy { texts($0).last == [load, load, load, load] } }
+        #expect(await waitFor("the first lines") { show("0.25") })
         for load in ["1.50", "2.75"] {
             try system.set(load)
-            #expect(
-                await waitFor("the next samples", timeout: .seconds(5)) { texts().last == [load, load, load, load] },
-                "\(texts())")
+            #expect(await waitFor("the next samples", timeout: .seconds(5)) { show(load) }, "\(bars.map(texts))")
         }
-        return texts()
+        return bars.map(texts)
     }
 
     private static let loadWidgets = ["a", "b", "c", "d"]
     private static let loadConfig =
         "widgets:\n" + loadWidgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
 
-    /// Samples of one deadline land in one daemon turn, a record each: the bar takes them in as one line, so no line
-    /// shows some of them new and some old, and i3bar parses and draws one line, not one per widget.
-    @Test func theRecordsOfOneDaemonTurnMakeOneLine() async throws {
-        let system = try FakeLoadAverage()
-        defer { system.remove() }
-        let daemon = try DaemonUnderTest(config: Self.loadConfig, extraEnvironment: system.environment)
-        let texts = try await loadBarLines(
-            daemon, system, widgets: Self.loadWidgets,
-            barArguments: ["--widgets", Self.loadWidgets.joined(separator: ",")])
-        #expect(texts.allSatisfy { Set($0).count == 1 }, "a line with old and new samples: \(texts)")
-    }
-
-    /// A `bars:` entry's line is the daemon's (`<bar>.bar` in the output directory), written once at the end of the
-    /// turn that sampled its widgets: the bar passes on exactly one line per change, never a mix of old and new, and a
-    /// bar taken out of the config takes its file with it.
-    @Test func aBarsEntryIsTheLineTheDaemonWritesOncePerTurn() async throws {
+    /// The samples of one deadline land in one daemon turn. A `bars:` entry's line is the daemon's, rendered once at
+    /// the end of that turn: its bar passes on exactly one line per change. A choice of widgets reads their records,
+    /// a record each: the bar takes them in as one line. Either way no line shows some samples new and some old, and
+    /// i3bar parses and draws one line, not one per widget. A bar taken out of the config takes its file with it.
+    @Test func eachTurnsSamplesMakeOneLineOnABarsEntryAndOnAChoiceOfWidgets() async throws {
         let system = try FakeLoadAverage()
         defer { system.remove() }
         let widgets = Self.loadWidgets
         let daemon = try DaemonUnderTest(
             config: Self.loadConfig + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n",
             extraEnvironment: system.environment)
-        let texts = try await loadBarLines(daemon, system, widgets: widgets, barArguments: ["--bar", "main"])
+        let texts = try await loadBarLines(
+            daemon, system, widgets: widgets,
+            bars: [["--bar", "main"], ["--widgets", widgets.joined(separator: ",")]])
         #expect(
-            texts == [
+            texts[0] == [
                 ["0.25", "0.25", "0.25", "0.25"], ["1.50", "1.50", "1.50", "1.50"], ["2.75", "2.75", "2.75", "2.75"],
             ],
-            "one line per change: \(texts)")
+            "one line per change: \(texts[0])")
+        #expect(texts[1].allSatisfy { Set($0).count == 1 }, "a line with old and new samples: \(texts[1])")
         // The bar gone, its line goes back to its file once the daemon sees the connection end.
         #expect(await daemon.waitFor("the bar's file back") { daemon.read("main.bar") != nil })
         let line = try #require(daemon.read("main.bar"))
@@ -195,8 +187,18 @@ struct BarCommandTests {
         if throughAPipe {
             #expect(try contextSwitches(of: bar.process.processIdentifier) == wakes, "the bar woke for a line")
         }
+        // A sampled widget only a bar shows has its record written only while someone follows it: `show`, `list` and
+        // `show --follow` do while they read, so they show the sample the bar shows.
+        #expect(try first.cli(["show", "a"]).stdout == "1.50\n")
+        let list = try first.cli(["list"]).stdout
+        let row = list.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(row?.dropFirst(3).first == "1.50", "\(list)")
+        let follower = try Follower(first, showing: "a")
+        #expect(await waitFor("the follower's line") { follower.lines.last == "1.50" })
+        try system.set("1.75")
+        #expect(await waitFor("the next sample, followed") { follower.lines.last == "1.75" && text() == "1.75" })
         first.stop()
-        #expect(first.barTexts("main") == ["a": "1.50"], "the stopped daemon's last line, for the bar")
+        #expect(first.barTexts("main") == ["a": "1.75"], "the stopped daemon's last line, for the bar")
         try system.set("2.75")
         let second = try DaemonUnderTest(
             config: config, reusing: first.directory, extraEnvironment: system.environment)
@@ -205,30 +207,7 @@ struct BarCommandTests {
         let shown = bar.statusLines.compactMap { $0.first?["full_text"] as? String }
         // The daemon that takes the output over, or resumes, writes its current line again: i3bar draws it once more.
         let changes = shown.enumerated().filter { $0.offset == 0 || shown[$0.offset - 1] != $0.element }.map(\.element)
-        #expect((throughAPipe ? changes : shown) == ["0.25", "1.25", "1.50", "2.75"], "\(shown)")
-    }
-
-    /// A sampled widget that only a bar shows writes its record only while someone follows it; `show`, `list` and
-    /// `show --follow` follow it while they read, so they show the sample the bar shows, not the last one followed.
-    @Test func showAndListShowTheCurrentSampleOfAWidgetOnlyABarShows() async throws {
-        let system = try FakeLoadAverage()
-        defer { system.remove() }
-        let daemon = try DaemonUnderTest(
-            config: "widgets:\n  a: {kind: load, interval: 1s}\nbars:\n  main: [a]\n",
-            extraEnvironment: system.environment)
-        #expect(await daemon.waitFor("the first sample") { daemon.barTexts("main") == ["a": "0.25"] })
-        #expect(try daemon.cli(["show", "a"]).stdout == "0.25\n")
-        try system.set("1.50")
-        #expect(await daemon.waitFor("the new sample") { daemon.barTexts("main") == ["a": "1.50"] })
-        #expect(try daemon.cli(["show", "a"]).stdout == "1.50\n")
-        let list = try daemon.cli(["list"]).stdout
-        #expect(
-            list.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first
-                == "1.50", "\(list)")
-        let follower = try Follower(daemon, showing: "a")
-        #expect(await waitFor("the follower's line") { follower.lines.last == "1.50" })
-        try system.set("2.75")
-        #expect(await waitFor("the next sample, followed") { follower.lines.last == "2.75" }, "\(daemon.log)")
+        #expect((throughAPipe ? changes : shown) == ["0.25", "1.25", "1.50", "1.75", "2.75"], "\(shown)")
     }
 
     @Test func aClickTicksTheToDoUnderThePointerAndStarsTheMotivation() async throws {
