@@ -96,9 +96,7 @@ struct DrivenBarSubscriptionTests {
             "\(seconds) s")
         #expect(last.map(Self.texts) == ["tick \(seconds)"], "the reader has every line up to now")
         // The stuck one sees the end after what was queued for it, and the file stays away while one is subscribed.
-        var closed = false
-        for _ in 0..<10_000 where !closed { closed = stuck.messages().closed }
-        #expect(closed)
+        #expect(driven.turns(until: "the stuck one's end") { stuck.messages().closed })
         #expect(driven.read("main.bar") == nil)
     }
 
@@ -197,9 +195,7 @@ struct DrivenBarSubscriptionTests {
             driven.settle()
         }
         #expect(driven.log.contains("bar main's output is full or gone: closed its subscription"))
-        var closed = false
-        for _ in 0..<10_000 where !closed { closed = bar.messages().closed }
-        #expect(closed)
+        #expect(driven.turns(until: "the subscription's end") { bar.messages().closed })
         // Only whole lines came through.
         let text = output.text()
         #expect(
