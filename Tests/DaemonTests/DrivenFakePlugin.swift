@@ -35,3 +35,13 @@ func fakePluginLines(in directory: TemporaryDirectory) -> [Substring] {
 func processExists(_ pid: pid_t) -> Bool {
     kill(pid, 0) == 0 || errno != ESRCH
 }
+
+/// Whether process `pid` still runs: there, and no zombie. For an orphan the daemon ended but is not the parent of: it
+/// is reaped by whoever adopted it, the test process itself when something in it made it a subreaper, which may never
+/// wait for it.
+func processRuns(_ pid: pid_t) -> Bool {
+    guard processExists(pid) else { return false }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    guard let end = stat.lastIndex(of: ")") else { return false }
+    return stat[stat.index(after: end)...].split(separator: " ").first != "Z"
+}

@@ -39,7 +39,7 @@ struct DrivenSupervisionTests {
             "\(driven.log)")
         // Reaped, and what it left in its group ended with it.
         #expect(driven.turns(until: "the first script to be gone") { !processExists(first.script) })
-        #expect(driven.turns(until: "its background child to be gone") { !processExists(first.child) })
+        #expect(driven.turns(until: "its background child to be gone") { !processRuns(first.child) })
     }
 
     @Test func aPluginWhoseChildKeepsItsOutputIsStartedAgainWhenItExits() throws {
@@ -62,7 +62,7 @@ struct DrivenSupervisionTests {
         let orphans = try String(contentsOfFile: directory.url.path + "/orphans", encoding: .utf8)
         let orphan = try #require(orphans.split(separator: "\n").first.flatMap { pid_t($0) })
         #expect(driven.turns(until: "the first plugin process to be gone") { !processExists(first) })
-        #expect(driven.turns(until: "the child it left to be gone") { !processExists(orphan) })
+        #expect(driven.turns(until: "the child it left to be gone") { !processRuns(orphan) })
     }
 
     @Test func aPluginThatStopsAnsweringIsRestartedAndSaysWhy() throws {
