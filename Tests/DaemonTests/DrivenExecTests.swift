@@ -69,7 +69,12 @@ struct DrivenExecTests {
     @Test func tenMegabytesOfOutputAreCappedAndLogged() throws {
         let driven = try Self.daemon(
             "big", running: ["sh", "-c", #"head -c 10000000 /dev/zero | tr "\\000" a"#], "family: systemSmall")
-        #expect(driven.turns(until: "the capped output") { driven.read("big.plain")?.hasPrefix("aaaa") == true })
+        // Ten megabytes through `tr` take their time on a loaded machine: up to a minute of turns, each a second at most.
+        #expect(
+            driven.turns(until: "the capped output", atMost: 60) {
+                driven.read("big.plain")?.hasPrefix("aaaa") == true
+            },
+            "\(driven.log)")
         // The family, named, still cuts: 24 cells of systemSmall with its ellipsis, and "\n".
         #expect(driven.read("big.plain")?.count == 25)
         #expect(driven.turns(until: "the log line") { driven.log.contains("big: output cut at 64 KiB") })
