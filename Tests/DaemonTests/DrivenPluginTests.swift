@@ -45,13 +45,17 @@ struct DrivenPluginTests {
             "\(driven.log)")
     }
 
+    /// Two widgets of the fake plugin's kind, `w` and `other`, each written as plain text.
+    private static let twoWidgets =
+        "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"
+
     @Test func requestsArePipelinedAndAnsweredInAnyOrder() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         // The plugin answers nothing until two requests are in flight at once, then answers the later one first.
         let driven = try DrivenDaemon(
             fakePlugin: "reverse", in: directory,
-            widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]")
+            widgets: Self.twoWidgets)
         #expect(
             driven.turns(until: "both answers") {
                 driven.shown("w") == "answered w" && driven.shown("other") == "answered other"
@@ -66,7 +70,7 @@ struct DrivenPluginTests {
         defer { directory.remove() }
         let driven = try DrivenDaemon(
             fakePlugin: "push", in: directory,
-            widgets: "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]")
+            widgets: Self.twoWidgets)
         #expect(
             driven.turns(until: "the first timelines") {
                 driven.shown("w")?.hasPrefix("n=") == true && driven.shown("other")?.hasPrefix("n=") == true
