@@ -226,6 +226,31 @@ struct EngineTests {
         #expect(gaps == [1, 2, 4, 8, 16])
     }
 
+    /// A widget sampled every second asks for the next whole second; the loop wakes a little after each. The spacing
+    /// counts from when the reload was due, so the samples stay on the boundaries (and beside the other widgets
+    /// sampled there) and the reload comes when the policy asked, as the status file says.
+    @Test func aReloadEverySecondThatStartsLateStaysOnTheSecond() throws {
+        var harness = EngineHarness([instance("a")], at: t0)
+        let late = 0.003
+        for second in 1...30 {
+            let answered = harness.now
+            let boundary = (answered.timeIntervalSinceReferenceDate + 1).rounded(.down)
+            harness.complete(
+                "a",
+                .success(
+                    Timeline(
+                        entries: entries(answered, ["\(second)"], every: 1),
+                        policy: .after(Date(timeIntervalSinceReferenceDate: boundary)))))
+            let status = try #require(harness.engine.status(of: "a", now: answered))
+            #expect(status.nextReload == Date(timeIntervalSinceReferenceDate: boundary))
+            #expect(harness.engine.nextDeadline() == Date(timeIntervalSinceReferenceDate: boundary))
+            harness.now = Date(timeIntervalSinceReferenceDate: boundary + late)
+            harness.record(harness.engine.advance(now: harness.now))
+        }
+        let starts = harness.reloads(of: "a").dropFirst().map { ($0.timeIntervalSince(t0) * 1000).rounded() }
+        #expect(starts == (1...30).map { Double($0 * 1000) + late * 1000 })
+    }
+
     @Test func anEmptyAtEndTimelineIsRateLimitedToo() {
         var harness = EngineHarness([instance("a")], at: t0)
         harness.run(until: t0.addingTimeInterval(10)) { _, _ in .success(Timeline(entries: [], policy: .atEnd)) }

@@ -27,7 +27,10 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     @usableFromInline var inFlight: UInt64?
     /// When the call in flight counts as failed.
     var inFlightDeadline: Date?
-    var lastReloadStart: Date?
+    /// When the last reload was due: the deadline it started for (the loop wakes a little after it), or the instant a
+    /// request started it. The policy's spacing counts from here: counted from the late start instead, a widget
+    /// sampled every second would start each sample later than the one before and leave its interval's boundaries.
+    var lastReloadDue: Date?
     /// Timelines in a row whose policy asked for a reload at once (`.after(now)`, an empty `.atEnd`).
     var eagerStreak = 0
     /// The content last handed to the outputs, so unchanged entries are not written again.
@@ -105,14 +108,14 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
             cronDeadline = nextCronDate(after: now)
             requested = true
         }
-        let due = reloadDeadline.map { $0 <= now } ?? false
-        guard requested || due else { return }
+        let dueAt = reloadDeadline.flatMap { $0 <= now ? $0 : nil }
+        guard requested || dueAt != nil else { return }
         requested = false
         if let policy = policyDeadline, policy <= now { policyDeadline = nil }
         if let retry = retryAt, retry <= now { retryAt = nil }
         let token = nextToken
         nextToken += 1
-        lastReloadStart = now
+        lastReloadDue = dueAt ?? now
         actions.append(.reload(instance: instance.name, token: token))
         // A persistent provider answers no call: the reload starts it if it is not running, and its updates arrive
         // through `install` whenever it has them.
@@ -157,7 +160,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
             eagerStreak > 0
             ? max(settings.minimumPolicySpacing, settings.backoff(afterFailures: eagerStreak))
             : settings.minimumPolicySpacing
-        let earliest = (lastReloadStart ?? now).addingTimeInterval(spacing)
+        let earliest = (lastReloadDue ?? now).addingTimeInterval(spacing)
         policyDeadline = max(asked, earliest)
     }
 }
