@@ -226,29 +226,38 @@ struct EngineTests {
         #expect(gaps == [1, 2, 4, 8, 16])
     }
 
-    /// A widget sampled every second asks for the next whole second; the loop wakes a little after each. The spacing
-    /// counts from when the reload was due, so the samples stay on the boundaries (and beside the other widgets
-    /// sampled there) and the reload comes when the policy asked, as the status file says.
+    /// A widget sampled every second asks for the next whole second; the daemon started it between two, and the loop
+    /// wakes a little after each. The spacing counts from when a reload was due, so the samples keep to the boundaries
+    /// (and beside the other widgets sampled there), and each reload comes when the policy asked, as the status file
+    /// says.
     @Test func aReloadEverySecondThatStartsLateStaysOnTheSecond() throws {
-        var harness = EngineHarness([instance("a")], at: t0)
+        var harness = EngineHarness([instance("a")], at: t0.addingTimeInterval(0.4))
         let late = 0.003
         for second in 1...30 {
             let answered = harness.now
-            let boundary = (answered.timeIntervalSinceReferenceDate + 1).rounded(.down)
+            let boundary = Date(
+                timeIntervalSinceReferenceDate: (answered.timeIntervalSinceReferenceDate + 1).rounded(.down))
             harness.complete(
-                "a",
-                .success(
-                    Timeline(
-                        entries: entries(answered, ["\(second)"], every: 1),
-                        policy: .after(Date(timeIntervalSinceReferenceDate: boundary)))))
+                "a", .success(Timeline(entries: entries(answered, ["\(second)"], every: 1), policy: .after(boundary))))
             let status = try #require(harness.engine.status(of: "a", now: answered))
-            #expect(status.nextReload == Date(timeIntervalSinceReferenceDate: boundary))
-            #expect(harness.engine.nextDeadline() == Date(timeIntervalSinceReferenceDate: boundary))
-            harness.now = Date(timeIntervalSinceReferenceDate: boundary + late)
+            #expect(status.nextReload == boundary)
+            #expect(harness.engine.nextDeadline() == boundary)
+            harness.now = boundary.addingTimeInterval(late)
             harness.record(harness.engine.advance(now: harness.now))
         }
         let starts = harness.reloads(of: "a").dropFirst().map { ($0.timeIntervalSince(t0) * 1000).rounded() }
         #expect(starts == (1...30).map { Double($0 * 1000) + late * 1000 })
+    }
+
+    /// A reload asked for in the future but sooner than the spacing is kept once after a request (the first sample's
+    /// boundary may be that near), then held a spacing after the last one.
+    @Test func aProviderAskingForAReloadVerySoonIsRateLimited() {
+        var harness = EngineHarness([instance("a")], at: t0)
+        harness.run(until: t0.addingTimeInterval(5)) { _, now in
+            .success(Timeline(entries: entries(now, ["x"], every: 1), policy: .after(now.addingTimeInterval(0.1))))
+        }
+        let starts = harness.reloads(of: "a").map { ($0.timeIntervalSince(t0) * 10).rounded() / 10 }
+        #expect(starts == [0, 0.1, 1.1, 2.1, 3.1, 4.1])
     }
 
     @Test func anEmptyAtEndTimelineIsRateLimitedToo() {

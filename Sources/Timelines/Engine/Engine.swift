@@ -190,7 +190,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
 
     /// The wall clock was set (NTP step, settimeofday, time-zone change) or the machine resumed: every
     /// instance is looked at again. Missed deadlines fire once, since each instance is stepped once and its
-    /// next `schedule:` time is taken from `now`. An instance whose last reload was due after `now` (the clock
+    /// next `schedule:` time is taken from `now`. An instance whose last reload started after `now` (the clock
     /// went back past it) is reloaded: its timeline and policy were made for a time that has not come yet, and a
     /// clock would otherwise show its first entry, frozen, until then.
     public mutating func clockChanged(now: Date) -> [EngineAction] {
@@ -200,7 +200,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
                 // After a jump backward the old fire time may be far ahead: take the next one from now.
                 states[index].cronDeadline = states[index].nextCronDate(after: now)
             }
-            if let due = states[index].lastReloadDue, due > now {
+            if let started = states[index].lastReloadStart, started > now {
                 if states[index].inFlight != nil {
                     states[index].requestedDuringReload = true
                 } else {
@@ -239,8 +239,10 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     public mutating func install(_ timeline: Timeline, for name: String, now: Date) -> [EngineAction] {
         guard let index = indexByName[name] else { return [] }
         endCall(at: index)
-        // As if a reload had started and answered now: the policy's spacing counts from this instant.
-        states[index].lastReloadDue = now
+        // As if a request had started a reload and it answered now: a reload the timeline asks for later is kept as
+        // asked, and one it asks for at once is spaced from this instant.
+        states[index].lastReloadStart = now
+        states[index].lastReloadDue = nil
         states[index].accept(timeline, now: now, settings: settings)
         return stepped(index, now: now)
     }

@@ -27,9 +27,11 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     @usableFromInline var inFlight: UInt64?
     /// When the call in flight counts as failed.
     var inFlightDeadline: Date?
-    /// When the last reload was due: the deadline it started for (the loop wakes a little after it), or the instant a
-    /// request started it. The policy's spacing counts from here: counted from the late start instead, a widget
-    /// sampled every second would start each sample later than the one before and leave its interval's boundaries.
+    var lastReloadStart: Date?
+    /// The deadline the last reload started for (the policy's, the schedule's or a retry's; the loop wakes a little
+    /// after it); nil when a request started it. The policy's spacing counts from here, not from the start: counted
+    /// from the late start, a widget sampled every second would start each sample later than the one before and
+    /// leave its interval's boundaries.
     var lastReloadDue: Date?
     /// Timelines in a row whose policy asked for a reload at once (`.after(now)`, an empty `.atEnd`).
     var eagerStreak = 0
@@ -115,7 +117,8 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         if let retry = retryAt, retry <= now { retryAt = nil }
         let token = nextToken
         nextToken += 1
-        lastReloadDue = dueAt ?? now
+        lastReloadStart = now
+        lastReloadDue = dueAt
         actions.append(.reload(instance: instance.name, token: token))
         // A persistent provider answers no call: the reload starts it if it is not running, and its updates arrive
         // through `install` whenever it has them.
@@ -140,9 +143,11 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         instance.schedule?.nextDate(after: now, in: instance.timeZone ?? .current)
     }
 
-    /// The reload time a timeline's policy asks for, rate limited: never sooner than the minimum spacing
-    /// after the reload that produced it, and with a doubling spacing when the provider keeps asking for
-    /// immediate reloads.
+    /// The reload time a timeline's policy asks for, rate limited: never sooner than the minimum spacing after the
+    /// deadline of the reload that produced it, and with a doubling spacing when the provider keeps asking for
+    /// immediate reloads. A date in the future asked after a request's reload is kept as it is: a sampled widget's
+    /// first answer asks for its interval's next boundary, however soon that is, and from there on its reloads are a
+    /// whole interval apart.
     mutating func schedulePolicy(of timeline: Timeline, now: Date, settings: EngineSettings) {
         let asked: Date?
         switch timeline.policy {
@@ -160,8 +165,8 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
             eagerStreak > 0
             ? max(settings.minimumPolicySpacing, settings.backoff(afterFailures: eagerStreak))
             : settings.minimumPolicySpacing
-        let earliest = (lastReloadDue ?? now).addingTimeInterval(spacing)
-        policyDeadline = max(asked, earliest)
+        let anchor = eagerStreak > 0 ? lastReloadDue ?? now : lastReloadDue
+        policyDeadline = anchor.map { max(asked, $0.addingTimeInterval(spacing)) } ?? asked
     }
 }
 
