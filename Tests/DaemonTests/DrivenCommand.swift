@@ -93,18 +93,44 @@ extension DrivenDaemon {
         run(arguments, environment: environment)
     }
 
-    fileprivate static func run(_ arguments: [String], environment: [String: String]) -> CommandOutcome {
+    /// Runs `widgetd run` as the binary does, with the launcher the executable hands the CLI (`RunCommand`), for a
+    /// start that must be refused while this daemon runs: on a thread of its own, so that one that started after all
+    /// fails the test after `seconds` instead of hanging it.
+    func startRefused(seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) -> CommandOutcome? {
+        let arguments = ["run", "--config", configPath]
+        let environment = environment
+        let result = Mutex<CommandOutcome?>(nil)
+        let end = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let outcome = DrivenDaemon.run(
+                arguments, environment: environment, daemon: DaemonLauncher(run: RunCommand.run))
+            result.withLock { $0 = outcome }
+            end.signal()
+        }
+        guard end.wait(timeout: .now() + seconds) == .success else {
+            Issue.record("a second daemon started beside the running one", sourceLocation: sourceLocation)
+            return nil
+        }
+        return result.withLock { $0 }
+    }
+
+    /// `run` starts no second daemon here, unless the test asks: one runs in this process already.
+    private static var noDaemon: DaemonLauncher {
+        DaemonLauncher { _, _, _, _, _, reportError in
+            reportError("the test runs its daemon itself")
+            return ExitCode.failure
+        }
+    }
+
+    fileprivate static func run(
+        _ arguments: [String], environment: [String: String], daemon: DaemonLauncher = noDaemon
+    ) -> CommandOutcome {
         let printed = Mutex<(out: String, err: String)>(("", ""))
         let console = Console(
             out: { line in printed.withLock { $0.out += line + "\n" } },
             err: { line in printed.withLock { $0.err += line + "\n" } })
-        // `run` starts no second daemon here: one runs in this process already.
-        let noDaemon = DaemonLauncher { _, _, _, _, _, reportError in
-            reportError("the test runs its daemon itself")
-            return ExitCode.failure
-        }
         let status = DaemonState.$daemonInThisProcessIsWidgetd.withValue(true) {
-            WidgetdMain.run(arguments, environment: environment, console: console, daemon: noDaemon)
+            WidgetdMain.run(arguments, environment: environment, console: console, daemon: daemon)
         }
         let text = printed.withLock { $0 }
         return CommandOutcome(status: status, stdout: text.out, stderr: text.err)

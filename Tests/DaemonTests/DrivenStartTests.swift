@@ -35,6 +35,21 @@ struct DrivenStartTests {
     }
 
     /// daemon.json names the pid, the config, the output directory and the start; it goes at a clean stop.
+    /// `widgetd run` beside a running daemon is refused by the lock, naming the daemon that holds it, and takes nothing of
+    /// the running one's: its FIFO still answers. The running one's stop then takes its FIFO and lock with it.
+    @Test func aSecondDaemonRefusesToStartAndTheStopIsClean() throws {
+        let driven = try DrivenDaemon(config: Self.config)
+        #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
+        let second = driven.startRefused()
+        #expect(second?.status == 1)
+        #expect(second?.stderr == "widgetd: already running (pid \(getpid()))\n", "\(second?.stderr ?? "")")
+        #expect(driven.reloadIsAcknowledged("quote", token: "after-the-refusal"))
+        driven.stop()
+        #expect(access(driven.runtime + "/control", F_OK) != 0, "the FIFO is removed")
+        #expect(access(driven.runtime + "/lock", F_OK) != 0, "the lock is removed")
+        #expect(driven.log.contains("widgetd: info: stopped"), "\(driven.log)")
+    }
+
     @Test func theStateFileNamesTheDaemonAndGoesAtACleanStop() throws {
         let driven = try DrivenDaemon(config: Self.config)
         let path = driven.runtime + "/daemon.json"

@@ -2,23 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The built daemon, started on temporary configs and directories.
+/// The built daemon, started on temporary configs and directories. A second daemon refused beside a running one, and
+/// the clean stop, are DaemonTests' `DrivenStartTests`.
 @Suite("widgetd run, end to end", .spawnsDaemons)
 struct DaemonEndToEndTests {
     static let config = SampleConfigs.quoteAndSeconds
-
-    @Test func aSecondDaemonRefusesToStartAndStopIsClean() async throws {
-        let daemon = try DaemonUnderTest(config: Self.config)
-        #expect(await waitFor("start-up") { FileManager.default.fileExists(atPath: daemon.runtime + "/lock") })
-        let second = try runWidgetd(["run", "--config", daemon.configPath], environment: daemon.environment)
-        #expect(second.status == 1)
-        #expect(second.stderr == "widgetd: already running (pid \(daemon.process.processIdentifier))\n")
-        daemon.stop()
-        #expect(daemon.process.terminationStatus == 0)
-        #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/control"))
-        #expect(!FileManager.default.fileExists(atPath: daemon.runtime + "/lock"))
-        #expect(daemon.log.contains("widgetd: info: stopped"))
-    }
 
     @Test func reloadWithoutADaemonSaysSoAndFails() throws {
         let directory = try TemporaryDirectory()
