@@ -488,4 +488,32 @@ struct DrivenI3blocksScriptsTests {
             })
     }
 
+    /// A persist command's bad lines are logged within the widget's limit (10 lines in 5 s), as a one-shot run's
+    /// failures are: one bad JSON line every 50 ms was five log lines a second for good. The limit's window passes on
+    /// the daemon's clock, which stands still here, so the whole flood falls in one window.
+    @Test func aPersistCommandsBadLinesAreLoggedWithinTheLimit() throws {
+        let scripts = try TestScripts([
+            "bad": """
+            #!/bin/sh
+            while :; do printf x >> "$(dirname "$0")/printed"; echo '{bad'; sleep 0.05; done
+            """
+        ])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                """
+                widgets:
+                  bad:
+                    kind: exec
+                    command: [$DIR/bad]
+                    interval: persist
+                    format: json
+                """))
+        // Each line wakes a turn: the forty are given a time, not a count of turns.
+        #expect(
+            driven.turns(until: "forty bad lines", within: 30) { scripts.file("printed").count >= 40 },
+            "\(driven.log)")
+        let logged = driven.log.split(separator: "\n").filter { $0.contains("does not parse") }
+        #expect(logged.count <= 11, "\(logged.count) lines: \(logged.suffix(3))")
+        #expect(!logged.isEmpty)
+    }
 }

@@ -5,7 +5,8 @@ import Testing
 
 /// i3blocks-contrib-style scripts, written for these tests, run by the built daemon: a persistent script's rate
 /// limits and read budget, on the wall clock, and its end with the daemon's stop. What the scripts show, their clicks,
-/// restarts and repeats are `DrivenI3blocksScriptsTests`' (the daemon in the test's process).
+/// restarts, repeats and the log limit on their bad lines are `DrivenI3blocksScriptsTests`' (the daemon in the test's
+/// process).
 @Suite("i3blocks scripts, end to end", .spawnsDaemons)
 struct I3blocksScriptsTests {
     /// The scripts, and a daemon on `config` (its `$DIR` the scripts' directory) that keeps its files there too.
@@ -20,34 +21,6 @@ struct I3blocksScriptsTests {
 
         // The daemon stops before the scripts' directory goes, with `scripts`.
         deinit { daemon.stop() }
-    }
-
-    /// A persist command's bad lines are logged within the widget's limit (10 lines in 5 s), as a one-shot run's
-    /// failures are: one bad JSON line every 50 ms was five log lines a second for good.
-    @Test(.aheadInLine) func aPersistCommandsBadLinesAreLoggedWithinTheLimit() async throws {
-        let bench = try Bench(
-            scripts: [
-                "bad": """
-                #!/bin/sh
-                while :; do printf x >> "$(dirname "$0")/printed"; echo '{bad'; sleep 0.05; done
-                """
-            ],
-            config: """
-                widgets:
-                  bad:
-                    kind: exec
-                    command: [$DIR/bad]
-                    interval: persist
-                    format: json
-                """)
-        let daemon = bench.daemon
-        #expect(
-            await daemon.waitFor("forty bad lines", timeout: .seconds(15)) {
-                ((try? String(contentsOfFile: bench.scripts.path("printed"), encoding: .utf8)) ?? "").count >= 40
-            })
-        let logged = daemon.log.split(separator: "\n").filter { $0.contains("does not parse") }
-        #expect(logged.count <= 11, "\(logged.count) lines: \(logged.suffix(3))")
-        #expect(!logged.isEmpty)
     }
 
     @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() async throws {
