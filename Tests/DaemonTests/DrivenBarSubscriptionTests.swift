@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Runtime
 import System
+import TestSupport
 import Testing
 import Timelines
 
@@ -98,6 +99,41 @@ struct DrivenBarSubscriptionTests {
         // The stuck one sees the end after what was queued for it, and the file stays away while one is subscribed.
         #expect(driven.turns(until: "the stuck one's end") { stuck.messages().closed })
         #expect(driven.read("main.bar") == nil)
+    }
+
+    /// A `bars:` entry's line is the daemon's, rendered once at the end of the turn that sampled its widgets: a bar is
+    /// sent exactly one line per change, never a mix of old and new samples, and a bar taken out of the config takes its
+    /// file with it. Four load widgets sampled every second from a tree the test writes.
+    @Test func aBarsEntryIsTheLineTheDaemonWritesOncePerTurn() throws {
+        let tree = try FakeProcTree()
+        defer { tree.directory.remove() }
+        let widgets = ["a", "b", "c", "d"]
+        let loads = "widgets:\n" + widgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
+        let driven = try DrivenDaemon(
+            config: loads + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n", kinds: tree.kinds)
+        var subscriber: UpdatesClient? = try UpdatesClient(driven, bar: "main")
+        var received: [[String]] = []
+        func shows(_ load: String) -> Bool {
+            received += (subscriber?.messages().texts ?? []).map(Self.texts)
+            return received.last == Array(repeating: load, count: widgets.count)
+        }
+        #expect(driven.turns(until: "the first line") { shows("0.25") }, "\(received)")
+        for load in ["1.50", "2.75"] {
+            try tree.load(load)
+            driven.advance(by: 1)
+            #expect(driven.turns(until: "the samples of \(load)") { shows(load) }, "\(received)")
+        }
+        #expect(
+            received == ["0.25", "1.50", "2.75"].map { Array(repeating: $0, count: widgets.count) },
+            "one line per change: \(received)")
+        // The bar gone, its line goes back to its file once the daemon sees the connection end.
+        subscriber = nil
+        #expect(driven.turns(until: "the bar's file back") { driven.read("main.bar") != nil })
+        let line = try #require(driven.read("main.bar"))
+        let blocks = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
+        #expect(blocks.map { $0["instance"] as? String } == widgets, "\(line)")
+        try driven.editConfig("widgets:\n  a: {kind: load, interval: 1s}\n")
+        #expect(driven.turns(until: "the bar's file gone") { driven.read("main.bar") == nil })
     }
 
     /// A stopping daemon leaves each subscribed bar's current line in its file, for the bar to show until a daemon runs

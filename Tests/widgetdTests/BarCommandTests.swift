@@ -3,7 +3,8 @@ import TestSupport
 import Testing
 
 /// `widgetd bar`, driven as i3bar drives a status command: its stdout read as the protocol, click events written
-/// to its stdin, the stop and continue signals sent.
+/// to its stdin, the stop and continue signals sent. The daemon's side of a `bars:` entry (one line per turn that
+/// changed it, sent to its subscribers) is DaemonTests' `DrivenBarSubscriptionTests`.
 @Suite("widgetd bar: the i3bar protocol", .spawnsDaemons)
 struct BarCommandTests {
     static let config = """
@@ -142,31 +143,6 @@ struct BarCommandTests {
         let texts = try await loadBarLines(
             daemon, system, widgets: Self.loadWidgets, bars: [["--widgets", Self.loadWidgets.joined(separator: ",")]])
         #expect(texts[0].allSatisfy { Set($0).count == 1 }, "a line with old and new samples: \(texts[0])")
-    }
-
-    /// A `bars:` entry's line is the daemon's, rendered once at the end of the turn that sampled its widgets: the bar
-    /// passes on exactly one line per change, never a mix of old and new, and a bar taken out of the config takes its
-    /// file with it.
-    @Test func aBarsEntryIsTheLineTheDaemonWritesOncePerTurn() async throws {
-        let system = try FakeLoadAverage()
-        defer { system.remove() }
-        let widgets = Self.loadWidgets
-        let daemon = try DaemonUnderTest(
-            config: Self.loadConfig + "bars:\n  main: [\(widgets.joined(separator: ", "))]\n",
-            extraEnvironment: system.environment)
-        let texts = try await loadBarLines(daemon, system, widgets: widgets, bars: [["--bar", "main"]])
-        #expect(
-            texts[0] == [
-                ["0.25", "0.25", "0.25", "0.25"], ["1.50", "1.50", "1.50", "1.50"], ["2.75", "2.75", "2.75", "2.75"],
-            ],
-            "one line per change: \(texts[0])")
-        // The bar gone, its line goes back to its file once the daemon sees the connection end.
-        #expect(await daemon.waitFor("the bar's file back") { daemon.read("main.bar") != nil })
-        let line = try #require(daemon.read("main.bar"))
-        let blocks = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
-        #expect(blocks.map { $0["instance"] as? String } == widgets, "\(line)")
-        try daemon.editConfig("widgets:\n  a: {kind: load, interval: 1s}\n")
-        #expect(await daemon.waitFor("the bar's file gone") { daemon.read("main.bar") == nil })
     }
 
     /// A `bars:` entry's bar subscribes to its line over the daemon's socket: while it does, the line has no file. It
