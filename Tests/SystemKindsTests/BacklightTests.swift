@@ -6,7 +6,7 @@ import Timelines
 @testable import SystemKinds
 
 /// The backlight kind on a sysfs-shaped tree: the brightness the hardware has, the device chosen, no backlight as a
-/// state, and a push at each backlight uevent.
+/// state. Its push at each backlight uevent is DaemonTests' `DrivenPushedKindsTests`.
 @Suite("backlight")
 struct BacklightTests {
     static func tree(_ devices: [(String, actual: String, max: String)]) throws -> FakeSystemTree {
@@ -48,23 +48,5 @@ struct BacklightTests {
         let other = try await shown(BacklightKind(files: tree.files), ["device": .string("intel_backlight")])
         #expect(other.text == "no backlight", "a named device that is not there is not replaced by another")
         #expect(other.tooltip == "no readable backlight named 'intel_backlight'; there are: acpi_video0")
-    }
-
-    @Test func aBacklightSessionPushesAgainWhenABacklightUeventArrives() async throws {
-        let tree = try Self.tree([("intel_backlight", "60000\n", "120000\n")])
-        defer { tree.remove() }
-        let socketPath = tree.root + "/uevent.sock"
-        let kind = BacklightKind(files: tree.files, listener: UeventListener(testPath: socketPath))
-        let texts = Texts()
-        let session = try kind.startSession(for: configuration(kind), in: context()) { update in
-            if case .timeline(let timeline) = update { texts.append(timeline.entries[0].content.text) }
-        }
-        defer { session.stop() }
-        #expect(texts.all == ["☀ 50%"])
-        try tree.write("/sys/class/backlight/intel_backlight/actual_brightness", "90000\n")
-        try sendUevent("change@/devices/power_supply/AC\0SUBSYSTEM=power_supply\0", to: socketPath)
-        try sendUevent("change@/devices/pci0000:00/backlight/intel_backlight\0SUBSYSTEM=backlight\0", to: socketPath)
-        try await waitUntil("the pushed timeline") { texts.all.count >= 2 }
-        #expect(texts.all == ["☀ 50%", "☀ 75%"])
     }
 }

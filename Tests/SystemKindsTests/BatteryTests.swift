@@ -8,7 +8,8 @@ import Timelines
 @testable import SystemKinds
 
 /// The battery kind's pure parts — uevent messages, power_supply uevent files, batteries combined, the countdown
-/// timeline — and the kind on a sysfs-shaped tree.
+/// timeline — and the kind on a sysfs-shaped tree. Its push at each power supply uevent is DaemonTests'
+/// `DrivenPushedKindsTests`.
 @Suite("battery")
 struct BatteryTests {
     static let discharging = """
@@ -161,55 +162,4 @@ struct BatteryTests {
         #expect(UeventListener.pollMilliseconds(.zero - .seconds(2)) == 0)
         #expect(UeventListener.pollMilliseconds(.seconds(Int64.max / 2)) == .max)
     }
-
-    @Test func aBatterySessionPushesAgainWhenAPowerSupplyUeventArrives() async throws {
-        let tree = try FakeSystemTree()
-        defer { tree.remove() }
-        try tree.write("/sys/class/power_supply/BAT0/uevent", Self.discharging)
-        let socketPath = tree.root + "/uevent.sock"
-        let listener = UeventListener(testPath: socketPath)
-        let kind = BatteryKind(files: tree.files, listener: listener)
-        let texts = Texts()
-        let session = try kind.startSession(for: configuration(kind), in: context()) { update in
-            if case .timeline(let timeline) = update { texts.append(timeline.entries[0].content.text) }
-        }
-        defer { session.stop() }
-        #expect(texts.all == ["BAT 50% 04:32"])
-        try await waitUntil("the listener's socket") { FileManager.default.fileExists(atPath: socketPath) }
-        try tree.write(
-            "/sys/class/power_supply/BAT0/uevent",
-            Self.discharging.replacingOccurrences(of: "Discharging", with: "Charging"))
-        // Another subsystem's uevent is not this session's business.
-        try sendUevent("change@/devices/backlight/intel_backlight\0SUBSYSTEM=backlight\0", to: socketPath)
-        try sendUevent("change@/devices/power_supply/BAT0\0SUBSYSTEM=power_supply\0", to: socketPath)
-        try await waitUntil("the pushed timeline") { texts.all.count >= 2 }
-        #expect(texts.all == ["BAT 50% 04:32", "CHR 50% 04:32"])
-    }
-}
-
-/// Texts a session pushed, from its listener's thread.
-final class Texts: @unchecked Sendable {
-    private let lock = NSLock()
-    private var texts: [String] = []
-
-    func append(_ text: String) { lock.withLock { texts.append(text) } }
-    var all: [String] { lock.withLock { texts } }
-}
-
-/// Checks `condition` until it holds, for at most five seconds (a bounded wait, not a fixed sleep).
-func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(5)
-    while !condition() {
-        guard Date() < deadline else {
-            Issue.record("timed out waiting for \(what)")
-            throw CancellationError()
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
-/// Sends `text` to the test's uevent socket, as the kernel would.
-func sendUevent(_ text: String, to path: String) throws {
-    let sent = sendDatagram(text, to: path)
-    #expect(sent == text.utf8.count, "sendto: \(String(cString: strerror(errno)))")
 }
