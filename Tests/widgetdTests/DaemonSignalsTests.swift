@@ -140,7 +140,8 @@ struct DaemonSignalsTests {
                     if kill(pid, SignalFile.realTimeSignal(1 + index % 30)) == 0 { sent.withLock { $0 += 1 } }
                     index += 1
                 }
-                // About 25,000 a second, the rate of a shell loop of `pkill`s, leaving the daemon a core.
+                // The pause paces the storm and waits for nothing: about 25,000 signals a second, the rate of a shell
+                // loop of `pkill`s, leaving the daemon a core.
                 usleep(40_000)
             }
             stormDone.withLock { $0 = true }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import System
 import TestSupport
 import Testing
 
@@ -182,25 +183,31 @@ struct I3statusMigrationTests {
             ["/usr/bin/i3status", "/usr/local/bin/i3status"].first { FileManager.default.isExecutableFile(atPath: $0) },
             "i3status is not installed (apt install i3status)")
         let line: String? = try await awaitingPrograms {
-            let output = config + ".out"
-            FileManager.default.createFile(atPath: output, contents: nil)
+            let output = Pipe()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
             process.arguments = ["-oL", i3status, "-c", config]
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
             defer {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
-            let end = Date().addingTimeInterval(deadline)
-            while Date() < end && process.isRunning {
-                let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            // Read as it comes: the pipe wakes the read at each write, and its end (i3status exited) ends it.
+            let reading = output.fileHandleForReading
+            let end = ContinuousClock.now.advanced(by: .seconds(deadline))
+            var text = ""
+            while true {
                 if let newline = text.firstIndex(of: "\n") { return String(text[..<newline]) }
-                usleep(20_000)
+                let left = ContinuousClock.now.duration(to: end)
+                guard left > .zero, try Poller.waitUntilReadable(reading.fileDescriptor, timeout: left) else {
+                    return nil
+                }
+                let data = reading.availableData
+                guard !data.isEmpty else { return nil }
+                text += String(decoding: data, as: UTF8.self)
             }
-            return nil
         }
         return try #require(line, "i3status printed no line within \(deadline) s")
     }
@@ -221,6 +228,8 @@ final class MemoryMoves: @unchecked Sendable {
                     highest = max(highest, bytes)
                 }
             }
+            // Sampled, not waited for: nothing tells when MemAvailable moves, so its range is read every 10 ms for as
+            // long as the readings it measures take.
             usleep(10_000)
         }
     }
