@@ -115,6 +115,13 @@ struct ProviderRunner: Sendable {
     /// an intent either ran or was rolled back and will not run later.
     static let storePatience: TimeInterval = 5
 
+    /// `deadline`, on the daemon's `clock`, as the instant of the wall clock that SQLite's busy wait counts on: what is
+    /// left of the store's patience now. The same instant when the daemon's clock is the wall clock; a daemon on a
+    /// clock of its own (a test's) still waits no longer than its patience for another process's lock.
+    static func wallClock(_ deadline: Date?, on clock: any DaemonClock) -> Date? {
+        deadline.map { Date().addingTimeInterval($0.timeIntervalSince(clock.now)) }
+    }
+
     /// The lane `instance`'s calls run on: its run mode says whether it blocks a thread (a command), its kind whether
     /// it uses the store.
     func lane(of instance: WidgetInstance) -> ProviderLane {
@@ -163,10 +170,11 @@ struct ProviderRunner: Sendable {
         let hold = lane == .store ? store.hold() : nil
         // Here, on the loop's thread, in the order the reloads and clicks came: their threads start in any order.
         context.placeInLine = kind.placeInLine(for: instance.name, invocation: nil)
+        let clock = self.clock
         Task(executorPreference: executor(for: lane)) { [context] in
             let result: Result<Timeline, ProviderFailure>
             do {
-                let timeline = try await StoreDeadline.$current.withValue(deadline) {
+                let timeline = try await StoreDeadline.$current.withValue(Self.wallClock(deadline, on: clock)) {
                     try await kind.timeline(for: instance.intent, in: context)
                 }
                 result = .success(Self.shaped(timeline, by: kind, for: instance))
@@ -263,7 +271,7 @@ extension ProviderRunner {
                         "not run: the store stayed locked by another process for \(Int(Self.storePatience)) s; "
                             + "nothing was changed")
                 }
-                var performed = try await StoreDeadline.$current.withValue(deadline) {
+                var performed = try await StoreDeadline.$current.withValue(Self.wallClock(deadline, on: clock)) {
                     try await kind.perform(invocation, for: instance.intent, in: context)
                 }
                 performed.timeline = performed.timeline.map { Self.shaped($0, by: kind, for: instance) }
