@@ -13,8 +13,11 @@ public struct EntryPresentation: Sendable, Hashable {
         stored as? Value
     }
 
+    /// Compared as the type `lhs` holds, opened in place: boxing both sides in `AnyHashable` would allocate, and the
+    /// engine compares the shown content of every widget it steps.
     public static func == (lhs: EntryPresentation, rhs: EntryPresentation) -> Bool {
-        AnyHashable(lhs.stored) == AnyHashable(rhs.stored)
+        func equals<Value: Hashable>(_ value: Value) -> Bool { rhs.stored as? Value == value }
+        return equals(lhs.stored)
     }
 
     public func hash(into hasher: inout Hasher) {
