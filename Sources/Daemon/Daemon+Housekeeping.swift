@@ -2,8 +2,9 @@ import FoundationEssentials
 import Runtime
 
 /// What the loop does besides the engine's deadlines, each on a deadline of its own, only while there is something
-/// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements, and the
-/// working set's trim after start-up (`Daemon+WorkingSet`, done just before the loop sleeps).
+/// to do: runtime repairs, output retries, log summaries, state-file retries and leftover acknowledgements, the updates
+/// socket's listener polled again after a rest (`AcceptPause`), and the working set's trim after start-up
+/// (`Daemon+WorkingSet`, done just before the loop sleeps).
 extension Daemon {
     /// The earliest of `engineDeadline` and every housekeeping deadline, for the timer.
     /// Asked at every wake-up, so it compares in place rather than collecting the deadlines into an array.
@@ -21,7 +22,9 @@ extension Daemon {
                 earlier(logLimits.nextDeadline, stateFiles.nextDeadline),
                 earlier(
                     earlier(presence.keepAliveDue(now: clock.now), workingSetTrimDue),
-                    earlier(earlier(supervisor.pluginRetryDue, hangupRereads.due), clickCommands.nextAnswer))))
+                    earlier(
+                        earlier(supervisor.pluginRetryDue, hangupRereads.due),
+                        earlier(clickCommands.nextAnswer, updateSubscribers.acceptPause.resumesAt)))))
     }
 
     /// Does whatever housekeeping is due at `now`.
@@ -31,6 +34,7 @@ extension Daemon {
         retryFailedPluginsWhenDue(now: now)
         answerClickCommandsWhenDue(now: now)
         rereadForHangupWhenDue(now: now)
+        resumeTakingConnectionsWhenDue(now: now)
         if let due = logLimits.nextDeadline, due <= now {
             for line in logLimits.flush(now: now) { log(line.level, line.text) }
         }

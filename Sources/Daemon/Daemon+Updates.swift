@@ -26,20 +26,36 @@ extension Daemon {
     /// Takes in new connections, their messages and hang-ups.
     func handleUpdateSockets(_ ready: Poller.Ready) {
         if let listener = updateSubscribers.listener, ready.contains(listener.socket.rawValue) {
-            do {
-                let refused = try updateSubscribers.acceptWaiting()
-                if refused > 0 {
-                    log(
-                        .warning, from: Self.updatesSource,
-                        "refused \(counted(refused, "connection")): \(UpdateSubscribers.maxConnections) are open")
-                }
-            } catch {
-                log(.error, "cannot take a connection on \(paths.control.updates): \(error)")
-            }
+            takeConnections()
         }
         for descriptor in updateSubscribers.connectionDescriptors where ready.contains(descriptor) {
             readConnection(descriptor)
         }
+    }
+
+    /// Takes the connections waiting on the listener. A failed `accept` makes the listener rest (`AcceptPause`), and
+    /// is logged once for the failures in a row it starts.
+    private func takeConnections() {
+        let intake = updateSubscribers.acceptWaiting(now: clock.now)
+        if intake.refused > 0 {
+            log(
+                .warning, from: Self.updatesSource,
+                "refused \(counted(intake.refused, "connection")): \(UpdateSubscribers.maxConnections) are open")
+        }
+        if let error = intake.failedFirst {
+            log(
+                .error,
+                "cannot take a connection on \(paths.control.updates): \(error); trying again every "
+                    + "\(Int(AcceptPause.pause)) s meanwhile")
+        }
+        if let failures = intake.workedAfter {
+            log(.info, "taking connections on \(paths.control.updates) again, after \(counted(failures, "failure"))")
+        }
+    }
+
+    /// The listener's rest after a failed `accept` is over: it is polled again.
+    func resumeTakingConnectionsWhenDue(now: Date) {
+        _ = updateSubscribers.resumeAcceptingIfDue(now: now)
     }
 
     private func readConnection(_ descriptor: Int32) {
@@ -52,21 +68,35 @@ extension Daemon {
             return
         case .closed:
             dropConnection(descriptor)
+        case .truncated(let length):
+            log(
+                .warning, from: Self.updatesSource,
+                "a connection sent \(counted(length, "byte")), over the \(UpdateSubscribers.maxMessage) a message may "
+                    + "have: closed it")
+            dropConnection(descriptor)
         case .message(let count) where asked?.isSubscription == true:
             takeBarsWord(UnsafeRawBufferPointer(rebasing: buffer[..<count]), passing: passed, on: descriptor)
-        case .truncated,
-            .message where asked != nil:
-            log(.warning, from: Self.updatesSource, "a connection said more than one request: closed it")
-            dropConnection(descriptor)
         case .message(let count):
             let message = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             switch UpdatesMessage(message) {
-            case .subscribe(let bar)? where barLines.bars.contains(where: { $0.name == bar }):
+            case .subscribe(let bar)? where asked == nil && barLines.bars.contains(where: { $0.name == bar }):
                 subscribe(descriptor, socket, to: bar)
             case .follow(let widgets)?:
-                updateSubscribers.record(.follow(widgets: widgets), of: descriptor)
+                // Each `follow` adds its widgets and is answered on its own: the answer to the last one a client
+                // sent says every record it follows is current.
+                guard updateSubscribers.follow(widgets, on: descriptor) else {
+                    log(
+                        .warning, from: Self.updatesSource,
+                        "a connection followed over \(counted(UpdateSubscribers.maxFollowedBytes, "byte")) of widget "
+                            + "names: closed it")
+                    dropConnection(descriptor)
+                    return
+                }
                 for name in widgets where recordsBehind.contains(name) { writeRecord(of: name) }
                 send(Array(UpdatesMessage.current.utf8), to: socket, saying: "the records are current")
+            case _ where asked != nil:
+                log(.warning, from: Self.updatesSource, "a connection said more than one request: closed it")
+                dropConnection(descriptor)
             case .subscribe?, .writeLines?, .pause?, .resume?, nil:
                 let said = String(decoding: message, as: UTF8.self)
                 log(

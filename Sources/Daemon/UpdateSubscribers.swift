@@ -1,6 +1,8 @@
+import FoundationEssentials
 import Glibc
 import Runtime
 import System
+import YAML
 
 /// Who is connected to the updates socket (`UpdatesMessage`) and what each asked for: a bar's line, or records to keep
 /// current. It holds the sockets and knows who wants what; when to send or write, and what, is the daemon's
@@ -15,6 +17,9 @@ struct UpdateSubscribers {
     static let backlog: Int32 = 128
     /// The longest message a connection may send (`UpdatesMessage.longestFollow` and a little).
     static let maxMessage = 64 * 1024
+    /// The most bytes of widget names one connection may follow, over all its `follow` messages: every name of a config
+    /// is written in its file, so no config names more. Past it, the connection is closed.
+    static let maxFollowedBytes = ConfigLimits.maxFileBytes
 
     /// The listening socket and the path it was made at; nil when it could not be made.
     private(set) var listener: Listener?
@@ -29,12 +34,31 @@ struct UpdateSubscribers {
         let identity: (device: UInt64, inode: UInt64)
     }
 
+    /// Takes the next connection waiting on the listener (`PacketSocket.accept`); a test makes it fail as a daemon out
+    /// of descriptors does.
+    var accepting: (PacketSocket) throws(SystemError) -> PacketSocket? = { listener throws(SystemError) in
+        try listener.accept()
+    }
+    /// Whether the listener rests after a failed `accept`, and until when.
+    private(set) var acceptPause = AcceptPause()
+
     /// What a connection asked for; nil until its first message.
-    typealias Request = UpdatesMessage
+    enum Request: Equatable {
+        case subscribe(bar: String)
+        /// The widgets every `follow` message of the connection named.
+        case follow(Set<String>)
+
+        /// Whether this is a bar's subscription, after which the bar may say `write`, `pause` and `resume`.
+        var isSubscription: Bool {
+            if case .subscribe = self { true } else { false }
+        }
+    }
 
     private struct Connection {
         let socket: PacketSocket
         var request: Request?
+        /// The bytes of the names its `follow` messages named, each with its separator, as sent.
+        var followedBytes = 0
         /// A bar's standard output, which the daemon writes the bar's lines to itself (`UpdatesMessage.writeLines`).
         var output: FileDescriptor?
         /// i3bar asked the bar to stop its output (`UpdatesMessage.pause`).
@@ -80,25 +104,71 @@ struct UpdateSubscribers {
         updateDescriptors()
     }
 
-    /// Takes every connection waiting on the listener; those over `maxConnections` are closed at once. Returns how
-    /// many were refused.
-    mutating func acceptWaiting() throws(SystemError) -> Int {
-        guard let listener else { return 0 }
+    /// What `acceptWaiting` did.
+    struct Intake: Equatable {
+        /// The connections over `maxConnections`, closed at once.
         var refused = 0
-        while let socket = try listener.socket.accept() {
-            guard connections.count < Self.maxConnections else {
-                refused += 1
-                continue
+        /// The failed `accept` that started a rest of the listener (`AcceptPause`), the first of its episode.
+        var failedFirst: SystemError?
+        /// The failed `accept`s of the episode that an `accept` that worked ended.
+        var workedAfter: Int?
+    }
+
+    /// Takes every connection waiting on the listener; those over `maxConnections` are closed at once. An `accept` that
+    /// fails makes the listener rest until `AcceptPause.pause` after `now`.
+    mutating func acceptWaiting(now: Date) -> Intake {
+        guard let listener, !acceptPause.isResting else { return Intake() }
+        var intake = Intake()
+        do throws(SystemError) {
+            while let socket = try accepting(listener.socket) {
+                guard connections.count < Self.maxConnections else {
+                    intake.refused += 1
+                    continue
+                }
+                connections[socket.rawValue] = Connection(socket: socket, request: nil)
             }
-            connections[socket.rawValue] = Connection(socket: socket, request: nil)
+            intake.workedAfter = acceptPause.worked()
+        } catch {
+            if acceptPause.failed(now: now) { intake.failedFirst = error }
         }
         updateDescriptors()
-        return refused
+        return intake
+    }
+
+    /// The listener is polled again once its rest is over; true when it rested until `now`.
+    mutating func resumeAcceptingIfDue(now: Date) -> Bool {
+        guard acceptPause.resumeIfDue(now: now) else { return false }
+        updateDescriptors()
+        return true
     }
 
     /// What `descriptor`'s connection asked for, now that its message said so.
     mutating func record(_ request: Request, of descriptor: Int32) {
         connections[descriptor]?.request = request
+    }
+
+    /// Adds `widgets` to those `descriptor`'s connection follows: a client with more names than one message holds sends
+    /// several `follow`s. False when it asked for something else, or the names would pass `maxFollowedBytes`.
+    mutating func follow(_ widgets: [String], on descriptor: Int32) -> Bool {
+        guard var connection = connections.removeValue(forKey: descriptor) else { return false }
+        defer {
+            connections[descriptor] = connection
+            updateDescriptors()
+        }
+        var followed: Set<String>
+        switch connection.request {
+        case nil: followed = []
+        case .follow(let widgets)?: followed = widgets
+        case .subscribe?: return false
+        }
+        let bytes = connection.followedBytes + widgets.reduce(0) { $0 + 1 + $1.utf8.count }
+        guard bytes <= Self.maxFollowedBytes else { return false }
+        // Not held twice while it grows: the set is copied only if another still holds it.
+        connection.request = nil
+        followed.formUnion(widgets)
+        connection.request = .follow(followed)
+        connection.followedBytes = bytes
+        return true
     }
 
     /// The daemon writes `descriptor`'s bar's lines to `output` from now on.
@@ -179,6 +249,7 @@ struct UpdateSubscribers {
     var connectionDescriptors: [Int32] { Array(connections.keys) }
 
     private mutating func updateDescriptors() {
-        descriptors = (listener.map { [$0.socket.rawValue] } ?? []) + connections.keys.sorted()
+        let listening = acceptPause.isResting ? nil : listener
+        descriptors = (listening.map { [$0.socket.rawValue] } ?? []) + connections.keys.sorted()
     }
 }

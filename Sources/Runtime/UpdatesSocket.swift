@@ -6,7 +6,9 @@
 /// - `follow NAME NAME …`: the widgets' records (`<name>.json`), kept current. A sampled widget's record (a kind that
 ///   reloads on a rule of its own, `WidgetKind.nextScheduledReload`) is written only while someone follows it, so a
 ///   bar that only shows the widget costs no record per sample; the daemon writes every followed record that is behind
-///   and answers `current`, then writes each new one as it comes. `widgetd show`, `list` and a `--wait` that prints what
+///   and answers `current`, then writes each new one as it comes. A message holds at most `longestFollow` bytes: more
+///   names are said in several `follow`s on the same connection (`follows`), each adding its widgets and answered
+///   `current` on its own, so the answer to the last one says every record is current. `widgetd show`, `list` and a `--wait` that prints what
 ///   widgets show follow for as long as they read, `show --follow` and `widgetd bar --widgets` for as long as they run.
 public enum UpdatesMessage: Equatable, Sendable {
     case subscribe(bar: String)
@@ -26,7 +28,7 @@ public enum UpdatesMessage: Equatable, Sendable {
     /// The daemon's answer to `follow`, once the records are current.
     public static let current = "current"
 
-    /// The longest `follow` message a client sends: more widgets are followed over several connections.
+    /// The longest `follow` message a client sends: more widgets are followed by several `follow`s on one connection.
     public static let longestFollow = 60 * 1024
 
     /// `follow` messages for `widgets`, each at most `longestFollow` bytes (a name longer than that alone in one).

@@ -78,6 +78,19 @@ public final class PacketSocket: Sendable {
         return code == EAGAIN || code == EWOULDBLOCK ? .full : .failed(errno: code)
     }
 
+    /// Sends `bytes` as one message, waiting up to `timeout` for room while the other end's queue is full (it has not
+    /// read the messages before).
+    public func send(_ bytes: UnsafeRawBufferPointer, waitingUpTo timeout: Duration) -> Sent {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            let sent = send(bytes)
+            let left = deadline - ContinuousClock.now
+            guard sent == .full, left > .zero else { return sent }
+            var room = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+            _ = retryingInterrupted { poll(&room, 1, Poller.milliseconds(left)) }
+        }
+    }
+
     /// What a `receive` found.
     public enum Received: Equatable, Sendable {
         /// One message, its first `count` bytes in the buffer.

@@ -238,12 +238,8 @@ enum BarCommand {
 
     /// Follows the records of `items` (`UpdatesMessage.follow`), once the daemon said they are current or did not
     /// answer in time.
-    private static func follow(_ items: [BarItem], control: ControlPaths) throws(SystemError) -> DaemonSubscription {
-        let following = try DaemonSubscription(
-            socketPath: control.updates, request: .follow(widgets: Array(Set(items.map(\.widget))).sorted()),
-            messageLimit: DaemonSubscription.answerLimit)
-        _ = following.firstMessage(within: DaemonSubscription.answerWait)
-        return following
+    static func follow(_ items: [BarItem], control: ControlPaths) throws(SystemError) -> DaemonSubscription {
+        try DaemonSubscription.following(Array(Set(items.map(\.widget))).sorted(), socketPath: control.updates)
     }
 
     /// How long the bar waits for the next record of the same daemon turn, and at most for all of them.

@@ -3,8 +3,9 @@ import Glibc
 import Runtime
 import System
 
-/// A connection to the daemon's updates socket that asks for something (`UpdatesMessage`) and is kept for as long as
-/// its owner runs, across the daemon's restarts.
+/// A connection to the daemon's updates socket that asks for something (`UpdatesMessage`: a bar's line, or widgets'
+/// records in as many `follow` messages as their names take) and is kept for as long as its owner runs, across the
+/// daemon's restarts.
 ///
 /// Connected, its descriptor is the connection's: a message, or the connection's end, wakes it. When the connection
 /// ends (the daemon stopped, or let it go), it connects again at once if the connection had brought a message, else it
@@ -12,7 +13,8 @@ import System
 /// again and again, and a daemon that starts later is found as it starts listening.
 final class DaemonSubscription {
     let socketPath: String
-    let request: UpdatesMessage
+    /// What each connection says first, in order.
+    let requests: [UpdatesMessage]
     private(set) var connection: PacketSocket?
     /// How many connections were made: a new one is not the one something was said on before.
     private(set) var connectionsMade = 0
@@ -27,12 +29,27 @@ final class DaemonSubscription {
     /// untouched.
     private let buffer: UnsafeMutableRawBufferPointer
 
-    /// Connects, or watches the socket's path when no daemon listens; `messageLimit`: the longest message taken.
-    init(socketPath: String, request: UpdatesMessage, messageLimit: Int) throws(SystemError) {
+    /// Connects and says `requests`, or watches the socket's path when no daemon listens; `messageLimit`: the longest
+    /// message taken.
+    init(socketPath: String, requests: [UpdatesMessage], messageLimit: Int) throws(SystemError) {
         self.socketPath = socketPath
-        self.request = request
+        self.requests = requests
         buffer = .allocate(byteCount: messageLimit, alignment: 1)
         if !connect() { try startWatching() }
+    }
+
+    convenience init(socketPath: String, request: UpdatesMessage, messageLimit: Int) throws(SystemError) {
+        try self.init(socketPath: socketPath, requests: [request], messageLimit: messageLimit)
+    }
+
+    /// Follows `widgets`' records for as long as it runs: their names in as many `follow` messages as they take
+    /// (`UpdatesMessage.follows`), once the daemon said the records are current or did not answer within
+    /// `answerWait`.
+    static func following(_ widgets: [String], socketPath: String) throws(SystemError) -> DaemonSubscription {
+        let subscription = try DaemonSubscription(
+            socketPath: socketPath, requests: UpdatesMessage.follows(widgets), messageLimit: answerLimit)
+        subscription.waitForAnswers(within: answerWait)
+        return subscription
     }
 
     deinit {
@@ -45,19 +62,43 @@ final class DaemonSubscription {
     static let answerWait = Duration.seconds(1)
     /// Room for the daemon's answer to `follow`.
     static let answerLimit = 64
+    /// How long a connection's requests may wait, all together, for room in the daemon's queue: the daemon reads a
+    /// connection's messages one a turn, and a long list of widgets is several `follow`s of up to 60 KiB.
+    static let sayWait = Duration.seconds(2)
 
-    /// Follows `widgets`' records for a reader that reads them once: the connections, open until they are released,
-    /// once the daemon said the records are current (or did not answer within `answerWait`). None when no daemon
-    /// listens: the records are as the last daemon left them.
-    static func follow(_ widgets: [String], socketPath: String) -> [PacketSocket] {
-        UpdatesMessage.follows(widgets).compactMap { request in
-            guard let socket = try? PacketSocket.connect(to: socketPath),
-                request.bytes.withUnsafeBytes({ socket.send($0) }) == .sent
-            else { return nil }
-            // The answer itself says nothing more: its arrival is the news.
-            _ = try? Poller.waitUntilReadable(socket.rawValue, timeout: answerWait)
-            return socket
+    /// Follows `widgets`' records for a reader that reads them once: the connection, open until it is released, once
+    /// the daemon said the records are current (or did not answer within `answerWait`). Nil when no daemon listens:
+    /// the records are as the last daemon left them.
+    static func follow(_ widgets: [String], socketPath: String) -> PacketSocket? {
+        let requests = UpdatesMessage.follows(widgets)
+        guard !requests.isEmpty, let socket = try? PacketSocket.connect(to: socketPath), say(requests, on: socket)
+        else { return nil }
+        // The answers themselves say nothing more: their arrival is the news, the last one's that every record is
+        // current.
+        let deadline = ContinuousClock.now.advanced(by: answerWait)
+        var answers = 0
+        var answer = [UInt8](repeating: 0, count: answerLimit)
+        while answers < requests.count {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, (try? Poller.waitUntilReadable(socket.rawValue, timeout: left)) == true else { break }
+            switch answer.withUnsafeMutableBytes({ socket.receive(into: $0) }) {
+            case .message, .truncated: answers += 1
+            case .nothing: continue
+            case .closed: return socket
+            }
         }
+        return socket
+    }
+
+    /// Says `requests` on `socket` in order, each waiting for room while the daemon has not read those before it;
+    /// false when one could not be said within `sayWait`.
+    private static func say(_ requests: [UpdatesMessage], on socket: PacketSocket) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: sayWait)
+        for request in requests {
+            let left = max(deadline - ContinuousClock.now, .zero)
+            guard request.bytes.withUnsafeBytes({ socket.send($0, waitingUpTo: left) }) == .sent else { return false }
+        }
+        return true
     }
 
     /// The descriptor to wait on: the connection's, or the watch's.
@@ -69,6 +110,20 @@ final class DaemonSubscription {
             return nil
         }
         return take()
+    }
+
+    /// Waits up to `timeout` in all for an answer to each request and takes them: for `follow`s, the last says every
+    /// record followed is current.
+    func waitForAnswers(within timeout: Duration) {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        var answers = 0
+        while answers < requests.count, let connection {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, (try? Poller.waitUntilReadable(connection.rawValue, timeout: left)) == true else {
+                return
+            }
+            if take() != nil { answers += 1 }
+        }
     }
 
     /// Takes in what made `descriptor` readable: the message that came, if one did. After it, `isConnected` says
@@ -98,11 +153,12 @@ final class DaemonSubscription {
         if connection == nil { _ = connect() }
     }
 
-    /// Connects and asks; false when no daemon listens or it could not be asked. Connected, nothing is watched.
+    /// Connects and says the requests; false when no daemon listens or they could not be said. Connected, nothing is watched.
     private func connect() -> Bool {
         let file = SocketFile(at: socketPath)
-        guard let socket = try? PacketSocket.connect(to: socketPath) else { return false }
-        guard request.bytes.withUnsafeBytes({ socket.send($0) }) == .sent else { return false }
+        guard let socket = try? PacketSocket.connect(to: socketPath), Self.say(requests, on: socket) else {
+            return false
+        }
         connection = socket
         connectionsMade += 1
         served = false

@@ -146,10 +146,7 @@ enum ShowCommand {
             watcher = try Inotify()
             recordWatch = try RecordWatch(record: path, in: directory, on: watcher)
             timer = try FollowTurn.Timer()
-            following = try DaemonSubscription(
-                socketPath: updates, request: .follow(widgets: [forwarder.instance]),
-                messageLimit: DaemonSubscription.answerLimit)
-            _ = following.firstMessage(within: DaemonSubscription.answerWait)
+            following = try DaemonSubscription.following([forwarder.instance], socketPath: updates)
         } catch {
             console.err("widgetd: error: cannot watch \(directory): \(error)")
             return ExitCode.failure

@@ -112,9 +112,9 @@ enum WidgetTable {
     /// Follows the widgets' records: the daemon writes a sampled widget's (a kind that reloads on a rule) only while
     /// someone follows it (`UpdatesMessage.follow`), and which widgets are sampled is the daemon's to say: the rows of
     /// the records in the output directory carry no rule, nor does a widget of a kind this CLI does not know. The
-    /// connections stay open while the table is made.
-    private static func follow(_ widgets: [Row], paths: DaemonPaths) -> [PacketSocket] {
-        widgets.isEmpty ? [] : DaemonSubscription.follow(widgets.map(\.name), socketPath: paths.control.updates)
+    /// connection stays open while the table is made.
+    private static func follow(_ widgets: [Row], paths: DaemonPaths) -> PacketSocket? {
+        DaemonSubscription.follow(widgets.map(\.name), socketPath: paths.control.updates)
     }
 
     /// What the daemon last wrote of `widget`: its current text ("-" before any) and its status file.
