@@ -55,7 +55,7 @@ extension Daemon {
 
     /// The listener's rest after a failed `accept` is over: it is polled again.
     func resumeTakingConnectionsWhenDue(now: Date) {
-        _ = updateSubscribers.resumeAcceptingIfDue(now: now)
+        updateSubscribers.resumeAcceptingIfDue(now: now)
     }
 
     private func readConnection(_ descriptor: Int32) {

@@ -135,11 +135,9 @@ struct UpdateSubscribers {
         return intake
     }
 
-    /// The listener is polled again once its rest is over; true when it rested until `now`.
-    mutating func resumeAcceptingIfDue(now: Date) -> Bool {
-        guard acceptPause.resumeIfDue(now: now) else { return false }
-        updateDescriptors()
-        return true
+    /// The listener is polled again once its rest is over.
+    mutating func resumeAcceptingIfDue(now: Date) {
+        if acceptPause.resumeIfDue(now: now) { updateDescriptors() }
     }
 
     /// What `descriptor`'s connection asked for, now that its message said so.
@@ -151,10 +149,7 @@ struct UpdateSubscribers {
     /// several `follow`s. False when it asked for something else, or the names would pass `maxFollowedBytes`.
     mutating func follow(_ widgets: [String], on descriptor: Int32) -> Bool {
         guard var connection = connections.removeValue(forKey: descriptor) else { return false }
-        defer {
-            connections[descriptor] = connection
-            updateDescriptors()
-        }
+        defer { connections[descriptor] = connection }
         var followed: Set<String>
         switch connection.request {
         case nil: followed = []

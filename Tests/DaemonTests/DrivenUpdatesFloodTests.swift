@@ -109,6 +109,30 @@ struct DrivenUpdatesFloodTests {
         #expect(driven.log.contains("a connection said more than one request: closed it"), "\(driven.log)")
     }
 
+    /// A connection follows no more names than a config can hold: its `follow`s are answered until their names pass
+    /// `UpdateSubscribers.maxFollowedBytes`, and the one that passes it closes the connection.
+    @Test func aConnectionFollowingMoreNamesThanAConfigHoldsIsClosed() throws {
+        let driven = try Self.daemon()
+        let names = [String](repeating: String(repeating: "x", count: InstanceName.maximumLength), count: 900)
+        let perMessage = names.reduce(0) { $0 + 1 + $1.utf8.count }
+        let client = try UpdatesClient(driven, following: names)
+        var answered = 0
+        var closed = false
+        while !closed, answered * perMessage <= UpdateSubscribers.maxFollowedBytes {
+            #expect(
+                driven.turns(until: "an answer or the end") {
+                    let (texts, ended) = client.messages()
+                    answered += texts.count
+                    closed = ended
+                    return !texts.isEmpty || ended
+                })
+            if !closed { client.say(.follow(widgets: names)) }
+        }
+        #expect(answered == UpdateSubscribers.maxFollowedBytes / perMessage)
+        #expect(driven.turns(until: "the connection closed") { closed || client.messages().closed })
+        #expect(driven.log.contains("a connection followed over 1048576 bytes of widget names"), "\(driven.log)")
+    }
+
     /// `widgetd bar --widgets` with names well over a message's 64 KiB follows every one of them: its `follow`s add up
     /// on one connection, and once they are answered the record of a sampled widget named last, written only while
     /// followed, is current.
