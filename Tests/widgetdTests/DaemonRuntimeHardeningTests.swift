@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import System
 import TestSupport
 import Testing
 
-/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a closed
-/// writer with half a line. A flood of clicks is `DrivenClickFloodTests`', FIFO lines without their newline and a FIFO
+/// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a flood of
+/// connections past it, a closed writer with half a line. A flood of clicks is `DrivenClickFloodTests`', FIFO lines without their newline and a FIFO
 /// replaced by an unsafe one `DrivenControlFIFOTests`'. The rules for outputs it cannot
 /// write, a FIFO, runtime directory or lock deleted or taken, floods of bad lines in the log, acknowledgements nobody
 /// takes and `config` lines in a row are tested on their parts or on the daemon run in the test's process, on a
@@ -135,6 +136,57 @@ struct DaemonRuntimeHardeningTests {
         let limits = try String(contentsOfFile: "/proc/\(daemon.processIdentifier)/limits", encoding: .utf8)
         let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
         #expect(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["4096", "4096"])
+    }
+
+    /// A flood of connections on the updates socket past the daemon's descriptors (a limit of 40 it cannot raise, and
+    /// 60 clients that stay): `accept` fails with `EMFILE` and leaves the rest waiting, so the socket stays readable. A
+    /// loop that polled it still would spin a core; the daemon rests it a second at a time instead, says so once, and
+    /// takes connections again once the clients go.
+    @Test func aFloodOfConnectionsPastTheDescriptorLimitDoesNotMakeTheDaemonSpin() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let config = try directory.write("widgets.yaml", "widgets:\n  t:\n    kind: clock\n")
+        let logPath = directory.url.path + "/daemon.log"
+        #expect(FileManager.default.createFile(atPath: logPath, contents: nil))
+        let log = try #require(FileHandle(forWritingAtPath: logPath))
+        let daemon = try Self.daemon(
+            config: config, in: directory, log: log, settingUp: "resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))")
+        defer {
+            kill(daemon.processIdentifier, SIGTERM)
+            daemon.waitUntilExit()
+        }
+        let runtime = directory.url.path + "/run/widgetd"
+        let socketPath = runtime + "/updates"
+        #expect(await waitFor("the updates socket", watching: runtime) { access(socketPath, F_OK) == 0 })
+        func logged() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+        let follow = Array("follow t".utf8)
+        var clients: [PacketSocket] = []
+        for _ in 0..<60 {
+            let client = try PacketSocket.connect(to: socketPath)
+            #expect(follow.withUnsafeBytes { client.send($0) } == .sent)
+            clients.append(client)
+        }
+        #expect(
+            await waitFor("the failed accept", watching: directory.url.path) {
+                logged().contains("cannot take a connection on \(socketPath): accept4: Too many open files")
+            }, "\(logged())")
+        // A spinning loop has a tick in every second; the second without one is the measurement, so its pause is the
+        // test. It counts the daemon's own CPU, which the other tests' load does not raise.
+        await DaemonGate.giveBackTurn()
+        let pid = daemon.processIdentifier
+        #expect(
+            try await waitForQuiet("a second without a tick of the daemon's CPU", window: .seconds(1)) {
+                try cpuTicks(of: pid)
+            })
+        clients = []
+        let late = try PacketSocket.connect(to: socketPath)
+        #expect(follow.withUnsafeBytes { late.send($0) } == .sent)
+        var answer = [UInt8](repeating: 0, count: 64)
+        #expect(try Poller.waitUntilReadable(late.rawValue, timeout: .seconds(10)), "\(logged())")
+        #expect(answer.withUnsafeMutableBytes { late.receive(into: $0) } == .message(count: 7))
+        #expect(String(decoding: answer.prefix(7), as: UTF8.self) == "current")
+        #expect(logged().components(separatedBy: "cannot take a connection").count == 2, "\(logged())")
+        #expect(logged().contains("taking connections on \(socketPath) again"), "\(logged())")
     }
 
     /// `widgetd run --config config` in `directory`'s XDG directories, started by Python after `setUp` (Python code:
