@@ -8,8 +8,9 @@
 ///   bar that only shows the widget costs no record per sample; the daemon writes every followed record that is behind
 ///   and answers `current`, then writes each new one as it comes. A message holds at most `longestFollow` bytes: more
 ///   names are said in several `follow`s on the same connection (`follows`), each adding its widgets and answered
-///   `current` on its own, so the answer to the last one says every record is current. `widgetd show`, `list` and a `--wait` that prints what
-///   widgets show follow for as long as they read, `show --follow` and `widgetd bar --widgets` for as long as they run.
+///   `current` on its own, so the answer to the last one says every record is current. `widgetd show`, `list` and a
+///   `--wait` that prints what widgets show follow for as long as they read, `show --follow` and `widgetd bar
+///   --widgets` for as long as they run.
 public enum UpdatesMessage: Equatable, Sendable {
     case subscribe(bar: String)
     case follow(widgets: [String])

@@ -5,10 +5,10 @@ import TestSupport
 import Testing
 
 /// Issue 10 (hardening), the daemon's runtime: a log it cannot write, a file size limit, a descriptor limit, a flood of
-/// connections past it, a closed writer with half a line. A flood of clicks is `DrivenClickFloodTests`', FIFO lines without their newline and a FIFO
-/// replaced by an unsafe one `DrivenControlFIFOTests`'. The rules for outputs it cannot
-/// write, a FIFO, runtime directory or lock deleted or taken, floods of bad lines in the log, acknowledgements nobody
-/// takes and `config` lines in a row are tested on their parts or on the daemon run in the test's process, on a
+/// connections past it, a closed writer with half a line. A flood of clicks is `DrivenClickFloodTests`', FIFO lines
+/// without their newline and a FIFO replaced by an unsafe one `DrivenControlFIFOTests`'. The rules for outputs it
+/// cannot write, a FIFO, runtime directory or lock deleted or taken, floods of bad lines in the log, acknowledgements
+/// nobody takes and `config` lines in a row are tested on their parts or on the daemon run in the test's process, on a
 /// clock the tests move (docs/development.md, "Tests on the driven clock").
 @Suite("widgetd run: hardening of the runtime", .spawnsDaemons)
 struct DaemonRuntimeHardeningTests {

@@ -153,7 +153,8 @@ final class DaemonSubscription {
         if connection == nil { _ = connect() }
     }
 
-    /// Connects and says the requests; false when no daemon listens or they could not be said. Connected, nothing is watched.
+    /// Connects and says the requests; false when no daemon listens or they could not be said. Connected, nothing is
+    /// watched.
     private func connect() -> Bool {
         let file = SocketFile(at: socketPath)
         guard let socket = try? PacketSocket.connect(to: socketPath), Self.say(requests, on: socket) else {
