@@ -6,7 +6,7 @@ code, and MADV_RANDOM does not change that, so code run once at start-up and cod
 10 MB of `.text`, kept two thirds of it resident. The release link puts the functions listed here first, in this
 order, so that what the daemon runs is contiguous: first what a second boundary of ten per-second clocks runs (its
 cost above the kernel's is mostly the cold cache misses of its code after a second asleep: docs/PERFORMANCE.md,
-"Swap cost"), then what a FIFO reload of one quotes widget runs (its latency is mostly the cold cache misses of its
+"Swap cost"), then what the system kinds' bar runs at a sample ("The system kinds' bar"), then what a FIFO reload of one quotes widget runs (its latency is mostly the cold cache misses of its
 code: "Reload latency"), then what it runs after start-up (an exec widget's reload, a FIFO reload and click, a
 SIGHUP and a stop), then what only start-up runs. Only our modules' functions move (they are
 compiled with `-function-sections`). A function missing from the list (renamed since, or never run here) keeps the
@@ -14,6 +14,7 @@ linker's order; a stale list costs memory and time, never correctness.
 
 The profile is valgrind's callgrind (every function that runs, not a sample) on an unstripped release daemon:
   - ten per-second clocks: five seconds of swaps, after start-up;
+  - the system kinds' bar, sampled every second, its line passed to a `widgetd bar`: ten seconds, after start-up;
   - one quotes widget: ten `reload q0` lines on the control FIFO, after start-up;
   - the example config (config/widgets.yaml): start-up until every timeline is in, 25 s idle (its per-second clock
     swaps, its exec widget reloads every 10 s), FIFO reloads and clicks, SIGHUP, a stop;
@@ -61,8 +62,10 @@ def wait_until(condition, timeout):
     return False
 
 
-def profile(binary, directory, name, config_text, widgets, idle_seconds, requests, gap=0.5, hangup=True):
-    """Runs the daemon under callgrind; returns the dump files: start-up, after it, and the stop."""
+def profile(
+        binary, directory, name, config_text, widgets, idle_seconds, requests, gap=0.5, hangup=True, companion=None):
+    """Runs the daemon under callgrind; returns the dump files: start-up, after it, and the stop. `companion`: the
+    arguments of a `widgetd` command run beside it from start-up on (a bar that subscribes to its line)."""
     home = os.path.join(directory, name)
     control = os.path.join(home, "run", "widgetd")
     for path in ["run", "run/widgetd", "data", "state", "config", "config/widgetd", "cache"]:
@@ -90,7 +93,12 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
     if not started:
         daemon.kill()
         sys.exit(f"the daemon did not start; see {home}/daemon.log")
-    time.sleep(1)
+    beside = None
+    if companion:
+        beside = subprocess.Popen(
+            [binary] + companion + ["--config", config], env=environment, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # a pipe, as i3bar's: the bar hands it to the daemon
+    time.sleep(1 if not companion else 5)
     subprocess.run(
         ["callgrind_control", "--dump", str(daemon.pid)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
@@ -105,6 +113,9 @@ def profile(binary, directory, name, config_text, widgets, idle_seconds, request
     subprocess.run(
         ["callgrind_control", "--dump", str(daemon.pid)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    if beside:
+        beside.terminate()
+        beside.wait(10)
     daemon.send_signal(signal.SIGINT)
     daemon.wait(60)
     dumps = sorted(f for f in os.listdir(directory) if f.startswith(name + ".callgrind"))
@@ -183,6 +194,15 @@ def main():
         f"  c{n}:\n    kind: clock\n    intent:\n      format: \"%T\"\n      seconds: true\n" for n in range(10))
     swaps = profile(binary, directory, "swap", clocks, 10, 5, [], hangup=False)
     swap_turn = [f for dump in swaps if dump.endswith(".2") for f in functions_run(dump, binary)]
+    # The system kinds' bar, sampled every second and passed to a `widgetd bar` as its line: a sample's code runs cold
+    # after the interval asleep, as a second's swaps do (docs/PERFORMANCE.md, "The system kinds' bar").
+    system = (
+        "widgets:\n  cpu: {kind: cpu, interval: 1s}\n  mem: {kind: memory, interval: 1s}\n"
+        "  load: {kind: load, interval: 1s}\n  disk: {kind: disk, interval: 1s}\n  net: {kind: network}\n"
+        "  snd: {kind: sound}\n  bat: {kind: battery}\n  clock: {kind: clock}\n"
+        "bars:\n  system: [cpu, mem, load, disk, net, snd, bat, clock]\n")
+    samples = profile(binary, directory, "system", system, 8, 10, [], hangup=False, companion=["bar", "--bar", "system"])
+    sample_turn = [f for dump in samples if dump.endswith(".2") for f in functions_run(dump, binary)]
     quotes = "widgets:\n  q0:\n    kind: quotes\n    intent:\n      category: motivation\n"
     reloads = profile(binary, directory, "reload", quotes, 1, 0, ["reload q0"] * 10, gap=0.2, hangup=False)
     reload_turn = [f for dump in reloads if dump.endswith(".2") for f in functions_run(dump, binary)]
@@ -192,7 +212,7 @@ def main():
     start_up, later = [], []
     for dump in dumps:
         (start_up if dump.endswith(".1") else later).extend(functions_run(dump, binary))
-    order = list(dict.fromkeys(swap_turn + reload_turn + later + start_up))
+    order = list(dict.fromkeys(swap_turn + sample_turn + reload_turn + later + start_up))
     # Functions that cannot move alone go last, so the ones that can stay together.
     shared = shared_text_symbols()
     order = [f for f in order if f not in shared] + [f for f in order if f in shared]
@@ -200,7 +220,7 @@ def main():
         file.write("\n".join(order) + "\n")
     print(
         f"{output}: {len(order)} functions ({len(set(later))} after start-up, {len(swap_turn)} in a second's swaps, "
-        f"{len(reload_turn)} in a FIFO reload)")
+        f"{len(sample_turn)} in the system bar's samples, {len(reload_turn)} in a FIFO reload)")
     if not given:
         relink_stripped()
     shutil.rmtree(directory)
