@@ -3,7 +3,7 @@ import Testing
 
 /// The daemon hands back start-up's mapped files once every widget has answered (`Daemon+WorkingSet`), and goes on
 /// serving from what faults back in.
-@Suite("daemon: start-up's working set")
+@Suite("daemon: start-up's working set", .spawnsDaemons)
 struct DaemonWorkingSetTests {
     static let trimmed = "handing back start-up's mapped files"
 
@@ -18,7 +18,7 @@ struct DaemonWorkingSetTests {
         return (now, peak)
     }
 
-    @Test func onceEveryWidgetHasAnsweredStartUpsPagesGoAndTheDaemonServesOn() async throws {
+    @Test(.aheadInLine) func onceEveryWidgetHasAnsweredStartUpsPagesGoAndTheDaemonServesOn() async throws {
         let daemon = try DaemonUnderTest(
             config: """
                 widgets:

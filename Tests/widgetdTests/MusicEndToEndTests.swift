@@ -5,7 +5,7 @@ import Testing
 /// The music kind in a running daemon, on a session bus the test starts, with a test MPRIS player on it: what the
 /// player announces by D-Bus signals reaches the bar file, clicks reach the player, and a player or a bus that goes
 /// away is a state on the widget.
-@Suite("music through the daemon")
+@Suite("music through the daemon", .spawnsDaemons)
 struct MusicEndToEndTests {
     /// A scratch directory holding the bus, the player's files and the daemon's.
     struct Setup {
@@ -83,7 +83,7 @@ struct MusicEndToEndTests {
     /// A bus that comes back at the same address is joined again without a restart of the widget, showing `no session
     /// bus` meanwhile: the killed bus's socket is still there, so the listener tries it after 1, 2, 4 … s, and it
     /// tries at once when the new bus makes its socket.
-    @Test func aSessionBusThatComesBackIsJoinedAgain() async throws {
+    @Test(.aheadInLine) func aSessionBusThatComesBackIsJoinedAgain() async throws {
         let setup = try await Self.start("")
         defer { setup.directory.remove() }
         let daemon = setup.daemon
@@ -138,11 +138,11 @@ struct MusicEndToEndTests {
             }, "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
     }
 
-    @Test func aMissingBusIsWaitedForWithoutWakingAndJoinedWhenItStarts() async throws {
+    @Test(.aheadInLine) func aMissingBusIsWaitedForWithoutWakingAndJoinedWhenItStarts() async throws {
         try await waitsForAMissingBusWithoutWaking(subdirectory: nil)
     }
 
-    @Test func aMissingBusInADirectoryNotMadeYetIsWaitedForTheSameWay() async throws {
+    @Test(.aheadInLine) func aMissingBusInADirectoryNotMadeYetIsWaitedForTheSameWay() async throws {
         try await waitsForAMissingBusWithoutWaking(subdirectory: "bus-directory")
     }
 

@@ -6,7 +6,7 @@ import Testing
 /// changes is pushed by the server's subscription, a click runs its intent on the daemon's connection, i3status's
 /// `volume` module on the same server shows the same (and so does the widget `widgetd import i3status` makes of it), and
 /// a machine without a server shows it as a state.
-@Suite("sound through the daemon")
+@Suite("sound through the daemon", .spawnsDaemons)
 struct SoundEndToEndTests {
     static let config = """
         widgets:
@@ -56,7 +56,7 @@ struct SoundEndToEndTests {
     /// With no server, the connection's thread sleeps until the server's socket appears (issue 36: a pushed kind adds no
     /// wake-up while nothing changes), then connects at once. The socket's directory is made only just before the
     /// server starts, as a login makes `$XDG_RUNTIME_DIR/pulse`.
-    @Test func noServerIsAStateWaitedForWithoutWakingAndTheServerIsFoundWhenItComes() async throws {
+    @Test(.aheadInLine) func noServerIsAStateWaitedForWithoutWakingAndTheServerIsFoundWhenItComes() async throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let socket = scratch.url.path + "/pulse/native"
