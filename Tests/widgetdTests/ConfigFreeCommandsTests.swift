@@ -9,7 +9,7 @@ import Testing
 /// not YAML, or a FIFO whose writer never finishes, which a command that read it would wait `FileReading.pipeWait`
 /// (5 s) for. Each runs the built binary with the config named by `$WIDGETD_CONFIG` (these commands take no
 /// `--config`).
-@Suite("commands that read no config")
+@Suite("commands that read no config", .startsFirst)
 struct ConfigFreeCommandsTests {
     /// One such command as typed, and what it prints with no config anywhere.
     struct Case: CustomTestStringConvertible, Sendable {
@@ -41,7 +41,7 @@ struct ConfigFreeCommandsTests {
         for name in declared { #expect(tried.contains(name), "\(name) reads no config and is not tried here") }
     }
 
-    @Test(.startsFirst, arguments: cases)
+    @Test(arguments: cases)
     func answersWhateverStateTheConfigIsIn(_ item: Case) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -159,35 +159,6 @@ struct EndToEndCLITests {
         #expect(folder.stderr.hasPrefix("\(directory.url.path): error: is a directory, not a file"))
     }
 
-    /// A FIFO for a config never hangs a command: with no writer it opens at once and reads as empty; a writer that
-    /// keeps it open and never finishes is given `FileReading.pipeWait`.
-    @Test(.startsFirst) func aConfigThatIsAFIFONeverHangsTheCommand() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let fifo = directory.url.path + "/widgets.yaml"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let empty = try runWidgetd(["check", "--config", fifo])
-        #expect(empty.status == 1)
-        #expect(empty.stderr.hasPrefix("\(fifo):1:1: error: the file is empty"), "\(empty.stderr)")
-        // A writer that holds it open and writes half a file.
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // Read-write, so its open does not wait for a reader; in place before the command reads.
-        let opened = directory.url.path + "/opened"
-        writer.arguments = [
-            "-c", "exec 3<>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", fifo, opened,
-        ]
-        try writer.run()
-        defer {
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-        }
-        #expect(await waitFor("the writer in place") { FileManager.default.fileExists(atPath: opened) })
-        let stalled = try await awaitingPrograms { try runWidgetd(["check", "--config", fifo]) }
-        #expect(stalled.status == 1)
-        #expect(stalled.stderr.contains("gave no end of file within 5 s"), "\(stalled.stderr)")
-    }
-
     @Test func previewPrintsAFocusQuoteWithinTheSmallBudget() throws {
         let result = try runWidgetd(["preview", "quotes", "--set", "category=focus", "--family", "systemSmall"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -136,7 +136,8 @@ func waitForQuiet(
 }
 
 extension Trait where Self == StartsFirst {
-    /// The suite's tests (or the one test) start with the run and wake before CPU-bound unit tests (`StartsFirst`).
+    /// The suite's tests start with the run and wake before CPU-bound unit tests (`StartsFirst`). Give it to a suite:
+    /// on a test it takes effect only once the pool reaches that test, after the tests of the modules before it.
     static var startsFirst: Self { StartsFirst() }
 }
 
