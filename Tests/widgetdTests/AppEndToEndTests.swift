@@ -143,7 +143,7 @@ struct LockedStoreTests {
 
 @Suite("clicks and the store with the daemon running", .spawnsDaemons)
 struct InteractiveEndToEndTests {
-    @Test func manyProcessesWritingAtOnceLoseNothing() async throws {
+    @Test(.aheadInLine) func manyProcessesWritingAtOnceLoseNothing() async throws {
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  motivation:\n    kind: motivations\n  todo:\n    kind: todos\n")
         let env = daemon.environment

@@ -23,7 +23,7 @@ struct I3blocksScriptsTests {
         deinit { daemon.stop() }
     }
 
-    @Test func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() async throws {
+    @Test(.aheadInLine) func aFloodingPersistentScriptIsSlowedDownAndSlowsNoOtherWidget() async throws {
         let bench = try Bench(
             scripts: [
                 "flood":

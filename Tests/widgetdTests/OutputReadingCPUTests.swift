@@ -46,7 +46,7 @@ struct OutputReadingCPUTests {
         }
     }
 
-    @Test(arguments: Flood.allCases)
+    @Test(.aheadInLine, arguments: Flood.allCases)
     func aCommandPrintingFlatOutCostsTheDaemonNoCore(flood: Flood) async throws {
         let daemon = try DaemonUnderTest(config: flood.config)
         let pidPath = daemon.directory.url.path + "/pid"

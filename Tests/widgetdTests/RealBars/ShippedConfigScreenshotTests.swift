@@ -134,7 +134,7 @@ struct ShippedConfigScreenshotTests {
         try await Self.screenshot("waybar", on: sway, rows: 23, background: Screenshot.RGB("#f6f5f4"), columns: 740)
     }
 
-    @Test func tmuxInRxvtUnicode() async throws {
+    @Test(.aheadInLine) func tmuxInRxvtUnicode() async throws {
         let tmux = try requireExecutable("tmux", package: "tmux")
         let urxvt = try requireExecutable("urxvt", package: "rxvt-unicode")
         let daemon = try await Self.filledDaemon()
