@@ -166,7 +166,7 @@ struct InteractiveEndToEndTests {
         }
         for writer in writers { try writer.run() }
         // Each click returns once its intent has landed.
-        for _ in 0..<10 { #expect(try daemon.cli(["click", "motivation", "--wait"]).status == 0) }
+        for _ in 0..<10 { #expect(try await daemon.cli(["click", "motivation", "--wait"]).status == 0) }
         for writer in writers {
             writer.waitUntilExit()
             #expect(writer.terminationStatus == 0)

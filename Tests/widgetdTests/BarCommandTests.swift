@@ -174,8 +174,8 @@ struct BarCommandTests {
         }
         // A sampled widget only a bar shows has its record written only while someone follows it: `show`, `list` and
         // `show --follow` do while they read, so they show the sample the bar shows.
-        #expect(try first.cli(["show", "a"]).stdout == "1.50\n")
-        let list = try first.cli(["list"]).stdout
+        #expect(try await first.cli(["show", "a"]).stdout == "1.50\n")
+        let list = try await first.cli(["list"]).stdout
         let row = list.split(separator: "\n").last?.split(separator: " ", omittingEmptySubsequences: true)
         #expect(row?.dropFirst(3).first == "1.50", "\(list)")
         let follower = try Follower(first, showing: "a")
@@ -231,7 +231,7 @@ struct BarCommandTests {
         #expect(motivation["background"] as? String == "#d3d3d3")
         // Another program's block on the same bar is not widgetd's to click.
         bar.click(#"{"name":"volume","instance":"todos","button":1}"#)
-        #expect(try daemon.cli(["todos", "list"]).stdout.contains("Alpha"))
+        #expect(try await daemon.cli(["todos", "list"]).stdout.contains("Alpha"))
         #expect(text("todos") == dimmedBeta)
     }
 

@@ -114,7 +114,7 @@ struct BrokenConfigClickTests {
             await waitFor("the bar's first line") {
                 (bar.statusLines.last?.first?["full_text"] as? String)?.hasPrefix("n=1") == true
             }, "\(bar.errors)")
-        let names = try daemon.cli(["generate", "names"])
+        let names = try await daemon.cli(["generate", "names"])
         #expect(names.stdout == "f\n")
     }
 }

@@ -45,7 +45,7 @@ struct ComputedTimelineEndToEndTests {
         #expect(record.sequence?.count == 3600)
         #expect(record.sequence?.timeZone.identifier == "Asia/Kolkata")
 
-        let shown = try daemon.cli(["show", "kolkata"])
+        let shown = try await daemon.cli(["show", "kolkata"])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(Self.textsSince(start).contains(String(shown.stdout.dropLast())), "\(shown.stdout)")
 

@@ -112,7 +112,7 @@ struct ShowAndListEndToEndTests {
             let before = lines().count
             await replace()
             #expect(await daemon.waitFor("the directory made again") { daemon.read("quote.json") != nil })
-            #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+            #expect(try await daemon.cli(["reload", "quote", "--wait"]).status == 0)
             let shown = try #require(daemon.read("quote.plain"))
             #expect(
                 await waitFor("show --follow to print the new quote") {
@@ -138,7 +138,7 @@ struct ShowAndListEndToEndTests {
                 (try? FileManager.default.removeItem(atPath: root.url.path + "/cache/widgetd")) != nil
             })
         #expect(await waitFor("the whole path made again") { read() != nil })
-        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["reload", "quote", "--wait"]).status == 0)
         let shown = try #require(read())
         #expect(
             await waitFor("show --follow to print the new quote") {

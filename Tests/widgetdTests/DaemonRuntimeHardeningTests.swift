@@ -38,7 +38,7 @@ struct DaemonRuntimeHardeningTests {
     func aDaemonWhoseLogCannotBeWrittenKeepsServingAndCleansUp(log: DeadLog) async throws {
         let daemon = try DaemonUnderTest(config: Self.config, standardError: try log.open())
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") || !daemon.process.isRunning })
-        let result = try daemon.cli(["reload", "quote", "--wait"])
+        let result = try await daemon.cli(["reload", "quote", "--wait"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(daemon.process.isRunning)
         daemon.stop()
@@ -220,7 +220,7 @@ struct DaemonRuntimeHardeningTests {
         #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("quote") })
         try writeFIFO(daemon.runtime + "/control", "reload quote")
         #expect(await daemon.waitFor("the line") { daemon.log.contains("reload requested: quote") })
-        #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["reload", "quote", "--wait"]).status == 0)
         // A loop spinning on POLLHUP burns a whole core: a second of it is about 100 ticks, and no second of it is
         // without one. The idle second is the measurement, so its pause is the test, not a wait for an event: "it does
         // not spin" can only be seen by letting a second pass without a tick. It counts the daemon's own CPU, which

@@ -81,7 +81,7 @@ struct DaemonSignalsTests {
         /// Both still follow the widget: a reload reaches them.
         func bothFollow(after what: String) async throws {
             let (shown, statusLines) = (follower.lines, bar.lines)
-            #expect(try daemon.cli(["reload", "quote", "--wait"]).status == 0)
+            #expect(try await daemon.cli(["reload", "quote", "--wait"]).status == 0)
             #expect(await waitFor("show --follow's next line after \(what)") { follower.lines > shown })
             #expect(await waitFor("bar's next status line after \(what)") { bar.lines > statusLines })
         }

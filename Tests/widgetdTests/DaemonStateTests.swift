@@ -21,7 +21,7 @@ struct DaemonStateTests {
         _ = await daemon.waitFor("the first timeline") { daemon.hasTimeline(quote) && daemon.hasTimeline(clock) }
         // A bar that reads the quote (its file read after written) and a follower naming the clock.
         _ = try String(contentsOfFile: daemon.output + "/\(quote).plain", encoding: .utf8)
-        var report = try daemon.cli(["doctor"])
+        var report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("ok      daemon running"), "\(report.stdout)")
         #expect(report.stdout.contains("ok      \(daemon.runtime): yours, mode 700"))
         #expect(report.stdout.contains("nothing reads \(clock)"), "\(report.stdout)")
@@ -42,7 +42,7 @@ struct DaemonStateTests {
             follower.waitUntilExit()
         }
         chmod(daemon.runtime, 0o755)
-        report = try daemon.cli(["doctor"])
+        report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("every widget's output is read"), "\(report.stdout)")
         #expect(report.stdout.contains("fix: chmod 700 \(daemon.runtime)"), "\(report.stdout)")
         chmod(daemon.runtime, 0o700)
@@ -54,17 +54,17 @@ struct DaemonStateTests {
         try FileManager.default.createDirectory(atPath: units, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             atPath: packageRoot.path + "/contrib/widgetd.service", toPath: units + "/widgetd.service")
-        report = try daemon.cli(["doctor"])
+        report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("widgetd.service is installed but not enabled"), "\(report.stdout)")
         let wants = home + "/.config/systemd/user/default.target.wants"
         try FileManager.default.createDirectory(atPath: wants, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: wants + "/widgetd.service", withDestinationPath: units + "/widgetd.service")
-        report = try daemon.cli(["doctor"])
+        report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("ok      \(units)/widgetd.service installed and enabled"), "\(report.stdout)")
 
         daemon.stop()
-        report = try daemon.cli(["doctor"])
+        report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("error   daemon not running"))
         #expect(report.stdout.contains("fix: systemctl --user enable --now widgetd"))
     }
@@ -76,7 +76,7 @@ struct DaemonStateTests {
         kill(daemon.process.processIdentifier, SIGKILL)
         daemon.process.waitUntilExit()
         #expect(FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json"))
-        #expect(try daemon.cli(["list"]).status == 3)
+        #expect(try await daemon.cli(["list"]).status == 3)
     }
 
 }

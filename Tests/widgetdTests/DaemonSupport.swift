@@ -95,8 +95,16 @@ final class DaemonUnderTest {
         return texts
     }
 
-    /// Runs the CLI against this daemon's directories.
-    func cli(_ arguments: [String]) throws -> ProcessResult {
+    /// Runs the CLI against this daemon's directories, on a thread of its own (`awaitingPrograms`): a command that
+    /// waits for the daemon's answer would otherwise hold one of the pool's two threads for as long.
+    func cli(_ arguments: [String]) async throws -> ProcessResult {
+        let arguments = arguments + ["--config", configPath]
+        let environment = environment
+        return try await awaitingPrograms { try runWidgetd(arguments, environment: environment) }
+    }
+
+    /// `cli`, blocking the calling thread: only for a `waitFor` condition, which cannot suspend.
+    func cliBlocking(_ arguments: [String]) throws -> ProcessResult {
         try runWidgetd(arguments + ["--config", configPath], environment: environment)
     }
 

@@ -47,7 +47,7 @@ struct DaemonWorkingSetTests {
             }, "\(String(describing: Self.resident(pid)))")
         // The code a reload and a swap run faults back in.
         let before = daemon.read("c.plain")
-        let reload = try daemon.cli(["reload", "q", "--wait"])
+        let reload = try await daemon.cli(["reload", "q", "--wait"])
         #expect(reload.status == 0, "\(reload.stderr)")
         #expect(await daemon.waitFor("the clock's next swap") { daemon.read("c.plain") != before })
         // A config reload parses again, and trims again once its widgets have answered.

@@ -28,7 +28,8 @@ struct ExecEndToEndTests {
             })
         #expect(
             await waitFor("the stale mark") {
-                (try? daemon.cli(["show", "stuck", "--format", "waybar"]))?.stdout.contains(#""class":["stale""#)
+                (try? daemon.cliBlocking(["show", "stuck", "--format", "waybar"]))?.stdout.contains(
+                    #""class":["stale""#)
                     == true
             })
         let pidText = try String(contentsOfFile: daemon.directory.url.path + "/pid", encoding: .utf8)
@@ -46,12 +47,12 @@ struct ExecEndToEndTests {
                 + "  quote:\n    kind: quotes\n  motivation:\n    kind: motivations\n")
         #expect(await daemon.waitFor("the quote") { daemon.read("quote.plain") != nil })
         let before = daemon.read("quote.plain")
-        let reload = try daemon.cli(["reload", "quote", "--wait", "--timeout", "5"])
+        let reload = try await daemon.cli(["reload", "quote", "--wait", "--timeout", "5"])
         #expect(reload.status == 0, "\(reload.stderr)")
         #expect(daemon.read("quote.plain") != before)
         #expect(try runWidgetd(["motivations", "add", "Keep going."], environment: daemon.environment).status == 0)
         #expect(await daemon.waitFor("the motivation") { daemon.read("motivation.plain") == "☆ Keep going.\n" })
-        let click = try daemon.cli(["click", "motivation", "--wait"])
+        let click = try await daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(daemon.read("motivation.plain") == "★ Keep going.\n")
 

@@ -51,7 +51,7 @@ struct I3blocksScriptsTests {
         )
         // Other widgets answer as usual: each reload is written while the flood goes on.
         for expected in 2...4 {
-            #expect(try daemon.cli(["reload", "counter", "--wait"]).status == 0)
+            #expect(try await daemon.cli(["reload", "counter", "--wait"]).status == 0)
             #expect(daemon.read("counter.i3blocks") == "n \(expected)\n")
         }
         let first = daemon.read("flood.i3blocks")

@@ -40,7 +40,7 @@ struct I3blocksTests {
         #expect(added.status == 0, "\(added.stderr)")
         #expect(await daemon.waitFor("the new motivation") { daemon.read("motivation.plain") == "☆ No zero days.\n" })
         let expected = try JSONDecoder().decode(
-            I3barBlock.self, from: Data(try daemon.cli(["show", "motivation", "--format", "i3bar"]).stdout.utf8))
+            I3barBlock.self, from: Data(try await daemon.cli(["show", "motivation", "--format", "i3bar"]).stdout.utf8))
 
         let config = try I3blocks.config(from: packageRoot.path + "/contrib/i3blocks.conf")
         #expect(config.contains("exec '\(widgetdBinary.path)' show motivation --format i3bar --follow"))

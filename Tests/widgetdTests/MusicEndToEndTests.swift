@@ -47,18 +47,18 @@ struct MusicEndToEndTests {
         let daemon = setup.daemon
         let player = setup.player
         #expect(await daemon.waitFor("the playing track") { daemon.read("song.plain") == "▶ Band - Song A\n" })
-        let click = try daemon.cli(["click", "song", "--wait"])
+        let click = try await daemon.cli(["click", "song", "--wait"])
         #expect(click.status == 0, "\(click.stdout)\(click.stderr)")
         #expect(await daemon.waitFor("PlayPause at the player") { player.calls == ["PlayPause"] }, "\(player.calls)")
         // The player paused, and said so: the widget shows it.
         #expect(
             await daemon.waitFor("the paused track") { daemon.read("song.plain") == "‖ Band - Song A\n" },
             "\(daemon.read("song.plain") ?? "no file")\n\(daemon.log)")
-        let scroll = try daemon.cli(["click", "song", "--button", "4", "--wait"])
+        let scroll = try await daemon.cli(["click", "song", "--button", "4", "--wait"])
         #expect(scroll.status == 0, "\(scroll.stdout)\(scroll.stderr)")
         #expect(
             await daemon.waitFor("Next at the player") { player.calls == ["PlayPause", "Next"] }, "\(player.calls)")
-        let down = try daemon.cli(["click", "song", "--button", "5", "--wait"])
+        let down = try await daemon.cli(["click", "song", "--button", "5", "--wait"])
         #expect(down.status == 0, "\(down.stdout)\(down.stderr)")
         #expect(
             await daemon.waitFor("Previous at the player") { player.calls == ["PlayPause", "Next", "Previous"] },

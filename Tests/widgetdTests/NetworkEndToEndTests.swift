@@ -138,9 +138,9 @@ struct NetworkEndToEndTests {
                 + "    output: [plain]\n",
             launcher: namespace.launcher)
         #expect(await daemon.waitFor("v0 up") { daemon.read("net.plain") == "up\n" }, "\(daemon.log)")
-        #expect(try daemon.cli(["click", "net", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["click", "net", "--wait"]).status == 0)
         #expect(await daemon.waitFor("the address") { daemon.read("net.plain") == "v0 192.0.2.5\n" }, "\(daemon.log)")
-        #expect(try daemon.cli(["intent", "net", "toggle_address", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["intent", "net", "toggle_address", "--wait"]).status == 0)
         #expect(await daemon.waitFor("the format again") { daemon.read("net.plain") == "up\n" }, "\(daemon.log)")
 
         // Nothing samples a format without throughput: with no link changing, the daemon does not wake. The pause is

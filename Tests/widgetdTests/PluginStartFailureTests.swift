@@ -57,16 +57,17 @@ struct PluginStartFailureTests {
         // The stale block carries the reason, as any failing widget's does.
         #expect(
             await daemon.waitFor("the reason in the status") {
-                (try? daemon.cli(["list"]))?.stdout.contains("kind 'silent' is not loaded: plugin 'silent'") == true
+                (try? daemon.cliBlocking(["list"]))?.stdout.contains("kind 'silent' is not loaded: plugin 'silent'")
+                    == true
             })
         // `check` stays strict, and says a failed plugin may be the one that provides the kind.
-        let check = try daemon.cli(["check"])
+        let check = try await daemon.cli(["check"])
         #expect(check.status == 1)
         #expect(
             check.stderr.contains("unknown kind 'bigkind'")
                 && check.stderr.contains("a plugin that failed to load may provide it: 'widgetd plugins' says why"),
             "\(check.stderr)")
-        let status = try daemon.cli(["status"]).stdout
+        let status = try await daemon.cli(["status"]).stdout
         #expect(status.contains("but the daemon runs it: widgets whose plugin failed to load wait for it"), "\(status)")
     }
 

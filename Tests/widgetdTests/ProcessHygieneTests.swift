@@ -63,7 +63,7 @@ struct ProcessHygieneTests {
         let directory = daemon.directory.url.path
         #expect(await daemon.waitFor("the first run") { daemon.read("starter.plain") == "ready\n" }, "\(daemon.log)")
         let earlier = try #require(readPID(directory + "/earlier.pid"))
-        #expect(try daemon.cli(["click", "starter", "--button", "1"]).status == 0)
+        #expect(try await daemon.cli(["click", "starter", "--button", "1"]).status == 0)
         #expect(await daemon.waitFor("the click's timeout") { daemon.log.contains("timed out after 1 s") })
         let later = try #require(readPID(directory + "/later.pid"))
         #expect(await waitFor("the click run's escaped process to be gone") { !isRunning(later) })

@@ -27,7 +27,7 @@ struct SQLiteOnDemandTests {
         // Loaded again for the reload the CLI's write asks for, and for the click's write.
         #expect(try runWidgetd(["motivations", "add", "Second."], environment: daemon.environment).status == 0)
         #expect(await daemon.waitFor("the second motivation") { daemon.read("motivation.plain") == "☆ Second.\n" })
-        let click = try daemon.cli(["click", "motivation", "--wait"])
+        let click = try await daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(daemon.read("motivation.plain") == "★ Second.\n")
         #expect(try await waitFor("libsqlite3 to be unmapped after the click") { try !Self.mapsSQLite(pid) })
@@ -57,7 +57,7 @@ struct SQLiteOnDemandTests {
             })
         let loads = Self.sqliteLoads(prefix: loaderLog, pid: pid).loads
 
-        let click = try daemon.cli(["click", "motivation", "--wait"])
+        let click = try await daemon.cli(["click", "motivation", "--wait"])
         #expect(click.status == 0, "\(click.stderr)")
         #expect(daemon.read("motivation.plain") == "★ First.\n")
         #expect(try await waitFor("libsqlite3 to be unmapped after the click") { try !Self.mapsSQLite(pid) })

@@ -42,12 +42,12 @@ struct SoundEndToEndTests {
         #expect(try await i3statusVolume(server) == "M 37%")
 
         // A left click unmutes, on the daemon's own connection.
-        #expect(try daemon.cli(["click", "snd", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["click", "snd", "--wait"]).status == 0)
         #expect(await daemon.waitFor("unmuted by the click") { daemon.read("snd.plain") == "37% Null Output\n" })
         #expect(try server.pactl(["get-sink-mute", "@DEFAULT_SINK@"]).stdout == "Mute: no\n")
         // Scrolling up twice steps twice, even before the server's first event answers.
-        #expect(try daemon.cli(["click", "snd", "--button", "4", "--wait"]).status == 0)
-        #expect(try daemon.cli(["click", "snd", "--button", "4", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["click", "snd", "--button", "4", "--wait"]).status == 0)
+        #expect(try await daemon.cli(["click", "snd", "--button", "4", "--wait"]).status == 0)
         #expect(await daemon.waitFor("two steps up") { daemon.read("snd.plain") == "47% Null Output\n" })
         #expect(try server.pactl(["get-sink-volume", "@DEFAULT_SINK@"]).stdout.contains("/  47% /"))
         #expect(try await i3statusVolume(server) == "V 47% Null Output")

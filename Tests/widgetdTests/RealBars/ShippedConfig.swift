@@ -18,7 +18,7 @@ enum ShippedConfig {
     /// Adds the motivation and the to-dos through `cli` (the widgetd CLI with the daemon's environment), stars the
     /// motivation and ticks the first to-do as clicks would, and waits until the daemon's files (`read`) show both.
     static func fill(
-        cli: ([String]) throws -> ProcessResult, read: (String) -> String?,
+        cli: ([String]) async throws -> ProcessResult, read: (String) -> String?,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         let steps =
@@ -26,7 +26,7 @@ enum ShippedConfig {
                 ["click", "motivation", "--wait"], ["click", "todo_1", "--wait"],
             ]
         for step in steps {
-            let result = try cli(step)
+            let result = try await cli(step)
             #expect(result.status == 0, "widgetd \(step): \(result.stderr)", sourceLocation: sourceLocation)
         }
         #expect(
