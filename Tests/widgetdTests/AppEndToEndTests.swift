@@ -18,85 +18,87 @@ struct AppEndToEndTests {
             directory = try TemporaryDirectory()
         }
 
-        func widgetd(_ arguments: String...) throws -> ProcessResult {
-            try runWidgetd(arguments, environment: environment)
+        /// Runs on a thread of its own (`awaitingPrograms`): a wait for the CLI would hold one of the pool's threads.
+        func widgetd(_ arguments: String...) async throws -> ProcessResult {
+            let environment = environment
+            return try await awaitingPrograms { try runWidgetd(arguments, environment: environment) }
         }
     }
 
-    @Test func addListFavouriteColourSearchRemove() throws {
+    @Test func addListFavouriteColourSearchRemove() async throws {
         let home = try Home()
         defer { home.directory.remove() }
-        let empty = try home.widgetd("motivations", "list")
+        let empty = try await home.widgetd("motivations", "list")
         #expect(empty.stdout == "No motivations yet: widgetd motivations add [MESSAGE]\n")
-        let added = try home.widgetd("motivations", "add", "Push", "beyond", "limits.")
+        let added = try await home.widgetd("motivations", "add", "Push", "beyond", "limits.")
         #expect(added.status == 0, "\(added.stderr)")
         let id = String(try #require(added.stdout.split(separator: " ").dropFirst().first))
         #expect(id.count == 8)
-        _ = try home.widgetd("motivations", "add", "Café time")
-        #expect(try home.widgetd("motivations", "favorite", id).stdout.hasPrefix("★ favourite: \(id)"))
-        #expect(try home.widgetd("motivations", "color", id, "#1e3a8a").status == 0)
-        let list = try home.widgetd("motivations", "list").stdout.split(separator: "\n")
+        _ = try await home.widgetd("motivations", "add", "Café time")
+        #expect(try await home.widgetd("motivations", "favorite", id).stdout.hasPrefix("★ favourite: \(id)"))
+        #expect(try await home.widgetd("motivations", "color", id, "#1e3a8a").status == 0)
+        let list = try await home.widgetd("motivations", "list").stdout.split(separator: "\n")
         #expect(list.count == 2)
         #expect(list[0].hasSuffix("Café time"))  // newest first
         #expect(list[1].hasPrefix("\(id)  ★  #1e3a8a  "))
-        #expect(try home.widgetd("motivations", "search", "CAFE").stdout.contains("Café time"))
-        let none = try home.widgetd("motivations", "search", "no such text")
+        #expect(try await home.widgetd("motivations", "search", "CAFE").stdout.contains("Café time"))
+        let none = try await home.widgetd("motivations", "search", "no such text")
         #expect(none.status == 1 && none.stderr == "widgetd: error: no motivation matches 'no such text'\n")
-        let noEntity = try home.widgetd("entities", "motivations", "--match", "no such text")
+        let noEntity = try await home.widgetd("entities", "motivations", "--match", "no such text")
         #expect(noEntity.status == 1 && noEntity.stderr == "widgetd: error: no motivation matches 'no such text'\n")
-        let badColour = try home.widgetd("motivations", "color", id, "blue")
+        let badColour = try await home.widgetd("motivations", "color", id, "blue")
         #expect(badColour.status == 64)  // a malformed value is a usage error
-        let unknown = try home.widgetd("motivations", "favorite", "ffffffff")
+        let unknown = try await home.widgetd("motivations", "favorite", "ffffffff")
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("ffffffff"))
-        #expect(try home.widgetd("motivations", "rm", id).stdout.hasPrefix("removed \(id)"))
-        #expect(try home.widgetd("motivations", "list").stdout.split(separator: "\n").count == 1)
+        #expect(try await home.widgetd("motivations", "rm", id).stdout.hasPrefix("removed \(id)"))
+        #expect(try await home.widgetd("motivations", "list").stdout.split(separator: "\n").count == 1)
     }
 
-    @Test func addWithoutAMessageUsesEachSeedSampleOnceThenSaysSo() throws {
+    @Test func addWithoutAMessageUsesEachSeedSampleOnceThenSaysSo() async throws {
         let home = try Home()
         defer { home.directory.remove() }
         var messages: Set<String> = []
         for _ in 0..<20 {
-            let result = try home.widgetd("motivations", "add")
+            let result = try await home.widgetd("motivations", "add")
             #expect(result.status == 0)
             messages.insert(String(result.stdout.dropFirst("added 12345678  ".count).dropLast()))
         }
         #expect(messages.count == 20)
         #expect(messages.contains("Consistency is your superpower."))
-        let exhausted = try home.widgetd("motivations", "add")
+        let exhausted = try await home.widgetd("motivations", "add")
         #expect(exhausted.status == 1)
         #expect(exhausted.stderr.contains("all 20 sample motivations are stored already"))
     }
 
-    @Test func entitiesIsThePickerWithIdsToPaste() throws {
+    @Test func entitiesIsThePickerWithIdsToPaste() async throws {
         let home = try Home()
         defer { home.directory.remove() }
-        _ = try home.widgetd("motivations", "add", "Push beyond limits.")
-        _ = try home.widgetd("motivations", "add", "Trust the process.")
-        let all = try home.widgetd("entities", "motivations")
+        _ = try await home.widgetd("motivations", "add", "Push beyond limits.")
+        _ = try await home.widgetd("motivations", "add", "Trust the process.")
+        let all = try await home.widgetd("entities", "motivations")
         #expect(all.stdout.split(separator: "\n").filter { $0.split(separator: " ").first?.count == 32 }.count == 2)
-        let matched = try home.widgetd("entities", "motivations", "--match", "limits")
+        let matched = try await home.widgetd("entities", "motivations", "--match", "limits")
         let lines = matched.stdout.split(separator: "\n")
         #expect(lines.first?.hasSuffix("Push beyond limits.") == true)
         #expect(lines.last?.hasPrefix("In widgets.yaml:  intent: {motivation: ") == true)
-        #expect(try home.widgetd("entities", "motivations", "--match", "zzz").status == 1)
+        #expect(try await home.widgetd("entities", "motivations", "--match", "zzz").status == 1)
     }
 
-    @Test func todosAddToggleRemoveAndAmbiguity() throws {
+    @Test func todosAddToggleRemoveAndAmbiguity() async throws {
         let home = try Home()
         defer { home.directory.remove() }
-        #expect(try home.widgetd("todos", "list").stdout == "No todos yet\n")
-        _ = try home.widgetd("todos", "add", "Buy", "milk")
-        _ = try home.widgetd("todos", "add", "Call mom")
-        #expect(try home.widgetd("todos", "toggle", "buy milk").stdout == "◉ done: Buy milk\n")
-        let list = try home.widgetd("todos", "list").stdout.split(separator: "\n")
+        #expect(try await home.widgetd("todos", "list").stdout == "No todos yet\n")
+        _ = try await home.widgetd("todos", "add", "Buy", "milk")
+        _ = try await home.widgetd("todos", "add", "Call mom")
+        #expect(try await home.widgetd("todos", "toggle", "buy milk").stdout == "◉ done: Buy milk\n")
+        let list = try await home.widgetd("todos", "list").stdout.split(separator: "\n")
         // In the order they were added: the done one keeps its place.
         #expect(list.map { $0.hasPrefix("○") } == [false, true])
         // And its help says so (it said open ones first, then done ones, from before the order was kept).
-        #expect(try home.widgetd("todos", "--help").stdout.contains("In the order added, done or not"))
-        #expect(try home.widgetd("todos", "rm", "Call mom").status == 0)
-        let missing = try home.widgetd("todos", "toggle", "Nothing like it")
+        #expect(try await home.widgetd("todos", "--help").stdout.contains("In the order added, done or not"))
+        #expect(try await home.widgetd("todos", "rm", "Call mom").status == 0)
+        let missing = try await home.widgetd("todos", "toggle", "Nothing like it")
         #expect(missing.status == 1)
     }
 }
@@ -108,7 +110,7 @@ struct LockedStoreTests {
     @Test(.aheadInLine) func aLockedStoreIsNamedAndNothingIsChanged() async throws {
         let home = try AppEndToEndTests.Home()
         defer { home.directory.remove() }
-        #expect(try home.widgetd("todos", "add", "first").status == 0)
+        #expect(try await home.widgetd("todos", "add", "first").status == 0)
         let path = home.directory.url.path + "/data/widgetd/store.sqlite"
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -137,7 +139,7 @@ struct LockedStoreTests {
             added.stderr.hasPrefix("widgetd: error: \(path): SQLite error 5: database is locked"), "\(added.stderr)")
         #expect(added.stderr.contains("another process holds it, and nothing was changed"), "\(added.stderr)")
         release()
-        #expect(try home.widgetd("todos", "list").stdout.contains("second") == false)
+        #expect(try await home.widgetd("todos", "list").stdout.contains("second") == false)
     }
 }
 

@@ -23,10 +23,10 @@ struct NetworkEndToEndTests {
     static func namespace() async throws -> NetworkNamespace {
         let namespace = try NetworkNamespace()
         #expect(await namespace.waitUntilMade())
-        try namespace.ip("link add v0 type veth peer name v1")
-        try namespace.ip("link set v0 addrgenmode none")
-        try namespace.ip("link set v1 addrgenmode none")
-        try namespace.ip("link set v1 up")
+        try await namespace.ip("link add v0 type veth peer name v1")
+        try await namespace.ip("link set v0 addrgenmode none")
+        try await namespace.ip("link set v1 addrgenmode none")
+        try await namespace.ip("link set v1 up")
         return namespace
     }
 
@@ -55,7 +55,7 @@ struct NetworkEndToEndTests {
         nonisolated(unsafe) let namespace = namespace
         return try await awaitingPrograms {
             let started = wallClockMilliseconds()
-            try namespace.ip(arguments)
+            try namespace.ipBlocking(arguments)
             return (started, wallClockMilliseconds())
         }
     }
@@ -116,7 +116,7 @@ struct NetworkEndToEndTests {
         #expect(upPlaced >= up.started - Self.coarseClockTick, "the file changed after ip started")
         #expect(upPlaced - up.returned <= 50, "put in place \(upPlaced - up.returned) ms after ip link set v0 up")
 
-        try namespace.ip("addr add 10.9.8.7/24 dev v0")
+        try await namespace.ip("addr add 10.9.8.7/24 dev v0")
         #expect(await daemon.waitFor("the address") { daemon.read("net.plain") == "v0 up 10.9.8.7\n" }, "\(daemon.log)")
         #expect(try await Self.i3statusLine(in: namespace, directory: daemon.directory) == "v0 up 10.9.8.7")
 
@@ -131,8 +131,8 @@ struct NetworkEndToEndTests {
 
     @Test(.aheadInLine) func aClickShowsTheAddressAndAWidgetWithoutThroughputSleepsWhileNothingChanges() async throws {
         let namespace = try await Self.namespace()
-        try namespace.ip("link set v0 up")
-        try namespace.ip("addr add 192.0.2.5/24 dev v0")
+        try await namespace.ip("link set v0 up")
+        try await namespace.ip("addr add 192.0.2.5/24 dev v0")
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  net:\n    kind: network\n    intent: {interface: v0, format: \"{state}\"}\n"
                 + "    output: [plain]\n",
@@ -166,7 +166,7 @@ struct NetworkEndToEndTests {
             of: "    kind: network\n", with: "    kind: network\n    output: [plain]\n")
         let daemon = try DaemonUnderTest(config: config, launcher: namespace.launcher)
         for change in ["", "link set v0 up", "addr add 198.51.100.4/24 dev v0", "link set v0 down"] {
-            if !change.isEmpty { try namespace.ip(change) }
+            if !change.isEmpty { try await namespace.ip(change) }
             let theirs = try await Self.i3statusLine(in: namespace, directory: daemon.directory)
             #expect(
                 await daemon.waitFor("i3status's \(theirs) after '\(change)'") {
@@ -179,9 +179,9 @@ struct NetworkEndToEndTests {
     /// second. 100 UDP datagrams of 1,000 bytes go out of `v0` to a neighbour entered by hand (no ARP, no reply).
     @Test(.aheadInLine) func throughputIsSampledAtTheIntervalAndCountsWhatTheInterfaceSent() async throws {
         let namespace = try await Self.namespace()
-        try namespace.ip("link set v0 up")
-        try namespace.ip("addr add 203.0.113.1/24 dev v0")
-        try namespace.ip("neigh add 203.0.113.9 lladdr 02:00:00:00:00:09 dev v0")
+        try await namespace.ip("link set v0 up")
+        try await namespace.ip("addr add 203.0.113.1/24 dev v0")
+        try await namespace.ip("neigh add 203.0.113.9 lladdr 02:00:00:00:00:09 dev v0")
         let daemon = try DaemonUnderTest(
             config: "widgets:\n  net:\n    kind: network\n    interval: 1s\n"
                 + "    intent: {interface: v0, format: \"{up}\"}\n    output: [plain]\n",

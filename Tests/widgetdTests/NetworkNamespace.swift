@@ -47,14 +47,27 @@ final class NetworkNamespace {
         }
     }
 
-    /// Runs `ip ARGUMENTS` in the namespace; throws with its error output when it fails.
+    /// Runs `ip ARGUMENTS` in the namespace, on a thread of its own (`awaitingPrograms`) rather than one of the pool's;
+    /// throws with its error output when it fails.
     @discardableResult
-    func ip(_ arguments: String) throws -> ProcessResult {
-        let result = try runProgram(
-            nsenter, ["-t", String(pid), "-n", "--", ipPath] + arguments.split(separator: " ").map(String.init))
-        guard result.status == 0 else {
-            throw NamespaceCommandFailed(command: "ip " + arguments, output: result.stderr)
-        }
+    func ip(_ arguments: String) async throws -> ProcessResult {
+        let command = ipCommand(arguments)
+        return try await awaitingPrograms { try Self.run(command, "ip " + arguments) }
+    }
+
+    /// `ip`, blocking the calling thread: for a caller on a thread of its own already.
+    @discardableResult
+    func ipBlocking(_ arguments: String) throws -> ProcessResult {
+        try Self.run(ipCommand(arguments), "ip " + arguments)
+    }
+
+    private func ipCommand(_ arguments: String) -> [String] {
+        [nsenter, "-t", String(pid), "-n", "--", ipPath] + arguments.split(separator: " ").map(String.init)
+    }
+
+    private static func run(_ command: [String], _ typed: String) throws -> ProcessResult {
+        let result = try runProgram(command[0], Array(command.dropFirst()))
+        guard result.status == 0 else { throw NamespaceCommandFailed(command: typed, output: result.stderr) }
         return result
     }
 }

@@ -84,7 +84,7 @@ struct SoundEndToEndTests {
     /// `widgetd import i3status` on a config with a `volume master` module, the result run on the server i3status
     /// reads with that same config: the same text while playing, and while muted in i3status's default
     /// `format_muted` (`♪: 0%%`, whose `%%` i3status prints as `%`).
-    @Test func anImportedVolumeModuleShowsWhatI3statusShows() async throws {
+    @Test(.aheadInLine) func anImportedVolumeModuleShowsWhatI3statusShows() async throws {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let server = try await PulseServer(in: scratch.url.path)
