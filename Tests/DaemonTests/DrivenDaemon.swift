@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Kind
 import Providers
+import Runtime
 import TestSupport
 import Testing
 
@@ -49,6 +50,9 @@ final class DrivenDaemon {
         configIn: String? = nil, configLink: String? = nil, kinds: [any WidgetKind]? = nil, store path: String? = nil,
         adding extra: [String: String] = [:]
     ) throws {
+        // The daemon's process ignores SIGPIPE from its start (`WidgetdMain`), so that a write to a plugin or a reader
+        // that went away fails with EPIPE; this daemon's process is the test run's, which would end on it instead.
+        StandardStreams.ignoreSignalsThatEndWrites()
         directory = try earlier?.directory ?? given ?? TemporaryDirectory()
         self.earlier = earlier
         removesDirectory = earlier == nil && given == nil
