@@ -18,19 +18,8 @@ struct ConfigFIFOEndToEndTests {
         #expect(empty.status == 1)
         #expect(empty.stderr.hasPrefix("\(fifo):1:1: error: the file is empty"), "\(empty.stderr)")
         // A writer that holds it open and writes half a file.
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // Read-write, so its open does not wait for a reader; in place before the command reads.
-        let opened = directory.url.path + "/opened"
-        writer.arguments = [
-            "-c", "exec 3<>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", fifo, opened,
-        ]
-        try writer.run()
-        defer {
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-        }
-        #expect(await waitFor("the writer in place") { FileManager.default.fileExists(atPath: opened) })
+        let writer = try await StalledFIFOWriter(fifo: fifo)
+        defer { writer.stop() }
         let stalled = try await awaitingPrograms { try runWidgetd(["check", "--config", fifo]) }
         #expect(stalled.status == 1)
         #expect(stalled.stderr.contains("gave no end of file within 5 s"), "\(stalled.stderr)")

@@ -67,18 +67,8 @@ struct ConfigFreeCommandsTests {
         // A writer that holds the FIFO open and never finishes the file.
         let fifo = path + "/fifo.yaml"
         #expect(mkfifo(fifo, 0o600) == 0)
-        let opened = path + "/opened"
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: "/bin/sh")
-        writer.arguments = [
-            "-c", "exec 3<>\"$1\"; printf 'widgets:\\n' >&3; touch \"$2\"; exec sleep 30", "sh", fifo, opened,
-        ]
-        try writer.run()
-        defer {
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
-        }
-        #expect(await waitFor("the writer in place") { FileManager.default.fileExists(atPath: opened) })
+        let writer = try await StalledFIFOWriter(fifo: fifo)
+        defer { writer.stop() }
         let stalled = try await run(config: fifo)
         #expect(stalled.result.status == 0, "a stalled FIFO: \(stalled.result.stderr)")
         #expect(stalled.result.stdout == missing.result.stdout)
