@@ -30,6 +30,18 @@ struct EngineRateLimitTests {
         #expect(starts.count >= Int(60 / max(1, late + callTime)) - 1)
     }
 
+    /// A reload the schedule started was due at its fire time: an answer asking for a reload very soon after it is held
+    /// a second after that time, as one after a policy's reload is (the schedule starts no series of quick reloads).
+    @Test func aReloadTheScheduleStartedCountsFromItsFireTime() {
+        var harness = EngineHarness([instance("a", schedule: "* * * * *", zone: "UTC")], at: t0.addingTimeInterval(55))
+        harness.run(until: t0.addingTimeInterval(63.5)) { _, now in
+            .success(Timeline(entries: entries(now, ["x"], every: 1), policy: .after(now.addingTimeInterval(0.1))))
+        }
+        let starts = harness.reloads(of: "a").map { ($0.timeIntervalSince(t0) * 10).rounded() / 10 }
+        // Start-up at :55 (its asked date kept), then a second apart; the schedule at 12:01:00, then a second after it.
+        #expect(starts == [55, 55.1, 56.1, 57.1, 58.1, 59.1, 60, 61, 62, 63])
+    }
+
     /// After failures, the retry that succeeds is the anchor: an answer asking for a reload soon is held a second after
     /// the retry was due, and not once more at once.
     @Test func aSuccessAfterAFailureCountsFromWhenTheRetryWasDue() {

@@ -106,11 +106,12 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
             actions.append(.recordChanged(instance: instance.name))
         }
         guard inFlight == nil else { return }
+        // Read before the schedule's fire time moves on: a reload the schedule started was due at that time, and the
+        // policy's spacing counts from it as from a policy's or a retry's deadline.
+        let dueAt = reloadDeadline.flatMap { $0 <= now ? $0 : nil }
         if let cron = cronDeadline, cron <= now {
             cronDeadline = nextCronDate(after: now)
-            requested = true
         }
-        let dueAt = reloadDeadline.flatMap { $0 <= now ? $0 : nil }
         guard requested || dueAt != nil else { return }
         requested = false
         if let policy = policyDeadline, policy <= now { policyDeadline = nil }
