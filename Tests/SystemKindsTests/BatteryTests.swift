@@ -90,6 +90,15 @@ struct BatteryTests {
         #expect(both.name == "BAT0+BAT1" && both.state == .discharging)
         #expect(both.percentage == 82, "82 of 100, not the mean of 10 % and 100 %")
         #expect(Battery.combined([]) == nil)
+        // One charging at 11 W while the other discharges at 5 W: the pack gains 6 W.
+        let charging = Battery(name: "BAT0", state: .charging, energyNow: 50, energyFull: 100, power: 11)
+        let draining = Battery(name: "BAT1", state: .discharging, energyNow: 2, energyFull: 20, power: 5)
+        let mixed = try #require(Battery.combined([charging, draining]))
+        #expect(mixed.state == .charging && mixed.power == 6)
+        var drainingFaster = draining
+        drainingFaster.power = 15
+        let losing = try #require(Battery.combined([charging, drainingFaster]))
+        #expect(losing.state == .discharging && losing.power == 4)
     }
 
     @Test func theRemainingTimeCountsDownAtEachMinuteItCrosses() throws {

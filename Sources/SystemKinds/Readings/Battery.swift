@@ -97,23 +97,37 @@ public struct Battery: Sendable, Hashable {
 
     /// Several batteries as one, by energy: the stored energies and powers add up, so a nearly empty small battery
     /// beside a full large one shows nearly full. Charging when any charges, discharging when any discharges, full
-    /// when all are. Those without energy figures count by their capacity alone when none has energy.
+    /// when all are; when one charges while another discharges, what flows is the difference, in the larger's direction,
+    /// as i3status's `all` counts it, so the time left is at the rate the pack gains or loses energy. Those without
+    /// energy figures count by their capacity alone when none has energy.
     public static func combined(_ batteries: [Battery]) -> Battery? {
         guard let first = batteries.first else { return nil }
         guard batteries.count > 1 else { return first }
         let states = Set(batteries.map(\.state))
-        let state: State =
+        var state: State =
             states.contains(.charging)
             ? .charging
             : states.contains(.discharging)
                 ? .discharging : states == [.full] ? .full : states.contains(.notCharging) ? .notCharging : .unknown
+        var power = batteries.compactMap(\.power).reduce(0, +)
+        if states.isSuperset(of: [.charging, .discharging]) {
+            let flow = batteries.reduce(0.0) { flow, battery in
+                switch battery.state {
+                case .charging: flow + (battery.power ?? 0)
+                case .discharging: flow - (battery.power ?? 0)
+                default: flow
+                }
+            }
+            state = flow > 0 ? .charging : .discharging
+            power = abs(flow)
+        }
         let withEnergy = batteries.filter { $0.energyNow != nil && $0.energyFull != nil }
         let capacities = batteries.compactMap(\.capacity)
         return Battery(
             name: batteries.map(\.name).joined(separator: "+"), state: state,
             energyNow: withEnergy.isEmpty ? nil : withEnergy.compactMap(\.energyNow).reduce(0, +),
             energyFull: withEnergy.isEmpty ? nil : withEnergy.compactMap(\.energyFull).reduce(0, +),
-            power: batteries.compactMap(\.power).reduce(0, +),
+            power: power,
             capacity: capacities.isEmpty ? nil : capacities.reduce(0, +) / Double(capacities.count))
     }
 }
