@@ -63,9 +63,10 @@ public struct TemperatureKind: IntervalSampledKind {
         return EntryContent(text: "no sensor", tooltip: tooltip, classes: ["absent"])
     }
 
-    /// i3status writes whole degrees.
+    /// Whole degrees, cut as i3status cuts the millidegrees it reads (77.5 °C is 77): the same sensor reads the same in
+    /// both. The tooltip keeps the tenth.
     static func reading(_ sensor: TemperatureSensor, ceiling: Double) -> SystemReading {
-        let degrees = String(Int(sensor.celsius.rounded()))
+        let degrees = String(Int(sensor.celsius.rounded(.towardZero)))
         return SystemReading(
             values: ["degrees": degrees, "sensor": sensor.displayName], level: sensor.celsius,
             fraction: ceiling > 0 ? sensor.celsius / ceiling : nil,
