@@ -114,6 +114,8 @@ struct I3statusMigrationTests {
         watching.start()
         let daemon = try DaemonUnderTest(config: yaml, reusing: directory)
         defer { daemon.stop() }
+        // wireless and ethernet depend on this machine's links: NetworkEndToEndTests compares the imported ethernet
+        // module with i3status's in a network namespace of its own.
         let names = ["disk_root", "load", "memory", "clock_local", "battery"]
         #expect(
             await daemon.waitFor("every widget's text on the bar") {
