@@ -146,35 +146,24 @@ final class DrivenDaemon {
         try? String(contentsOfFile: runtime + "/acks/" + token, encoding: .utf8)
     }
 
-    /// Takes turns, the clock standing still, until `condition` holds: each turn sleeps until an event (a provider's
-    /// answer, a file event), a second at most, so a missing event fails the test instead of hanging it.
+    /// Takes turns, the clock standing still, until `condition` holds, for at most `seconds` of the wall clock, so a
+    /// missing event fails the test instead of hanging it. Each turn sleeps until an event (a provider's answer, a file
+    /// event, a plugin's line), 100 ms at most, for what wakes no turn (a script's own file, a thread's flag). The
+    /// bound is time, not a count of turns: every event wakes a turn, those the test does not wait for too (each batch
+    /// of a plugin's log lines, each widget's answer), so on a busy machine, where a script starts slowly, a count ran
+    /// out while what the test waited for was still on its way.
     @discardableResult
     func turns(
-        until what: String, atMost count: Int = 20, sourceLocation: SourceLocation = #_sourceLocation,
+        until what: String, within seconds: Double = 30, sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: () -> Bool
     ) -> Bool {
-        for _ in 0..<count {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while true {
             if condition() { return true }
-            turn(timeout: .seconds(1))
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { break }
+            turn(timeout: min(left, .milliseconds(100)))
         }
-        if condition() { return true }
-        Issue.record("no \(what) after \(count) turns", sourceLocation: sourceLocation)
-        return false
-    }
-
-    /// Takes turns, the clock standing still, until `condition` holds, for at most `seconds`: for a flood, which wakes
-    /// a turn per batch of lines however many there are, so that a count of turns bounds nothing.
-    @discardableResult
-    func turns(
-        until what: String, within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: () -> Bool
-    ) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            turn(timeout: .milliseconds(100))
-        }
-        if condition() { return true }
         Issue.record("no \(what) within \(seconds) s", sourceLocation: sourceLocation)
         return false
     }

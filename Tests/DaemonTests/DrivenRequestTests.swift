@@ -59,7 +59,7 @@ struct DrivenRequestTests {
             written.withLock { $0 = true }
         }
         #expect(
-            driven.turns(until: "the long line dropped and the rest read", atMost: 50) {
+            driven.turns(until: "the long line dropped and the rest read", within: 50) {
                 written.withLock { $0 } && driven.log.contains("line longer than 4096 bytes")
                     && driven.log.contains("button must be 1-5")
             })
