@@ -11,7 +11,7 @@ struct AtomicFileTests {
         let target = directory.appending("clock.plain")
         try AtomicFile.write(Array("12:00\n".utf8), to: target)
         try AtomicFile.write(Array("12:01\n".utf8), to: target)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:01\n")
+        #expect(try fileText(target) == "12:01\n")
         #expect(try directory.names() == ["clock.plain"])
         let status = try #require(fileStatus(target))
         #expect(status.st_mode & 0o7777 == 0o600)
@@ -27,8 +27,8 @@ struct AtomicFileTests {
         try Data("left over".utf8).write(to: URL(fileURLWithPath: leftover))
         try AtomicFile.write(Array("12:00\n".utf8), to: target)
         try AtomicFile.write(Array("12:01\n".utf8), to: target)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:01\n")
-        #expect(try String(contentsOfFile: leftover, encoding: .utf8) == "left over")
+        #expect(try fileText(target) == "12:01\n")
+        #expect(try fileText(leftover) == "left over")
         #expect(try directory.names() == [".clock.plain.\(getpid())", "clock.plain"])
     }
 

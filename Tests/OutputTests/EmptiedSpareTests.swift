@@ -18,7 +18,7 @@ struct EmptiedSpareTests {
         // Lengths that change at every write, as a quote's do at each reload.
         for text in ["12:00:03 long\n", "12:00:04\n", "12:00:05 longer still\n", "s\n", "12:00:07 long\n"] {
             try writer.write(instance: "clock", format: .plain, contents: text)
-            #expect(try String(contentsOfFile: clock.target, encoding: .utf8) == text)
+            #expect(try fileText(clock.target) == text)
             #expect(writer.hasSparesToEmpty)
             writer.emptyRetiredSpares()
             #expect(!writer.hasSparesToEmpty)
@@ -26,7 +26,7 @@ struct EmptiedSpareTests {
             #expect(spare.st_size == 0)
             // The pages stay, beyond the end of the file, for the next version.
             #expect(spare.st_blocks > 0)
-            #expect(try String(contentsOfFile: clock.target, encoding: .utf8) == text)
+            #expect(try fileText(clock.target) == text)
         }
         #expect(writer.heldFileCount == 1)
     }
@@ -39,14 +39,14 @@ struct EmptiedSpareTests {
             #expect(!clock.writer.hasSparesToEmpty)
         }
         // The spare is the version before the last, whole: nothing was truncated.
-        #expect(try String(contentsOfFile: clock.spare, encoding: .utf8) == "12:00:04\n")
+        #expect(try fileText(clock.spare) == "12:00:04\n")
     }
 
     @Test func aReaderOfTheReplacedVersionKeepsItAndTheSpareIsNotEmptied() throws {
         let clock = try HeldClockFile()
         defer { clock.directory.remove() }
         let writer = clock.writer
-        let reader = open(clock.target, O_RDONLY)
+        let reader = open(clock.target, O_RDONLY | O_CLOEXEC)
         try #require(reader >= 0)
         defer { close(reader) }
         try writer.write(instance: "clock", format: .plain, contents: "12:00:03 long\n")
@@ -58,7 +58,7 @@ struct EmptiedSpareTests {
         #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "12:00:02\n")
         // The next rewrite still lands whole, and the reader's version stays.
         try writer.write(instance: "clock", format: .plain, contents: "12:00:04\n")
-        #expect(try String(contentsOfFile: clock.target, encoding: .utf8) == "12:00:04\n")
+        #expect(try fileText(clock.target) == "12:00:04\n")
         let again = pread(reader, &buffer, buffer.count, 0)
         #expect(String(decoding: buffer.prefix(max(again, 0)), as: UTF8.self) == "12:00:02\n")
     }
@@ -71,7 +71,7 @@ struct EmptiedSpareTests {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
         defer { close(ends[0]) }
-        let file = open(clock.target, O_RDONLY)
+        let file = open(clock.target, O_RDONLY | O_CLOEXEC)
         try #require(file >= 0)
         var offset: off_t = 0
         let sent = sendfile(ends[1], file, &offset, 64)
@@ -82,7 +82,7 @@ struct EmptiedSpareTests {
         try clock.writer.write(instance: "clock", format: .plain, contents: "12:00:03 long\n")
         clock.writer.emptyRetiredSpares()
         try clock.writer.write(instance: "clock", format: .plain, contents: "12:00:04 other\n")
-        #expect(try String(contentsOfFile: clock.target, encoding: .utf8) == "12:00:04 other\n")
+        #expect(try fileText(clock.target) == "12:00:04 other\n")
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(ends[0], &buffer, buffer.count)
         #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "12:00:02\n")
@@ -101,6 +101,6 @@ struct EmptiedSpareTests {
         defer { close(descriptor) }
         let outcome = try AtomicFile.rewriteLeased(descriptor, size: size, with: Array("xy".utf8), shownAs: path)
         #expect(outcome == nil)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected)
+        #expect(try fileText(path) == expected)
     }
 }

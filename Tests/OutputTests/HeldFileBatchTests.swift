@@ -28,7 +28,7 @@ struct HeldFileBatchTests {
 
         func path(_ index: Int) -> String { directory.appending("w\(index).plain") }
 
-        func contents(_ index: Int) throws -> String { try String(contentsOfFile: path(index), encoding: .utf8) }
+        func contents(_ index: Int) throws -> String { try fileText(path(index)) }
 
         func write(_ index: Int, _ text: String) throws {
             try writer.write(instance: "w\(index)", format: .plain, contents: text)

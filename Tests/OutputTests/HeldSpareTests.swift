@@ -42,7 +42,7 @@ struct HeldSpareTests {
             // Lengths change, so a rewrite that kept old bytes past the new end would show.
             let text = second % 2 == 0 ? "12:00:0\(second) long\n" : "12:00:0\(second)\n"
             try writer.write(instance: "clock", format: .plain, contents: text)
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == text)
+            #expect(try fileText(target) == text)
             inodes.append(try #require(fileStatus(target)).st_ino)
         }
         #expect(inodes[0] == inodes[2] && inodes[1] == inodes[3] && inodes[0] != inodes[1], "\(inodes)")
@@ -66,7 +66,7 @@ struct HeldSpareTests {
         texts.append("x")
         for text in texts {
             try clock.writer.write(instance: "clock", format: .plain, contents: text)
-            #expect(try String(contentsOfFile: clock.target, encoding: .utf8) == text)
+            #expect(try fileText(clock.target) == text)
         }
         #expect(clock.writer.heldFileCount == 1)
     }
@@ -84,7 +84,7 @@ struct HeldSpareTests {
         func splicedIntoPipe() throws -> Int32 {
             var ends: [Int32] = [-1, -1]
             try #require(pipe(&ends) == 0)
-            let file = open(target, O_RDONLY)
+            let file = open(target, O_RDONLY | O_CLOEXEC)
             try #require(file >= 0)
             var offset: off_t = 0
             let sent = sendfile(ends[1], file, &offset, 64)
@@ -99,7 +99,7 @@ struct HeldSpareTests {
             let count = read(pipe, &buffer, buffer.count)
             return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
         }
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:02\n")
+        #expect(try fileText(target) == "12:00:02\n")
 
         // Another length: the rewrite truncates first, so the pipe keeps the page it was lent.
         let kept = try splicedIntoPipe()
@@ -109,11 +109,11 @@ struct HeldSpareTests {
 
         // The same length: the rewrite goes over the lent page, and the pipe has the later version whole.
         let lent = try splicedIntoPipe()
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:04 late\n")
+        #expect(try fileText(target) == "12:00:04 late\n")
         try writer.write(instance: "clock", format: .plain, contents: "12:00:05\n")
         try writer.write(instance: "clock", format: .plain, contents: "12:00:06 next\n")
         #expect(drained(lent) == "12:00:06 next\n")
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:06 next\n")
+        #expect(try fileText(target) == "12:00:06 next\n")
     }
 
     @Test func aDeletedFileOrSpareIsWrittenByNameAndHeldAgain() throws {
@@ -125,18 +125,18 @@ struct HeldSpareTests {
         // The spare deleted: the held inode has no name any more, so the write goes by name and makes a new spare.
         unlink(spare)
         try writer.write(instance: "clock", format: .plain, contents: "12:00:03\n")
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:03\n")
+        #expect(try fileText(target) == "12:00:03\n")
         try writer.write(instance: "clock", format: .plain, contents: "12:00:04\n")
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:04\n")
+        #expect(try fileText(target) == "12:00:04\n")
         #expect(fileStatus(spare) != nil)
 
         // The file deleted, before the daemon's repair forgets it: the spare is renamed in its place.
         unlink(target)
         try writer.write(instance: "clock", format: .plain, contents: "12:00:05\n")
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:05\n")
+        #expect(try fileText(target) == "12:00:05\n")
         for second in 6..<9 {
             try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n")
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:0\(second)\n")
+            #expect(try fileText(target) == "12:00:0\(second)\n")
         }
         #expect(writer.heldFileCount == 1)
         // Nothing stays open on an inode that lost its name.
@@ -151,12 +151,12 @@ struct HeldSpareTests {
         for second in 0..<3 { try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n") }
         #expect(writer.heldFileCount == 1)
         // The file a reader opens becomes the held spare at the next write; it must not be rewritten under the reader.
-        let reader = open(target, O_RDONLY)
+        let reader = open(target, O_RDONLY | O_CLOEXEC)
         try #require(reader >= 0)
         defer { close(reader) }
         for second in 3..<6 {
             try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n")
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:0\(second)\n")
+            #expect(try fileText(target) == "12:00:0\(second)\n")
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = pread(reader, &buffer, buffer.count, 0)
             #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "12:00:02\n")

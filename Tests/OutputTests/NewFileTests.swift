@@ -58,7 +58,7 @@ struct NewFileTests {
         let outcome = try AtomicFile.writeNew(
             Array("new\n".utf8), named: "clock.plain", in: descriptor, at: directory.path + "/")
         #expect(outcome == .nameTaken)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "old\n")
+        #expect(try fileText(target) == "old\n")
         #expect(try #require(fileStatus(target)).st_ino == before.st_ino)
         #expect(try directory.names() == ["clock.plain"])
     }
@@ -125,10 +125,10 @@ struct NewFileTests {
         #expect(
             try writer.write(instance: "quote", format: .plain, contents: "Be kind.\n"), sourceLocation: sourceLocation)
         #expect(
-            try String(contentsOfFile: directory.appending("clock.plain"), encoding: .utf8) == "12:00\n",
+            try fileText(directory.appending("clock.plain")) == "12:00\n",
             sourceLocation: sourceLocation)
         #expect(
-            try String(contentsOfFile: directory.appending("quote.plain"), encoding: .utf8) == "Be kind.\n",
+            try fileText(directory.appending("quote.plain")) == "Be kind.\n",
             sourceLocation: sourceLocation)
         #expect(try directory.names() == ["clock.plain", "quote.plain"], sourceLocation: sourceLocation)
     }
@@ -155,7 +155,7 @@ struct NewFileTests {
         try Data("someone's\n".utf8).write(to: URL(fileURLWithPath: directory.appending("clock.plain")))
         let inotify = try watching(directory)
         #expect(try writer.write(instance: "clock", format: .plain, contents: "12:00\n"))
-        #expect(try String(contentsOfFile: directory.appending("clock.plain"), encoding: .utf8) == "12:00\n")
+        #expect(try fileText(directory.appending("clock.plain")) == "12:00\n")
         #expect(try directory.names() == ["clock.plain"])
         let seen = events(inotify).filter { $0.name == "clock.plain" }
         #expect(seen.contains { $0.mask.contains(.movedTo) })

@@ -55,7 +55,7 @@ struct OutputWriterTests {
         let composed = try #require(fileStatus(target))
         #expect(try writer.write(instance: "clock", format: .waybar, contents: "cafe\u{301}\n"))
         #expect(try #require(fileStatus(target)).st_ino != composed.st_ino)
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "cafe\u{301}\n")
+        #expect(try fileText(target) == "cafe\u{301}\n")
         // Beside them, the one file written more than once has its hidden spare (AtomicFile+Spare), and nothing else.
         let spare = ".clock.waybar.\(getpid())"
         #expect(try directory.names() == [spare, "clock.plain", "clock.waybar", "other.waybar"].sorted())
@@ -104,14 +104,14 @@ struct OutputWriterTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
         // The moved directory kept what it had; nothing was written to it after the swap either.
-        #expect(try String(contentsOfFile: directory + ".old/clock.plain", encoding: .utf8) == "12:00\n")
+        #expect(try fileText(directory + ".old/clock.plain") == "12:00\n")
 
         // A proper directory back: taken, checked, and written again (the memory of the last write was dropped).
         #expect(unlink(directory) == 0)
         try writer.recreate()
         #expect(writer.isCurrent)
         #expect(try writer.write(instance: "clock", format: .plain, contents: "12:01\n"))
-        #expect(try String(contentsOfFile: directory + "/clock.plain", encoding: .utf8) == "12:01\n")
+        #expect(try fileText(directory + "/clock.plain") == "12:01\n")
     }
 
     @Test func aBatchChecksTheDirectoryOnceAndTheNextBatchFindsItReplaced() throws {
@@ -124,7 +124,7 @@ struct OutputWriterTests {
         }
         for second in 0..<3 {
             #expect(
-                try String(contentsOfFile: directory + "/c\(second).plain", encoding: .utf8) == "12:00:0\(second)\n")
+                try fileText(directory + "/c\(second).plain") == "12:00:0\(second)\n")
         }
         #expect(rename(directory, directory + ".old") == 0)
         #expect(symlink(elsewhere, directory) == 0)
@@ -150,7 +150,7 @@ struct OutputWriterTests {
         #expect(rename(directory, directory + ".old") == 0)
         #expect(symlink(elsewhere, directory) == 0)
         #expect(try writer.write(instance: "clock", format: .plain, contents: "12:01\n"))
-        #expect(try String(contentsOfFile: directory + ".old/clock.plain", encoding: .utf8) == "12:01\n")
+        #expect(try fileText(directory + ".old/clock.plain") == "12:01\n")
         #expect(!writer.isCurrent, "isCurrent always looks at the path")
         // Told, the writer checks the path and refuses it until a proper directory is back.
         writer.directoryMayHaveChanged()
@@ -161,7 +161,7 @@ struct OutputWriterTests {
         #expect(unlink(directory) == 0)
         try writer.recreate()
         #expect(try writer.write(instance: "clock", format: .plain, contents: "12:03\n"))
-        #expect(try String(contentsOfFile: directory + "/clock.plain", encoding: .utf8) == "12:03\n")
+        #expect(try fileText(directory + "/clock.plain") == "12:03\n")
     }
 
     @Test func aFileOrAnotherUsersDirectoryIsRefused() throws {

@@ -58,7 +58,7 @@ struct SpareFileTests {
         for second in 3..<7 {
             try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n")
             inodes.append(try #require(fileStatus(target)).st_ino)
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:0\(second)\n")
+            #expect(try fileText(target) == "12:00:0\(second)\n")
         }
         #expect(inodes[0] == inodes[2] && inodes[1] == inodes[3] && inodes[0] != inodes[1], "\(inodes)")
         let status = try #require(fileStatus(target))
@@ -66,13 +66,13 @@ struct SpareFileTests {
 
         // A reader opens the file and holds it while the writer goes on: the file it holds becomes the spare, is not
         // rewritten while it is open, and a new spare takes its place.
-        let held = open(target, O_RDONLY)
+        let held = open(target, O_RDONLY | O_CLOEXEC)
         try #require(held >= 0)
         defer { close(held) }
         let heldInode = try #require(fileStatus(target)).st_ino
         for second in 7..<10 {
             try writer.write(instance: "clock", format: .plain, contents: "12:00:0\(second)\n")
-            #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:0\(second)\n")
+            #expect(try fileText(target) == "12:00:0\(second)\n")
             #expect(try #require(fileStatus(target)).st_ino != heldInode)
             var buffer = [UInt8](repeating: 0, count: 64)
             let count = pread(held, &buffer, buffer.count, 0)
@@ -83,7 +83,7 @@ struct SpareFileTests {
         unlink(spare)
         try writer.write(instance: "clock", format: .plain, contents: "12:00:10\n")
         try writer.write(instance: "clock", format: .plain, contents: "12:00:11\n")
-        #expect(try String(contentsOfFile: target, encoding: .utf8) == "12:00:11\n")
+        #expect(try fileText(target) == "12:00:11\n")
         #expect(fileStatus(spare) != nil)
 
         // Removing the instance removes its spare too.
@@ -171,7 +171,7 @@ struct SpareFileTests {
         }
 
         private func readOnce() {
-            let descriptor = open(path, O_RDONLY)
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 // Before the first write the file is not there yet; after it, it must always be.
                 if errno == ENOENT { state.withLock { if $0.reads > 0 { $0.missing += 1 } } }

@@ -29,7 +29,7 @@ struct WriteAllTests {
         #expect(errors.allSatisfy { $0 == nil })
         for index in [0, 1, 499, 500, 998, 999] {
             let path = directory.appending("w\(index).plain")
-            #expect(try String(contentsOfFile: path, encoding: .utf8) == "entry \(index)\n")
+            #expect(try fileText(path) == "entry \(index)\n")
             #expect(try #require(fileStatus(path)).st_mode & 0o7777 == 0o600)
         }
         #expect(try directory.names().count == count)
@@ -42,7 +42,7 @@ struct WriteAllTests {
         #expect(try #require(fileStatus(directory.appending("w7.plain"))).st_ino == inode)
         #expect(try !writer.write(instance: "w7", format: .plain, contents: "entry 7\n"))
         #expect(try writer.write(instance: "w7", format: .plain, contents: "changed\n"))
-        #expect(try String(contentsOfFile: directory.appending("w7.plain"), encoding: .utf8) == "changed\n")
+        #expect(try fileText(directory.appending("w7.plain")) == "changed\n")
     }
 
     @Test func namesTakenOrGivenTwiceEndWithTheLastContents() throws {
@@ -60,7 +60,7 @@ struct WriteAllTests {
         #expect(errors.last! != nil, "a name that is not a file name is refused, alone")
         for (name, text) in [("w3", "entry 3\n"), ("w5", "entry 5\n"), ("w9", "again\n"), ("w299", "entry 299\n")] {
             #expect(
-                try String(contentsOfFile: directory.appending("\(name).plain"), encoding: .utf8) == text, "\(name)")
+                try fileText(directory.appending("\(name).plain")) == text, "\(name)")
         }
         // No temporary file left; the spare of the file written twice stays, as every spare does while the writer
         // runs.
@@ -78,7 +78,7 @@ struct WriteAllTests {
         let errors = writer.writeAll(Self.files(400) { "entry \($0)\n" })
         #expect(errors.allSatisfy { $0 == nil })
         #expect(try directory.names().count == 400)
-        #expect(try String(contentsOfFile: directory.appending("w123.plain"), encoding: .utf8) == "entry 123\n")
+        #expect(try fileText(directory.appending("w123.plain")) == "entry 123\n")
     }
 
     @Test func aRefusedDirectoryFailsEveryFile() throws {
