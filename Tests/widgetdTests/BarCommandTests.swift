@@ -130,6 +130,14 @@ struct BarCommandTests {
         return bars.map(texts)
     }
 
+    /// What the descriptors of process `pid` name (`/proc/PID/fd`): paths, `pipe:[INODE]`, `socket:[INODE]`.
+    private static func openFiles(of pid: Int32) -> Set<String> {
+        let directory = "/proc/\(pid)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return Set(
+            entries.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + $0) })
+    }
+
     private static let loadWidgets = ["a", "b", "c", "d"]
     private static let loadConfig =
         "widgets:\n" + loadWidgets.map { "  \($0): {kind: load, interval: 1s}\n" }.joined()
@@ -165,12 +173,17 @@ struct BarCommandTests {
         #expect(await first.waitFor("the file gone while the bar subscribes") { first.read("main.bar") == nil })
         try system.set("1.25")
         #expect(await waitFor("the new sample") { text() == "1.25" })
-        // By now the daemon has the bar's output, if it takes it: the next line wakes the bar or not. The bar may
-        // still be finishing what it did around the last line (its hand-over, a turn taken from it under load), so
-        // it is counted once it sleeps.
         if throughAPipe {
+            // The daemon holds the bar's output once it took it; the bar may still be going back to sleep after a line
+            // it wrote itself, which a busy machine stretches. From then on, the next line wakes the bar or not.
+            let barOutput = try FileManager.default.destinationOfSymbolicLink(
+                atPath: "/proc/\(bar.process.processIdentifier)/fd/1")
             #expect(
-                try await waitForQuiet("the bar asleep", window: .milliseconds(300)) {
+                await waitFor("the daemon holding the bar's output") {
+                    Self.openFiles(of: first.process.processIdentifier).contains(barOutput)
+                })
+            #expect(
+                try await waitForQuiet("the bar to settle", window: .milliseconds(200)) {
                     try contextSwitches(of: bar.process.processIdentifier)
                 })
         }
