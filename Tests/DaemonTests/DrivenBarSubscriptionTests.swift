@@ -147,7 +147,7 @@ struct DrivenBarSubscriptionTests {
         #expect(driven.read("main.bar") == nil)
         driven.stop()
         #expect(driven.read("main.bar").map(Self.texts) == ["tick 2"])
-        #expect(subscriber.messages().closed)
+        #expect(subscriber.closes())
         #expect(access(driven.runtime + "/updates", F_OK) != 0)
     }
 

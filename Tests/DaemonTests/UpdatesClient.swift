@@ -38,6 +38,19 @@ final class UpdatesClient {
         }
     }
 
+    /// Whether the daemon's end closes within `seconds`, the messages before it taken and dropped. The daemon closes
+    /// its end at once, but a child another test of this process is starting holds a copy of every descriptor until
+    /// its exec, and the end shows only once that copy is gone.
+    func closes(within seconds: Double = 10) -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(seconds))
+        while true {
+            if messages().closed { return true }
+            guard ContinuousClock.now < deadline else { return false }
+            var entry = pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, 100)
+        }
+    }
+
     /// Says `message` after the request, with `descriptor` passed along when given.
     func say(_ message: UpdatesMessage, passing descriptor: Int32? = nil) {
         let sent = message.bytes.withUnsafeBytes { bytes in
