@@ -124,6 +124,11 @@ struct BarCommandTests {
         func show(_ load: String) -> Bool { bars.allSatisfy { texts($0).last == [load, load, load, load] } }
         #expect(await waitFor("the first lines") { show("0.25") })
         for load in ["1.50", "2.75"] {
+            // The widgets are sampled at each second's boundary, one read each in one turn: a value changed at the
+            // boundary could land between two of them. Changed mid-second, a turn reads it whole unless it runs half
+            // a second late. The wait is for an instant on the wall clock, not a stand-in for an event.
+            let second = Date().timeIntervalSince1970
+            try await Task.sleep(for: .seconds((second + 0.5).rounded(.up) - 0.5 - second))
             try system.set(load)
             #expect(await waitFor("the next samples", timeout: .seconds(5)) { show(load) }, "\(bars.map(texts))")
         }
