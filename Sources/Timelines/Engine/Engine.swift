@@ -200,7 +200,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
                 // After a jump backward the old fire time may be far ahead: take the next one from now.
                 states[index].cronDeadline = states[index].nextCronDate(after: now)
             }
-            if let started = states[index].lastReloadStart, started > now {
+            if let started = states[index].lastReload?.at, started > now {
                 if states[index].inFlight != nil {
                     states[index].requestedDuringReload = true
                 } else {
@@ -241,8 +241,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         endCall(at: index)
         // As if a request had started a reload and it answered now: a reload the timeline asks for later is kept as
         // asked, and one it asks for at once is spaced from this instant.
-        states[index].lastReloadStart = now
-        states[index].lastReloadDue = nil
+        states[index].lastReload = LastReload(at: now, wasDue: false)
         states[index].accept(timeline, now: now, settings: settings)
         return stepped(index, now: now)
     }

@@ -27,12 +27,11 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     @usableFromInline var inFlight: UInt64?
     /// When the call in flight counts as failed.
     var inFlightDeadline: Date?
-    var lastReloadStart: Date?
-    /// The deadline the last reload started for (the policy's, the schedule's or a retry's; the loop wakes a little
-    /// after it); nil when a request started it. The policy's spacing counts from here, not from the start: counted
-    /// from the late start, a widget sampled every second would start each sample later than the one before and
-    /// leave its interval's boundaries.
-    var lastReloadDue: Date?
+    /// When the last reload started: for one the policy, the schedule or a retry started, the deadline it was due at
+    /// (the loop wakes a little after it), for a request's, the instant it started. The policy's spacing counts from a
+    /// deadline, not from the late start: counted from the start, a widget sampled every second would start each
+    /// sample later than the one before and leave its interval's boundaries.
+    var lastReload: LastReload?
     /// Timelines in a row whose policy asked for a reload at once (`.after(now)`, an empty `.atEnd`).
     var eagerStreak = 0
     /// The content last handed to the outputs, so unchanged entries are not written again.
@@ -118,8 +117,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         if let retry = retryAt, retry <= now { retryAt = nil }
         let token = nextToken
         nextToken += 1
-        lastReloadStart = now
-        lastReloadDue = dueAt
+        lastReload = LastReload(at: dueAt ?? now, wasDue: dueAt != nil)
         actions.append(.reload(instance: instance.name, token: token))
         // A persistent provider answers no call: the reload starts it if it is not running, and its updates arrive
         // through `install` whenever it has them.
@@ -166,9 +164,16 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
             eagerStreak > 0
             ? max(settings.minimumPolicySpacing, settings.backoff(afterFailures: eagerStreak))
             : settings.minimumPolicySpacing
-        let anchor = eagerStreak > 0 ? lastReloadDue ?? now : lastReloadDue
+        let anchor = eagerStreak > 0 ? lastReload?.at ?? now : lastReload.flatMap { $0.wasDue ? $0.at : nil }
         policyDeadline = anchor.map { max(asked, $0.addingTimeInterval(spacing)) } ?? asked
     }
+}
+
+/// When an instance's last reload started, and whether a deadline started it (`InstanceState.lastReload`). One
+/// optional of a date and a flag, not two optional dates: the engine holds one per widget.
+struct LastReload: Sendable {
+    var at: Date
+    var wasDue: Bool
 }
 
 /// The earlier of two optional dates; nil only when both are.
