@@ -40,10 +40,6 @@ public struct Settings: Sendable, Hashable {
 public struct WidgetInstance: Sendable, Hashable {
     public var name: String
     public var kind: String
-    public var family: Family
-    /// False when the config names no `family:` and `family` is the kind's default (an exec widget then shows its
-    /// script's text whole, as i3blocks does).
-    public var familyIsChosen: Bool
     /// Every parameter of the kind, defaults filled in.
     public var intent: IntentValues
     public var outputs: [OutputFormat]
@@ -51,6 +47,11 @@ public struct WidgetInstance: Sendable, Hashable {
     public var mark: YAMLMark
     /// The rarely set fields; every instance without them shares `Extras.none`.
     private var extras: Extras
+    // The one-byte fields last: the engine's state for the instance keeps its own flags in the bytes after them.
+    public var family: Family
+    /// False when the config names no `family:` and `family` is the kind's default (an exec widget then shows its
+    /// script's text whole, as i3blocks does).
+    public var familyIsChosen: Bool
 
     /// Extra reload times.
     public var schedule: CronExpression? {

@@ -25,23 +25,15 @@ public struct SystemFiles: Sendable, Hashable {
     }
 
     /// The whole of a (small) file, or nil when it cannot be read. /proc files report a size of 0, so this reads to the
-    /// end rather than trusting `st_size`; 256 kB is far more than any file the kinds read.
+    /// end rather than trusting `st_size`; 256 kB is far more than any file the kinds read. A procfs or sysfs file stays
+    /// open for the next read (`KeptFiles`).
     public func bytes(_ path: String) -> [UInt8]? {
-        let descriptor = open(root + path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while bytes.count < 256 * 1024 {
-            let count = buffer.withUnsafeMutableBytes { raw in
-                retryingInterrupted { read(descriptor, raw.baseAddress, raw.count) }
-            }
-            if count < 0 { return nil }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0..<count])
-        }
-        return bytes
+        Self.kept.bytes(
+            root + path, keep: root.isEmpty && (path.hasPrefix("/proc/") || path.hasPrefix("/sys/")), limit: 256 * 1024)
     }
+
+    /// The files every `SystemFiles` reads, kept open: one table for the process, as the files are the system's.
+    static let kept = KeptFiles()
 
     /// The names in a directory, sorted, without `.` and `..`; empty when it cannot be read.
     public func entries(of directory: String) -> [String] {

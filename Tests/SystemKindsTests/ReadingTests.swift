@@ -123,6 +123,12 @@ struct ReadingTests {
         let format = PlaceholderFormat("{used} / {total} {nope} {not a name} {")
         #expect(format.placeholders == ["used", "total", "nope"])
         #expect(format.render(["used": "1", "total": "2"]) == "1 / 2 {nope} {not a name} {")
+        // Text of several bytes a character, beside, inside and after the braces, is text as written.
+        let wide = PlaceholderFormat("♪ {volume}é{ü}{vol_1}🔊{")
+        #expect(wide.placeholders == ["volume", "vol_1"])
+        #expect(wide.render(["volume": "40%", "vol_1": "x"]) == "♪ 40%é{ü}x🔊{")
+        #expect(
+            PlaceholderFormat("").placeholders.isEmpty && PlaceholderFormat("{}{{a}}").render(["a": "1"]) == "{}{1}")
     }
 
     @Test(arguments: [(-1.0, "▁"), (0, "▁"), (0.5, "▅"), (0.93, "█"), (1, "█"), (7, "█")])

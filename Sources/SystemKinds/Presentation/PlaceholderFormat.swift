@@ -9,26 +9,35 @@ public struct PlaceholderFormat: Sendable, Hashable {
     let pieces: [Piece]
 
     public init(_ format: String) {
+        // Read as UTF-8: every byte that matters is ASCII, and the kinds parse their format at every sample.
         var pieces: [Piece] = []
-        var text = ""
-        var rest = Substring(format)
-        while let open = rest.firstIndex(of: "{") {
-            text += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            let name = rest[afterOpen...].prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-            if !name.isEmpty, name.endIndex < rest.endIndex, rest[name.endIndex] == "}" {
-                if !text.isEmpty { pieces.append(.text(text)) }
-                text = ""
-                pieces.append(.placeholder(String(name)))
-                rest = rest[rest.index(after: name.endIndex)...]
-            } else {
-                text += "{"
-                rest = rest[afterOpen...]
+        let utf8 = format.utf8
+        var textStart = utf8.startIndex
+        var next = utf8.startIndex
+        while let open = utf8[next...].firstIndex(of: UInt8(ascii: "{")) {
+            let nameStart = utf8.index(after: open)
+            let nameEnd = utf8[nameStart...].firstIndex { !Self.isNameByte($0) } ?? utf8.endIndex
+            guard nameEnd > nameStart, nameEnd < utf8.endIndex, utf8[nameEnd] == UInt8(ascii: "}") else {
+                next = nameStart
+                continue
             }
+            if textStart < open { pieces.append(.text(String(format[textStart..<open]))) }
+            pieces.append(.placeholder(String(format[nameStart..<nameEnd])))
+            textStart = utf8.index(after: nameEnd)
+            next = textStart
         }
-        text += rest
-        if !text.isEmpty { pieces.append(.text(text)) }
+        if textStart < utf8.endIndex { pieces.append(.text(String(format[textStart...]))) }
         self.pieces = pieces
+    }
+
+    /// An ASCII letter, digit or `_`: what a placeholder's name is made of.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
     }
 
     /// The placeholders it names, in order.

@@ -222,10 +222,10 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         case .success(let timeline):
             states[index].accept(timeline, now: now, settings: settings)
         case .failure(let failure):
-            states[index].consecutiveFailures += 1
+            states[index].consecutiveFailures.addOneSaturating()
             states[index].failure = failure.message
             states[index].retryAt = now.addingTimeInterval(
-                settings.backoff(afterFailures: states[index].consecutiveFailures))
+                settings.backoff(afterFailures: Int(states[index].consecutiveFailures)))
         }
         if states[index].requestedDuringReload {
             states[index].requestedDuringReload = false
@@ -260,8 +260,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     /// ignored), and its record changed.
     private mutating func endCall(at index: Int) {
         noteAnswer(at: index)
-        states[index].inFlight = nil
-        states[index].inFlightDeadline = nil
+        states[index].call = nil
         states[index].recordChanged = true
     }
 
@@ -293,7 +292,7 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
     public mutating func started(instance name: String, token: UInt64, now: Date) {
         guard let index = indexByName[name], states[index].inFlight == token else { return }
         let deadline = now.addingTimeInterval(timeout(of: states[index].instance))
-        states[index].inFlightDeadline = deadline
+        states[index].call?.deadline = deadline
         // Added beside the queued wake-up, not in its place: an entry change due before `now` must still be shown
         // by the next `advance`. The earlier wake-up then finds nothing timed out and looks again.
         heap.push(DeadlineHeap.Item(date: deadline, index: index, generation: generations[index]))

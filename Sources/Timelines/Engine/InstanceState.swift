@@ -5,44 +5,49 @@ import TimeZones
 /// last provider call went. Pure: every method takes `now`.
 @usableFromInline
 struct InstanceState<Instance: ScheduledInstance>: Sendable {
+    // The engine holds one state per widget, 10,000 of them in the benchmark's largest config: the fields stand in an
+    // order that leaves few padding bytes (the flags in the instance's tail, the counters beside the contents, each
+    // optional date's flag byte followed by a field that needs 8-byte alignment only where none can be helped).
     @usableFromInline let instance: Instance
+    /// A reload was asked for (start-up, FIFO, app) and has not started yet.
+    var requested = false
+    /// A reload was asked for while one was running: exactly one more follows it.
+    var requestedDuringReload = false
+    /// The record (timeline, fallback, failure) changed since the loop was last told; true for a new instance.
+    var recordChanged = true
     /// What the instance shows without a timeline entry: the content restored from the previous run, else the
     /// placeholder. One field, not both: nothing reads the placeholder once a restored entry replaces it.
     let fallback: EntryContent
+    /// How many provider calls have failed in a row.
+    var consecutiveFailures: Int32 = 0
+    /// The content last handed to the outputs, so unchanged entries are not written again.
+    var shown: EntryContent?
+    /// Timelines in a row whose policy asked for a reload at once (`.after(now)`, an empty `.atEnd`).
+    var eagerStreak: Int32 = 0
     /// The last timeline a provider returned; kept through failures so the widget shows its last good entry.
     var timeline: Timeline?
-    /// Why the last provider call failed, and how many have failed in a row.
+    /// Why the last provider call failed.
     var failure: String?
-    var consecutiveFailures = 0
     var retryAt: Date?
     /// When the provider's policy wants the next timeline (already rate limited).
     var policyDeadline: Date?
     /// The next `schedule:` fire time.
     var cronDeadline: Date?
-    /// A reload was asked for (start-up, FIFO, app) and has not started yet.
-    var requested = false
-    /// A reload was asked for while one was running: exactly one more follows it.
-    var requestedDuringReload = false
-    /// The token of the provider call in flight, if one is.
-    @usableFromInline var inFlight: UInt64?
-    /// When the call in flight counts as failed.
-    var inFlightDeadline: Date?
+    /// The provider call in flight, if one is: its token, and when it counts as failed.
+    var call: (token: UInt64, deadline: Date)?
     /// When the last reload started: for one the policy, the schedule or a retry started, the deadline it was due at
     /// (the loop wakes a little after it), for a request's, the instant it started. The policy's spacing counts from a
     /// deadline, not from the late start: counted from the start, a widget sampled every second would start each
     /// sample later than the one before and leave its interval's boundaries.
     var lastReload: LastReload?
-    /// Timelines in a row whose policy asked for a reload at once (`.after(now)`, an empty `.atEnd`).
-    var eagerStreak = 0
-    /// The content last handed to the outputs, so unchanged entries are not written again.
-    var shown: EntryContent?
-    /// The record (timeline, fallback, failure) changed since the loop was last told; true for a new instance.
-    var recordChanged = true
 
     init(instance: Instance, fallback: EntryContent) {
         self.instance = instance
         self.fallback = fallback
     }
+
+    /// The token of the provider call in flight, if one is.
+    @usableFromInline var inFlight: UInt64? { call?.token }
 
     /// A provider answered at least once: with a timeline, or with a failure (a timeout, a stopped command included).
     var hasAnswered: Bool { timeline != nil || failure != nil }
@@ -74,7 +79,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         } else {
             change = ShownContent.nextChange(after: now, entries: timeline?.entries ?? [], fallback: fallback)
         }
-        return earliest(change, inFlight == nil ? reloadDeadline : inFlightDeadline)
+        return earliest(change, call?.deadline ?? reloadDeadline)
     }
 
     /// `nextWake(after:)`, called in place: mutating only so that the engine's generic code reaches the state through
@@ -86,8 +91,8 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
     /// The name and token of the provider call in flight when it has run past its deadline at `now`. Mutating only to
     /// be called in place, as `wake(after:)`.
     mutating func callTimedOut(at now: Date) -> (instance: String, token: UInt64)? {
-        guard let token = inFlight, let deadline = inFlightDeadline, deadline <= now else { return nil }
-        return (instance.name, token)
+        guard let call, call.deadline <= now else { return nil }
+        return (instance.name, call.token)
     }
 
     /// One look at the instance at `now` (its call did not time out): appends `.show` when its content changed,
@@ -122,8 +127,7 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
         // A persistent provider answers no call: the reload starts it if it is not running, and its updates arrive
         // through `install` whenever it has them.
         if !instance.isPersistent {
-            inFlight = token
-            inFlightDeadline = now.addingTimeInterval(settings.timeout(of: instance))
+            call = (token, now.addingTimeInterval(settings.timeout(of: instance)))
         }
     }
 
@@ -159,10 +163,10 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
             eagerStreak = 0
             return
         }
-        eagerStreak = asked <= now ? eagerStreak + 1 : 0
+        if asked <= now { eagerStreak.addOneSaturating() } else { eagerStreak = 0 }
         let spacing =
             eagerStreak > 0
-            ? max(settings.minimumPolicySpacing, settings.backoff(afterFailures: eagerStreak))
+            ? max(settings.minimumPolicySpacing, settings.backoff(afterFailures: Int(eagerStreak)))
             : settings.minimumPolicySpacing
         let anchor = eagerStreak > 0 ? lastReload?.at ?? now : lastReload.flatMap { $0.wasDue ? $0.at : nil }
         policyDeadline = anchor.map { max(asked, $0.addingTimeInterval(spacing)) } ?? asked
@@ -174,6 +178,13 @@ struct InstanceState<Instance: ScheduledInstance>: Sendable {
 struct LastReload: Sendable {
     var at: Date
     var wasDue: Bool
+}
+
+extension Int32 {
+    /// One more, or `max` at `max`: a count of failures in a row never wraps to a negative one.
+    mutating func addOneSaturating() {
+        if self < .max { self += 1 }
+    }
 }
 
 /// The earlier of two optional dates; nil only when both are.

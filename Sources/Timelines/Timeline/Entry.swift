@@ -16,9 +16,10 @@ public enum EntryState: String, Sendable, Hashable, Codable, CaseIterable {
 /// of many entries stays small (docs/PERFORMANCE.md, "Memory per instance").
 public struct EntryContent: Sendable, Hashable {
     public var text: String
-    public var state: EntryState
     /// Nil when every styling field has its default value, so equal contents have equal storage shapes.
     private var styling: StylingBox?
+    // Last, so that a field of one byte can follow it in the 7 bytes a state in the middle would leave empty.
+    public var state: EntryState
 
     public init(
         text: String,
