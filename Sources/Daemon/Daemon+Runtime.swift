@@ -27,6 +27,14 @@ extension Daemon {
     func handleRuntimeEvents(_ events: [Inotify.Event]) {
         // At once, not at the repair: acks/ or status/ may be a link now, and the next write must look again.
         if directoryGuard.takeRuntimeEvents(events, now: clock.now) { stateFiles.releaseRuntimeDirectory() }
+        let status = directoryGuard.takeStatusEvents(events)
+        if status.filesWent { stateFiles.statusFilesWent() }
+        stateFiles.statusDeletionsWatched = status.stillWatched
+    }
+
+    /// Watches `status/` for deleted status files (`StateFiles.statusDeletionsWatched`), once it is made.
+    func watchStatusDirectory() {
+        stateFiles.statusDeletionsWatched = directoryGuard.watchStatus(with: watcher)
     }
 
     /// Makes again the runtime directory, lock, FIFO and subdirectories where they went or were replaced.
@@ -79,6 +87,7 @@ extension Daemon {
             do {
                 let made = try stateFiles.make(entry)
                 statusMadeAgain = statusMadeAgain || (made && entry == .status)
+                if entry == .status { watchStatusDirectory() }
             } catch {
                 // A link (or another's directory) is never written through: its files wait until it is fixed.
                 log(

@@ -202,6 +202,7 @@ final class Daemon {
         watchConfigTarget()
         watchOutputDirectory()
         watchRuntimeDirectory()
+        watchStatusDirectory()
         listenToPlugins()
         listenForUpdates()
     }

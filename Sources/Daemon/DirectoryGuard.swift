@@ -35,6 +35,9 @@ struct DirectoryGuard {
     private(set) var outputParentWatch: Inotify.Watch?
     /// Deletions and replacements in the runtime directory (the FIFO, the lock).
     private(set) var runtimeWatch: Inotify.Watch?
+    /// Deletions in `status/` (`StateFiles.statusFilesWent`); nil while it is not watched.
+    private(set) var statusWatch: Inotify.Watch?
+    static let statusMask: Inotify.Mask = [.delete, .deleteSelf, .moveSelf]
     /// When to put back deleted output files: `repairDelay` after the last deletion.
     private(set) var outputRepairDue: Date?
     /// The output directory itself was deleted or moved, or something came or went under its name, since the last
@@ -85,7 +88,28 @@ struct DirectoryGuard {
         if previous == outputParentWatch { outputParentWatch = nil }
     }
 
+    /// Watches `status/` for status files someone deletes. Only deletions: the daemon's own writes rename a temporary
+    /// file in it over the old one, which a watch of moves would see as a move at every write, and wake for. Returns
+    /// whether it is watched.
+    mutating func watchStatus(with watcher: Inotify) -> Bool {
+        if let statusWatch { try? watcher.unwatch(statusWatch) }
+        statusWatch = try? watcher.watch(directory: runtime + "/status", mask: Self.statusMask)
+        return statusWatch != nil
+    }
+
     // MARK: - Events
+
+    /// Takes in `status/`'s events: whether a status file went, or events were lost. When the directory itself went,
+    /// it is no longer watched until `watchStatus` (the runtime's repair makes it again).
+    mutating func takeStatusEvents(_ events: [Inotify.Event]) -> (filesWent: Bool, stillWatched: Bool) {
+        let mine = events.filter { $0.watch != nil && $0.watch == statusWatch }
+        let gone = mine.contains { !$0.mask.intersection(Self.selfEvents).isEmpty }
+        if gone { statusWatch = nil }
+        // The daemon's own temporary files (`.name.pid`), removed after a failed write, are no status files.
+        let went =
+            gone || mine.contains { !$0.name.hasPrefix(".") } || events.contains { $0.mask.contains(.queueOverflow) }
+        return (went, statusWatch != nil)
+    }
 
     /// Takes in the output directory's events at `now`; a deletion (or lost events) puts the repair `repairDelay`
     /// after it. Returns whether what the path names may have changed (the directory's own events, its name in the

@@ -29,6 +29,9 @@ struct StateFiles {
     /// leave one that would not change. Only those widgets' (the others' status changes at every reload anyway), and
     /// a hash, not the bytes: a daemon of 10,000 widgets keeps almost nothing here.
     private var statusWritten: [String: Int] = [:]
+    /// Deletions in `status/` are watched (`DirectoryGuard.watchStatus`), and every one forgets `statusWritten`: a
+    /// status file someone removed is then written again without each unchanged status looking for its file first.
+    var statusDeletionsWatched = false
     /// Retried files whose last write failed (logged once), with the contents to write again.
     private var pending: [StateFile: [UInt8]] = [:]
     private var delay = OutputRetry.firstDelay
@@ -79,7 +82,8 @@ struct StateFiles {
 
     /// Writes the instance's status file, unless it already holds the same: a sampled widget's status stays the same
     /// from one sample to the next (its next reload is in its record: `InstanceStatusRecord.reloadsWithPolicy`). A
-    /// file someone deleted is written again.
+    /// file someone deleted is written again: at the next write after its deletion was seen, or, while `status/` is not
+    /// watched, at the next write that looks for it.
     mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
         let record = InstanceStatusRecord(status)
         let bytes = record.encoded()
@@ -89,10 +93,17 @@ struct StateFiles {
             return
         }
         let hash = bytes.hashValue
-        if statusWritten[name] == hash, runtime.exists(InstanceStatusRecord.fileName(for: name), in: .status) {
+        if statusWritten[name] == hash,
+            statusDeletionsWatched || runtime.exists(InstanceStatusRecord.fileName(for: name), in: .status)
+        {
             return
         }
         statusWritten[name] = write(.status(name), bytes, now: now) ? hash : nil
+    }
+
+    /// A status file was deleted or moved away (or events were lost): every status is written at its next write.
+    mutating func statusFilesWent() {
+        statusWritten = [:]
     }
 
     /// The widget is gone: its status file goes, and is not written again.

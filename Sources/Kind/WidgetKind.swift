@@ -254,6 +254,9 @@ public struct KindRegistry: Sendable {
     /// The top-level sections of widgets.yaml the kinds read, beside the core's. They belong to the registry, not to
     /// a kind: `plugins:` is read before the kinds its plugins serve exist.
     public let sections: [any TopLevelSection]
+    /// Each kind's place in `kinds` by its name (the first kind of a name, as a search in order finds): the daemon
+    /// looks a widget's kind up several times at each of its reloads.
+    private let indexByName: [String: Int]
 
     public init(
         _ kinds: [any WidgetKind], unavailable: [String: String] = [:], sections: [any TopLevelSection] = []
@@ -261,6 +264,9 @@ public struct KindRegistry: Sendable {
         self.kinds = kinds
         self.unavailable = unavailable
         self.sections = sections
+        var indexByName: [String: Int] = [:]
+        for (index, kind) in kinds.enumerated() where indexByName[kind.name] == nil { indexByName[kind.name] = index }
+        self.indexByName = indexByName
     }
 
     /// The registry with other kinds and unavailable plugins, reading the same sections.
@@ -271,7 +277,7 @@ public struct KindRegistry: Sendable {
     public var names: [String] { kinds.map(\.name) }
 
     public func kind(named name: String) -> (any WidgetKind)? {
-        kinds.first { $0.name == name }
+        indexByName[name].map { kinds[$0] }
     }
 
     /// The section read under top-level `key`, if a kind reads one.

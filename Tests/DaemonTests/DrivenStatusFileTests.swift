@@ -121,4 +121,35 @@ struct DrivenStatusFileTests {
         #expect(recorded() == "3.00")
         withExtendedLifetime(follower) {}
     }
+
+    /// The unchanged status of a sampled widget is not looked for at each sample: `status/` is watched, and a status
+    /// file someone deletes is written at the widget's next sample.
+    @Test func aStatusFileSomeoneDeletesIsWrittenAtTheNextSample() throws {
+        let tree = try FakeProcTree()
+        defer { tree.directory.remove() }
+        let driven = try DrivenDaemon(config: "widgets:\n  load: {kind: load, interval: 2s}\n", kinds: tree.kinds)
+        #expect(driven.turns(until: "the first sample") { driven.hasTimeline("load") })
+        let statusPath = driven.runtime + "/status/load.json"
+        // Past the first reload the policy asked for, after which the status stays the same.
+        for load in 1...2 {
+            try tree.load("\(load).00")
+            driven.advance(by: 2)
+            #expect(driven.turns(until: "the sample of \(load).00") { driven.read("load.plain") == "\(load).00\n" })
+        }
+        #expect(driven.daemon.stateFiles.statusDeletionsWatched)
+        for load in 3...4 {
+            try FileManager.default.removeItem(atPath: statusPath)
+            try tree.load("\(load).00")
+            driven.advance(by: 2)
+            #expect(
+                driven.turns(until: "the deleted status file is back") { Self.inode(statusPath) != nil },
+                "\(driven.log)")
+            // And from then on left as it is again.
+            let written = Self.inode(statusPath)
+            try tree.load("\(load).50")
+            driven.advance(by: 2)
+            #expect(driven.turns(until: "the sample of \(load).50") { driven.read("load.plain") == "\(load).50\n" })
+            #expect(Self.inode(statusPath) == written)
+        }
+    }
 }

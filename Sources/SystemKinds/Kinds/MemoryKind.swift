@@ -56,33 +56,51 @@ public struct MemoryKind: IntervalSampledKind {
         guard let bytes = files.bytes("/proc/meminfo"), let memory = MemoryInfo(procMeminfo: ProcFields(bytes)) else {
             throw IntentError("cannot read \(files.root)/proc/meminfo")
         }
+        let format = PlaceholderFormat(configuration.string("format") ?? "{used} / {total}")
         let reading = Self.reading(
             memory, used: MemoryInfo.UsedMethod(rawValue: configuration.enumCase("used_method") ?? "") ?? .memavailable,
             sizes: ByteFormat(
                 unit: configuration.enumCase("unit").flatMap { $0 == "auto" ? nil : $0 },
-                decimals: configuration.int("decimals") ?? 1))
+                decimals: configuration.int("decimals") ?? 1),
+            shown: format.placeholders)
         let content = reading.content(
-            format: PlaceholderFormat(configuration.string("format") ?? "{used} / {total}"),
-            thresholds: SampledParameters.thresholds(configuration), family: context.family)
+            format: format, thresholds: SampledParameters.thresholds(configuration), family: context.family)
         return SampledParameters.timeline(content, in: context, interval: Self.defaultInterval)
     }
 
-    static func reading(_ memory: MemoryInfo, used method: MemoryInfo.UsedMethod, sizes: ByteFormat) -> SystemReading {
+    /// The reading, with the values of the placeholders in `shown` (every one when nil) and the tooltip's: a sample
+    /// writes out only what it shows.
+    static func reading(
+        _ memory: MemoryInfo, used method: MemoryInfo.UsedMethod, sizes: ByteFormat, shown: [String]? = nil
+    ) -> SystemReading {
         let used = memory.used(method)
         func share(_ part: UInt64, of whole: UInt64) -> Double { whole == 0 ? 0 : 100 * Double(part) / Double(whole) }
-        let values = [
-            "used": sizes.format(used), "free": sizes.format(memory.free), "available": sizes.format(memory.available),
-            "total": sizes.format(memory.total), "shared": sizes.format(memory.shared),
-            "buffers": sizes.format(memory.buffers), "cached": sizes.format(memory.cached),
-            "percentage_used": ByteFormat.percent(share(used, of: memory.total)),
-            "percentage_free": ByteFormat.percent(share(memory.free, of: memory.total)),
-            "percentage_available": ByteFormat.percent(share(memory.available, of: memory.total)),
-            "percentage_shared": ByteFormat.percent(share(memory.shared, of: memory.total)),
-            "swap_used": sizes.format(memory.swapUsed), "swap_free": sizes.format(memory.swapFree),
-            "swap_total": sizes.format(memory.swapTotal),
-            "percentage_swap_used": ByteFormat.percent(share(memory.swapUsed, of: memory.swapTotal)),
-            "percentage_swap_free": ByteFormat.percent(share(memory.swapFree, of: memory.swapTotal)),
-        ]
+        func value(of name: String) -> String? {
+            switch name {
+            case "used": sizes.format(used)
+            case "free": sizes.format(memory.free)
+            case "available": sizes.format(memory.available)
+            case "total": sizes.format(memory.total)
+            case "shared": sizes.format(memory.shared)
+            case "buffers": sizes.format(memory.buffers)
+            case "cached": sizes.format(memory.cached)
+            case "percentage_used": ByteFormat.percent(share(used, of: memory.total))
+            case "percentage_free": ByteFormat.percent(share(memory.free, of: memory.total))
+            case "percentage_available": ByteFormat.percent(share(memory.available, of: memory.total))
+            case "percentage_shared": ByteFormat.percent(share(memory.shared, of: memory.total))
+            case "swap_used": sizes.format(memory.swapUsed)
+            case "swap_free": sizes.format(memory.swapFree)
+            case "swap_total": sizes.format(memory.swapTotal)
+            case "percentage_swap_used": ByteFormat.percent(share(memory.swapUsed, of: memory.swapTotal))
+            case "percentage_swap_free": ByteFormat.percent(share(memory.swapFree, of: memory.swapTotal))
+            default: nil
+            }
+        }
+        let inTooltip = ["used", "total", "available"] + (memory.swapTotal > 0 ? ["swap_used", "swap_total"] : [])
+        var values: [String: String] = [:]
+        for name in (shown ?? placeholders) + inTooltip where values[name] == nil {
+            values[name] = value(of: name)
+        }
         let percentageUsed = share(used, of: memory.total)
         var tooltip = "Memory \(values["used"]!) of \(values["total"]!) used, \(values["available"]!) available"
         if memory.swapTotal > 0 { tooltip += " · swap \(values["swap_used"]!) of \(values["swap_total"]!)" }
