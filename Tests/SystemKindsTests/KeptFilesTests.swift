@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import SystemKinds
@@ -41,16 +42,19 @@ struct KeptFilesTests {
     }
 
     @Test func aKeptFileWhoseReadFailsIsLetGoAndOpenedAgain() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        child.arguments = ["30"]
-        try child.run()
-        let path = "/proc/\(child.processIdentifier)/stat"
+        // Spawned and reaped with posix_spawn and waitpid: `Process.waitUntilExit` would hold a thread of the test
+        // pool (two on two cores) for as long as Foundation takes to notice the exit.
+        var pid: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { arguments.forEach { free($0) } }
+        try #require(posix_spawn(&pid, "/bin/sleep", nil, nil, arguments, environ) == 0)
+        let path = "/proc/\(pid)/stat"
         let kept = KeptFiles()
         #expect(kept.bytes(path, keep: true, limit: 4096) != nil)
         #expect(kept.count == 1)
-        child.terminate()
-        child.waitUntilExit()
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
         // The process is gone: its kept file answers ESRCH, and its path names nothing any more.
         #expect(kept.bytes(path, keep: true, limit: 4096) == nil)
         #expect(kept.count == 0)
