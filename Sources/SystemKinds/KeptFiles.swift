@@ -44,23 +44,28 @@ final class KeptFiles: Sendable {
     /// How many descriptors are kept, for tests.
     var count: Int { descriptors.withLock { $0.count } }
 
-    /// Reads from offset 0 to the end, or to `limit` bytes.
+    /// Reads from offset 0 to the end, or to `limit` bytes: into a buffer of 8 kB (every /proc file a kind samples
+    /// fits), read again whole into a larger one when it fills.
     private static func read(_ descriptor: Int32, limit: Int) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var chunk = 8192
-        while bytes.count < limit {
-            let start = bytes.count
+        var size = min(8192, limit)
+        while true {
             var failed = false
-            bytes.append(contentsOf: repeatElement(0, count: chunk))
-            let count = bytes.withUnsafeMutableBytes { raw in
-                retryingInterrupted { pread(descriptor, raw.baseAddress! + start, chunk, off_t(start)) }
+            var ended = false
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+                count = 0
+                while count < size {
+                    let read = retryingInterrupted {
+                        pread(descriptor, buffer.baseAddress! + count, size - count, off_t(count))
+                    }
+                    if read < 0 { failed = true }
+                    if read <= 0 { break }
+                    count += read
+                }
+                ended = count < size
             }
-            if count < 0 { failed = true }
-            bytes.removeLast(chunk - max(count, 0))
             if failed { return nil }
-            if count == 0 { break }
-            chunk = min(chunk * 2, 64 * 1024)
+            if ended || size >= limit { return bytes }
+            size = min(size * 4, limit)
         }
-        return bytes
     }
 }

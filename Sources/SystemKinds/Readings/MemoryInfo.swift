@@ -36,26 +36,30 @@ public struct MemoryInfo: Sendable, Hashable {
         "SwapFree:",
     ]
 
-    /// Reads /proc/meminfo's bytes.
+    /// Reads /proc/meminfo's bytes, up to the last of the lines it reads (about half of the file).
     init?(procMeminfo file: ProcFields) {
-        var fields: [String: UInt64] = [:]
+        var values = [UInt64?](repeating: nil, count: Self.names.count)
+        var found = 0
         file.forEachLine { line in
-            guard line.count >= 2, let number = file.number(line[1]),
-                let name = Self.names.first(where: { file.field(line[0], is: $0) })
+            guard line.count >= 2, let index = Self.names.firstIndex(where: { file.field(line[0], is: $0) }),
+                values[index] == nil, let number = file.number(line[1])
             else { return true }
             let isKilobytes = line.count > 2 && file.field(line[2], is: "kB")
-            fields[name.description.dropLast().description] = isKilobytes ? saturating(number, times: 1024) : number
-            return true
+            values[index] = isKilobytes ? saturating(number, times: 1024) : number
+            found += 1
+            return found < Self.names.count
         }
-        guard let total = fields["MemTotal"], let free = fields["MemFree"] else { return nil }
-        let buffers = fields["Buffers"] ?? 0
-        let cached = saturating(fields["Cached"] ?? 0, plus: fields["SReclaimable"] ?? 0)
+        // In `names`' order.
+        let (memAvailable, buffers, cached, reclaimable, shmem, swapTotal, swapFree) = (
+            values[2], values[3] ?? 0, values[4] ?? 0, values[5] ?? 0, values[6] ?? 0, values[7] ?? 0, values[8] ?? 0
+        )
+        guard let total = values[0], let free = values[1] else { return nil }
+        let cache = saturating(cached, plus: reclaimable)
         // Kernels before 3.14 have no MemAvailable; free(1) then falls back to free + buffers + cache, and so does this.
         self.init(
             total: total, free: free,
-            available: fields["MemAvailable"] ?? min(total, saturating(saturating(free, plus: buffers), plus: cached)),
-            buffers: buffers, cached: cached, shared: fields["Shmem"] ?? 0, swapTotal: fields["SwapTotal"] ?? 0,
-            swapFree: fields["SwapFree"] ?? 0)
+            available: memAvailable ?? min(total, saturating(saturating(free, plus: buffers), plus: cache)),
+            buffers: buffers, cached: cache, shared: shmem, swapTotal: swapTotal, swapFree: swapFree)
     }
 
     /// How "used" is counted (i3status's `memory_used_method`).
