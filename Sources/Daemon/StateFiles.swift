@@ -101,7 +101,7 @@ struct StateFiles {
         statusWritten[name] = write(.status(name), bytes, now: now) ? hash : nil
     }
 
-    /// A status file was deleted or moved away (or events were lost): every status is written at its next write.
+    /// A status file was deleted (or events were lost): every status is written at its next write.
     mutating func statusFilesWent() {
         statusWritten = [:]
     }
