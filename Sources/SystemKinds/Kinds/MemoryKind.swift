@@ -68,10 +68,10 @@ public struct MemoryKind: IntervalSampledKind {
         return SampledParameters.timeline(content, in: context, interval: Self.defaultInterval)
     }
 
-    /// The reading, with the values of the placeholders in `shown` (every one when nil) and the tooltip's: a sample
-    /// writes out only what it shows.
+    /// The reading, with the values of the placeholders in `shown` and the tooltip's: a sample writes out only what it
+    /// shows.
     static func reading(
-        _ memory: MemoryInfo, used method: MemoryInfo.UsedMethod, sizes: ByteFormat, shown: [String]? = nil
+        _ memory: MemoryInfo, used method: MemoryInfo.UsedMethod, sizes: ByteFormat, shown: [String]
     ) -> SystemReading {
         let used = memory.used(method)
         func share(_ part: UInt64, of whole: UInt64) -> Double { whole == 0 ? 0 : 100 * Double(part) / Double(whole) }
@@ -98,7 +98,7 @@ public struct MemoryKind: IntervalSampledKind {
         }
         let inTooltip = ["used", "total", "available"] + (memory.swapTotal > 0 ? ["swap_used", "swap_total"] : [])
         var values: [String: String] = [:]
-        for name in (shown ?? placeholders) + inTooltip where values[name] == nil {
+        for name in shown + inTooltip where values[name] == nil {
             values[name] = value(of: name)
         }
         let percentageUsed = share(used, of: memory.total)
