@@ -101,6 +101,7 @@ extension Daemon {
         do {
             try outputs.writeRecord(record, remembersView: onARule)
             outputRetry.succeeded(name, .record)
+            updateSubscribers.recordWritten(name)
         } catch {
             if outputRetry.failure(of: name) == nil { log(.error, "\(name): cannot write its record: \(error)") }
             outputRetry.failed(name, .record, reason: "\(name): cannot write its record: \(error)", now: clock.now)

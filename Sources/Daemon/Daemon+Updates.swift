@@ -94,6 +94,8 @@ extension Daemon {
                 }
                 for name in widgets where recordsBehind.contains(name) { writeRecord(of: name) }
                 send(Array(UpdatesMessage.current.utf8), to: socket, saying: "the records are current")
+                // The answer says what `written` would: every record written so far is in place.
+                updateSubscribers.toldEverythingWritten(descriptor)
             case _ where asked != nil:
                 log(.warning, from: Self.updatesSource, "a connection said more than one request: closed it")
                 dropConnection(descriptor)
@@ -176,6 +178,14 @@ extension Daemon {
             guard !written.withUnsafeBytes({ output.writeWholeToPipe($0) }) else { continue }
             log(.info, from: Self.updatesSource, "bar \(bar)'s output is full or gone: closed its subscription")
             dropConnection(subscriber.socket.rawValue)
+        }
+    }
+
+    /// Tells each connection that follows a record written this turn that the turn's records are all in place
+    /// (`UpdatesMessage.written`), so a bar that makes one line of several records makes it now.
+    func sayTurnEnded() {
+        for socket in updateSubscribers.takeOwedTurnEnds() {
+            send(Array(UpdatesMessage.written.utf8), to: socket, saying: "the end of a turn")
         }
     }
 

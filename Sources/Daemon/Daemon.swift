@@ -246,6 +246,7 @@ final class Daemon {
             readersHadTheirTurn = false
             takeInImmediateAnswers()
             writeBarLines(now: clock.now)
+            sayTurnEnded()
             trimWorkingSetWhenDue(now: clock.now)
             if outputs.hasSparesToEmpty {
                 letReadersRun()

@@ -63,6 +63,8 @@ struct UpdateSubscribers {
         var output: FileDescriptor?
         /// i3bar asked the bar to stop its output (`UpdatesMessage.pause`).
         var paused = false
+        /// A record it follows was written this turn: it is told at the turn's end (`UpdatesMessage.written`).
+        var owesTurnEnd = false
     }
 
     /// A bar subscribed to its line: where its lines go, and whether they are wanted now.
@@ -239,6 +241,30 @@ struct UpdateSubscribers {
             guard case .follow(let widgets)? = $0.request else { return false }
             return widgets.contains(widget)
         }
+    }
+
+    /// `widget`'s record was written: the connections that follow it are told at the turn's end.
+    mutating func recordWritten(_ widget: String) {
+        guard !connections.isEmpty else { return }
+        for (descriptor, connection) in connections where !connection.owesTurnEnd {
+            guard case .follow(let widgets)? = connection.request, widgets.contains(widget) else { continue }
+            connections[descriptor]?.owesTurnEnd = true
+        }
+    }
+
+    /// `descriptor`'s connection was told that what was written is in place, as the turn's end would tell it.
+    mutating func toldEverythingWritten(_ descriptor: Int32) {
+        connections[descriptor]?.owesTurnEnd = false
+    }
+
+    /// The connections a record they follow was written for since the last call: to be told the turn ended.
+    mutating func takeOwedTurnEnds() -> [PacketSocket] {
+        var owed: [PacketSocket] = []
+        for (descriptor, connection) in connections where connection.owesTurnEnd {
+            connections[descriptor]?.owesTurnEnd = false
+            owed.append(connection.socket)
+        }
+        return owed
     }
 
     var connectionDescriptors: [Int32] { Array(connections.keys) }

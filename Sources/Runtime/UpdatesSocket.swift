@@ -8,9 +8,13 @@
 ///   bar that only shows the widget costs no record per sample; the daemon writes every followed record that is behind
 ///   and answers `current`, then writes each new one as it comes. A message holds at most `longestFollow` bytes: more
 ///   names are said in several `follow`s on the same connection (`follows`), each adding its widgets and answered
-///   `current` on its own, so the answer to the last one says every record is current. `widgetd show`, `list` and a
-///   `--wait` that prints what widgets show follow for as long as they read, `show --follow` and `widgetd bar
+///   `current written` on its own, so the answer to the last one says every record is current. `widgetd show`, `list`
+///   and a `--wait` that prints what widgets show follow for as long as they read, `show --follow` and `widgetd bar
 ///   --widgets` for as long as they run.
+/// - `written`, said by the daemon to a following connection at the end of each turn of its loop that wrote a record
+///   the connection follows: the turn's records are all in place. The samples of one deadline are one turn's records,
+///   written a record at a time; `widgetd bar --widgets` makes its line when it is told, so no line shows some of
+///   them new and others old. A daemon that answers `current` alone (from before `written`) does not say it.
 public enum UpdatesMessage: Equatable, Sendable {
     case subscribe(bar: String)
     case follow(widgets: [String])
@@ -26,8 +30,16 @@ public enum UpdatesMessage: Equatable, Sendable {
         if case .subscribe = self { true } else { false }
     }
 
-    /// The daemon's answer to `follow`, once the records are current.
-    public static let current = "current"
+    /// The daemon's answer to `follow`, once the records are current: it says `written` at the end of each turn.
+    public static let current = "current written"
+    /// What the daemon says at the end of a turn that wrote a record the connection follows.
+    public static let written = "written"
+
+    /// Whether `bytes` are the daemon's answer to a `follow`, this daemon's or one from before `written`
+    /// (`current` alone), rather than a turn's end.
+    public static func isAnswer(_ bytes: some Collection<UInt8>) -> Bool {
+        bytes.starts(with: "current".utf8)
+    }
 
     /// The longest `follow` message a client sends: more widgets are followed by several `follow`s on one connection.
     public static let longestFollow = 60 * 1024

@@ -20,7 +20,7 @@ struct DrivenStatusFileTests {
     private static func follow(_ widgets: [String], on driven: DrivenDaemon) throws -> UpdatesClient {
         let follower = try UpdatesClient(driven, following: widgets)
         var answers: [String] = []
-        #expect(driven.turns(until: "the answer") { (answers += follower.messages().texts, answers).1 == ["current"] })
+        #expect(driven.turns(until: "the answer") { (answers += follower.messages().texts, answers).1 == [UpdatesMessage.current] })
         return follower
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Runtime
 import System
+import TestSupport
 import Testing
 import Timelines
 
@@ -92,6 +93,36 @@ struct DrivenUpdatesSocketTests {
         }
     }
 
+    /// A follower knows from the daemon's answer whether the daemon says `written` at its turns' ends: one from before
+    /// it answers `current` alone, and `widgetd bar --widgets` then makes its line of the records a turn wrote by their
+    /// timing. The daemon's `written` that comes before the answer is no answer.
+    @Test func aFollowerKnowsFromTheAnswerWhetherTheDaemonMarksItsTurns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.path + "/updates"
+        let listener = try PacketSocket.listen(at: path)
+        // The daemon's ends are kept: one that closed would make its follower readable.
+        var daemons: [PacketSocket] = []
+        func follower(answeredWith messages: [String]) throws -> DaemonSubscription {
+            let subscription = try DaemonSubscription(
+                socketPath: path, requests: UpdatesMessage.follows(["a"]), messageLimit: 64)
+            let daemon = try #require(try listener.accept())
+            daemons.append(daemon)
+            for message in messages {
+                #expect(Array(message.utf8).withUnsafeBytes { daemon.send($0) } == .sent)
+            }
+            subscription.waitForAnswers(within: .seconds(10))
+            return subscription
+        }
+        let old = try follower(answeredWith: ["current"])
+        #expect(old.isConnected && !old.marksTurns)
+        let current = try follower(answeredWith: [UpdatesMessage.written, UpdatesMessage.current])
+        #expect(current.isConnected && current.marksTurns)
+        // Both messages taken: the `written` did not end the wait for the answer.
+        #expect((try? Poller.waitUntilReadable(try #require(current.descriptor), timeout: .zero)) == false)
+        withExtendedLifetime(daemons) {}
+    }
+
     /// A bar the daemon's config lacks is turned away once, and then waits for a change (the daemon's socket
     /// replaced, the config edited) instead of asking again and again: each ask costs the daemon a turn and a line of
     /// its log.
@@ -149,6 +180,57 @@ struct DrivenUpdatesSocketTests {
         #expect(result.stdout == "1.50\n")
     }
 
+    /// The samples of one deadline are written a record at a time in one turn; a follower is told once, when the turn
+    /// is over (`UpdatesMessage.written`), and by then every record it follows holds the new sample. A turn that wrote
+    /// none of its records tells it nothing.
+    @Test func aFollowerIsToldOnceWhenEveryRecordOfATurnIsWritten() throws {
+        let tree = try FakeProcTree()
+        defer { tree.directory.remove() }
+        let driven = try DrivenDaemon(
+            config: "widgets:\n" + ["a", "b", "c"].map { "  \($0): {kind: load, interval: 1s}\n" }.joined(),
+            kinds: tree.kinds)
+        #expect(driven.turns(until: "the first samples") { driven.read("c.plain") == "0.25\n" })
+        let follower = try UpdatesClient(driven, following: ["a", "b"])
+        var said: [String] = []
+        #expect(driven.turns(until: "the answer") { (said += follower.messages().texts, said).1.count == 1 })
+        #expect(said == [UpdatesMessage.current])
+        func record(_ name: String) -> String { driven.read(name + ".json") ?? "" }
+        try tree.load("1.50")
+        driven.advance(by: 1)
+        said = []
+        var recordsWhenTold: [String] = []
+        #expect(
+            driven.turns(until: "the turn's end") {
+                said += follower.messages().texts
+                if said.isEmpty { return false }
+                recordsWhenTold = [record("a"), record("b")]
+                return true
+            })
+        #expect(said == [UpdatesMessage.written])
+        #expect(recordsWhenTold.allSatisfy { $0.contains("1.50") }, "\(recordsWhenTold)")
+        // The same value again: no record is written, and nothing is said once the turn is over.
+        driven.advance(by: 1)
+        driven.settle()
+        #expect(follower.messages().texts == [])
+        // Two followers of different records of one turn: each is told, once.
+        let other = try UpdatesClient(driven, following: ["c"])
+        said = []
+        #expect(driven.turns(until: "the answer") { (said += other.messages().texts, said).1.count == 1 })
+        try tree.load("2.75")
+        driven.advance(by: 1)
+        var heard: [[String]] = [[], []]
+        #expect(
+            driven.turns(until: "both told") {
+                heard[0] += follower.messages().texts
+                heard[1] += other.messages().texts
+                return heard.allSatisfy { !$0.isEmpty }
+            })
+        driven.settle()
+        heard[0] += follower.messages().texts
+        heard[1] += other.messages().texts
+        #expect(heard == [[UpdatesMessage.written], [UpdatesMessage.written]])
+    }
+
     /// A sampled widget's record whose write failed, and which no one follows any more, is not wanted until someone
     /// does: it is no failing write, which a `--wait` would report and the retry would try every 30 s for nothing.
     @Test func aRecordNoOneFollowsIsNoFailingWrite() throws {
@@ -160,7 +242,7 @@ struct DrivenUpdatesSocketTests {
         var answers: [String] = []
         #expect(
             driven.turns(until: "the answer") {
-                (answers += follower?.messages().texts ?? [], answers).1 == ["current"]
+                (answers += follower?.messages().texts ?? [], answers).1 == [UpdatesMessage.current]
             })
         // A directory where the record goes: its next write fails.
         let record = driven.output + "/load.json"
@@ -197,7 +279,7 @@ struct DrivenUpdatesSocketTests {
         var answers: [String] = []
         #expect(
             driven.turns(until: "the answer") {
-                (answers += follower?.messages().texts ?? [], answers).1 == ["current"]
+                (answers += follower?.messages().texts ?? [], answers).1 == [UpdatesMessage.current]
             })
         follower = nil
         #expect(driven.turns(until: "the follower gone") { driven.daemon.updateSubscribers.descriptors.count == 1 })

@@ -183,8 +183,9 @@ struct DaemonRuntimeHardeningTests {
         #expect(follow.withUnsafeBytes { late.send($0) } == .sent)
         var answer = [UInt8](repeating: 0, count: 64)
         #expect(try Poller.waitUntilReadable(late.rawValue, timeout: .seconds(10)), "\(logged())")
-        #expect(answer.withUnsafeMutableBytes { late.receive(into: $0) } == .message(count: 7))
-        #expect(String(decoding: answer.prefix(7), as: UTF8.self) == "current")
+        let answered = "current written"
+        #expect(answer.withUnsafeMutableBytes { late.receive(into: $0) } == .message(count: answered.utf8.count))
+        #expect(String(decoding: answer.prefix(answered.utf8.count), as: UTF8.self) == answered)
         #expect(logged().components(separatedBy: "cannot take a connection").count == 2, "\(logged())")
         #expect(logged().contains("taking connections on \(socketPath) again"), "\(logged())")
     }

@@ -130,6 +130,9 @@ enum BarCommand {
         guard lifetime.write(Array((header + "\n[\n").utf8)) else { return ExitCode.success }
         var records: [String: InstanceRecord] = [:]
         for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
+        // Records seen changed and not read yet: while the daemon marks the ends of its turns, those a turn wrote are
+        // read when it ends, together.
+        var unread = Set<String>()
         // i3bar's click stream; a terminal (someone trying the command by hand) is not one.
         var clicks: FileDescriptor? = isatty(STDIN_FILENO) == 0 ? FileDescriptor(owning: STDIN_FILENO) : nil
         var lines = ClickForwarder.LineSplitter()
@@ -197,17 +200,26 @@ enum BarCommand {
             {
                 clicks = nil
             }
-            if let descriptor = following?.descriptor, ready.contains(descriptor) { _ = following?.take() }
+            // A turn's end, the answer on a connection made again, or the connection's end: the records written
+            // before it are in place.
+            var turnEnded = false
+            if let following, let descriptor = following.descriptor, ready.contains(descriptor) {
+                turnEnded = following.take() != nil || !following.isConnected
+            }
             if let feed {
                 // The daemon stopped writing the bar's output: its current line is this process's to write again.
                 if feed.take(ready) { last = nil }
-            } else if let source = recordWatch?.watcher.fileDescriptor, ready.contains(source) {
-                if var watch = recordWatch {
-                    for path in changedRecordsOfOneTurn(&watch) {
-                        records[path] = ShowCommand.readRecord(path) ?? records[path]
-                    }
-                    recordWatch = watch
+            } else if var watch = recordWatch {
+                let marked = following?.marksTurns == true
+                if turnEnded || ready.contains(watch.watcher.fileDescriptor) {
+                    unread.formUnion(
+                        marked ? watch.changedRecords(watch.watcher.readEvents()) : changedRecordsOfOneTurn(&watch))
                 }
+                if turnEnded || !marked {
+                    for path in unread { records[path] = ShowCommand.readRecord(path) ?? records[path] }
+                    unread = []
+                }
+                recordWatch = watch
             }
             guard let descriptor = config.fileDescriptor, ready.contains(descriptor) else { continue }
             let edited = config.edited()
@@ -232,6 +244,7 @@ enum BarCommand {
             recordPaths = editedPaths
             trimDue = true
             records = [:]
+            unread = []
             for path in Set(recordPaths) { records[path] = ShowCommand.readRecord(path) }
         }
     }
@@ -246,10 +259,11 @@ enum BarCommand {
     static let turnGap = 3
     static let turnLimit = 20
 
-    /// The records changed since the last line: those the waiting events name, and those the daemon writes in the
-    /// same turn. A daemon turn writes its records a fraction of a millisecond apart (the samples of every system
-    /// widget at one deadline); waiting up to `turnGap` ms for each next one, `turnLimit` ms in all, makes them one
-    /// status line instead of one each, for this process and for the bar that parses and draws every line.
+    /// The records changed since the last line, from a daemon that does not mark the ends of its turns (one from before
+    /// `UpdatesMessage.written`, or none listening on the socket): those the waiting events name, and those the daemon
+    /// writes in the same turn. A daemon turn writes its records a fraction of a millisecond apart (the samples of
+    /// every system widget at one deadline); waiting up to `turnGap` ms for each next one, `turnLimit` ms in all, makes
+    /// them one status line instead of one each, unless the daemon is held up for longer between two of them.
     private static func changedRecordsOfOneTurn(_ recordWatch: inout RecordWatch) -> Set<String> {
         let watcher = recordWatch.watcher
         var changed = recordWatch.changedRecords(watcher.readEvents())

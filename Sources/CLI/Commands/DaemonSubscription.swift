@@ -20,6 +20,9 @@ final class DaemonSubscription {
     private(set) var connectionsMade = 0
     /// Whether the connection brought a message yet.
     private var served = false
+    /// Whether the daemon on the connection says `UpdatesMessage.written` at the end of each turn that wrote a record
+    /// followed: its answer to `follow` said so. False until that answer comes.
+    private(set) var marksTurns = false
     /// The socket file the connection was made to: a connection that ends before any message was turned away by that
     /// daemon while its file is still there, and else by a daemon that stopped (a newer one may listen already).
     private var connectedTo: SocketFile?
@@ -82,7 +85,9 @@ final class DaemonSubscription {
             let left = deadline - ContinuousClock.now
             guard left > .zero, (try? Poller.waitUntilReadable(socket.rawValue, timeout: left)) == true else { break }
             switch answer.withUnsafeMutableBytes({ socket.receive(into: $0) }) {
-            case .message, .truncated: answers += 1
+            case .message(let count) where UpdatesMessage.isAnswer(answer[..<count]): answers += 1
+            case .message: continue
+            case .truncated: answers += 1
             case .nothing: continue
             case .closed: return socket
             }
@@ -122,7 +127,7 @@ final class DaemonSubscription {
             guard left > .zero, (try? Poller.waitUntilReadable(connection.rawValue, timeout: left)) == true else {
                 return
             }
-            if take() != nil { answers += 1 }
+            if let message = take(), UpdatesMessage.isAnswer(message) { answers += 1 }
         }
     }
 
@@ -163,6 +168,7 @@ final class DaemonSubscription {
         connection = socket
         connectionsMade += 1
         served = false
+        marksTurns = false
         connectedTo = file
         watch = nil
         return true
@@ -185,11 +191,14 @@ final class DaemonSubscription {
         switch socket.receive(into: buffer) {
         case .message(let count):
             served = true
-            return Array(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            let message = Array(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            if UpdatesMessage.isAnswer(message) { marksTurns = message.elementsEqual(UpdatesMessage.current.utf8) }
+            return message
         case .nothing, .truncated:
             return nil
         case .closed:
             connection = nil
+            marksTurns = false
             if served, connect() { return nil }
             // Turned away, it does not ask the same daemon again until its socket changes.
             let turnedAway = !served && connectedTo != nil && SocketFile(at: socketPath) == connectedTo
