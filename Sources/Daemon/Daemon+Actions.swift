@@ -227,7 +227,9 @@ extension Daemon {
     /// Keeps the instance's record for the next run (`StateFiles`); with `unlessKept`, not when the kept file already
     /// holds the same (at a stop). Not for a kind whose entries are not kept (`keepsEntryAcrossRestarts`).
     func remember(_ name: String, unlessKept: Bool = false) {
-        guard let record = engine.record(of: name), registry.kind(named: record.kind)?.keepsEntryAcrossRestarts != false
+        // The kind first: a sampled widget's entry is not kept, and its record is not made at each sample to find that.
+        guard let kind = engine.withInstance(named: name, { $0.kind }),
+            registry.kind(named: kind)?.keepsEntryAcrossRestarts != false, let record = engine.record(of: name)
         else { return }
         letReadersRun()
         stateFiles.keep(record, now: clock.now, unlessKept: unlessKept)

@@ -35,8 +35,9 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
         }
         condition.lock()
         jobs.append(job)
-        condition.signal()
         condition.unlock()
+        // After the unlock: a thread woken while the lock is still held would wake only to wait for it.
+        condition.signal()
     }
 
     private func work() {

@@ -86,19 +86,19 @@ struct StateFiles {
     /// watched, at the next write that looks for it.
     mutating func write(_ status: InstanceStatus<WidgetInstance>, of name: String, now: Date) {
         let record = InstanceStatusRecord(status)
-        let bytes = record.encoded()
         guard record.reloadsWithPolicy else {
             if !statusWritten.isEmpty { statusWritten[name] = nil }
-            write(.status(name), bytes, now: now)
+            write(.status(name), record.encoded(), now: now)
             return
         }
-        let hash = bytes.hashValue
+        // The record's hash, not its bytes': an unchanged status (each sample of a sampled widget) is not encoded.
+        let hash = record.hashValue
         if statusWritten[name] == hash,
             statusDeletionsWatched || runtime.exists(InstanceStatusRecord.fileName(for: name), in: .status)
         {
             return
         }
-        statusWritten[name] = write(.status(name), bytes, now: now) ? hash : nil
+        statusWritten[name] = write(.status(name), record.encoded(), now: now) ? hash : nil
     }
 
     /// A status file was deleted (or events were lost): every status is written at its next write.

@@ -11,7 +11,7 @@ import Timelines
 /// has that date in its record (`InstanceRecord.reloadAfter`), which every new timeline rewrites anyway; its status
 /// file says only `after` and `reloadsWithPolicy` (`resolved(with:now:scheduled:)` puts the date back). So the status file stays the
 /// same from one sample to the next, and the daemon does not write it again (`StateFiles`).
-public struct InstanceStatusRecord: Codable, Sendable, Equatable {
+public struct InstanceStatusRecord: Codable, Sendable, Hashable {
     /// `never`, `atEnd`, `after 2026-11-29T19:30:00+01:00`, `after` (the date is the record's), or nil before the
     /// first timeline.
     public var policy: String?
