@@ -25,7 +25,6 @@ extension Daemon {
     /// left to the next turn, woken at once, so a timeline that asks again at once cannot hold the loop.
     func takeInImmediateAnswers() {
         guard completions.hasPending else { return }
-        if completions.takeWakeUp() { loop.wakeup.drain() }
         handleCompletions()
         if completions.hasPending { completions.wakeLoop() }
     }

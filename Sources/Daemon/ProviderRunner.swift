@@ -45,13 +45,7 @@ enum Completion: Sendable {
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
 final class CompletionQueue: Sendable {
-    private struct Queue {
-        var items: [Completion] = []
-        /// A result posted from another thread signalled the wake-up since the loop last took it (`takeWakeUp`).
-        var wokeLoop = false
-    }
-
-    private let queue = Mutex(Queue())
+    private let items = Mutex<[Completion]>([])
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
@@ -63,31 +57,17 @@ final class CompletionQueue: Sendable {
     }
 
     func post(_ completion: Completion) {
-        queue.withLock {
-            $0.items.append(completion)
-            $0.wokeLoop = true
-        }
+        items.withLock { $0.append(completion) }
         wake()
     }
 
     /// Posts from the loop's own thread (a kind answered at once, `ProviderRunner.start`) without a wake-up: the loop
     /// takes it in before it sleeps again (`Daemon.takeInImmediateAnswers`).
     func postFromLoop(_ completion: ProviderCompletion) {
-        queue.withLock { $0.items.append(.timeline(completion)) }
+        items.withLock { $0.append(.timeline(completion)) }
     }
 
-    var hasPending: Bool { queue.withLock { !$0.items.isEmpty } }
-
-    /// Whether a result posted from another thread signalled the wake-up since the last call. The loop takes results
-    /// in before it sleeps, and one that came while it was busy (the disk's sample, answered while the loop read the
-    /// CPU's) would wake it again for nothing: it clears the wake-up first, then drains the queue, so a result posted
-    /// after the clear wakes it, and none before it does.
-    func takeWakeUp() -> Bool {
-        queue.withLock { queue in
-            defer { queue.wokeLoop = false }
-            return queue.wokeLoop
-        }
-    }
+    var hasPending: Bool { items.withLock { !$0.isEmpty } }
 
     /// Makes the loop's next wait return at once.
     func wakeLoop() {
@@ -95,10 +75,10 @@ final class CompletionQueue: Sendable {
     }
 
     func drain() -> [Completion] {
-        queue.withLock { queue in
+        items.withLock { items in
             // Not keeping capacity: a start-up burst of 10,000 results would otherwise stay allocated for good.
-            defer { queue.items = [] }
-            return queue.items
+            defer { items = [] }
+            return items
         }
     }
 }
