@@ -2,15 +2,12 @@ import Config
 
 /// The running config's `bars:` entries, and which of their lines the current turn of the loop changed: a widget's
 /// new entry marks the bars that show it, and the turn's end renders and writes each marked line once
-/// (`Daemon.writeBarLines`), so the samples of one deadline make one line however many widgets they are. Only the
-/// blocks of the widgets that changed are rendered again: a sample changes a few blocks of a bar, not all.
+/// (`Daemon.writeBarLines`), so the samples of one deadline make one line however many widgets they are.
 struct BarLines {
     private(set) var bars: [BarDefinition]
-    /// For each widget, where the bars show it: a bar's index and the item's index in it.
-    private let places: [String: [(bar: Int, item: Int)]]
+    /// For each widget, the indices of the bars that show it.
+    private let barsShowing: [String: [Int]]
     private var changed: [Bool]
-    /// Each bar's blocks as last rendered; nil where the widget changed since, or none was rendered yet.
-    private var blocks: [[String?]]
     /// The line each bar was last given, by its file or to its subscribers (`BarLine`): an unchanged line is not passed
     /// on again.
     private var written: [String: String] = [:]
@@ -19,15 +16,14 @@ struct BarLines {
 
     init(_ bars: [BarDefinition]) {
         self.bars = bars
-        var places: [String: [(bar: Int, item: Int)]] = [:]
-        for (barIndex, bar) in bars.enumerated() {
-            for (itemIndex, item) in bar.items.enumerated() {
-                places[item.widget, default: []].append((barIndex, itemIndex))
+        var showing: [String: [Int]] = [:]
+        for (index, bar) in bars.enumerated() {
+            for item in bar.items where showing[item.widget]?.last != index {
+                showing[item.widget, default: []].append(index)
             }
         }
-        self.places = places
+        barsShowing = showing
         changed = Array(repeating: true, count: bars.count)
-        blocks = bars.map { Array(repeating: nil, count: $0.items.count) }
     }
 
     /// Whether no bar is configured: the turns then do nothing for bars at all.
@@ -35,11 +31,8 @@ struct BarLines {
 
     /// What `widget` shows changed.
     mutating func widgetChanged(_ widget: String) {
-        guard let places = places[widget] else { return }
-        for place in places {
-            changed[place.bar] = true
-            blocks[place.bar][place.item] = nil
-        }
+        guard let indices = barsShowing[widget] else { return }
+        for index in indices { changed[index] = true }
     }
 
     /// `bar`'s line is passed on again at the turn's end, whether or not it changed.
@@ -55,19 +48,11 @@ struct BarLines {
         changed = Array(repeating: true, count: bars.count)
     }
 
-    /// The bars whose lines the turn changed, unmarked, as indices for `blocks(ofBar:rendering:)`.
-    mutating func takeChanged() -> [Int] {
+    /// The bars whose lines the turn changed, unmarked.
+    mutating func takeChanged() -> [BarDefinition] {
         guard changed.contains(true) else { return [] }
         defer { changed = Array(repeating: false, count: bars.count) }
-        return bars.indices.filter { changed[$0] }
-    }
-
-    /// The blocks of the bar at `index`, `render` called for those whose widget changed since they were rendered.
-    mutating func blocks(ofBar index: Int, rendering render: (BarItem) -> String) -> [String] {
-        for (item, block) in blocks[index].enumerated() where block == nil {
-            blocks[index][item] = render(bars[index].items[item])
-        }
-        return blocks[index].map { $0 ?? "" }
+        return bars.indices.filter { changed[$0] }.map { bars[$0] }
     }
 
     /// Whether `line` is what `bar` was last given.

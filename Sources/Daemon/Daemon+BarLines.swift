@@ -9,9 +9,8 @@ import Runtime
 extension Daemon {
     /// Renders and passes on the line of every bar the turn changed; an unchanged line is not passed on.
     func writeBarLines(now: Date) {
-        for index in barLines.takeChanged() {
-            let bar = barLines.bars[index]
-            let blocks = barLines.blocks(ofBar: index) { item in
+        for bar in barLines.takeChanged() {
+            let blocks = bar.items.map { item in
                 let shown = engine.withInstance(named: item.widget) { $0.family }.flatMap { family in
                     engine.content(of: item.widget, at: now).map { (content: $0, family: family) }
                 }
