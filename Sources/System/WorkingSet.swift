@@ -45,32 +45,47 @@ public enum WorkingSet {
             if let region = candidate, anonymous == 0 { found.append(region) }
             candidate = nil
         }
-        for line in smaps.split(separator: UInt8(ascii: "\n")) {
-            // A mapping's first line starts with its address, in lowercase hex; its other lines with a field's name,
-            // capitalised: only first lines are split into fields, since the test suite's debug daemons run this often.
-            if let first = line.first, MappingHeader.isHexDigit(first), let header = MappingHeader(line) {
-                close()
-                if header.isReadOnlyPrivateFile { candidate = Region(start: header.start, end: header.end) }
-                anonymous = -1
-            } else if candidate != nil, let (field, kilobytes) = field(line), field.elementsEqual("Anonymous".utf8) {
-                anonymous = kilobytes
+        // A mapping's first line starts with its address, in lowercase hex; its twenty-odd other lines with a field's
+        // name, capitalised. Only first lines are split into fields and only `Anonymous:` lines are read: the test
+        // suite's unoptimised daemons run this hundreds of times, and most lines are neither.
+        smaps.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var start = 0
+            while start < bytes.count {
+                var end = bytes.count
+                if let newline = memchr(base + start, 0x0A, bytes.count - start) {
+                    end = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
+                }
+                if MappingHeader.isHexDigit(base[start]) {
+                    close()
+                    if let header = MappingHeader(smaps[start..<end]), header.isReadOnlyPrivateFile {
+                        candidate = Region(start: header.start, end: header.end)
+                    }
+                    anonymous = -1
+                } else if candidate != nil, end - start > anonymousField.count,
+                    memcmp(base + start, anonymousField, anonymousField.count) == 0
+                {
+                    anonymous = kilobytes(smaps[(start + anonymousField.count)..<end]) ?? -1
+                }
+                start = end + 1
             }
         }
         close()
         return found
     }
 
-    /// A `Name:   123 kB` line's name and number.
-    private static func field(_ line: ArraySlice<UInt8>) -> (ArraySlice<UInt8>, Int)? {
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        var value = 0
+    private static let anonymousField = Array("Anonymous:".utf8)
+
+    /// The number of a field's `   123 kB` value.
+    private static func kilobytes(_ value: ArraySlice<UInt8>) -> Int? {
+        var number = 0
         var digits = 0
-        for byte in line[(colon + 1)...] where byte != UInt8(ascii: " ") {
+        for byte in value where byte != UInt8(ascii: " ") {
             guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
             digits += 1
         }
-        return digits > 0 ? (line[..<colon], value) : nil
+        return digits > 0 ? number : nil
     }
 
     /// A mapping's first line: `start-end perms offset dev inode [path]`.
