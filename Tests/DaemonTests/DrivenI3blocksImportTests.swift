@@ -138,7 +138,7 @@ struct DrivenI3blocksImportTests {
         process.standardOutput = output
         try process.run()
         let words = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        try process.waitForExitOrThrow()
         #expect(process.terminationStatus == 0)
         let arguments = words.split(separator: "\n").map(String.init)
         #expect(arguments.first == "click", "\(arguments)")

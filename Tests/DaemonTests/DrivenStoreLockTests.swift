@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import System
+import TestSupport
 import Testing
 
 /// A store locked by another process holds up only the widgets that use the store, and each click waiting for it is
@@ -111,6 +112,6 @@ private final class StoreLocker {
     func release() {
         guard process.isRunning else { return }
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        if !process.waitForExit(timeout: .seconds(10)) { process.killAndWait() }
     }
 }

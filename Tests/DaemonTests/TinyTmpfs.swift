@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A tmpfs of 256 KiB for a test to fill or make read-only under a daemon; only root may mount one.
@@ -48,7 +49,7 @@ struct TinyTmpfs {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
+        guard process.waitForExit() else { return -1 }
         return process.terminationStatus
     }
 }

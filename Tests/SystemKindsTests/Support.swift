@@ -73,7 +73,7 @@ func run(_ program: String, _ arguments: [String]) throws -> ProgramOutput {
     let outputPath = NSTemporaryDirectory() + "widgetd-output-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
     let process = try start(program, arguments, outputPath: outputPath)
-    process.waitUntilExit()
+    try process.waitForExitOrThrow()
     return ProgramOutput(
         status: process.terminationStatus, stdout: try String(contentsOfFile: outputPath, encoding: .utf8))
 }
@@ -100,8 +100,7 @@ private func waitForFirstLine(of i3status: String, config: String, _ deadline: T
     defer { try? FileManager.default.removeItem(atPath: outputPath) }
     let process = try start("/usr/bin/stdbuf", ["-oL", i3status, "-c", config], outputPath: outputPath)
     defer {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndWait()
     }
     let end = Date().addingTimeInterval(deadline)
     while Date() < end && process.isRunning {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs `python3 -c script` with `input` on its standard input and returns its standard output: the differential
 /// tests' one way of asking Python's `zoneinfo` and `strftime`.
@@ -19,6 +20,6 @@ func runPython(_ script: String, input: Data, environment: [String: String]) thr
     }
     writer.start()
     let data = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    try process.waitForExitOrThrow()
     return data
 }

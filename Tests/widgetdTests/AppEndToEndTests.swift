@@ -125,8 +125,7 @@ struct LockedStoreTests {
         try holder.run()
         // SIGKILL: a test thread's blocked signals are the child's too, and SIGTERM would wait for the sleep to end.
         func release() {
-            if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }
-            holder.waitUntilExit()
+            holder.killAndWait()
         }
         defer { release() }
         #expect(output.fileHandleForReading.availableData.starts(with: Array("locked".utf8)))
@@ -170,7 +169,7 @@ struct InteractiveEndToEndTests {
         // Each click returns once its intent has landed.
         for _ in 0..<10 { #expect(try await daemon.cli(["click", "motivation", "--wait"]).status == 0) }
         for writer in writers {
-            writer.waitUntilExit()
+            try writer.waitForExitOrThrow()
             #expect(writer.terminationStatus == 0)
         }
         // 100 toggles from the writers and 10 from clicks: an even number, so not a favourite.

@@ -65,7 +65,7 @@ struct BarCommandTests {
 
         deinit {
             process.terminate()
-            process.waitUntilExit()
+            if !process.waitForExit(timeout: .seconds(10)) { process.killAndWait() }
         }
 
         var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }

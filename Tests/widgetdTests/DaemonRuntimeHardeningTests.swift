@@ -58,7 +58,7 @@ struct DaemonRuntimeHardeningTests {
             process.standardError = try output.open()
             process.standardInput = FileHandle.nullDevice
             try process.run()
-            process.waitUntilExit()
+            try process.waitForExitOrThrow()
             #expect(process.terminationReason == .exit, "\(arguments): killed by signal \(process.terminationStatus)")
             #expect(process.terminationStatus == 1, "\(arguments)")
         }
@@ -92,8 +92,7 @@ struct DaemonRuntimeHardeningTests {
             settingUp: "signal.signal(signal.SIGXFSZ, signal.SIG_DFL); "
                 + "resource.setrlimit(resource.RLIMIT_FSIZE, (20480, 20480))")
         defer {
-            if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
-            daemon.waitUntilExit()
+            daemon.killAndWait()
         }
         #expect(
             await waitFor("the failed write in the log", watching: directory.url.path) {
@@ -104,7 +103,7 @@ struct DaemonRuntimeHardeningTests {
         #expect(daemon.isRunning)
         #expect(FileManager.default.fileExists(atPath: directory.url.path + "/run/widgetd/out/quote.plain"))
         kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
+        #expect(daemon.waitForExit())
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
     }
 
@@ -124,7 +123,7 @@ struct DaemonRuntimeHardeningTests {
             settingUp: "resource.setrlimit(resource.RLIMIT_NOFILE, (64, 4096))")
         defer {
             kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
+            if !daemon.waitForExit(timeout: .seconds(10)) { daemon.killAndWait() }
         }
         let output = directory.url.path + "/run/widgetd/out/"
         #expect(
@@ -153,7 +152,7 @@ struct DaemonRuntimeHardeningTests {
             config: config, in: directory, log: log, settingUp: "resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))")
         defer {
             kill(daemon.processIdentifier, SIGTERM)
-            daemon.waitUntilExit()
+            if !daemon.waitForExit(timeout: .seconds(10)) { daemon.killAndWait() }
         }
         let runtime = directory.url.path + "/run/widgetd"
         let socketPath = runtime + "/updates"

@@ -43,7 +43,7 @@ struct DaemonSignalsTests {
 
         deinit {
             process.terminate()
-            process.waitUntilExit()
+            if !process.waitForExit(timeout: .seconds(10)) { process.killAndWait() }
         }
 
         var pid: Int32 { process.processIdentifier }

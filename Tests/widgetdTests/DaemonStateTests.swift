@@ -39,7 +39,7 @@ struct DaemonStateTests {
         try follower.run()
         defer {
             follower.terminate()
-            follower.waitUntilExit()
+            if !follower.waitForExit(timeout: .seconds(10)) { follower.killAndWait() }
         }
         chmod(daemon.runtime, 0o755)
         report = try await daemon.cli(["doctor"])
@@ -73,8 +73,7 @@ struct DaemonStateTests {
     func staleState() async throws {
         let daemon = try DaemonUnderTest(config: Self.config)
         _ = await waitFor("daemon.json") { FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json") }
-        kill(daemon.process.processIdentifier, SIGKILL)
-        daemon.process.waitUntilExit()
+        daemon.process.killAndWait()
         #expect(FileManager.default.fileExists(atPath: daemon.runtime + "/daemon.json"))
         #expect(try await daemon.cli(["list"]).status == 3)
     }

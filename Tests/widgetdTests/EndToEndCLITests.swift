@@ -148,7 +148,7 @@ struct EndToEndCLITests {
         ]
         process.environment = ["W": widgetdBinary.path, "D": directory.url.path, "PATH": "/usr/bin:/bin"]
         try process.run()
-        process.waitUntilExit()
+        try process.waitForExitOrThrow()
         let output = try String(contentsOfFile: directory.url.path + "/out", encoding: .utf8)
         #expect(process.terminationStatus == 0, "\(output)")
         #expect(output == "1 widget OK\n")

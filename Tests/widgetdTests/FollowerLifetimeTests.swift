@@ -35,7 +35,7 @@ struct FollowerLifetimeTests {
         try process.run()
         let ended = await waitFor("bash -c \(script)") { !process.isRunning }
         if !ended { process.terminate() }
-        process.waitUntilExit()
+        try process.waitForExitOrThrow(timeout: .seconds(10))
         return (
             process.terminationStatus, (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
@@ -158,7 +158,7 @@ struct FollowerLifetimeTests {
         try follower.run()
         defer {
             follower.terminate()
-            follower.waitUntilExit()
+            if !follower.waitForExit(timeout: .seconds(10)) { follower.killAndWait() }
         }
         #expect(
             await waitFor("the follower's directories", watching: root) {

@@ -121,7 +121,7 @@ struct I3blocksTests {
         try follower.run()
         defer {
             follower.terminate()
-            follower.waitUntilExit()
+            if !follower.waitForExit(timeout: .seconds(10)) { follower.killAndWait() }
         }
         var shown: [String] = []
         let printed = { (count: Int) in
@@ -351,7 +351,7 @@ final class I3blocks {
         process.standardInput = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        guard process.waitForExit() else { return nil }
         return text.split(separator: " ").dropFirst().first.map(String.init)
     }
 }

@@ -193,8 +193,7 @@ struct I3statusMigrationTests {
             process.standardError = FileHandle.nullDevice
             try process.run()
             defer {
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                process.killAndWait()
             }
             // Read as it comes: the pipe wakes the read at each write, and its end (i3status exited) ends it.
             let reading = output.fileHandleForReading

@@ -26,7 +26,7 @@ func runProgram(
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    try process.waitForExitOrThrow()
     return ProcessResult(
         status: process.terminationStatus, stdout: try String(contentsOfFile: outPath, encoding: .utf8),
         stderr: try String(contentsOfFile: errPath, encoding: .utf8))

@@ -21,7 +21,6 @@ final class StalledFIFOWriter {
     }
 
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killAndWait()
     }
 }

@@ -40,7 +40,7 @@ func runWidgetd(_ arguments: [String], environment: [String: String] = [:]) thro
     process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     process.standardInput = FileHandle.nullDevice
     try process.run()
-    process.waitUntilExit()
+    try process.waitForExitOrThrow()
     return ProcessResult(
         status: process.terminationStatus,
         stdout: try String(contentsOfFile: outPath, encoding: .utf8),

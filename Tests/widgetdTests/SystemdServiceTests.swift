@@ -86,7 +86,7 @@ struct SystemdServiceTests {
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        try process.waitForExitOrThrow()
         #expect(process.terminationStatus == 1)
         let lines = try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n")
         #expect(lines.count >= 2)
