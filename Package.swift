@@ -13,10 +13,15 @@ let staticRuntimeInRelease: [SwiftSetting] = [
         .when(platforms: [.linux], configuration: .release))
 ]
 
-/// TimeZones, Timelines and Text are optimized in debug builds too: the tests run their pure code millions of times
-/// (cron against a minute-by-minute reference, every zone against Foundation and Python, display width over every
-/// scalar), which unoptimized copies zone tables at every call (docs/development.md, "The test suite").
+/// Every module is optimized in debug builds too: the test suite starts the debug binary hundreds of times and runs the
+/// pure code millions of times (cron against a minute-by-minute reference, every zone against Foundation and Python,
+/// display width over every scalar), and unoptimized generic code does each several times slower; the suite's CPU is
+/// what its wall time is made of on two cores (docs/PERFORMANCE.md, "Speed tricks and their rent"). To step through
+/// a module in a debugger, take `optimizedInDebug` off its target for that build.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+/// What every module of the executable is compiled with.
+let moduleSettings = staticRuntimeInRelease + optimizedInDebug
 
 /// The release daemon is linked without its symbol table and debug info (`--strip-all`), a large part of its size.
 /// `WIDGETD_KEEP_SYMBOLS=1 swift build -c release` at the same commit links the same code with them, to resolve a
@@ -92,48 +97,48 @@ let package = Package(
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
         .systemLibrary(name: "CLinux"),
         // Named time zones and strftime on our own civil-time code, with no Foundation, so no ICU.
-        .target(name: "TimeZones", dependencies: ["Basics"], swiftSettings: staticRuntimeInRelease + optimizedInDebug),
+        .target(name: "TimeZones", dependencies: ["Basics"], swiftSettings: moduleSettings),
         // Paths, trimming, threads, a condition and the one EINTR retry: what FoundationEssentials lacks.
-        .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Basics", dependencies: ["CLinux"], swiftSettings: moduleSettings),
         // The core, one target per layer, so the compiler holds the architecture (README, "Architecture"; drawn in
         // docs/development.md, checked against every target's imports by PackageGraphTests).
-        .target(name: "Text", swiftSettings: staticRuntimeInRelease + optimizedInDebug),
-        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Text", swiftSettings: moduleSettings),
+        .target(name: "YAML", dependencies: ["CYAML", "Text"], swiftSettings: moduleSettings),
+        .target(name: "Diagnostics", dependencies: ["YAML", "Text"], swiftSettings: moduleSettings),
         // Timelines, cron and the engine: pure, no I/O, no kinds, output formats or YAML.
         .target(
             name: "Timelines", dependencies: ["Basics", "Text", "TimeZones"],
-            swiftSettings: staticRuntimeInRelease + optimizedInDebug),
-        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: staticRuntimeInRelease),
-        .target(name: "System", dependencies: ["Basics", "CLinux"], swiftSettings: staticRuntimeInRelease),
+            swiftSettings: moduleSettings),
+        .target(name: "Kind", dependencies: ["Timelines", "TimeZones"], swiftSettings: moduleSettings),
+        .target(name: "System", dependencies: ["Basics", "CLinux"], swiftSettings: moduleSettings),
         // The output formats, their renderer, instance records and JSON: pure, no file or system call, so that what
         // only names a format or reads a record does not reach the file writer.
         .target(
             name: "Formats", dependencies: ["Basics", "Timelines", "TimeZones", "Text"],
-            swiftSettings: staticRuntimeInRelease),
+            swiftSettings: moduleSettings),
         // The file writer: bar files and records swapped into place atomically, spares, the output directory.
-        .target(name: "Output", dependencies: ["Basics", "Formats", "System"], swiftSettings: staticRuntimeInRelease),
+        .target(name: "Output", dependencies: ["Basics", "Formats", "System"], swiftSettings: moduleSettings),
         .target(
             name: "Config",
             dependencies: ["Basics", "YAML", "Diagnostics", "Kind", "Timelines", "TimeZones", "Formats", "Text"],
-            swiftSettings: staticRuntimeInRelease),
+            swiftSettings: moduleSettings),
         .target(
             name: "Control", dependencies: ["System", "Output", "Kind", "Text", "Timelines"],
-            swiftSettings: staticRuntimeInRelease),
-        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: staticRuntimeInRelease),
+            swiftSettings: moduleSettings),
+        .target(name: "Store", dependencies: ["Basics", "CSQLite"], swiftSettings: moduleSettings),
         // The system kinds: sampled at an interval (cpu, memory, load, disk, uptime, temperature), or pushed by kobject
         // uevents (battery, backlight), rtnetlink (network), libpulse (sound) and MPRIS signals on the session bus
         // (music); behind the kind boundary like every other kind.
         .target(
             name: "SystemKinds", dependencies: ["Basics", "CDBus", "CPulse", "Kind", "TimeZones", "Timelines"],
-            swiftSettings: staticRuntimeInRelease),
+            swiftSettings: moduleSettings),
         .target(
             name: "Providers",
             dependencies: [
                 "Basics", "Config", "Formats", "Kind", "Output", "System", "Text", "Timelines", "TimeZones", "YAML",
                 "Store", "CLinux", "SystemKinds",
             ],
-            swiftSettings: staticRuntimeInRelease),
+            swiftSettings: moduleSettings),
         // What the daemon and the commands both need, and nothing else: the runtime directory's paths, the files the
         // daemon writes for the CLI (`daemon.json`, status files, records), log levels, exit codes, the daemon's
         // signals.
@@ -142,7 +147,7 @@ let package = Package(
             dependencies: [
                 "Basics", "Config", "Control", "Formats", "Output", "System", "Text", "Timelines", "TimeZones",
             ],
-            swiftSettings: staticRuntimeInRelease
+            swiftSettings: moduleSettings
         ),
         // The daemon's loop and its parts. A library, so that the tests import it without linking what the executable
         // is linked with.
@@ -152,7 +157,7 @@ let package = Package(
                 "Basics", "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "Providers", "Runtime",
                 "Store", "System", "Text", "Timelines", "TimeZones", "YAML",
             ],
-            swiftSettings: staticRuntimeInRelease
+            swiftSettings: moduleSettings
         ),
         // The command line, its help, every command, the man pages and completions. It does not reach the Daemon
         // target: the commands talk to a running daemon through its files and the FIFO, and `widgetd run` starts one
@@ -165,11 +170,11 @@ let package = Package(
                 "Basics", "Config", "Control", "Diagnostics", "Formats", "Kind", "Output", "Providers", "Runtime",
                 "Store", "System", "Text", "Timelines", "TimeZones", "YAML",
             ],
-            swiftSettings: staticRuntimeInRelease
+            swiftSettings: moduleSettings
         ),
         // The `widgetd` executable: its entry point alone, and how it is linked; it hands the CLI the daemon to start.
         .executableTarget(
-            name: "Main", dependencies: ["CLI", "Daemon"], swiftSettings: staticRuntimeInRelease,
+            name: "Main", dependencies: ["CLI", "Daemon"], swiftSettings: moduleSettings,
             linkerSettings: executableLinkSettings
         ),
         // The benchmark (docs/PERFORMANCE.md): drives the built widgetd binary as a separate process, so it depends on

@@ -25,6 +25,12 @@ public struct WidgetdMain {
         StandardStreams.ignoreSignalsThatEndWrites()
         do {
             let command = try? CommandLineParser.parse(arguments)
+            // The daemon and a bar hand back start-up's pages once running: of the files mapped now, before anything
+            // loads a library it may unload again.
+            switch command {
+            case .run?, .bar?: WorkingSet.recordStartupFiles()
+            default: break
+            }
             if case .run? = command {
                 MallocSettings.returnLargeBlocksWhenFreed()
                 try SignalFile.blockInThisThread(DaemonSignals.handled)

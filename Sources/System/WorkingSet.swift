@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Synchronization
 
 /// Handing back the pages a long-running process mapped only to start: the Linux counterpart of Windows'
 /// `EmptyWorkingSet`, for the read-only file mappings (code, constants) alone.
@@ -11,6 +12,12 @@ import Glibc
 /// the same files, and a page the loop needs again is mapped again by its next fault, from the cache. What stays
 /// resident is what the daemon runs while it runs. The pages are clean copies of their files, so nothing is lost;
 /// a mapping holding a page of its own (a written copy: a relocated constant, a debugger's breakpoint) is left alone.
+///
+/// Only the files mapped at start (`recordStartupFiles()`: the executable and the libraries it was linked with) are
+/// trimmed, because they stay mapped while the process runs. A library loaded later can be unloaded, and another
+/// loaded at its addresses, between the read of `smaps` and the `madvise`: the store loads SQLite when it opens a
+/// connection and unloads it after the last one. Trimming those addresses then would throw away the new library's
+/// relocated pages, and its next call would jump to an unrelocated address.
 public enum WorkingSet {
     /// A mapping `trim()` unmaps: its start and end addresses.
     public struct Region: Equatable, Sendable {
@@ -23,21 +30,42 @@ public enum WorkingSet {
         }
     }
 
-    /// Unmaps the process's read-only, private file mappings that hold no page of their own (`regions(inSmaps:)`).
+    /// The paths of the files mapped when `recordStartupFiles()` was called.
+    private static let startupFiles = Mutex<Set<[UInt8]>?>(nil)
+
+    /// Records which files are mapped now, for `trim()`: call it first in `main`, before anything can load a library.
+    public static func recordStartupFiles() {
+        guard let maps = try? FileDescriptor.open("/proc/self/maps", O_RDONLY).readToEnd(chunkSize: 65536) else {
+            return
+        }
+        let files = Set(
+            maps.split(separator: UInt8(ascii: "\n")).compactMap { MappingHeader($0)?.path }
+                .filter { $0.first == UInt8(ascii: "/") }.map(Array.init))
+        startupFiles.withLock { $0 = files }
+    }
+
+    /// Unmaps the read-only, private mappings of the files mapped at start that hold no page of their own
+    /// (`regions(inSmaps:of:)`); nothing unless `recordStartupFiles()` was called.
     ///
     /// Call it last before sleeping: code run after it is faulted in again, and the kernel maps a block of the file
     /// (up to 64 kB) around each such page.
     public static func trim() {
+        guard let files = startupFiles.withLock({ $0 }) else { return }
+        trim(files: files)
+    }
+
+    /// Unmaps the read-only, private mappings of `files` that hold no page of their own: files that stay mapped.
+    public static func trim(files: Set<[UInt8]>) {
         guard let smaps = readSmaps() else { return }
-        let found = regions(inSmaps: smaps)
+        let found = regions(inSmaps: smaps, of: files)
         let bounds = found.flatMap { [$0.start, $0.end] }
         _ = bounds.withUnsafeBufferPointer { widgetd_unmap_regions($0.baseAddress, found.count) }
     }
 
-    /// The mappings of `/proc/PID/smaps` text that are safe to unmap: readable, not writable, private, backed by a
-    /// file (a path, not `[vdso]` or anonymous memory), and with no anonymous page (`Anonymous: 0 kB`: nothing was
-    /// written into a copy of the file's page, which unmapping would lose).
-    public static func regions(inSmaps smaps: [UInt8]) -> [Region] {
+    /// The mappings of `/proc/PID/smaps` text that are safe to unmap: readable, not writable, private, backed by one
+    /// of `files` (a path, not `[vdso]` or anonymous memory), and with no anonymous page (`Anonymous: 0 kB`: nothing
+    /// was written into a copy of the file's page, which unmapping would lose).
+    public static func regions(inSmaps smaps: [UInt8], of files: Set<[UInt8]>) -> [Region] {
         var found: [Region] = []
         var candidate: Region?
         var anonymous = -1
@@ -58,7 +86,9 @@ public enum WorkingSet {
                 }
                 if MappingHeader.isHexDigit(base[start]) {
                     close()
-                    if let header = MappingHeader(smaps[start..<end]), header.isReadOnlyPrivateFile {
+                    if let header = MappingHeader(smaps[start..<end]), header.isReadOnlyPrivateFile,
+                        files.contains(Array(header.path))
+                    {
                         candidate = Region(start: header.start, end: header.end)
                     }
                     anonymous = -1

@@ -38,7 +38,7 @@ struct WorkingSetTests {
         """
 
     @Test func onlyReadOnlyPrivateFileMappingsWithNoPageOfTheirOwnAreChosen() {
-        let regions = WorkingSet.regions(inSmaps: Array(Self.smaps.utf8))
+        let regions = WorkingSet.regions(inSmaps: Array(Self.smaps.utf8), of: Self.everyFile)
         #expect(
             regions == [
                 .init(start: 0x55d0_a000_0000, end: 0x55d0_a020_0000),  // constants, never written
@@ -49,12 +49,30 @@ struct WorkingSetTests {
         // mapping, a mapping whose Anonymous line is missing (not known safe), the vDSO.
     }
 
+    /// Every path in `smaps`, so that only the mapping's kind decides.
+    static let everyFile: Set<[UInt8]> = Set(
+        ["/usr/bin/widgetd", "/tmp/a library (deleted)", "/dev/shm/shared", "/usr/lib/libm.so.6", "/x"].map {
+            Array($0.utf8)
+        })
+
+    /// A library loaded after start may be unloaded and another loaded at its addresses between the read of `smaps`
+    /// and the trim: only the files mapped at start are chosen.
+    @Test func onlyTheFilesAskedForAreChosen() {
+        let regions = WorkingSet.regions(inSmaps: Array(Self.smaps.utf8), of: [Array("/usr/bin/widgetd".utf8)])
+        #expect(
+            regions == [
+                .init(start: 0x55d0_a000_0000, end: 0x55d0_a020_0000),
+                .init(start: 0x55d0_a020_0000, end: 0x55d0_a0c0_0000),
+            ])
+        #expect(WorkingSet.regions(inSmaps: Array(Self.smaps.utf8), of: []).isEmpty)
+    }
+
     @Test func garbageChoosesNothing() {
         for text in [
             "", "\n\n", "zz-yy r-xp 0 0 0 /x\nAnonymous: 0 kB", "10-5 r-xp 0 0 0 /x\nAnonymous: 0 kB",
             "10-20 r-x 0 0 0 /x\nAnonymous: 0 kB", "Anonymous: 0 kB",
         ] {
-            #expect(WorkingSet.regions(inSmaps: Array(text.utf8)).isEmpty, "\(text)")
+            #expect(WorkingSet.regions(inSmaps: Array(text.utf8), of: Self.everyFile).isEmpty, "\(text)")
         }
     }
 
@@ -96,7 +114,13 @@ struct WorkingSetTests {
         try #require(mprotect(relocated, size, PROT_READ) == 0)
         #expect(try Self.present(clean, pages: pages).allSatisfy { $0 }, "read: every page is mapped")
 
-        WorkingSet.trim()
+        // This file's mappings alone: the test process's libraries are the other tests' to load and unload.
+        let mappedPath = try #require(
+            realpath(path, nil).map { pointer in
+                defer { free(pointer) }
+                return String(cString: pointer)
+            })
+        WorkingSet.trim(files: [Array(mappedPath.utf8)])
 
         #expect(try Self.present(clean, pages: pages).allSatisfy { !$0 }, "trimmed: no page is mapped")
         #expect(try Self.present(relocated, pages: 1) == [true], "a page of its own stays mapped")
