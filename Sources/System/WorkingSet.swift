@@ -38,9 +38,10 @@ public enum WorkingSet {
         guard let maps = try? FileDescriptor.open("/proc/self/maps", O_RDONLY).readToEnd(chunkSize: 65536) else {
             return
         }
-        let files = Set(
-            maps.split(separator: UInt8(ascii: "\n")).compactMap { MappingHeader($0)?.path }
-                .filter { $0.first == UInt8(ascii: "/") }.map(Array.init))
+        let paths = maps.split(separator: UInt8(ascii: "\n")).compactMap { MappingHeader($0)?.path }
+            .filter { $0.first == UInt8(ascii: "/") }
+        // The same mapping once its file is replaced (a package upgrade under a running daemon) is "PATH (deleted)".
+        let files = Set(paths.flatMap { [Array($0), Array($0) + Array(" (deleted)".utf8)] })
         startupFiles.withLock { $0 = files }
     }
 
@@ -74,8 +75,8 @@ public enum WorkingSet {
             candidate = nil
         }
         // A mapping's first line starts with its address, in lowercase hex; its twenty-odd other lines with a field's
-        // name, capitalised. Only first lines are split into fields and only `Anonymous:` lines are read: the test
-        // suite's unoptimised daemons run this hundreds of times, and most lines are neither.
+        // name, capitalised. Only first lines are split into fields and only `Anonymous:` lines are read: most lines
+        // are neither.
         smaps.withUnsafeBufferPointer { bytes in
             guard let base = bytes.baseAddress else { return }
             var start = 0

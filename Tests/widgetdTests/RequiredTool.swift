@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// An outside program (or Python module) a test needs and cannot find: the test fails naming it and the Debian package
@@ -27,10 +28,17 @@ func requireExecutable(_ name: String, package: String) throws -> String {
     throw MissingTool(name, package: package)
 }
 
-/// Throws `MissingTool` unless `/usr/bin/python3` can import `module`.
+/// Throws `MissingTool` unless `/usr/bin/python3` can import `module`. Asked once per module and run: each music
+/// test needs dbus and gi, and a python3 that imports gi costs more CPU than many a test.
 func requirePythonModule(_ module: String, package: String) throws {
     let python = try requireExecutable("python3", package: "python3")
-    guard (try? runProgram(python, ["-c", "import " + module]))?.status == 0 else {
-        throw MissingTool("the Python module \(module)", package: package)
+    let importable = importablePythonModules.withLock { known in
+        if let answer = known[module] { return answer }
+        let answer = (try? runProgram(python, ["-c", "import " + module]))?.status == 0
+        known[module] = answer
+        return answer
     }
+    guard importable else { throw MissingTool("the Python module \(module)", package: package) }
 }
+
+private let importablePythonModules = Mutex<[String: Bool]>([:])
