@@ -5,10 +5,11 @@ A test waits for real time when its body calls one of the waits (`waitFor…`, `
 `Thread.sleep`) or starts the daemon or a bar (`DaemonUnderTest(`, `SpawnedProcess(`, `HeadlessSway(`,
 `VirtualDisplay(`, or `widgetd run` started by hand), directly or through a helper function of the same test target
 whose body does one of these. A helper is matched by its name: one whose name is declared twice in its target is not
-followed, and a name inside a string literal is no call. Running the CLI (`runWidgetd`) or waiting on a descriptor
-(`waitUntilExit`, `Poller.waitUntilReadable`) is not counted: it returns when the command ends or the descriptor is
-ready, with no real-time deadline of the test's own; nor is `pollMilliseconds`, which the tests call only as the pure
-conversion of a duration to poll's timeout.
+followed, and a name inside a string literal is no call. Running the CLI (`runWidgetd`), waiting for a program's end
+(`Process.waitForExit`, `waitForExitOrThrow`, whose deadline only keeps a stuck program from holding up the run) or
+waiting on a descriptor (`Poller.waitUntilReadable`) is not counted: it returns when the command ends or the
+descriptor is ready, with no real-time deadline of the test's own; nor is `pollMilliseconds`, which the tests call
+only as the pure conversion of a duration to poll's timeout.
 
 The Swift files under Tests/ are read as text, not parsed. A function (test or helper) is its declaration line
 and the lines up to the first line that closes it: a `}` at the declaration's indentation or less (the end of the
@@ -25,7 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 WAITS = re.compile(
-    r"\bwaitFor\w*\s*\(|\bwaitUntil\s*\(|\busleep\s*\(|\bTask\.sleep\b|\bThread\.sleep\b"
+    r"\bwaitFor(?!Exit)\w*\s*\(|\bwaitUntil\s*\(|\busleep\s*\(|\bTask\.sleep\b|\bThread\.sleep\b"
 )
 PROCESSES = re.compile(
     r"\bDaemonUnderTest\s*\(|\bSpawnedProcess\s*\(|\bHeadlessSway\s*\(|\bVirtualDisplay\s*\("
