@@ -61,6 +61,13 @@ func waitForSettledStrip(
         let shot = try take()
         defer { last = shot }
         guard let previous = last, shot.changedPixels(from: previous, in: area) == 0 else { return false }
+        // The bar's own surface shows, in its background colour, around what it draws: a compositor's empty output
+        // (sway's grey, before waybar maps its surface) differs from a light background in every column.
+        let clipped = Screenshot.Region(
+            minX: max(area.minX, 0), minY: max(area.minY, 0), maxX: min(area.maxX, shot.width - 1),
+            maxY: min(area.maxY, shot.height - 1))
+        let pixels = (clipped.maxX - clipped.minX + 1) * (clipped.maxY - clipped.minY + 1)
+        guard pixels - shot.count(differingFrom: background, by: 100, in: clipped) >= pixels / 4 else { return false }
         return shot.inkColumns(differingFrom: background, in: area) >= columns
     }
     return found ? last : nil
