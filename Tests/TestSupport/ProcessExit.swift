@@ -20,6 +20,13 @@ extension Process {
         return true
     }
 
+    /// Asks the process to end (SIGTERM) and waits for it, then ends it with SIGKILL if it has not within 10 s: for a
+    /// `defer` or a `deinit` that stops a daemon or a follower the way a user would.
+    public func terminateAndWait() {
+        if isRunning { terminate() }
+        if !waitForExit(timeout: .seconds(10)) { killAndWait() }
+    }
+
     /// Ends the process with SIGKILL, unless it has ended, and waits for it: for a `defer` or a `deinit`.
     public func killAndWait() {
         if isRunning { kill(processIdentifier, SIGKILL) }

@@ -64,8 +64,7 @@ struct BarCommandTests {
         }
 
         deinit {
-            process.terminate()
-            if !process.waitForExit(timeout: .seconds(10)) { process.killAndWait() }
+            process.terminateAndWait()
         }
 
         var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }

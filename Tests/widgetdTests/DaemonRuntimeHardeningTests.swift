@@ -122,8 +122,7 @@ struct DaemonRuntimeHardeningTests {
             config: config, in: directory, log: FileHandle.nullDevice,
             settingUp: "resource.setrlimit(resource.RLIMIT_NOFILE, (64, 4096))")
         defer {
-            kill(daemon.processIdentifier, SIGTERM)
-            if !daemon.waitForExit(timeout: .seconds(10)) { daemon.killAndWait() }
+            daemon.terminateAndWait()
         }
         let output = directory.url.path + "/run/widgetd/out/"
         #expect(
@@ -151,8 +150,7 @@ struct DaemonRuntimeHardeningTests {
         let daemon = try Self.daemon(
             config: config, in: directory, log: log, settingUp: "resource.setrlimit(resource.RLIMIT_NOFILE, (40, 40))")
         defer {
-            kill(daemon.processIdentifier, SIGTERM)
-            if !daemon.waitForExit(timeout: .seconds(10)) { daemon.killAndWait() }
+            daemon.terminateAndWait()
         }
         let runtime = directory.url.path + "/run/widgetd"
         let socketPath = runtime + "/updates"

@@ -42,8 +42,7 @@ struct DaemonSignalsTests {
         }
 
         deinit {
-            process.terminate()
-            if !process.waitForExit(timeout: .seconds(10)) { process.killAndWait() }
+            process.terminateAndWait()
         }
 
         var pid: Int32 { process.processIdentifier }

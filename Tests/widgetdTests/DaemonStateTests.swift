@@ -38,8 +38,7 @@ struct DaemonStateTests {
         follower.standardInput = FileHandle.nullDevice
         try follower.run()
         defer {
-            follower.terminate()
-            if !follower.waitForExit(timeout: .seconds(10)) { follower.killAndWait() }
+            follower.terminateAndWait()
         }
         chmod(daemon.runtime, 0o755)
         report = try await daemon.cli(["doctor"])

@@ -157,8 +157,7 @@ struct FollowerLifetimeTests {
         follower.standardInput = FileHandle.nullDevice
         try follower.run()
         defer {
-            follower.terminate()
-            if !follower.waitForExit(timeout: .seconds(10)) { follower.killAndWait() }
+            follower.terminateAndWait()
         }
         #expect(
             await waitFor("the follower's directories", watching: root) {

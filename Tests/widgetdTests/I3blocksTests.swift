@@ -120,8 +120,7 @@ struct I3blocksTests {
         follower.standardInput = input
         try follower.run()
         defer {
-            follower.terminate()
-            if !follower.waitForExit(timeout: .seconds(10)) { follower.killAndWait() }
+            follower.terminateAndWait()
         }
         var shown: [String] = []
         let printed = { (count: Int) in
