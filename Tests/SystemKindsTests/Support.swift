@@ -61,10 +61,11 @@ func start(_ program: String, _ arguments: [String], outputPath: String) throws 
     let process = Process()
     process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+    process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.run(thenClosing: output)
     return process
 }
 

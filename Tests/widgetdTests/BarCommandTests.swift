@@ -57,9 +57,10 @@ struct BarCommandTests {
                 process.standardOutput = file
             }
             errorPath = try daemon.directory.write("bar-\(UUID().uuidString).err", "")
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+            let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+            process.standardError = errors
             process.standardInput = input
-            try process.run()
+            try process.run(thenClosing: errors)
             input.fileHandleForWriting.write(Data("[\n".utf8))
         }
 

@@ -42,11 +42,13 @@ struct BenchmarkSmokeTests {
             process.arguments = [
                 "--quick", "--no-build", "--binary", widgetdBinary.path, "--swift-test-log", ciLog, "--only", rows,
             ]
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            process.standardOutput = output
+            let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+            process.standardError = errors
             process.standardInput = FileHandle.nullDevice
             let end = ProcessEnd(of: process)
-            try process.run()
+            try process.run(thenClosing: output, errors)
             runs.append((process, end, outPath, errPath))
         }
         var table: [Substring] = []

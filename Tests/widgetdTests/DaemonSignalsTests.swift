@@ -36,9 +36,10 @@ struct DaemonSignalsTests {
                     widgetdBinary.path,
                 ] + arguments + ["--config", daemon.configPath]
             process.environment = daemon.environment
-            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+            process.standardOutput = output
             process.standardInput = input
-            try process.run()
+            try process.run(thenClosing: output)
         }
 
         deinit {

@@ -58,10 +58,11 @@ final class DaemonUnderTest {
         process.arguments = launcher.isEmpty ? command : Array(launcher.dropFirst()) + [widgetdBinary.path] + command
         process.environment = environment.merging(["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]) { $1 }
             .merging(extraEnvironment) { $1 }
-        process.standardError = try standardError ?? FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let log = try standardError == nil ? FileHandle(forWritingTo: URL(fileURLWithPath: logPath)) : nil
+        process.standardError = standardError ?? log
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        if let log { try process.run(thenClosing: log) } else { try process.run() }
     }
 
     deinit {
@@ -171,10 +172,11 @@ final class Follower {
         process.executableURL = widgetdBinary
         process.arguments = ["show", name, "--follow"] + arguments + ["--config", daemon.configPath]
         process.environment = daemon.environment
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
         end = ProcessEnd(of: process)
-        try process.run()
+        try process.run(thenClosing: output)
     }
 
     deinit {

@@ -29,10 +29,12 @@ struct FollowerLifetimeTests {
         process.arguments = ["-c", script]
         process.environment = daemon.environment.merging(
             ["W": widgetdBinary.path, "CONFIG": daemon.configPath, "PATH": "/usr/bin:/bin"]) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardOutput = output
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardError = errors
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.run(thenClosing: output, errors)
         let ended = await waitFor("bash -c \(script)") { !process.isRunning }
         if !ended { process.terminate() }
         try process.waitForExitOrThrow(timeout: .seconds(10))
@@ -153,9 +155,10 @@ struct FollowerLifetimeTests {
             "XDG_RUNTIME_DIR": root + "/run", "XDG_STATE_HOME": root + "/state", "XDG_DATA_HOME": root + "/data",
             "HOME": root + "/home",
         ]
-        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let followerOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        follower.standardOutput = followerOutput
         follower.standardInput = FileHandle.nullDevice
-        try follower.run()
+        try follower.run(thenClosing: followerOutput)
         defer {
             follower.terminateAndWait()
         }

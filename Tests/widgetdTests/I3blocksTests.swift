@@ -115,10 +115,11 @@ struct I3blocksTests {
         follower.arguments = ["show", "todos", "--follow", "--config", daemon.configPath]
         follower.environment = env
         let outPath = try daemon.directory.write("follow.out", "")
-        follower.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let followerOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        follower.standardOutput = followerOutput
         let input = Pipe()
         follower.standardInput = input
-        try follower.run()
+        try follower.run(thenClosing: followerOutput)
         defer {
             follower.terminateAndWait()
         }

@@ -83,9 +83,10 @@ struct NetworkEndToEndTests {
         let end = ProcessEnd(of: process)
         process.executableURL = URL(fileURLWithPath: namespace.launcher[0])
         process.arguments = Array(namespace.launcher.dropFirst()) + [i3status, "-c", config]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.run(thenClosing: output)
         // SIGKILL: a child of the test runner starts with SIGTERM blocked, which i3status keeps.
         defer {
             kill(process.processIdentifier, SIGKILL)

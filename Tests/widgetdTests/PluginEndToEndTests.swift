@@ -338,10 +338,11 @@ struct PluginEndToEndTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let outPath = try directory.write("out", "")
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         let end = ProcessEnd(of: process)
-        try process.run()
+        try process.run(thenClosing: errors)
         await end.wait()
         #expect(process.terminationStatus == 0, "\((try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "")")
     }

@@ -22,10 +22,12 @@ func runProgram(
     ]
     base.merge(environment) { $1 }
     process.environment = base
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    process.standardOutput = output
+    process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.run(thenClosing: output, errors)
     try process.waitForExitOrThrow()
     return ProcessResult(
         status: process.terminationStatus, stdout: try String(contentsOfFile: outPath, encoding: .utf8),

@@ -155,10 +155,11 @@ struct SoundEndToEndTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
         process.arguments = ["-oL", i3status, "-c", config]
         process.environment = server.environment.merging(["PATH": "/usr/bin:/bin", "HOME": server.directory]) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        let outputFile = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardOutput = outputFile
         process.standardError = FileHandle.nullDevice
         let end = ProcessEnd(of: process)
-        try process.run()
+        try process.run(thenClosing: outputFile)
         // SIGKILL: the test process's children start with SIGTERM blocked, as it has it.
         defer {
             kill(process.processIdentifier, SIGKILL)

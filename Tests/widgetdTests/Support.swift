@@ -36,10 +36,12 @@ func runWidgetd(_ arguments: [String], environment: [String: String] = [:]) thro
     var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "LANG": "C.UTF-8"]
     base.merge(environment) { $1 }
     process.environment = base
-    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+    process.standardOutput = output
+    process.standardError = errors
     process.standardInput = FileHandle.nullDevice
-    try process.run()
+    try process.run(thenClosing: output, errors)
     try process.waitForExitOrThrow()
     return ProcessResult(
         status: process.terminationStatus,

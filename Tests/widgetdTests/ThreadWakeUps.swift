@@ -27,6 +27,11 @@ func expectNoWakeUps(
         try #require(
             try threadContextSwitches(of: pid, named: name), "no thread \(name)", sourceLocation: sourceLocation)
     }
+    // A thread names itself once it runs, which can be after its process wrote what the test waited for.
+    #expect(
+        await waitFor("the thread \(name)", sourceLocation: sourceLocation) {
+            (try? threadContextSwitches(of: pid, named: name)) != nil
+        })
     #expect(
         try await waitForQuiet("the thread \(name) to settle", window: .milliseconds(200)) { try wakeUps() },
         sourceLocation: sourceLocation)
