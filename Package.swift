@@ -1,5 +1,6 @@
 // swift-tools-version: 6.0
 // widgetd: WidgetKit's timeline model for Linux status bars.
+import Foundation
 import PackageDescription
 
 /// Release compile flags of every module the daemon links (docs/PERFORMANCE.md, "Design decisions behind the figures"):
@@ -19,6 +20,20 @@ let staticRuntimeInRelease: [SwiftSetting] = [
 /// what its wall time is made of on two cores (docs/PERFORMANCE.md, "Speed tricks and their rent"). To step through
 /// a module in a debugger, take `optimizedInDebug` off its target for that build.
 let optimizedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
+/// libdbus's header directories, as `pkg-config --cflags dbus-1` names them: CDBus names no pkg-config package, whose
+/// `-ldbus-1` would link libdbus into every start, where the music kind loads it with dlopen (`DBusLibrary`). The
+/// second is the architecture's (Debian: `/usr/lib/x86_64-linux-gnu/dbus-1.0/include`), found where it is.
+let dbusHeaders: [SwiftSetting] = {
+    let libraries =
+        ["/usr/lib64", "/usr/lib"]
+        + ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? []).sorted().map { "/usr/lib/" + $0 }
+    let architecture = libraries.map { $0 + "/dbus-1.0/include" }.first {
+        FileManager.default.fileExists(atPath: $0 + "/dbus/dbus-arch-deps.h")
+    }
+    let directories = ["/usr/include/dbus-1.0"] + (architecture.map { [$0] } ?? [])
+    return [.unsafeFlags(directories.flatMap { ["-Xcc", "-I" + $0] })]
+}()
 
 /// What every module of the executable is compiled with.
 let moduleSettings = staticRuntimeInRelease + optimizedInDebug
@@ -75,10 +90,11 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
-        // libdbus, for the music kind's one session-bus connection (MPRIS).
+        // libdbus's declarations only, for the music kind's one session-bus connection (MPRIS): it loads libdbus with
+        // dlopen when its first widget connects (`DBusLibrary`), so nothing links it; the headers' directories come
+        // through `dbusHeaders`.
         .systemLibrary(
             name: "CDBus",
-            pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
         // SQLite's declarations only: the store loads libsqlite3 with dlopen when it opens a connection and unloads it
@@ -88,10 +104,11 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // libpulse's asynchronous API, for the sound kind: linked, so the .deb depends on libpulse0.
+        // libpulse's declarations only, for the sound kind: it loads libpulse with dlopen when its first widget
+        // connects (`PulseConnection`), so nothing links it (no pkg-config `-lpulse`, no `link` in the module map) and
+        // no other process maps it and the twenty libraries under it.
         .systemLibrary(
             name: "CPulse",
-            pkgConfig: "libpulse",
             providers: [.apt(["libpulse-dev"])]
         ),
         // Linux calls Glibc does not import: timerfd, signalfd, eventfd.
@@ -214,7 +231,9 @@ let package = Package(
         // The system kinds against a procfs/sysfs-shaped tree and against this machine's /proc, free, df and i3status.
         .testTarget(
             name: "SystemKindsTests",
-            dependencies: ["SystemKinds", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"]),
+            dependencies: ["SystemKinds", "Basics", "CPulse", "Kind", "TimeZones", "Timelines", "TestSupport"],
+            // The tests compare with libpulse's own volume arithmetic, which they call directly.
+            linkerSettings: [.linkedLibrary("pulse")]),
         // The program's tests, a target per module (issue 35, item 7): each type of the runtime, the daemon and the
         // command line, with no daemon process and no built binary.
         .testTarget(name: "RuntimeTests", dependencies: ["Runtime", "Formats", "Timelines", "TimeZones"]),
@@ -236,3 +255,9 @@ let package = Package(
             exclude: ["RealBars/Tools", "MusicPlayer"]),
     ]
 )
+
+// Every module that imports SystemKinds, tests included, loads CDBus's clang module with it, and so needs libdbus's
+// header directories; they are harmless to the rest, so every Swift target gets them.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + dbusHeaders
+}

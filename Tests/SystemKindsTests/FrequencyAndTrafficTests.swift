@@ -1,6 +1,7 @@
 import Foundation
 import Kind
 import SystemKinds
+import TestSupport
 import Testing
 import Timelines
 
@@ -88,7 +89,7 @@ struct FrequencyAndTrafficTests {
     }
 
     @Test func thisMachinesFrequencyAndRootDiskTrafficMatchItsOwnFiles() async throws {
-        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let cpuinfo = try procFile("/proc/cpuinfo")
         let megahertz = cpuinfo.split(separator: "\n").filter { $0.hasPrefix("cpu MHz") }.compactMap {
             Double($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces))
         }
@@ -104,10 +105,10 @@ struct FrequencyAndTrafficTests {
             #expect(abs(ours * 1000 - mean) <= 100, "ours \(text), /proc/cpuinfo's mean \(mean) MHz")
         }
         // The root file system's device, read since boot, against /proc/diskstats (the same counters) and uptime.
-        let mountinfo = try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)
+        let mountinfo = try procFile("/proc/self/mountinfo")
         guard let device = DiskTraffic.device(holding: "/", mountinfo: mountinfo) else { return }
         let parts = device.split(separator: ":")
-        let diskstats = try String(contentsOfFile: "/proc/diskstats", encoding: .utf8)
+        let diskstats = try procFile("/proc/diskstats")
         let fields = try #require(
             diskstats.split(separator: "\n").map { $0.split(separator: " ") }.first {
                 $0.count > 9 && $0[0] == parts[0] && $0[1] == parts[1]

@@ -140,7 +140,7 @@ struct PackagingTests {
     }
 
     @Test(
-        "package-deb builds a .deb under .build with every part, the binary's version, the Depends install.md lists, and lintian finds no error"
+        "package-deb builds a .deb under .build with every part, the binary's version, the Depends and Recommends install.md lists, and lintian finds no error"
     )
     func debianPackage() async throws {
         for (tool, package) in [
@@ -200,8 +200,15 @@ struct PackagingTests {
         #expect(depends.contains("libsqlite3-0"), "\(depends)")
         #expect(depends.contains("libc6"), "\(depends)")
         #expect(
-            try Self.packageNames(in: depends) == Self.documentedDepends(),
+            try Self.packageNames(in: depends) == Self.documented("Depends"),
             "docs/install.md's list; the package's: \(depends)")
+        // The libraries the sound and music kinds load with dlopen, each at the version with every function they call.
+        let recommends = try field("Recommends")
+        #expect(recommends.contains("libpulse0 (>= "), "\(recommends)")
+        #expect(recommends.contains("libdbus-1-3 (>= "), "\(recommends)")
+        #expect(
+            try Self.packageNames(in: recommends) == Self.documented("Recommends"),
+            "docs/install.md's list; the package's: \(recommends)")
         #expect(try !field("Description").isEmpty)
 
         // Every check that can give an error runs (`--tags-from-file`, lintian's own selection of checks by the tags
@@ -226,12 +233,12 @@ struct PackagingTests {
         }.sorted()
     }
 
-    /// The packages docs/install.md says the .deb depends on: the list after "reads them from the built package's
-    /// control file:", in backquotes.
-    static func documentedDepends() throws -> [String] {
+    /// The packages docs/install.md says the .deb lists in `field`: the list after "its `FIELD` from the built
+    /// package's control file:", in backquotes.
+    static func documented(_ field: String) throws -> [String] {
         let text = try String(contentsOfFile: packageRoot.path + "/docs/install.md", encoding: .utf8)
             .replacingOccurrences(of: "\n", with: " ")
-        let marker = "from the built package's control file: `"
+        let marker = "its `\(field)` from the built package's control file: `"
         guard let start = text.range(of: marker), let end = text[start.upperBound...].firstIndex(of: "`") else {
             return []
         }

@@ -8,7 +8,7 @@ import Testing
 struct SQLiteOnDemandTests {
     /// Whether process `pid` has libsqlite3 mapped now (`/proc/PID/maps`).
     static func mapsSQLite(_ pid: Int32) throws -> Bool {
-        try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8).contains("libsqlite3")
+        try procFile("/proc/\(pid)/maps").contains("libsqlite3")
     }
 
     @Test func aDaemonWithoutStoreWidgetsNeverMapsIt() async throws {

@@ -43,19 +43,11 @@ enum SQLiteLibrary {
     static func open(fileName: String) throws(StoreError) -> (
         handle: UnsafeMutableRawPointer, functions: widgetd_sqlite3
     ) {
-        // RTLD_LOCAL: its symbols stay out of the global scope, so unloading it leaves nothing bound to them.
-        guard let handle = dlopen(fileName, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw .sqliteUnavailable(library: fileName, reason: reason)
+        do {
+            return try SharedLibrary.open(fileName) { widgetd_sqlite3_resolve($0, $1) }
+        } catch {
+            throw .sqliteUnavailable(library: error.library, reason: error.reason)
         }
-        // Swift cannot make the table empty (its pointers are non-null), so it is filled in place.
-        let table = UnsafeMutablePointer<widgetd_sqlite3>.allocate(capacity: 1)
-        defer { table.deallocate() }
-        if let missing = widgetd_sqlite3_resolve(handle, table) {
-            dlclose(handle)
-            throw .sqliteUnavailable(library: fileName, reason: "it has no \(String(cString: missing))")
-        }
-        return (handle, table.pointee)
     }
 
     /// Gives a lease back; the last one shuts SQLite down and unloads it.

@@ -1,3 +1,4 @@
+import Basics
 internal import CPulse
 import FoundationEssentials
 import Glibc
@@ -16,8 +17,10 @@ import Synchronization
 /// changes; a remote server, or a path inotify cannot watch, is tried again after 1 s, then twice as long each time up
 /// to a minute (`RetrySchedule`). A new subscriber tries at once.
 ///
-/// Everything of libpulse's is touched on the main loop's thread (its callbacks) or with the main loop's lock held:
-/// that is the lock `@unchecked Sendable` relies on.
+/// libpulse itself is loaded by the first subscriber (`dlopen`), not linked: a process without sound widgets never
+/// maps it and the libraries under it, and a machine without it shows its sound widgets as `noServer`, the loader's
+/// reason in the tooltip. Everything of libpulse's is touched on the main loop's thread (its callbacks) or with the
+/// main loop's lock held: that is the lock `@unchecked Sendable` relies on.
 public final class PulseConnection: @unchecked Sendable {
     /// The daemon's connection: to the server libpulse finds (`PULSE_SERVER`, client.conf, the user's runtime
     /// directory).
@@ -40,6 +43,13 @@ public final class PulseConnection: @unchecked Sendable {
     /// Signalled when the first state is known, for a one-off reading (`state(waitingUpTo:)`).
     private let firstState = TimedSignal()
 
+    /// libpulse, loaded by the first subscriber (`startLoop`) and kept: its thread runs for the rest of the process.
+    private static let library = Result { () throws(SharedLibraryError) in
+        try LoadedLibrary<widgetd_pulse>("libpulse.so.0") { widgetd_pulse_resolve($0, $1) }
+    }
+
+    /// libpulse's functions, once the main loop runs (`startLoop`).
+    private var pulse: widgetd_pulse?
     // Under the main loop's lock, or on its thread.
     private var mainloop: OpaquePointer?
     private var context: OpaquePointer?
@@ -98,9 +108,9 @@ public final class PulseConnection: @unchecked Sendable {
         if mainloop == nil {
             startLoop()
         }
-        guard let mainloop else { return try body() }
-        pa_threaded_mainloop_lock(mainloop)
-        defer { pa_threaded_mainloop_unlock(mainloop) }
+        guard let mainloop, let pulse else { return try body() }
+        pulse.threaded_mainloop_lock(mainloop)
+        defer { pulse.threaded_mainloop_unlock(mainloop) }
         return try body()
     }
 
@@ -109,10 +119,17 @@ public final class PulseConnection: @unchecked Sendable {
 
     private func startLoop() {
         Self.starting.withLock { _ in
-            guard mainloop == nil, let loop = pa_threaded_mainloop_new() else { return }
-            pa_threaded_mainloop_set_name(loop, "widgetd-pulse")
-            guard pa_threaded_mainloop_start(loop) == 0 else {
-                pa_threaded_mainloop_free(loop)
+            guard mainloop == nil else { return }
+            let pulse: widgetd_pulse
+            switch Self.library {
+            case .success(let library): pulse = library.functions
+            case .failure(let error): return publish(.noServer(reason: error.description))
+            }
+            self.pulse = pulse
+            guard let loop = pulse.threaded_mainloop_new() else { return }
+            pulse.threaded_mainloop_set_name(loop, "widgetd-pulse")
+            guard pulse.threaded_mainloop_start(loop) == 0 else {
+                pulse.threaded_mainloop_free(loop)
                 publish(.noServer(reason: "cannot start libpulse's main loop thread"))
                 return
             }
@@ -134,48 +151,53 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     private func cancelRetry() {
-        guard let mainloop, let retryTimer else { return }
-        pa_threaded_mainloop_get_api(mainloop).pointee.time_free?(retryTimer)
+        guard let mainloop, let pulse, let retryTimer else { return }
+        pulse.threaded_mainloop_get_api(mainloop)?.pointee.time_free?(retryTimer)
         self.retryTimer = nil
     }
 
     /// Makes a context and starts connecting it (`pa_context_connect`); the answer comes to `stateChanged`.
     private func connect() {
-        guard let mainloop else { return }
+        guard let mainloop, let pulse else { return }
         // Watching before the attempt, so that a socket made just after it fails is still heard.
         startWatching()
         if let failedContext {
-            pa_context_unref(failedContext)
+            pulse.context_unref(failedContext)
             self.failedContext = nil
         }
-        guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "widgetd") else {
+        guard let context = pulse.context_new(pulse.threaded_mainloop_get_api(mainloop), "widgetd") else {
             failed("cannot make a libpulse context")
             return
         }
         self.context = context
-        pa_context_set_state_callback(
+        pulse.context_set_state_callback(
             context, { _, userdata in PulseConnection.connection(userdata).stateChanged() }, userdata)
         // No autospawn: a widget must not start a sound server on a machine that runs none.
-        if pa_context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
-            failed(String(cString: pa_strerror(pa_context_errno(context))))
+        if pulse.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
+            failed(reason(pulse, context))
         }
     }
 
+    /// libpulse's message for the context's last error.
+    private func reason(_ pulse: widgetd_pulse, _ context: OpaquePointer) -> String {
+        pulse.strerror(pulse.context_errno(context)).map { String(cString: $0) } ?? "libpulse gave no reason"
+    }
+
     private func stateChanged() {
-        guard let context else { return }
-        switch pa_context_get_state(context) {
+        guard let context, let pulse else { return }
+        switch pulse.context_get_state(context) {
         case PA_CONTEXT_READY:
             retries = 0
             stopWatching()
-            pa_context_set_subscribe_callback(
+            pulse.context_set_subscribe_callback(
                 context, { _, _, _, userdata in PulseConnection.connection(userdata).reread() }, userdata)
             let mask =
                 PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
                 | PA_SUBSCRIPTION_MASK_SERVER.rawValue
-            release(pa_context_subscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil))
+            release(pulse.context_subscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil))
             reread()
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-            failed(String(cString: pa_strerror(pa_context_errno(context))))
+            failed(reason(pulse, context))
         default:
             break
         }
@@ -184,11 +206,11 @@ public final class PulseConnection: @unchecked Sendable {
     /// The connection is lost or never came (no context could even be made, when `context` is nil): says so, and
     /// waits for a socket to appear, or tries again after the next delay, as `RetrySchedule` says.
     private func failed(_ reason: String) {
-        guard let mainloop else { return }
+        guard let mainloop, let pulse else { return }
         if let context {
-            pa_context_set_state_callback(context, nil, nil)
-            pa_context_set_subscribe_callback(context, nil, nil)
-            pa_context_disconnect(context)
+            pulse.context_set_state_callback(context, nil, nil)
+            pulse.context_set_subscribe_callback(context, nil, nil)
+            pulse.context_disconnect(context)
             failedContext = context
             self.context = nil
         }
@@ -198,8 +220,8 @@ public final class PulseConnection: @unchecked Sendable {
         guard retryTimer == nil, let delay = RetrySchedule.delay(after: retries, watch: watch) else { return }
         retries += 1
         var when = timeval()
-        _ = pa_timeval_add(pa_gettimeofday(&when), pa_usec_t(delay) * 1_000_000)
-        let api = pa_threaded_mainloop_get_api(mainloop)!
+        _ = pulse.timeval_add(pulse.gettimeofday(&when), pa_usec_t(delay) * 1_000_000)
+        let api = pulse.threaded_mainloop_get_api(mainloop)!
         retryTimer = api.pointee.time_new?(
             api, &when,
             { api, event, _, userdata in
@@ -219,10 +241,11 @@ public final class PulseConnection: @unchecked Sendable {
     /// Watches the socket paths, if there are any and they are not watched yet, with an event of the main loop on the
     /// watch's descriptor (`socketPathChanged`).
     private func startWatching() {
-        guard watch == nil, let socketPaths, let mainloop, let watch = SocketPathWatch(paths: socketPaths) else {
+        guard watch == nil, let socketPaths, let mainloop, let pulse, let watch = SocketPathWatch(paths: socketPaths)
+        else {
             return
         }
-        let api = pa_threaded_mainloop_get_api(mainloop)!
+        let api = pulse.threaded_mainloop_get_api(mainloop)!
         watchEvent = api.pointee.io_new?(
             api, watch.fileDescriptor, PA_IO_EVENT_INPUT,
             { _, _, _, _, userdata in PulseConnection.connection(userdata).socketPathChanged() }, userdata)
@@ -230,7 +253,9 @@ public final class PulseConnection: @unchecked Sendable {
     }
 
     private func stopWatching() {
-        if let mainloop, let watchEvent { pa_threaded_mainloop_get_api(mainloop).pointee.io_free?(watchEvent) }
+        if let mainloop, let pulse, let watchEvent {
+            pulse.threaded_mainloop_get_api(mainloop)?.pointee.io_free?(watchEvent)
+        }
         watchEvent = nil
         watch = nil
     }
@@ -253,14 +278,14 @@ public final class PulseConnection: @unchecked Sendable {
     /// Reads the server's defaults, then its sinks, then its sources, and publishes them together; an event during a
     /// read asks for one more read after it, so a burst of events costs two reads.
     private func reread() {
-        guard let context else { return }
+        guard let context, let pulse else { return }
         guard !reading.running else {
             reading.again = true
             return
         }
         reading = ReadInProgress(running: true)
         release(
-            pa_context_get_server_info(
+            pulse.context_get_server_info(
                 context,
                 { _, info, userdata in
                     let connection = PulseConnection.connection(userdata)
@@ -268,7 +293,7 @@ public final class PulseConnection: @unchecked Sendable {
                     connection.reading.defaultSource = info?.pointee.default_source_name.map { String(cString: $0) }
                 }, userdata))
         release(
-            pa_context_get_sink_info_list(
+            pulse.context_get_sink_info_list(
                 context,
                 { _, info, _, userdata in
                     guard let info else { return }
@@ -279,7 +304,7 @@ public final class PulseConnection: @unchecked Sendable {
                             direction: .sink, volume: SoundVolume(info.pointee.volume), muted: info.pointee.mute != 0))
                 }, userdata))
         release(
-            pa_context_get_source_info_list(
+            pulse.context_get_source_info_list(
                 context,
                 { _, info, end, userdata in
                     let connection = PulseConnection.connection(userdata)
@@ -318,7 +343,7 @@ public final class PulseConnection: @unchecked Sendable {
     /// Drops an operation's reference: nothing waits for the answers of the calls that pass no callback, and the
     /// others answer through their callbacks. nil (the call failed at once) has nothing to drop.
     private func release(_ operation: OpaquePointer?) {
-        if let operation { pa_operation_unref(operation) }
+        if let operation, let pulse { pulse.operation_unref(operation) }
     }
 
     /// Runs a widget's intent on `selector`'s device: toggles its mute, or moves its volume by `step` percent (up to
@@ -329,7 +354,7 @@ public final class PulseConnection: @unchecked Sendable {
         -> String
     {
         try withLoop { () throws(SoundError) -> String in
-            guard let context, pa_context_get_state(context) == PA_CONTEXT_READY,
+            guard let context, let pulse, pulse.context_get_state(context) == PA_CONTEXT_READY,
                 let state = subscribers.withLock({ $0.working ?? $0.latest })
             else { throw SoundError("no sound server") }
             guard var device = state.device(selector) else { throw SoundError("no sound device '\(selector)'") }
@@ -340,8 +365,8 @@ public final class PulseConnection: @unchecked Sendable {
                 let mute: Int32 = device.muted ? 1 : 0
                 release(
                     device.direction == .sink
-                        ? pa_context_set_sink_mute_by_name(context, device.name, mute, nil, nil)
-                        : pa_context_set_source_mute_by_name(context, device.name, mute, nil, nil))
+                        ? pulse.context_set_sink_mute_by_name(context, device.name, mute, nil, nil)
+                        : pulse.context_set_source_mute_by_name(context, device.name, mute, nil, nil))
                 done = device.muted ? "muted \(device.name)" : "unmuted \(device.name)"
             case .volumeUp, .volumeDown:
                 device.volume =
@@ -351,8 +376,8 @@ public final class PulseConnection: @unchecked Sendable {
                 var volume = device.volume.cvolume
                 release(
                     device.direction == .sink
-                        ? pa_context_set_sink_volume_by_name(context, device.name, &volume, nil, nil)
-                        : pa_context_set_source_volume_by_name(context, device.name, &volume, nil, nil))
+                        ? pulse.context_set_sink_volume_by_name(context, device.name, &volume, nil, nil)
+                        : pulse.context_set_source_volume_by_name(context, device.name, &volume, nil, nil))
                 done = "\(device.name) at \(device.volume.percent)%"
             }
             subscribers.withLock { subscribers in
