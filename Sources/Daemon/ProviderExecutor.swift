@@ -10,9 +10,6 @@ import Synchronization
 /// monitor timer that wakes a thread every second for the life of the process. A daemon that promises to
 /// sleep until its next deadline cannot afford that, so provider tasks prefer this executor: its threads
 /// block on a condition variable when there is nothing to run, and wake for nothing else.
-///
-/// The threads run for the life of the process and hold the executor: the daemon that made it can go (a test's
-/// daemon, stopped, with its descriptors) while a call it started still runs here.
 final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     /// Guards `jobs`; the threads sleep on it while there are none.
     private let condition = Condition()
@@ -24,7 +21,7 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     init(threads: Int, name: String = "widgetd-provider") {
         for index in 0..<max(1, threads) {
             // A thread the system refuses (its thread limit) leaves the pool smaller, not the daemon stopped.
-            if (try? DetachedThread.start(name: "\(name)-\(index)", { [self] in self.work() })) != nil {
+            if (try? DetachedThread.start(name: "\(name)-\(index)", { [unowned self] in self.work() })) != nil {
                 startedThreads += 1
             }
         }

@@ -86,12 +86,17 @@ final class DrivenDaemon {
         daemon.start()
     }
 
-    /// Stops the daemon; it goes with its descriptors (its files, FIFO, inotify and timers), as a daemon's go when
-    /// its process ends. A call it started may still run on its provider threads, which hold what it uses.
     deinit {
         stop()
         if removesDirectory { directory.remove() }
+        // Its provider threads run for the life of the process, as a daemon's do (`ProviderExecutor`): the daemon they
+        // serve is kept, stopped, rather than freed under them.
+        Self.keptLock.withLock { Self.kept.append(daemon) }
     }
+
+    /// The daemons of the tests that ended, stopped; behind `keptLock`.
+    nonisolated(unsafe) private static var kept: [Daemon] = []
+    private static let keptLock = NSLock()
 
     /// Stops it as SIGTERM would, once: entries kept, the FIFO and the lock removed.
     func stop() {
