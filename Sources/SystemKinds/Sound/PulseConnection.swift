@@ -174,12 +174,12 @@ public final class PulseConnection: @unchecked Sendable {
             context, { _, userdata in PulseConnection.connection(userdata).stateChanged() }, userdata)
         // No autospawn: a widget must not start a sound server on a machine that runs none.
         if pulse.context_connect(context, nil, PA_CONTEXT_NOAUTOSPAWN, nil) < 0 {
-            failed(reason(pulse, context))
+            failed(Self.reason(pulse, context))
         }
     }
 
     /// libpulse's message for the context's last error.
-    private func reason(_ pulse: widgetd_pulse, _ context: OpaquePointer) -> String {
+    private static func reason(_ pulse: widgetd_pulse, _ context: OpaquePointer) -> String {
         pulse.strerror(pulse.context_errno(context)).map { String(cString: $0) } ?? "libpulse gave no reason"
     }
 
@@ -197,7 +197,7 @@ public final class PulseConnection: @unchecked Sendable {
             release(pulse.context_subscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil))
             reread()
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
-            failed(reason(pulse, context))
+            failed(Self.reason(pulse, context))
         default:
             break
         }
