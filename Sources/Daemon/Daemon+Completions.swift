@@ -20,13 +20,13 @@ extension Daemon {
         startWaitingReloads()
     }
 
-    /// Takes in the timelines kinds gave at once on this thread (`ProviderRunner.start`) before the loop sleeps, so a
-    /// reload's file is written in the turn that asked for it, with no wake-up. Once per turn: what that starts is
-    /// left to the next turn, woken at once, so a timeline that asks again at once cannot hold the loop.
+    /// Takes in the timelines kinds gave at once on this thread (`ProviderRunner.start`), and what provider threads
+    /// posted meanwhile, before the loop sleeps, so a reload's file is written in the turn that asked for it, with no
+    /// wake-up. Once per turn: what that starts is left to the next turn, which does not sleep first
+    /// (`CompletionQueue.loopMaySleep`), so a timeline that asks again at once cannot hold the loop.
     func takeInImmediateAnswers() {
         guard completions.hasPending else { return }
         handleCompletions()
-        if completions.hasPending { completions.wakeLoop() }
     }
 
     private func handle(_ completion: ProviderCompletion) {

@@ -254,15 +254,19 @@ final class Daemon {
             }
             // Sleeping lets the readers of this turn's files run: the next turn owes them no `sched_yield`.
             readersWaiting = false
+            // Results that came since `takeInImmediateAnswers` are taken in without sleeping; from here on, one that
+            // comes wakes the loop.
+            let sleeps = completions.loopMaySleep()
             let wake = try loop.wait(
                 until: nextHousekeeping(after: engine.nextDeadline()), control: fifo?.fileDescriptor,
-                others: updateSubscribers.descriptors, timeout: timeout)
+                others: updateSubscribers.descriptors, timeout: sleeps ? timeout : .zero)
+            completions.loopAwake()
             if wake.clockChanged {
                 log(.info, "the wall clock changed: looking at every widget again")
                 directoryGuard.clockChanged(now: clock.now)
                 perform(engine.clockChanged(now: clock.now))
             }
-            if wake.completions { handleCompletions() }
+            if wake.completions || !sleeps { handleCompletions() }
             if wake.controlLines { handleControlLines() }
             if let others = wake.others { handleUpdateSockets(others) }
             if !wake.fileEvents.isEmpty { handleFileEvents(wake.fileEvents) }

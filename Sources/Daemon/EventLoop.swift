@@ -63,9 +63,10 @@ final class EventLoop {
     var now: Date { clock.now }
 
     /// Sleeps until `deadline` (nil: none), until `control` (the FIFO's descriptor, when there is one) or one of
-    /// `others` (the updates socket and its connections) is readable, or until a file event, a signal or a provider result
-    /// arrives; `timeout` is for tests, so a missing event fails instead of hanging. The timer is armed again only when
-    /// the deadline is not the one it already waits for.
+    /// `others` (the updates socket and its connections) is readable, or until a file event, a signal or a provider
+    /// result arrives. `timeout`: `.zero` when results already wait (`CompletionQueue.loopMaySleep`); in tests, so that
+    /// a missing event fails instead of hanging. The timer is armed again only when the deadline is not the one it
+    /// already waits for.
     func wait(
         until deadline: Date?, control: Int32?, others: [Int32] = [], timeout: Duration? = nil
     ) throws(SystemError) -> Wake {

@@ -2,9 +2,13 @@ import Kind
 
 /// Where a kind's calls run, so that one kind's waiting cannot hold up another's.
 enum ProviderLane: Sendable {
-    /// Kinds that do not run commands, use the store or talk to a plugin: the pool of four threads, or the loop's own
-    /// thread for a kind that answers at once (`quotes`, `clock`: `WidgetKind.immediateTimeline`).
+    /// Kinds that do not run commands, use the store or talk to a plugin: the pool of four threads.
     case shared
+    /// Kinds that answer at once on the loop's own thread (`quotes`, `clock`, `cpu`: `WidgetKind.answersAtOnce`).
+    /// Handed out after every other lane's (`ReloadLanes.next`): a second's reloads start the threads' calls first,
+    /// and those run on the other cores while the loop computes these, so their answers are mostly back before the
+    /// loop sleeps, and taken in the same turn, with no wake-up of their own.
+    case loop
     /// Kinds with a program of their own (plugins: `WidgetKind.providerProcess`): their calls wait for another
     /// process's answer, up to the widget's timeout, without holding a thread (the pool of four runs them), but they
     /// hold a slot of their lane meanwhile. In the shared lane, 32 calls to a plugin that never answers held up every
@@ -26,7 +30,7 @@ extension ProviderLane {
         } else if kind?.providerProcess != nil {
             self = .plugins
         } else {
-            self = kind?.usesStore == true ? .store : .shared
+            self = kind?.usesStore == true ? .store : kind?.answersAtOnce == true ? .loop : .shared
         }
     }
 }

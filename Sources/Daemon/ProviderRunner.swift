@@ -44,8 +44,19 @@ enum Completion: Sendable {
 }
 
 /// Results handed from tasks to the loop thread: a locked queue plus a wake-up for poll().
+///
+/// A result wakes the loop only while it sleeps or is about to (`loopMaySleep`): one that comes while the loop is busy
+/// (a thread's sample finished while the loop read the others of the same second) is taken in before the loop sleeps,
+/// with no write to the wake-up and no turn of the loop for it alone.
 final class CompletionQueue: Sendable {
-    private let items = Mutex<[Completion]>([])
+    private struct State {
+        var items: [Completion] = []
+        /// Whether a post must wake the loop. True until the loop first says it is awake, so a queue no loop drives
+        /// (a test's) wakes at every post.
+        var loopAsleep = true
+    }
+
+    private let state = Mutex(State())
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
@@ -57,28 +68,41 @@ final class CompletionQueue: Sendable {
     }
 
     func post(_ completion: Completion) {
-        items.withLock { $0.append(completion) }
-        wake()
+        let wakes = state.withLock { state in
+            state.items.append(completion)
+            return state.loopAsleep
+        }
+        if wakes { wake() }
     }
 
     /// Posts from the loop's own thread (a kind answered at once, `ProviderRunner.start`) without a wake-up: the loop
     /// takes it in before it sleeps again (`Daemon.takeInImmediateAnswers`).
     func postFromLoop(_ completion: ProviderCompletion) {
-        items.withLock { $0.append(.timeline(completion)) }
+        state.withLock { $0.items.append(.timeline(completion)) }
     }
 
-    var hasPending: Bool { items.withLock { !$0.isEmpty } }
+    var hasPending: Bool { state.withLock { !$0.items.isEmpty } }
 
-    /// Makes the loop's next wait return at once.
-    func wakeLoop() {
-        wake()
+    /// The loop is about to sleep: true when it may, and from then on every post wakes it; false when results wait,
+    /// to be taken in first.
+    func loopMaySleep() -> Bool {
+        state.withLock { state in
+            guard state.items.isEmpty else { return false }
+            state.loopAsleep = true
+            return true
+        }
+    }
+
+    /// The loop woke: until it sleeps again, what is posted waits for it without a wake-up.
+    func loopAwake() {
+        state.withLock { $0.loopAsleep = false }
     }
 
     func drain() -> [Completion] {
-        items.withLock { items in
+        state.withLock { state in
             // Not keeping capacity: a start-up burst of 10,000 results would otherwise stay allocated for good.
-            defer { items = [] }
-            return items
+            defer { state.items = [] }
+            return state.items
         }
     }
 }
@@ -135,7 +159,7 @@ struct ProviderRunner: Sendable {
 
     private func executor(for lane: ProviderLane) -> any TaskExecutor {
         switch lane {
-        case .shared, .plugins: executor
+        case .shared, .plugins, .loop: executor
         case .commands: commandExecutor
         case .store: storeExecutor
         }
@@ -158,11 +182,11 @@ struct ProviderRunner: Sendable {
         let queue = self.queue
         let lane = lane(of: instance, kind: kind)
         // A kind that computes in memory answers here, on the loop's thread: a thread hop (task creation, a futex
-        // wake, two context switches) cost more than the call itself, and most of a reload's latency. Only the shared
+        // wake, two context switches) cost more than the call itself, and most of a reload's latency. Only the loop's
         // lane: a command or the store may wait, and the loop must not. The result still goes through the queue, so
         // it is taken in like any other, before the loop sleeps (`Daemon.takeInImmediateAnswers`), and a timeline
-        // that asks again at once cannot recurse.
-        if lane == .shared, let result = Self.immediateResult(kind, instance, context) {
+        // that asks again at once cannot recurse. A kind that said it answers at once and did not runs on a thread.
+        if lane == .loop, let result = Self.immediateResult(kind, instance, context) {
             queue.postFromLoop(ProviderCompletion(instance: instance.name, token: token, result: result, lane: lane))
             return true
         }

@@ -9,6 +9,8 @@ struct ReloadLanes {
     private(set) var store = ReloadQueue(limit: 1)
     /// Reloads of plugin kinds, waiting for their plugins' answers; 64 at once.
     private(set) var plugins = ReloadQueue(limit: 64)
+    /// Reloads answered on the loop's thread; 32 at once, taken in before the next are handed out.
+    private(set) var loop = ReloadQueue(limit: 32)
 
     mutating func add(_ instance: String, token: UInt64, lane: ProviderLane) {
         switch lane {
@@ -16,16 +18,19 @@ struct ReloadLanes {
         case .commands: commands.add(instance, token: token)
         case .store: store.add(instance, token: token)
         case .plugins: plugins.add(instance, token: token)
+        case .loop: loop.add(instance, token: token)
         }
     }
 
     /// The oldest reload a lane has a free slot for, counted as running there: the shared lane's first, then the
-    /// commands', the store's and the plugins'; nil when no lane can start one.
+    /// commands', the store's and the plugins', and the loop's last (`ProviderLane.loop`); nil when no lane can start
+    /// one.
     mutating func next() -> (reload: ReloadQueue.Reload, lane: ProviderLane)? {
         if let reload = shared.next() { return (reload, .shared) }
         if let reload = commands.next() { return (reload, .commands) }
         if let reload = store.next() { return (reload, .store) }
         if let reload = plugins.next() { return (reload, .plugins) }
+        if let reload = loop.next() { return (reload, .loop) }
         return nil
     }
 
@@ -36,6 +41,7 @@ struct ReloadLanes {
         case .commands: commands.finished()
         case .store: store.finished()
         case .plugins: plugins.finished()
+        case .loop: loop.finished()
         }
     }
 }

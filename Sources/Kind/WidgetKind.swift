@@ -112,6 +112,9 @@ public protocol WidgetKind: Sendable {
     /// nil (the default): the kind may wait (a command, a plugin, the store), and the daemon calls `timeline` on a
     /// provider thread.
     func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline?
+    /// Whether `immediateTimeline` answers (false: it gives nil): the daemon hands such a kind's reloads out after
+    /// those that run on provider threads, so that the threads' calls run while the loop computes these.
+    var answersAtOnce: Bool { get }
     /// The intent a click on `button` runs when `on_click:` binds nothing to it.
     func defaultIntent(for button: MouseButton) -> String?
     /// What is wrong with the data outside widgets.yaml a configuration names (a stored record's id that matches
@@ -207,6 +210,8 @@ extension WidgetKind {
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         nil
     }
+
+    public var answersAtOnce: Bool { false }
 
     public func defaultIntent(for button: MouseButton) -> String? { nil }
 

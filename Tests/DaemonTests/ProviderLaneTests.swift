@@ -6,7 +6,7 @@ import Testing
 @testable import Daemon
 
 /// Which lane an instance's calls run on, decided from what its kind declares (`WidgetKind.providerProcess`,
-/// `usesStore`) and its run mode, never from the kind's type.
+/// `usesStore`, `answersAtOnce`) and its run mode, never from the kind's type.
 @Suite("provider lanes")
 struct ProviderLaneTests {
     let standard = KindRegistry.standard(store: StoreAccess(path: "/nonexistent/store.sqlite"))
@@ -30,8 +30,8 @@ struct ProviderLaneTests {
     }
 
     @Test(arguments: [
-        ("quotes", ProviderLane.shared), ("clock", .shared), ("motivations", .store), ("todos", .store),
-        ("exec", .commands), ("cpu", .shared),
+        ("quotes", ProviderLane.loop), ("clock", .loop), ("motivations", .store), ("todos", .store),
+        ("exec", .commands), ("cpu", .loop), ("memory", .loop), ("disk", .shared), ("temperature", .shared),
     ])
     func theShippedKindsHaveNoProcessOfTheirOwn(_ name: String, lane: ProviderLane) throws {
         let kind = try #require(standard.kind(named: name))

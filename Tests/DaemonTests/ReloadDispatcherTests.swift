@@ -17,6 +17,7 @@ private struct LaneKind: WidgetKind {
     let intents: [IntentSpec] = []
     var usesStore = false
     var providerProcess: (any ProviderProcess)?
+    var answersAtOnce = false
 
     func placeholder(in context: ProviderContext) -> EntryContent { EntryContent(text: "…") }
 
@@ -41,7 +42,7 @@ struct ReloadDispatcherTests {
     private static let start = Date(timeIntervalSince1970: 2_000_000_000)
     private static let registry = KindRegistry([
         LaneKind(name: "quotes"), LaneKind(name: "todos", usesStore: true),
-        LaneKind(name: "plugged", providerProcess: IdleProgram()),
+        LaneKind(name: "plugged", providerProcess: IdleProgram()), LaneKind(name: "clock", answersAtOnce: true),
     ])
 
     /// The engine, the dispatcher and the clock, wired as the daemon wires them (`Daemon.perform`,
@@ -133,6 +134,7 @@ struct ReloadDispatcherTests {
             ReloadDispatcher.lane(of: instance, kind: Self.registry.kind(named: instance.kind))
         }
         #expect(lane(Self.widget("quote")) == .shared)
+        #expect(lane(Self.widget("clock", kind: "clock")) == .loop)
         #expect(lane(Self.widget("todo", kind: "todos")) == .store)
         #expect(lane(Self.widget("plugged", kind: "plugged")) == .plugins)
         #expect(lane(Self.widget("script", runMode: RunMode(blocksThread: true))) == .commands)

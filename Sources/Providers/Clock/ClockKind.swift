@@ -43,6 +43,8 @@ public struct ClockKind: WidgetKind {
     }
 
     /// A rule, not entries: O(1), so the daemon runs it on its loop thread.
+    public var answersAtOnce: Bool { true }
+
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         Timeline(sequence: sequence(configuration, context), policy: .atEnd)
     }

@@ -46,6 +46,8 @@ public struct QuotesKind: WidgetKind {
     }
 
     /// In memory and quick: the daemon runs it on its loop thread.
+    public var answersAtOnce: Bool { true }
+
     public func immediateTimeline(for configuration: IntentValues, in context: ProviderContext) throws -> Timeline? {
         nextTimeline(configuration, context)
     }

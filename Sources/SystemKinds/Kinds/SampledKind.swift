@@ -31,6 +31,8 @@ extension SampledKind {
         Self.readsOnTheLoop ? try sample(configuration, in: context, keepsSample: !context.isPreview) : nil
     }
 
+    public var answersAtOnce: Bool { Self.readsOnTheLoop }
+
     public func referenceProblems(in configuration: IntentValues) -> [ReferenceProblem] {
         placeholderProblems(in: configuration)
     }

@@ -17,18 +17,24 @@ enum ShippedConfig {
 
     /// Adds the motivation and the to-dos through `cli` (the widgetd CLI with the daemon's environment), stars the
     /// motivation and ticks the first to-do as clicks would, and waits until the daemon's files (`read`) show both.
+    /// The clicks wait for the daemon's first files: a click with `--wait` fails at once while no daemon reads the
+    /// FIFO, and the daemon was only just started.
     static func fill(
         cli: ([String]) async throws -> ProcessResult, read: (String) -> String?,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        let steps =
-            [["motivations", "add", motivation]] + todos.map { ["todos", "add", $0] } + [
-                ["click", "motivation", "--wait"], ["click", "todo_1", "--wait"],
-            ]
-        for step in steps {
-            let result = try await cli(step)
-            #expect(result.status == 0, "widgetd \(step): \(result.stderr)", sourceLocation: sourceLocation)
+        func run(_ steps: [[String]]) async throws {
+            for step in steps {
+                let result = try await cli(step)
+                #expect(result.status == 0, "widgetd \(step): \(result.stderr)", sourceLocation: sourceLocation)
+            }
         }
+        try await run([["motivations", "add", motivation]] + todos.map { ["todos", "add", $0] })
+        #expect(
+            await waitFor("the daemon's first files", sourceLocation: sourceLocation) {
+                read("motivation.i3blocks") != nil && read("todos.i3blocks") != nil
+            }, sourceLocation: sourceLocation)
+        try await run([["click", "motivation", "--wait"], ["click", "todo_1", "--wait"]])
         #expect(
             await waitFor("the star and the ticked to-do", sourceLocation: sourceLocation) {
                 read("todos.i3blocks")?.hasPrefix(tickedList) == true
