@@ -19,6 +19,11 @@ import System
 /// Bounded: at most `capacity` files (two descriptors each), far below the descriptor limit. A held pair not written
 /// for `idleAfter` (a minute) is closed when another file needs its place, so a 10,000-widget config fills the table
 /// with the files that change every second, not with the first ones written.
+///
+/// The bound is 1,024 files: room for every per-second file of a config far past any bar's (the benchmark's thousand
+/// per-second clocks among them), for about half a kilobyte of kernel memory per file (two open file descriptions).
+/// A file left out pays an `openat` and a `close` at every write, a large part of a second's burst at a thousand files
+/// (docs/PERFORMANCE.md, "Swap cost").
 struct HeldSpares {
     /// A held file's names, kept apart from its descriptors and sizes (`Pair`), which change at every write: a `Pair`
     /// is plain data, read, copied and written back with no reference counting, and no value witness of the standard
@@ -61,7 +66,7 @@ struct HeldSpares {
 
     /// `capacity` files at most, fewer when the descriptor limit is low: the pairs never take more than half of what
     /// is left of it above 256 descriptors for the rest of the daemon (providers' pipes, plugins, the store).
-    init(capacity: Int = 64, idleAfter: Int32 = 60) {
+    init(capacity: Int = 1024, idleAfter: Int32 = 60) {
         self.idleAfter = idleAfter
         var limit = rlimit()
         // RLIM_INFINITY (all ones) clamps to Int.max, as unlimited.
