@@ -302,8 +302,9 @@ final class Daemon {
         engine.request(.all, now: now)
     }
 
-    /// Stops serving: sessions and plugins end, entries are kept, the FIFO and the lock go. `endingEveryProcess`: the
-    /// commands still running in this process end too, which a test that runs a daemon beside others must not ask.
+    /// Stops serving: sessions and plugins end, entries are kept, the FIFO and the lock go, the provider threads end
+    /// once idle. `endingEveryProcess`: the commands still running in this process end too, which a test that runs a
+    /// daemon beside others must not ask.
     func stop(endingEveryProcess: Bool) {
         announceStopping()
         // Commands still running would otherwise run on with no one to read them, and what they started in the
@@ -321,6 +322,10 @@ final class Daemon {
         // Each only if the path still names this daemon's own (not a newer daemon's after an rm -rf).
         fifo?.remove()
         lock.remove()
+        // The provider threads end once the calls they hold are run: a process that goes on after its daemon (a
+        // test's) keeps none of them.
+        runner.executor.finish()
+        runner.storeExecutor.finish()
         log(.info, "stopped")
     }
 

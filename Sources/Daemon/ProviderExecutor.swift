@@ -11,29 +11,42 @@ import Synchronization
 /// sleep until its next deadline cannot afford that, so provider tasks prefer this executor: its threads
 /// block on a condition variable when there is nothing to run, and wake for nothing else.
 final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
-    /// Guards `jobs`; the threads sleep on it while there are none.
+    /// Guards `jobs` and `finishing`; the threads sleep on it while there are no jobs.
     private let condition = Condition()
     /// Jobs waiting for a thread. `UnownedJob` is only handed between threads here, under `condition`'s lock.
     private var jobs: [UnownedJob] = []
     /// How many threads the system gave; with none at all, jobs run on the thread that enqueues them.
     private var startedThreads = 0
+    /// Set by `finish()`: the threads end once the jobs are run, and later jobs run on the thread that enqueues them.
+    private var finishing = false
 
     init(threads: Int, name: String = "widgetd-provider") {
         for index in 0..<max(1, threads) {
-            // A thread the system refuses (its thread limit) leaves the pool smaller, not the daemon stopped.
-            if (try? DetachedThread.start(name: "\(name)-\(index)", { [unowned self] in self.work() })) != nil {
+            // A thread the system refuses (its thread limit) leaves the pool smaller, not the daemon stopped. Each
+            // thread holds the executor until it ends, so the condition it sleeps on is never freed under it.
+            if (try? DetachedThread.start(name: "\(name)-\(index)", { self.work() })) != nil {
                 startedThreads += 1
             }
         }
     }
 
+    /// Ends the threads once the jobs waiting are run (the daemon's stop): a stopped daemon in a process that goes on
+    /// (a test's) then holds no thread, and the executor is freed with the last reference to it.
+    func finish() {
+        condition.lock()
+        finishing = true
+        condition.unlock()
+        condition.broadcast()
+    }
+
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        guard startedThreads > 0 else {
+        condition.lock()
+        guard startedThreads > 0, !finishing else {
+            condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())
             return
         }
-        condition.lock()
         jobs.append(job)
         condition.unlock()
         // After the unlock: a thread woken while the lock is still held would wake only to wait for it.
@@ -43,7 +56,11 @@ final class ProviderExecutor: TaskExecutor, @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while jobs.isEmpty { condition.wait() }
+            while jobs.isEmpty, !finishing { condition.wait() }
+            guard !jobs.isEmpty else {
+                condition.unlock()
+                return
+            }
             let job = jobs.removeFirst()
             condition.unlock()
             job.runSynchronously(on: asUnownedTaskExecutor())

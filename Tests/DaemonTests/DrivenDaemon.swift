@@ -86,17 +86,12 @@ final class DrivenDaemon {
         daemon.start()
     }
 
+    /// Stopped and freed with the test: its provider threads end at its stop (`ProviderExecutor.finish`), and its
+    /// descriptors close with it, so the tests' process does not gather a dozen for every test that ran a daemon.
     deinit {
         stop()
         if removesDirectory { directory.remove() }
-        // Its provider threads run for the life of the process, as a daemon's do (`ProviderExecutor`): the daemon they
-        // serve is kept, stopped, rather than freed under them.
-        Self.keptLock.withLock { Self.kept.append(daemon) }
     }
-
-    /// The daemons of the tests that ended, stopped; behind `keptLock`.
-    nonisolated(unsafe) private static var kept: [Daemon] = []
-    private static let keptLock = NSLock()
 
     /// Stops it as SIGTERM would, once: entries kept, the FIFO and the lock removed.
     func stop() {
