@@ -30,16 +30,10 @@ struct DaemonStateTests {
         #expect(report.stdout.contains("widgetd is not on the PATH"))
         #expect(report.status == 1)
 
-        let follower = Process()
-        follower.executableURL = widgetdBinary
-        follower.arguments = ["show", clock, "--follow", "--config", daemon.configPath]
-        follower.environment = daemon.environment
-        follower.standardOutput = FileHandle.nullDevice
-        follower.standardInput = FileHandle.nullDevice
-        try follower.run()
-        defer {
-            follower.terminateAndWait()
-        }
+        // Doctor finds the follower among the user's processes: it must have started and be showing (until its exec,
+        // the process it is has the test's command line).
+        let follower = try Follower(daemon, showing: clock)
+        #expect(await waitFor("the follower's first line") { !follower.lines.isEmpty })
         chmod(daemon.runtime, 0o755)
         report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("every widget's output is read"), "\(report.stdout)")
