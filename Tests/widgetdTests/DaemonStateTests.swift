@@ -37,6 +37,8 @@ struct DaemonStateTests {
         chmod(daemon.runtime, 0o755)
         report = try await daemon.cli(["doctor"])
         #expect(report.stdout.contains("every widget's output is read"), "\(report.stdout)")
+        // Freeing it ends it: it must be there until doctor has looked.
+        withExtendedLifetime(follower) {}
         #expect(report.stdout.contains("fix: chmod 700 \(daemon.runtime)"), "\(report.stdout)")
         chmod(daemon.runtime, 0o700)
 
