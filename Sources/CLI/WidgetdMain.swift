@@ -113,10 +113,18 @@ public struct WidgetdMain {
                 file: file, i3blocksOutput: output, environment: environment, console: console)
         case .importI3status(let file):
             return ImportCommand.runI3status(file: file, environment: environment, console: console)
-        case .preview(let kind, let family, let settings, _):
+        case .preview(let kind, let family, let settings, let path):
+            // A store-backed kind previews what the app commands edit, the running daemon's store (`StoreLocation`);
+            // a config that cannot be read only leaves the default, as a preview needs no config.
+            let location =
+                (try? StoreLocation.resolve(explicit: path, environment: environment))
+                ?? storePath(configPath: configPath, environment: environment)
+            let kinds = PluginSetup.registry(
+                standard: KindRegistry.standard(store: StoreAccess(path: location)), configPath: configPath,
+                environment: environment)
             return blocking {
                 await PreviewCommand.run(
-                    kind: kind, family: family, settings: settings, registry: registry, console: console)
+                    kind: kind, family: family, settings: settings, registry: kinds, console: console)
             }
         case .cron(let expression, let count, let from, let timeZone):
             return CronCommand.run(

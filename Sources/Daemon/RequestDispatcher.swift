@@ -59,11 +59,14 @@ struct RequestDispatcher {
         _ name: String, button number: Int, relativeX: Int?, width: Int?, details: ControlCommand.ClickDetails,
         _ token: ControlCommand.AckToken?, in engine: Engine<WidgetInstance>
     ) -> [DaemonRequest] {
-        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind),
-            let button = MouseButton(number: number)
-        else {
-            let reason = "click on unknown widget '\(LogText.excerpt(name))' (or button \(number))"
-            return [.log(.warning, "\(reason): dropped", limited: true)] + answer(token, failure: reason)
+        func drop(_ reason: String) -> [DaemonRequest] {
+            [.log(.warning, "\(reason): dropped", limited: true)] + answer(token, failure: reason)
+        }
+        guard let instance = engine.instance(named: name), let kind = registry.kind(named: instance.kind) else {
+            return drop("click on unknown widget '\(LogText.excerpt(name))'")
+        }
+        guard let button = MouseButton(number: number) else {
+            return drop("click on '\(name)' with button \(number): buttons are 1 to 5")
         }
         let action = instance.onClick[button] ?? kind.defaultIntent(for: button).map(ClickAction.intent)
         switch action {

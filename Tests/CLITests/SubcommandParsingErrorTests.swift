@@ -37,11 +37,30 @@ struct SubcommandParsingErrorTests {
         (["reload", "quote", "clock"], "Name one target: all, --kind KIND, or NAME.", .reload),
         (["reload", "--kind", "clock", "all"], "Name one target: all, --kind KIND, or NAME.", .reload),
         (["reload", "--kind", "clock", "--kind", "quotes"], "Name one target: all, --kind KIND, or NAME.", .reload),
-        (["reload", "--timeout", "0"], "--timeout needs a positive number of seconds, found '0'.", .reload),
-        (["reload", "--timeout", "-1"], "--timeout needs a positive number of seconds, found '-1'.", .reload),
-        (["reload", "--timeout", "inf"], "--timeout needs a positive number of seconds, found 'inf'.", .reload),
-        (["reload", "--timeout", "soon"], "--timeout needs a positive number of seconds, found 'soon'.", .reload),
+        (["reload", "--timeout", "0"], "--timeout needs a number of seconds from 0.001 to 86400, found '0'.", .reload),
+        (
+            ["reload", "--timeout", "-1"], "--timeout needs a number of seconds from 0.001 to 86400, found '-1'.",
+            .reload
+        ),
+        (
+            ["reload", "--timeout", "inf"], "--timeout needs a number of seconds from 0.001 to 86400, found 'inf'.",
+            .reload
+        ),
+        (
+            ["reload", "--timeout", "soon"], "--timeout needs a number of seconds from 0.001 to 86400, found 'soon'.",
+            .reload
+        ),
+        (
+            ["reload", "--timeout", "1e17"], "--timeout needs a number of seconds from 0.001 to 86400, found '1e17'.",
+            .reload
+        ),
+        (
+            ["reload", "--timeout", "0.0000001"],
+            "--timeout needs a number of seconds from 0.001 to 86400, found '0.0000001'.", .reload
+        ),
         (["reload", "--wait=1"], "Option '--wait' takes no value.", .reload),
+        (["check", "--config="], "--config needs a path, found ''.", .check),
+        (["todos", "list", "--config", ""], "--config needs a path, found ''.", .todos),
         (["cron"], "Missing EXPR, e.g. '*/15 9-17 * * mon-fri' or '@daily'.", .cron),
         (["cron", "--count", "3"], "Missing EXPR, e.g. '*/15 9-17 * * mon-fri' or '@daily'.", .cron),
         (["cron", "@daily", "--count", "0"], "--count needs a number from 1 to 10000, found '0'.", .cron),

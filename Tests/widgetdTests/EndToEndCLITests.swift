@@ -121,6 +121,11 @@ struct EndToEndCLITests {
             dangling.stderr.hasSuffix(
                 "start from the example: mkdir -p '\(directory.url.path)/dotfiles' && cp '\(example)' '\(target)'\n"),
             "\(dangling.stderr)")
+
+        // A directory that is there needs no mkdir.
+        let inPlace = directory.url.path + "/widgets.yaml"
+        let there = try runWidgetd(["check", "--config", inPlace])
+        #expect(there.stderr.hasSuffix("start from the example: cp '\(example)' '\(inPlace)'\n"), "\(there.stderr)")
     }
 
     @Test func checkReadsTheConfigFromTheEnvironment() throws {

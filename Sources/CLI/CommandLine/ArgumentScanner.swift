@@ -73,7 +73,9 @@ struct ArgumentScanner {
     mutating func takeShared(_ token: Token, configPath: inout String?) throws(UsageError) {
         switch token {
         case .option("--config", let inline):
-            configPath = try value(of: "--config", inline: inline)
+            let path = try value(of: "--config", inline: inline)
+            guard !path.isEmpty else { throw UsageError("--config needs a path, found ''.", command: command) }
+            configPath = path
         case .option(let option, _):
             throw unknown(option)
         case .positional(let argument):

@@ -33,7 +33,9 @@ extension CommandDeclaration {
             name: .todos, summary: "Edit the to-dos in the store.",
             overview: """
                 Edit the to-dos in the shared store, then ask a running daemon to reload the to-dos
-                widgets. A to-do is named by its title (ignoring case) or an id prefix.
+                widgets. A to-do is named by its title (ignoring case) or an id prefix. Of several with
+                one title, the title names the oldest open one, or when all are done the one done last (so
+                toggling twice undoes); an id names one whatever its title.
                 """,
             usageArguments: "list | add TITLE | toggle TITLE-OR-ID | rm TITLE-OR-ID",
             arguments: [

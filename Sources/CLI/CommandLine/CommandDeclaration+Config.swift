@@ -44,7 +44,9 @@ extension CommandDeclaration {
             options: [
                 .valued("--family", "FAMILY", "The family, which sets the width budget (default: the kind's first)."),
                 .valued("--set", "KEY=VALUE", "Set an intent parameter; repeat for several.", repeatable: true),
-                .config("The widgets.yaml whose 'plugins:' to include."),
+                .config(
+                    "The widgets.yaml whose 'plugins:' to include, and whose store to read when no daemon runs "
+                        + "(a running daemon's store comes first, as for 'motivations')."),
             ],
             readsConfig: true, parse: parsePreview)
     }

@@ -20,7 +20,7 @@ extension CommandDeclaration {
                     "--wait",
                     "Return once the new entries are written and print each widget's new text (NAME: TEXT for all or "
                         + "--kind); exit 1 with the reason when a reload or writing its files failed."),
-                .valued("--timeout", "SECONDS", "How long --wait waits (default 10)."),
+                .valued("--timeout", "SECONDS", "How long --wait waits: 0.001 to 86400 (default 10)."),
                 .config(),
             ],
             readsConfig: true, parse: parseReload)
@@ -96,8 +96,10 @@ extension CommandDeclaration {
                 wait = true
             case .option("--timeout", let inline):
                 let text = try scanner.value(of: "--timeout", inline: inline)
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw UsageError("--timeout needs a positive number of seconds, found '\(text)'.", command: .reload)
+                // A wait is counted in whole milliseconds: a day is plenty, and far from what overflows them.
+                guard let seconds = Double(text), (0.001...86_400).contains(seconds) else {
+                    throw UsageError(
+                        "--timeout needs a number of seconds from 0.001 to 86400, found '\(text)'.", command: .reload)
                 }
                 timeout = seconds
             case .positional("all"):

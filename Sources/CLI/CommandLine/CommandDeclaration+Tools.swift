@@ -16,7 +16,7 @@ extension CommandDeclaration {
             overview: """
                 Print the next fire times of a cron expression, one per line in ISO 8601 with offset,
                 like systemd-analyze calendar. Five fields (minute hour day-of-month month day-of-week),
-                lists, ranges, steps, names, and @hourly @daily @midnight @weekly @monthly @yearly.
+                lists, ranges, steps, names, and @hourly @daily @midnight @weekly @monthly @yearly @annually.
                 """,
             usageArguments: "EXPR", arguments: [("EXPR", "The expression: one quoted argument, or five words.")],
             options: [

@@ -28,8 +28,9 @@ enum ExampleConfig {
         // A dangling link is filled where it points (`cp` does not write through one).
         let configPath = SymbolicLink.target(of: configPath) ?? configPath
         let directory = Path.directory(of: configPath)
-        // A bare file name is in the current directory, which is there.
-        let mkdir = directory.isEmpty ? "" : "mkdir -p \(ShellQuoting.quoted(directory)) && "
+        // A bare file name is in the current directory, which is there; so may a named directory be.
+        let mkdir =
+            directory.isEmpty || access(directory, F_OK) == 0 ? "" : "mkdir -p \(ShellQuoting.quoted(directory)) && "
         return "start from the example: \(mkdir)cp \(ShellQuoting.quoted(example)) "
             + ShellQuoting.quoted(configPath)
     }
