@@ -115,7 +115,7 @@ public enum FileReading {
         FileReadError(
             path: path,
             reason:
-                "the file is \(ConfigLimits.describe(bytes: size)); the limit is \(ConfigLimits.describe(bytes: limit))"
+                "the file is \(size) bytes, over the limit of \(ConfigLimits.describe(bytes: limit))"
         )
     }
 }

@@ -91,9 +91,20 @@ struct CommandDeclarationTests {
         let rows = options.split(separator: "\n").map { $0.dropFirst(2).prefix(24) + " " }
         #expect(rows.contains { $0.hasPrefix(item.declared.syntax + " ") || $0.contains(" \(item.declared.syntax) ") })
         if !item.isSecondOfPair {
-            #expect(text.contains(item.declared.summary.split(separator: "\n")[0]))
+            // The whole explanation, however help wraps it.
+            func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+            #expect(words(text).contains(words(item.declared.summary)))
         }
         #expect(rows.contains { $0.hasPrefix("-h, --help ") })
+    }
+
+    /// Help fits a terminal: every explanation is wrapped to `Help.width`, as the overviews are by hand (the usage
+    /// line, one command's whole syntax, is the one line that may run on).
+    @Test(arguments: CommandName.allCases)
+    func helpLinesFitTheWidth(_ command: CommandName) {
+        for line in Help.text(for: command).split(separator: "\n") where !line.hasPrefix("USAGE:") {
+            #expect(line.count <= Help.width, "\(command.rawValue): \(line)")
+        }
     }
 
     @Test(arguments: cases)

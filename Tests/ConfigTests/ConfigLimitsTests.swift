@@ -38,7 +38,7 @@ struct ConfigLimitsTests {
         let diagnostic = try #require(result.diagnostics.first)
         #expect(result.diagnostics.count == 1)
         #expect(diagnostic.mark == nil)
-        #expect(diagnostic.message == "the file is 1.0 MiB (1048577 bytes); the limit is 1.0 MiB (1048576 bytes)")
+        #expect(diagnostic.message == "the file is 1048577 bytes, over the limit of 1.0 MiB (1048576 bytes)")
         // The same from bytes, as a hot reload or a test hands them over.
         let fromBytes = ConfigLoader.load(bytes: Array(repeating: 0x23, count: size), file: "w.yaml", registry: .sample)
         #expect(fromBytes.diagnostics.map(\.message) == [diagnostic.message])

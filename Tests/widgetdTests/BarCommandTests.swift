@@ -448,6 +448,15 @@ struct BarCommandTests {
         let unknownBar = try runWidgetd(
             ["bar", "--bar", "tpo", "--config", valid], environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(unknownBar.status == 1)
-        #expect(unknownBar.stderr.contains("no bar named 'tpo'; did you mean 'top'?"), "\(unknownBar.stderr)")
+        #expect(
+            unknownBar.stderr == "widgetd: error: no bar named 'tpo' in \(valid); did you mean 'top'? its bars: top\n",
+            "\(unknownBar.stderr)")
+        // A widget that is not there: the ones that are.
+        let unknownWidget = try runWidgetd(
+            ["bar", "--widgets", "quote,nosuch", "--config", valid], environment: ["XDG_RUNTIME_DIR": runtime])
+        #expect(unknownWidget.status == 1)
+        #expect(
+            unknownWidget.stderr == "widgetd: error: no widget named 'nosuch' in \(valid); widgets: quote\n",
+            "\(unknownWidget.stderr)")
     }
 }

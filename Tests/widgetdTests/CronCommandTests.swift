@@ -71,6 +71,14 @@ struct CronCommandTests {
         }
     }
 
+    /// Past the last date the clock holds nothing fires: an error, worded as every other.
+    @Test func noFireTimeLeftIsAnError() throws {
+        let result = try runWidgetd(["cron", "@hourly", "--from", "999999999-01-01T00:00:00Z", "--tz", "UTC"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "widgetd: error: no further fire times within 8 years\n", "\(result.stderr)")
+    }
+
     @Test func countAndFiveSeparateWords() throws {
         let result = try runWidgetd([
             "cron", "0", "*", "*", "*", "*", "--count", "2", "--from", "2026-11-29T19:30:00+00:00", "--tz", "UTC",

@@ -23,7 +23,7 @@ enum Help {
         OVERVIEW: WidgetKit's timeline model for Linux status bars.
 
         widgetd reads widget instances from widgets.yaml, asks each kind for a timeline of dated entries,
-        and writes each entry in the formats i3blocks, waybar, polybar and tmux read.
+        and writes each entry in the formats i3blocks, i3bar, waybar, polybar and tmux read.
 
         USAGE: \(usage(of: nil))
 
@@ -48,8 +48,24 @@ enum Help {
     /// An option or argument with its explanation, continuation lines indented under the explanation.
     static func row(_ item: (String, String)) -> String {
         let indent = String(repeating: " ", count: 26)
-        let explanation = item.1.split(separator: "\n").joined(separator: "\n" + indent)
-        return "  " + pad(item.0, to: 24) + explanation
+        let explanation = item.1.split(separator: "\n").flatMap { wrapped($0, width: width - indent.count) }
+        return "  " + pad(item.0, to: 24) + explanation.joined(separator: "\n" + indent)
+    }
+
+    /// The widest line an explanation runs to, its indent included, as the hand-wrapped ones are.
+    static let width = 118
+
+    /// `line` broken between words into lines of at most `width` characters (a longer word stands alone).
+    private static func wrapped(_ line: Substring, width: Int) -> [Substring] {
+        var lines: [Substring] = []
+        var rest = line
+        while rest.count > width {
+            let window = rest.prefix(width + 1)
+            guard let space = window.lastIndex(of: " ") ?? rest.firstIndex(of: " ") else { break }
+            lines.append(rest[..<space])
+            rest = rest[rest.index(after: space)...]
+        }
+        return lines + [rest]
     }
 
     private static func pad(_ text: String, to width: Int) -> String {

@@ -41,10 +41,10 @@ enum BarCommand {
             return ExitCode.failure
         }
         let items: [BarItem]
-        switch select(widgets: widgets, bar: bar, in: configuration) {
+        switch select(widgets: widgets, bar: bar, in: configuration, at: configPath) {
         case .success(let chosen): items = chosen
         case .failure(let message):
-            console.err("widgetd: error: \(message) in \(configPath)")
+            console.err("widgetd: error: \(message)")
             return ExitCode.failure
         }
         let paths = RunningDaemon.paths(environment: environment, settings: configuration.settings)
@@ -55,9 +55,9 @@ enum BarCommand {
             checkCommand: ConfigPath.checkCommand(for: configPath, environment: environment),
             warn: { console.err("widgetd: warning: \($0)") },
             select: { configuration in
-                switch select(widgets: widgets, bar: bar, in: configuration) {
+                switch select(widgets: widgets, bar: bar, in: configuration, at: configPath) {
                 case .success(let chosen): .success(chosen)
-                case .failure(let message): .failure("\(message) in \(configPath); keeping the blocks shown")
+                case .failure(let message): .failure("\(message); keeping the blocks shown")
                 }
             })
         return follow(
@@ -70,12 +70,15 @@ enum BarCommand {
     }
 
     /// The blocks to show: the `--widgets` list, else the `bars:` entry named by `--bar`, else every widget in the
-    /// file's order.
-    static func select(widgets: [String]?, bar: String?, in configuration: Configuration) -> Selection {
+    /// file's order. A failure names `path`, the config read, if given, before what the config holds.
+    static func select(
+        widgets: [String]?, bar: String?, in configuration: Configuration, at path: String? = nil
+    ) -> Selection {
+        let place = path.map { " in \($0)" } ?? ""
         let names = configuration.widgets.map(\.name)
         if let widgets {
             for name in widgets where !names.contains(name) {
-                return .failure("no widget named '\(name)'" + Suggestion.didYouMean(name, in: names))
+                return .failure("no widget named '\(name)'\(place)" + WidgetNameCheck.hint(for: name, among: names))
             }
             return widgets.isEmpty
                 ? .failure("--widgets names no widget") : .success(widgets.map { BarItem(widget: $0) })
@@ -83,13 +86,13 @@ enum BarCommand {
         if let bar {
             guard let definition = configuration.bars.first(where: { $0.name == bar }) else {
                 let bars = configuration.bars.map(\.name)
-                let known = bars.isEmpty ? "; there is no 'bars:' section" : "; bars: \(bars.joined(separator: ", "))"
-                return .failure(
-                    "no bar named '\(bar)'" + Suggestion.didYouMean(bar, in: bars, then: String(known.dropFirst(2))))
+                let known = bars.isEmpty ? "it has no 'bars:' section" : "its bars: \(bars.joined(separator: ", "))"
+                return .failure("no bar named '\(bar)'\(place)" + Suggestion.didYouMean(bar, in: bars, then: known))
             }
-            return definition.items.isEmpty ? .failure("bar '\(bar)' shows no widget") : .success(definition.items)
+            return definition.items.isEmpty
+                ? .failure("bar '\(bar)'\(place) shows no widget") : .success(definition.items)
         }
-        return names.isEmpty ? .failure("no widgets") : .success(names.map { BarItem(widget: $0) })
+        return names.isEmpty ? .failure("no widgets\(place)") : .success(names.map { BarItem(widget: $0) })
     }
 
     /// The i3bar protocol header: version 1, click events, and the signals that pause and resume the output.

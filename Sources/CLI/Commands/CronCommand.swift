@@ -55,7 +55,7 @@ enum CronCommand {
             console.out(ISO8601Text.format(date, in: zone))
         }
         if dates.count < count {
-            console.err("widgetd: no further fire times within 8 years")
+            console.err("widgetd: \(dates.isEmpty ? "error" : "note"): no further fire times within 8 years")
             return dates.isEmpty ? ExitCode.failure : ExitCode.success
         }
         return ExitCode.success

@@ -27,9 +27,13 @@ enum WidgetNameCheck: Equatable {
             self = .known
             return
         }
+        self = .unknown("no widget '\(name)' in \(source.path)" + Self.hint(for: name, among: names))
+    }
+
+    /// What follows "no widget 'NAME'": the name it was likely meant to be, else the names there are.
+    static func hint(for name: String, among names: [String]) -> String {
         let hint = Suggestion.didYouMean(name, in: names)
-        let list = names.isEmpty ? "it declares none" : "widgets: " + Self.listed(names)
-        self = .unknown("no widget '\(name)' in \(source.path)" + (hint.isEmpty ? "; " + list : hint))
+        return hint.isEmpty ? "; " + (names.isEmpty ? "it declares none" : "widgets: " + listed(names)) : hint
     }
 
     /// Nil for a known name; else the error to print.
