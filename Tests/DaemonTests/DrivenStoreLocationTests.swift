@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Which store `todos` edits and `preview` reads with a daemon running (`StoreLocation`): the daemon's, whatever config the command is
+/// Which store `todos` edits with a daemon running (`StoreLocation`): the daemon's, whatever config the command is
 /// given, with the commands run in this process against the driven daemon (`DrivenDaemon`). The cases with no daemon
 /// stay in widgetdTests' `StoreLocationTests`.
 @Suite("the store the CLI edits, on the driven daemon")
@@ -26,10 +26,6 @@ struct DrivenStoreLocationTests {
         let second = driven.command(["todos", "add", "Call mom"], config: other)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(driven.turns(until: "the second to-do") { driven.read("todo.plain")?.contains("Call mom") == true })
-        // A preview of a store-backed kind shows what those edits made, from the same store.
-        let preview = driven.commandAsGiven(["preview", "todos"])
-        #expect(preview.status == 0, "\(preview.stderr)")
-        #expect(preview.stdout.contains("Buy milk"), "\(preview.stdout)")
         #expect(FileManager.default.fileExists(atPath: store))
         #expect(!FileManager.default.fileExists(atPath: directory.url.path + "/data/widgetd/store.sqlite"))
     }

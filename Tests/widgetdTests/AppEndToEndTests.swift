@@ -103,6 +103,32 @@ struct AppEndToEndTests {
     }
 }
 
+/// `preview` of a store-backed kind reads the store the app commands edit: with a daemon running, its store, whatever
+/// config the command finds (a real daemon: the CLI knows a running daemon by its process, which a driven one in the
+/// tests' process is not).
+@Suite("preview of a store-backed kind", .spawnsDaemons)
+struct PreviewStoreTests {
+    @Test func previewShowsWhatTheAppCommandsAddedToTheRunningDaemonsStore() async throws {
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        let store = scratch.url.path + "/elsewhere/store.sqlite"
+        let daemon = try DaemonUnderTest(
+            config: "settings:\n  store: \(store)\nwidgets:\n  todo:\n    kind: todos\n    output: [plain]\n")
+        defer { daemon.stop() }
+        #expect(await daemon.waitFor("the first timeline") { daemon.hasTimeline("todo") })
+        // No --config and none at the default path: both follow the running daemon.
+        let environment = daemon.environment
+        func widgetd(_ arguments: String...) async throws -> ProcessResult {
+            try await awaitingPrograms { try runWidgetd(arguments, environment: environment) }
+        }
+        #expect(try await widgetd("todos", "add", "Buy milk").status == 0)
+        let preview = try await widgetd("preview", "todos")
+        #expect(preview.status == 0, "\(preview.stderr)")
+        #expect(preview.stdout.contains("Buy milk"), "\(preview.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.directory.url.path + "/data/widgetd/store.sqlite"))
+    }
+}
+
 /// A store locked by another process: the command gives up within its deadline (`AppCommands.lockWait`), names the
 /// file and says nothing was changed; it used to wait SQLite's busy timeout once per retry, 46 s, without a word.
 @Suite("the app on a locked store", .spawnsDaemons)
