@@ -212,6 +212,22 @@ struct DrivenPluginTests {
         #expect(!driven.log.contains("exited with status 143"))
     }
 
+    /// A plugin that closes its standard input and lives on is stopped at the first request that cannot reach it, and
+    /// said so. Its thread polled the failed write end at full speed until the plugin was taken as hung, and for ever
+    /// if the plugin went on sending replies.
+    @Test func aPluginThatClosesItsInputIsStoppedAtTheNextRequest() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let driven = try DrivenDaemon(
+            fakePlugin: "closes-input", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
+        #expect(driven.turns(until: "the first timeline") { driven.shown("w")?.hasPrefix("n=1 ") == true })
+        let reload = driven.commandTakingTurns(["reload", "w", "--wait"])
+        #expect(reload.status == 1)
+        #expect(reload.stderr.contains("closed its standard input; stopped it"), "\(reload.stderr)")
+        #expect(driven.log.contains("closed its standard input; stopped it; starting it again in"), "\(driven.log)")
+        #expect(driven.shown("w")?.hasPrefix("n=1 ") == true, "the last good entry stays")
+    }
+
     /// The daemon knows the plugin kinds found when it started; `check` and `status` look afresh. A config that uses
     /// a plugin installed since is refused by the daemon, which says a restart is needed, and `status` says the
     /// daemon refused what checks here, instead of sending the user to `check`, which finds nothing.

@@ -14,6 +14,8 @@ import Foundation
 ///   answers as `count`.
 /// - `orphan`: as `count`, but after its first answer starts `sleep 1000` with its standard output (the sleep's pid
 ///   appended to STATE_DIR/orphans) and exits with status 0, leaving the sleep holding the pipe.
+/// - `closes-input`: closes its standard input, then answers its first timeline as `count` and lives on, reading
+///   nothing.
 /// In every mode, a plugin started while STATE_DIR/dead exists exits with status 4 before its hello.
 /// An intent `poke` remembers the click's button and reloads the instance; `crash` exits with status 3.
 public let fakePluginSource = #"""
@@ -101,6 +103,10 @@ public let fakePluginSource = #"""
             sys.stdout.write("\n")
             sys.stdout.write(json.dumps({"id": 999999, "entries": [{"text": "stray"}]}) + "\n")
             sys.stdout.flush()
+        if mode == "closes-input":
+            os.close(0)
+            send({"id": request["id"], "entries": [{"text": "n=1 pid=%d" % os.getpid()}], "policy": "never"})
+            time.sleep(1000)
         if mode == "future":
             entries = [{"date": now, "text": "A"}, {"date": now + 1.5, "text": "B"}]
         else:

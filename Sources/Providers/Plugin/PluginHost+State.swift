@@ -30,5 +30,8 @@ extension PluginHost {
         var lastStandardError: [String] = []
         var restarts = 0
         var stopped = false
+        /// A write to its input failed (`EPIPE`: it closed its standard input): the run is over, since nothing more
+        /// can be asked of it, and the write end would report the error to every poll.
+        var inputClosed = false
     }
 }

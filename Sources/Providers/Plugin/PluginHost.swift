@@ -151,13 +151,20 @@ public final class PluginHost: @unchecked Sendable {
         if failure != nil || started { writeStatus() }
     }
 
-    /// Writes as much of the outbox as the pipe takes now (the pipe is non-blocking).
+    /// Writes as much of the outbox as the pipe takes now (the pipe is non-blocking). A write that fails for any
+    /// reason but a full pipe ends the run (`State.inputClosed`): what is queued can never be delivered.
     private func flush(_ state: inout State) {
-        while !state.outbox.isEmpty, state.input >= 0 {
+        while !state.outbox.isEmpty, state.input >= 0, !state.inputClosed {
             let written = state.outbox.withUnsafeBytes { write(state.input, $0.baseAddress, $0.count) }
             if written > 0 {
                 state.outbox.removeFirst(written)
+            } else if written < 0 && errno == EINTR {
+                continue
             } else {
+                if written < 0 && errno != EAGAIN {
+                    state.inputClosed = true
+                    state.outbox = []
+                }
                 break
             }
         }
@@ -186,6 +193,7 @@ public final class PluginHost: @unchecked Sendable {
         state.wake = wake
         state.hello = nil
         state.outbox = []
+        state.inputClosed = false
         state.unansweredInARow = 0
         note("info", "started (pid \(process.pid))")
     }
@@ -231,10 +239,11 @@ public final class PluginHost: @unchecked Sendable {
             return strikes.count >= Self.strikeLimit
         }
         loop: while true {
-            let (deadline, wantsWrite, stopped) = state.withLock { state in
-                (state.pending.values.map(\.deadline).min(), !state.outbox.isEmpty, state.stopped)
+            let (deadline, wantsWrite, stopped, inputClosed) = state.withLock { state in
+                (state.pending.values.map(\.deadline).min(), !state.outbox.isEmpty, state.stopped, state.inputClosed)
             }
             if stopped { reason = "stopped"; break }
+            if inputClosed { reason = "closed its standard input; stopped it"; break }
             let now = Date()
             let outputResumes = outputBudget.resumes(after: now)
             let errorsResume = errorBudget.resumes(after: now)
