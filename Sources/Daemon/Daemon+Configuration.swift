@@ -23,7 +23,7 @@ extension Daemon {
         guard let configuration = loaded.configuration else {
             // The first errors only, as `check` shows them: a file of 8,000 mistakes must not flood the log.
             for diagnostic in loaded.diagnostics.prefix(ConfigLimits.maxShownErrors) {
-                log(.error, diagnostic.place)
+                log(diagnostic.severity == .error ? .error : .warning, diagnostic.place)
             }
             // The daemon's kinds are those found when it started; `check` looks for plugins afresh, and accepts a
             // kind installed since. The hint is for such a kind, not for a typo of a known one (`todo`).

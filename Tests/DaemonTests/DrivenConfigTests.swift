@@ -38,6 +38,21 @@ struct DrivenConfigTests {
         #expect(driven.read("quote.plain") == quote)
     }
 
+    /// A broken edit's warnings are logged as warnings beside its errors, as `check` calls them.
+    @Test func aBrokenEditsWarningsStayWarnings() throws {
+        let driven = try DrivenDaemon(config: Self.config)
+        #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("quote") })
+        try driven.editConfig(
+            "widgets:\n  quote:\n    kind: quotez\n  job:\n    kind: exec\n"
+                + "    command: [widgetd-no-such-program-xyz]\n")
+        #expect(
+            driven.turns(until: "the error in the log") { driven.log.contains("keeping the running configuration") })
+        #expect(driven.log.contains("error: \(driven.configPath):3:11: unknown kind 'quotez'"), "\(driven.log)")
+        #expect(
+            driven.log.contains("warning: \(driven.configPath):6:15: command 'widgetd-no-such-program-xyz'"),
+            "\(driven.log)")
+    }
+
     /// A re-read that finds the same widgets (a SIGHUP, a save with no change) restarts none of them.
     @Test func aReReadOfTheSameConfigRestartsNothing() throws {
         let driven = try DrivenDaemon(config: Self.config)
