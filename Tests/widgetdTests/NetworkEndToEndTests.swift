@@ -168,11 +168,20 @@ struct NetworkEndToEndTests {
         let daemon = try DaemonUnderTest(config: config, launcher: namespace.launcher)
         for change in ["", "link set v0 up", "addr add 198.51.100.4/24 dev v0", "link set v0 down"] {
             if !change.isEmpty { try await namespace.ip(change) }
-            let theirs = try await Self.i3statusLine(in: namespace, directory: daemon.directory)
-            #expect(
-                await daemon.waitFor("i3status's \(theirs) after '\(change)'") {
-                    daemon.read("ethernet_v0.plain") == theirs + "\n"
-                }, "ours: \(daemon.read("ethernet_v0.plain") ?? "none")")
+            // i3status reads the kernel once, and may read it mid-change: a veth's carrier comes up a moment after
+            // `link set v0 up`. So it is asked again until it and the daemon agree, for ten seconds at most.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            var theirs = ""
+            var agreed = false
+            while !agreed && ContinuousClock.now < deadline {
+                theirs = try await Self.i3statusLine(in: namespace, directory: daemon.directory)
+                let asked = ContinuousClock.now
+                while !agreed && asked.duration(to: .now) < .seconds(1) {
+                    agreed = daemon.read("ethernet_v0.plain") == theirs + "\n"
+                    if !agreed { try await Task.sleep(for: .milliseconds(20)) }
+                }
+            }
+            #expect(agreed, "after '\(change)': i3status \(theirs), ours \(daemon.read("ethernet_v0.plain") ?? "none")")
         }
     }
 
