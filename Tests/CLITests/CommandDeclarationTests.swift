@@ -46,12 +46,12 @@ struct CommandDeclarationTests {
             return options[index - 1].joinsNext == .and
         }
 
-        /// The options given together with this one (`--x` with `--width`), as typed.
+        /// The options given together with this one (`--x` with `--width`, `--wait` with `--timeout`), as typed.
         func partners() throws -> [String] {
             let options = syntax.options
             let index = try #require(options.firstIndex { $0.name == option })
             var partners: [String] = []
-            if index > 0, options[index - 1].joinsNext == .and {
+            if index > 0, [.and, .optionallyWith].contains(options[index - 1].joinsNext) {
                 partners += try Case(command: command, option: options[index - 1].name).written()
             }
             if options[index].joinsNext == .and, index + 1 < options.count {

@@ -51,6 +51,7 @@ struct CommandLineParserTests {
             ([], "Missing command.", nil),
             (["chek"], "Unknown command 'chek'. Did you mean 'check'?", nil),
             (["--verison"], "Unknown option '--verison'. Did you mean '--version'?", nil),
+            (["--version", "extra"], "Unexpected argument 'extra' after --version.", nil),
             (["check", "--confg", "x"], "Unknown option '--confg'. Did you mean '--config'?", CommandName.check),
             (["check", "--config"], "Missing value for '--config PATH'.", .check),
             (["check", "extra"], "Unexpected argument 'extra'.", .check),

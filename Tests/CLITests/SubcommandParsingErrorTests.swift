@@ -59,6 +59,7 @@ struct SubcommandParsingErrorTests {
             "--timeout needs a number of seconds from 0.001 to 86400, found '0.0000001'.", .reload
         ),
         (["reload", "--wait=1"], "Option '--wait' takes no value.", .reload),
+        (["reload", "q", "--timeout", "5"], "--timeout is how long --wait waits: give --wait too.", .reload),
         (["check", "--config="], "--config needs a path, found ''.", .check),
         (["todos", "list", "--config", ""], "--config needs a path, found ''.", .todos),
         (["cron"], "Missing EXPR, e.g. '*/15 9-17 * * mon-fri' or '@daily'.", .cron),

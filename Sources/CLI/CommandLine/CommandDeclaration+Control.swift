@@ -19,7 +19,8 @@ extension CommandDeclaration {
                 .flag(
                     "--wait",
                     "Return once the new entries are written and print each widget's new text (NAME: TEXT for all or "
-                        + "--kind); exit 1 with the reason when a reload or writing its files failed."),
+                        + "--kind); exit 1 with the reason when a reload or writing its files failed.",
+                    joinsNext: .optionallyWith),
                 .valued("--timeout", "SECONDS", "How long --wait waits: 0.001 to 86400 (default 10)."),
                 .config(),
             ],
@@ -109,6 +110,10 @@ extension CommandDeclaration {
             default:
                 try scanner.takeShared(token, configPath: &configPath)
             }
+        }
+        // Accepted alone, it would be ignored: the user meant to wait and would not.
+        if timeout != nil, !wait {
+            throw UsageError("--timeout is how long --wait waits: give --wait too.", command: .reload)
         }
         return .reload(target: target ?? .all, wait: wait, timeout: timeout, configPath: configPath)
     }

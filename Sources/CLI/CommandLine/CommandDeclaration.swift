@@ -47,14 +47,19 @@ struct CommandDeclaration {
         }
         if !arguments.isEmpty { words.append(arguments) }
         var group: [String] = []
+        var nested = 0
         for option in options where !inArguments.contains(option.name) {
             group.append(option.syntax + (option.repeatable ? " ..." : ""))
             switch option.joinsNext {
             case .alone:
-                words.append("[" + group.joined() + "]")
+                words.append("[" + group.joined() + String(repeating: "]", count: nested + 1))
                 group = []
+                nested = 0
             case .and: group.append(" ")
             case .or: group.append(" | ")
+            case .optionallyWith:
+                group.append(" [")
+                nested += 1
             }
         }
         return words.joined(separator: " ")
@@ -93,6 +98,9 @@ struct CommandOption {
         case and
         /// Either this or the next: `[--widgets NAME,NAME,... | --bar NAME]`.
         case or
+        /// The next is given only with this one, which may come alone: `[--wait [--timeout SECONDS]]`; each has its
+        /// own row in --help.
+        case optionallyWith
     }
 
     var name: String
@@ -122,7 +130,7 @@ struct CommandOption {
     }
 
     /// A flag: an option that takes no value.
-    static func flag(_ name: String, _ summary: String) -> CommandOption {
-        CommandOption(name: name, value: nil, summary: summary)
+    static func flag(_ name: String, _ summary: String, joinsNext: UsageJoin = .alone) -> CommandOption {
+        CommandOption(name: name, value: nil, summary: summary, joinsNext: joinsNext)
     }
 }

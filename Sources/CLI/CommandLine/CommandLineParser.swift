@@ -14,7 +14,8 @@ enum CommandLineParser {
         case "--help", "-h":
             return .help(topic: nil)
         case "--version":
-            return .version
+            guard let extra = rest.first else { return .version }
+            throw UsageError("Unexpected argument '\(extra)' after --version.", command: nil)
         case "help":
             return try parseHelp(rest)
         default:
