@@ -137,7 +137,7 @@ extension Daemon {
             log(LogLevel(name: level) ?? .info, from: "plugin \(kind)", message)
         case .stopped(let kind, let reason):
             for name in engine.instanceNames where engine.instance(named: name)?.kind == kind {
-                perform(engine.providerStopped(instance: name, reason: reason, now: now))
+                perform(engine.providerFailed(instance: name, reason: reason, now: now))
                 writeStatus(of: name, now: now)
             }
         }

@@ -18,7 +18,7 @@ extension Daemon {
                 log(.debug, "\(instance.name): started its persistent command")
             } catch {
                 log(.warning, "\(instance.name): cannot start: \(error)")
-                perform(engine.providerStopped(instance: instance.name, reason: "\(error)", now: clock.now))
+                perform(engine.providerFailed(instance: instance.name, reason: "\(error)", now: clock.now))
             }
         }
         for done in reloads.reloadFinished(instance: instance.name, token: token) {
@@ -39,7 +39,13 @@ extension Daemon {
             writeStatus(of: name, now: now)
         case .stopped(let reason):
             log(.warning, from: name, "\(name): \(reason)")
-            perform(engine.providerStopped(instance: name, reason: reason, now: now))
+            perform(engine.providerFailed(instance: name, reason: reason, now: now))
+            writeStatus(of: name, now: now)
+        case .unusable(let reason):
+            log(.warning, from: name, "\(name): \(reason)")
+            // A script printing the same bad line again changes nothing more: no record or status file per line.
+            guard engine.timeline(of: name)?.failure != reason else { return }
+            perform(engine.providerFailed(instance: name, reason: reason, now: now))
             writeStatus(of: name, now: now)
         case .note(let note):
             log(.warning, from: name, "\(name): \(note)")

@@ -157,6 +157,9 @@ public enum SessionUpdate: Sendable {
     case timeline(Timeline)
     /// The provider stopped and will be started again; the widget keeps its last entry, marked stale.
     case stopped(reason: String)
+    /// Something it printed cannot be shown (JSON that does not parse): the widget keeps its last entry, marked stale,
+    /// with the reason as its last error until the next good update.
+    case unusable(reason: String)
     /// Something for the daemon's log (output was cut, a flood was slowed down).
     case note(String)
 }

@@ -90,6 +90,30 @@ struct DrivenExecTests {
             }, "\(driven.log)")
     }
 
+    /// A persistent script's line that cannot be shown is the widget's last error, which `list` shows, and its last
+    /// good entry stays until the next good line clears the error. It was only logged: `list` showed a script
+    /// printing bad JSON for ever as fine.
+    @Test func aPersistentScriptsBadLineIsItsLastErrorUntilAGoodOne() throws {
+        let triggers = try TemporaryDirectory()
+        defer { triggers.remove() }
+        let wait = { (name: String) in "while [ ! -e '\(triggers.url.path)/\(name)' ]; do sleep 0.02; done; " }
+        let script =
+            #"echo '{"full_text": "good"}'; "# + wait("bad") + "echo yes; " + wait("again")
+            + #"echo '{"full_text": "again"}'; exec sleep 1000"#
+        let driven = try Self.daemon("feed", running: ["sh", "-c", script], "interval: persist", "format: json")
+        let lastError = { driven.command(["list"]).stdout.split(separator: "\n").last { $0.hasPrefix("feed ") } ?? "" }
+        #expect(driven.turns(until: "the first line") { driven.read("feed.plain") == "good\n" }, "\(driven.log)")
+        #expect(!lastError().contains("does not parse"))
+        _ = try triggers.write("bad", "")
+        #expect(
+            driven.turns(until: "the bad line's error") { lastError().contains("printed JSON that does not parse") },
+            "\(driven.log)")
+        #expect(driven.read("feed.plain") == "good\n", "the last good entry stays")
+        _ = try triggers.write("again", "")
+        #expect(driven.turns(until: "the next good line") { driven.read("feed.plain") == "again\n" }, "\(driven.log)")
+        #expect(!lastError().contains("does not parse"), "\(lastError())")
+    }
+
     /// A click that opens an application in the background (`pavucontrol &`) without redirecting its output: the run
     /// ends when the script exits, as under i3blocks, with no timeout, and the application keeps running.
     @Test func aProgramLeftInTheBackgroundWithTheOutputDoesNotHoldTheRun() throws {

@@ -75,7 +75,7 @@ struct NetworkSessionTests {
             switch update {
             case .timeline(let timeline): entries.withLock { $0 += timeline.entries.prefix(1).map(\.content) }
             case .note(let note): notes.withLock { $0.append(note) }
-            case .stopped: break
+            case .stopped, .unusable: break
             }
         }
         defer { session.stop() }

@@ -37,14 +37,14 @@ struct EngineAnswerCountTests {
         harness.now = t0.addingTimeInterval(5)
         harness.record(harness.engine.advance(now: harness.now))
         harness.complete("a", .success(timeline("A")))
-        harness.record(harness.engine.providerStopped(instance: "a", reason: "exited", now: harness.now))
+        harness.record(harness.engine.providerFailed(instance: "a", reason: "exited", now: harness.now))
         harness.record(harness.engine.install(timeline("X"), for: "nobody", now: harness.now))
         #expect(harness.engine.unansweredInstances == 0)
     }
 
     @Test func aStoppedPersistentProviderHasAnswered() {
         var harness = EngineHarness([instance("a")], at: t0)
-        harness.record(harness.engine.providerStopped(instance: "a", reason: "exited with 1", now: harness.now))
+        harness.record(harness.engine.providerFailed(instance: "a", reason: "exited with 1", now: harness.now))
         #expect(harness.engine.unansweredInstances == 0)
     }
 

@@ -45,7 +45,7 @@ struct PersistentRunModeTests {
         _ = engine.install(
             Timeline(entries: [TimelineEntry(date: start, content: EntryContent(text: "up"))], policy: .never),
             for: "p", now: start)
-        _ = engine.providerStopped(instance: "p", reason: "exited with status 1", now: start)
+        _ = engine.providerFailed(instance: "p", reason: "exited with status 1", now: start)
         let stale = engine.content(of: "p", at: start)
         #expect(stale?.text == "up")
         #expect(stale?.state == .stale)

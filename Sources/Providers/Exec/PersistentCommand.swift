@@ -236,7 +236,7 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
         do {
             updates(.timeline(try parse(text, Date())))
         } catch {
-            updates(.note("\(error)"))
+            updates(.unusable(reason: "\(error)"))
         }
     }
 

@@ -246,9 +246,9 @@ public struct Engine<Instance: ScheduledInstance>: Sendable {
         return stepped(index, now: now)
     }
 
-    /// A persistent provider stopped (its command exited) and will start again: its last entry shows, marked stale,
-    /// with the reason, until its next update.
-    public mutating func providerStopped(instance name: String, reason: String, now: Date) -> [EngineAction] {
+    /// A persistent provider failed: it stopped (its command exited) and will start again, or it sent what cannot be
+    /// shown. Its last entry shows, marked stale, with the reason, until its next update.
+    public mutating func providerFailed(instance name: String, reason: String, now: Date) -> [EngineAction] {
         guard let index = indexByName[name] else { return [] }
         noteAnswer(at: index)
         states[index].failure = reason
