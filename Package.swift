@@ -198,7 +198,8 @@ let package = Package(
         // none of its modules; CLinux's calls are for the swap floor's bare process (`SwapFloorBench`).
         .executableTarget(name: "widgetd-bench", dependencies: ["CLinux"]),
         // The tests' scratch directories: on a tmpfs where the machine has one (Tests/TestSupport/ScratchRoot.swift); the
-        // plugin the tests run, for the daemon in the test's process and the built one.
+        // plugin the tests run, for the daemon in the test's process and the built one; the threads of the tests that
+        // block while they wait (WaitingThreads.swift).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
         // The core's tests, a target per layer. The engine's tests drive it with the config's

@@ -1,12 +1,13 @@
 import Foundation
 import Providers
+import TestSupport
 import Testing
 
 @testable import Daemon
 
 /// What a request's acknowledgement says when what it waited for cannot happen: the whole daemon in this process, on
 /// a clock the test moves (`DrivenDaemon`); the rule alone is `ReloadDispatcherTests`'.
-@Suite("the daemon on a driven clock: acknowledgements")
+@Suite("the daemon on a driven clock: acknowledgements", .waitsOnThreadsOfItsOwn)
 struct DrivenAcknowledgementTests {
     @Test func aWaitForAWidgetThatAnEditRemovesIsAnsweredWithWhy() throws {
         let held = HeldKind()

@@ -11,7 +11,7 @@ import Timelines
 /// The updates socket's bar lines (`BarLine`, `UpdatesMessage`, `Daemon+Updates`): a bar subscribes to a `bars:` entry's line and is sent each
 /// new one, and while it is subscribed the line has no file. The real daemon in this process on a clock the test moves,
 /// with real sockets.
-@Suite("the daemon on a driven clock: bars subscribed to their lines")
+@Suite("the daemon on a driven clock: bars subscribed to their lines", .waitsOnThreadsOfItsOwn)
 struct DrivenBarSubscriptionTests {
     /// A kind whose timeline shows `tick 0`, `tick 1`, … a second apart.
     private static func ticks(_ count: Int = 10) -> ScriptedKind {

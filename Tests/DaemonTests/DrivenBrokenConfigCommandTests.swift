@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 37, item 2: with widgets.yaml saved with a YAML mistake, the commands that name widgets answer with what the
 /// daemon runs, not with the file, run in this process against the driven daemon. The bars' clicks meanwhile stay in
 /// widgetdTests' `BrokenConfigClickTests`: they go through a shell, the bars' configs and `widgetd bar`.
-@Suite("Commands while widgets.yaml is broken, on the driven daemon")
+@Suite("Commands while widgets.yaml is broken, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenBrokenConfigCommandTests {
     /// `list` and `generate names` (which the shell completions run) showed the file's widgets: with its YAML broken,
     /// `list` fell back to the records in name order, and the completions offered nothing.

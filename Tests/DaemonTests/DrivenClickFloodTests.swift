@@ -10,7 +10,7 @@ import Testing
 /// minutes after the flood stopped, and every `--wait` waited behind them. Past 64 waiting or running, a click is
 /// refused at once and said so (daemon.md, "Limits"); a widget's `on_click` program is started 64 times at once at
 /// most.
-@Suite("a flood of clicks on command widgets, on the driven daemon")
+@Suite("a flood of clicks on command widgets, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenClickFloodTests {
     @Test func clicksPastTheBoundAreRefusedAndTheDaemonAnswersMeanwhile() throws {
         let directory = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -7,7 +8,7 @@ import Testing
 /// A FIFO put where widgets.yaml was, on the daemon in the test's process (`DrivenDaemon`); the SIGHUP that asks it to
 /// read the file again is handed to `Daemon.handleSignals` as the loop hands it what its signalfd read. Signals sent to
 /// the daemon's process are widgetdTests' `DaemonSignalsTests`.
-@Suite("a FIFO at the config's path, on the driven daemon")
+@Suite("a FIFO at the config's path, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenConfigFIFOTests {
     static func config(_ names: [String]) -> String {
         "widgets:\n" + names.map { "  \($0):\n    kind: quotes\n" }.joined()

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -8,7 +9,7 @@ import Testing
 /// process (`DrivenDaemon`), whose inotify watches are real: the file is edited where the link points, in place or by
 /// an editor's rename there, and the link's own directory sees neither. A SIGHUP is handed to `Daemon.handleSignals`
 /// as the loop hands it what its signalfd read.
-@Suite("the daemon on a driven clock: a linked widgets.yaml")
+@Suite("the daemon on a driven clock: a linked widgets.yaml", .waitsOnThreadsOfItsOwn)
 struct DrivenConfigLinkTests {
     static func config(_ names: [String]) -> String {
         "widgets:\n" + names.map { "  \($0):\n    kind: quotes\n" }.joined()

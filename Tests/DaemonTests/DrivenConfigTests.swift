@@ -8,7 +8,7 @@ import Testing
 /// When the daemon re-reads widgets.yaml and what it keeps when the file is broken or gone: the whole daemon in this
 /// process, its config edited on disk and its inotify watches real (`DrivenDaemon`). Which events are a change is
 /// `ConfigWatcherTests`' alone.
-@Suite("the daemon on a driven clock: the config re-read")
+@Suite("the daemon on a driven clock: the config re-read", .waitsOnThreadsOfItsOwn)
 struct DrivenConfigTests {
     static let config = SampleConfigs.quoteAndSeconds
 

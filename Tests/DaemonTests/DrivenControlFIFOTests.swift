@@ -7,7 +7,7 @@ import Testing
 
 /// The control FIFO's hard cases on the daemon in the test's process (`DrivenDaemon`): a writer's unfinished line, and
 /// a FIFO put back unsafe, refused until a SIGHUP (handled as the loop handles what its signalfd reads) finds it safe.
-@Suite("the control FIFO's hard cases, on the driven daemon")
+@Suite("the control FIFO's hard cases, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenControlFIFOTests {
     static let config = SampleConfigs.focusQuote
 

@@ -7,7 +7,7 @@ import Testing
 /// `reload` say from it, a script's hostile text escaped in them, with the commands run in this process against the
 /// driven daemon (`DrivenCommand`). What needs real processes (doctor's look at every process, a daemon killed) stays
 /// in widgetdTests' `DaemonStateTests`.
-@Suite("The daemon tells the CLI where it is, on the driven daemon")
+@Suite("The daemon tells the CLI where it is, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenDaemonStateTests {
     static let config = SampleConfigs.quoteAndClock
 

@@ -8,7 +8,7 @@ import Testing
 /// only its own children here (`ProcessHygiene` leaves the test process's other children alone), so the scripts run
 /// beside other tests' processes. A timeout's kill and a stop ending every script stay end to end
 /// (`ExecEndToEndTests`): they wait for the wall clock and need the daemon's own process.
-@Suite("exec kind, on the driven daemon")
+@Suite("exec kind, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenExecTests {
     /// A driven daemon with one exec widget, `name`, that runs `command`; `options` are the widget's other lines
     /// (`output: [i3bar]`). Each word goes into the YAML as a JSON string, which YAML reads as it is, so a shell line

@@ -9,7 +9,7 @@ import Testing
 /// run in this process too: every section's feature shown, a renamed section's block name kept, and the new i3blocks
 /// config's click section passing the pointer's place. Debian's real i3blocks on the old and the new config stays in
 /// widgetdTests' `I3blocksMigrationTests`.
-@Suite("an imported i3blocks config, on the driven daemon")
+@Suite("an imported i3blocks config, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenI3blocksImportTests {
     /// The environment a command run by hand gets here: no home, no daemon.
     static let environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home", "LANG": "C.UTF-8"]

@@ -10,7 +10,7 @@ import Testing
 /// (`ProcessHygiene`), so the scripts run beside other tests' processes, and a persistent or repeating script's
 /// restart waits on the daemon's clock. A persistent script's rate limits and read budget, on the wall clock, stay
 /// end to end (`I3blocksScriptsTests`).
-@Suite("i3blocks scripts, on the driven daemon")
+@Suite("i3blocks scripts, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenI3blocksScriptsTests {
     @Test func everyBlockPropertyReachesTheBars() throws {
         let scripts = try TestScripts(

@@ -7,7 +7,7 @@ import Testing
 /// process (`DrivenDaemon`): clicks and intents on the FIFO, what they answer, a plugin's pushed reloads, and every
 /// quoted outside value cut. 2,000 clicks logged 2,000 lines, a plugin's 400 reloads a second 3,842 lines in 10 s, and
 /// a 3,000-character `item=` a 3,058-byte line. The limit's window passes on the daemon's clock.
-@Suite("log floods from outside, on the driven daemon")
+@Suite("log floods from outside, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenLogFloodTests {
     @Test func clicksIntentsAndAPluginsReloadsAreLimitedAndQuotedShort() throws {
         let directory = try TemporaryDirectory()

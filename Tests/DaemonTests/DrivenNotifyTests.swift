@@ -9,7 +9,7 @@ import Testing
 /// (`DrivenDaemon`): the socket is the test's, the SIGHUP is handed to `Daemon.handleSignals` as the loop hands it
 /// what its signalfd read. The watchdog's keep-alives, on the monotonic clock as systemd counts them, and the journal's
 /// prefixes on the daemon's own standard error stay in widgetdTests' `SystemdServiceTests`.
-@Suite("systemd notifications, on the driven daemon")
+@Suite("systemd notifications, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenNotifyTests {
     @Test(
         "READY=1 after the first paint, RELOADING=1/READY=1 around a SIGHUP reload, STOPPING=1 at the stop",

@@ -9,7 +9,7 @@ import Testing
 /// acknowledgement says the write failed, and the write is tried again with a back-off until it goes through. The
 /// whole daemon in this process, on a clock the test moves (`DrivenDaemon`); the back-off alone is
 /// `OutputRetryTests`'.
-@Suite("the daemon on a driven clock: outputs that cannot be written")
+@Suite("the daemon on a driven clock: outputs that cannot be written", .waitsOnThreadsOfItsOwn)
 struct DrivenOutputFaultTests {
     /// How the output directory stops taking writes, what the daemon then reports, and how it comes back (with no
     /// deletion in the output directory and no new entry).

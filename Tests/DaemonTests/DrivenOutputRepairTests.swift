@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -7,7 +8,7 @@ import Testing
 /// What is deleted from the output directory comes back once deletions have stopped for `DirectoryGuard.repairDelay`:
 /// the whole daemon on a clock the test moves (`DrivenDaemon`), real files and watches. The rule alone, without a
 /// daemon, is `DirectoryGuardTests`'.
-@Suite("the daemon on a driven clock: deleted outputs written again")
+@Suite("the daemon on a driven clock: deleted outputs written again", .waitsOnThreadsOfItsOwn)
 struct DrivenOutputRepairTests {
     /// Deleted, then put back only once the delay has passed since the last deletion seen.
     private static func repaired(_ driven: DrivenDaemon, _ check: () -> Bool) -> Bool {

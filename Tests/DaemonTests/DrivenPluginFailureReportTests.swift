@@ -7,7 +7,7 @@ import Testing
 /// (`DrivenDaemon`): its standard error's end and exit status in the log, `plugins` and `doctor`; a plugin renamed
 /// away while it serves widgets, in `plugins`, `status`, `list` and `doctor`, and not started again until it is back.
 /// The host's pauses pass on the daemon's clock, which the test moves.
-@Suite("plugins that fail under the daemon, on the driven daemon")
+@Suite("plugins that fail under the daemon, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenPluginFailureReportTests {
     @Test func aCrashAndAFailedHelloAreLoggedWithTheirStandardError() throws {
         let directory = try TemporaryDirectory()

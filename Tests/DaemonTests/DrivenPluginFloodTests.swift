@@ -5,7 +5,7 @@ import Testing
 /// A plugin that floods its output, on the daemon in the test's process (`DrivenDaemon`): its pushed lines are counted
 /// a second on the wall clock (`PluginHost.linesPerSecond`), as fast as the plugin writes them, and its replies are
 /// never dropped with them.
-@Suite("plugins that flood, on the driven daemon")
+@Suite("plugins that flood, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenPluginFloodTests {
     /// Each pushed line the daemon logs wakes a turn: a flood is given a time, not a count of turns.
     static let seconds = 60.0

@@ -4,7 +4,7 @@ import Testing
 
 /// A plugin that crashes or hangs under the daemon in the test's process (`DrivenDaemon`): its host's pause before a
 /// restart and its requests' deadlines pass on the daemon's clock, which the test moves.
-@Suite("plugin restarts and timeouts, on the driven daemon")
+@Suite("plugin restarts and timeouts, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenPluginRestartTests {
     @Test func aCrashedPluginIsStartedAgainAndItsWidgetsReload() throws {
         let directory = try TemporaryDirectory()

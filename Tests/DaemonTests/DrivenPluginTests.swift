@@ -8,7 +8,7 @@ import Testing
 /// `DrivenPluginRestartTests`' and `DrivenSupervisionTests`', floods `DrivenPluginFloodTests`'. What depends on real
 /// time stays in widgetdTests' `PluginEndToEndTests` and `PluginStartFailureTests`: a hello waited for on the wall
 /// clock.
-@Suite("plugins, on the driven daemon")
+@Suite("plugins, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenPluginTests {
     @Test func aClickRunsThePluginsIntentAndTheWidgetReloads() throws {
         let directory = try TemporaryDirectory()

@@ -8,7 +8,7 @@ import Testing
 /// A pushed system kind in the daemon in the test's process (`DrivenDaemon`): the battery and the backlight read from a
 /// tree the test writes, pushed by a uevent the test sends to the listener's socket, since the kernel sends none for a
 /// sysfs-shaped tree.
-@Suite("the daemon on a driven clock: pushed kinds")
+@Suite("the daemon on a driven clock: pushed kinds", .waitsOnThreadsOfItsOwn)
 struct DrivenPushedKindsTests {
     static func uevent(status: String) -> String {
         "POWER_SUPPLY_TYPE=Battery\nPOWER_SUPPLY_STATUS=\(status)\nPOWER_SUPPLY_POWER_NOW=10000000\n"

@@ -13,7 +13,7 @@ import Testing
 /// record agreeing; the spare left empty for the next write; a reload of a kind touching that kind alone; nothing
 /// written through a link put at the output directory. The whole daemon in this process, on a clock the test moves
 /// (`DrivenDaemon`), with requests written to its FIFO as the CLI writes them.
-@Suite("the daemon on a driven clock: what a reload writes")
+@Suite("the daemon on a driven clock: what a reload writes", .waitsOnThreadsOfItsOwn)
 struct DrivenReloadTests {
     static let oneQuote = "widgets:\n  q0:\n    kind: quotes\n    output: [plain]\n"
 

@@ -7,7 +7,7 @@ import Testing
 /// Requests to the daemon from the CLI and from whatever writes to its FIFO: `reload --wait` returning once its
 /// reload landed, a failed request told to its `--wait`, garbage dropped, `show` and `list` answering from the files,
 /// with the commands run in this process against the driven daemon (`DrivenCommand`).
-@Suite("Requests, on the driven daemon")
+@Suite("Requests, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenRequestTests {
     static let config = SampleConfigs.quoteAndSeconds
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -7,7 +8,7 @@ import Testing
 /// What a start finds of the run before it, in the same directories: the kept entries paint first, the files of
 /// widgets and formats gone from the config go, every file is replaced. The whole daemon, twice, in this process on a
 /// clock the test moves (`DrivenDaemon`).
-@Suite("the daemon on a driven clock: a restart")
+@Suite("the daemon on a driven clock: a restart", .waitsOnThreadsOfItsOwn)
 struct DrivenRestartTests {
     static let quote = "widgets:\n  quote:\n    kind: quotes\n    intent:\n      category: focus\n"
 

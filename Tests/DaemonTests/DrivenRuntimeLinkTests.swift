@@ -10,7 +10,7 @@ import Testing
 /// after the repair's delay; one there at the start stops the start; a plugin's state file is written by descriptor
 /// too. The whole daemon in this process, on a clock the test moves (`DrivenDaemon`); requests are written to its FIFO
 /// as a script writes them (the CLI refuses the link).
-@Suite("the daemon on a driven clock: no link in the runtime directory is followed")
+@Suite("the daemon on a driven clock: no link in the runtime directory is followed", .waitsOnThreadsOfItsOwn)
 struct DrivenRuntimeLinkTests {
     static let config = """
         widgets:

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -7,7 +8,7 @@ import Testing
 /// The runtime directory's FIFO and lock, deleted or taken under the daemon: made again once deletions have stopped
 /// for `DirectoryGuard.repairDelay`, or given up to a daemon that took the lock meanwhile. The whole daemon in this
 /// process, on a clock the test moves (`DrivenDaemon`); a request is written to its FIFO as the CLI writes one.
-@Suite("the daemon on a driven clock: the runtime directory repaired")
+@Suite("the daemon on a driven clock: the runtime directory repaired", .waitsOnThreadsOfItsOwn)
 struct DrivenRuntimeRepairTests {
     static let config = "widgets:\n  quote:\n    kind: quotes\n    output: [plain, i3blocks]\n"
 

@@ -9,7 +9,7 @@ import Testing
 
 /// A sampled kind in the daemon: its first entry, then the next sample an `interval:` later, read from a tree the test
 /// changes in between; the clock moved by the test (`DrivenDaemon`), the kinds reading that tree instead of /proc.
-@Suite("the daemon on a driven clock: sampled kinds")
+@Suite("the daemon on a driven clock: sampled kinds", .waitsOnThreadsOfItsOwn)
 struct DrivenSampledKindsTests {
     @Test func theNextSampleAnIntervalLaterShowsTheIntervalsUsage() throws {
         let tree = try FakeProcTree()

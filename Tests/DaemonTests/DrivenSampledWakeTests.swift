@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -6,7 +7,7 @@ import Testing
 /// Issue 36: a bar of sampled kinds wakes the daemon once per sample and never between, on the driven clock: after each
 /// turn, the loop's next deadline is the interval's next boundary, where every widget of that interval is sampled in
 /// the one turn.
-@Suite("the daemon on a driven clock: sampled kinds' wakes")
+@Suite("the daemon on a driven clock: sampled kinds' wakes", .waitsOnThreadsOfItsOwn)
 struct DrivenSampledWakeTests {
     @Test func widgetsSampledEveryFiveSecondsWakeTheLoopOnlyAtTheBoundaries() throws {
         let tree = try FakeProcTree()

@@ -6,7 +6,7 @@ import Testing
 /// A click's command gets the session's display, on the daemon in the test's process (`DrivenDaemon`), whose
 /// environment is the test's: a daemon "under systemd" (INVOCATION_ID) whose PATH finds a fake systemctl printing the
 /// manager's environment, and a right click that writes what its command sees.
-@Suite("on_click commands get the session's display, on the driven daemon")
+@Suite("on_click commands get the session's display, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenSessionEnvironmentTests {
     func clickSees(daemonDisplay: String?) throws -> String {
         let directory = try TemporaryDirectory()

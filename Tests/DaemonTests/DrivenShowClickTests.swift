@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `widgetd show NAME` as i3blocks runs a block's command for a click, against the daemon in the test's process
 /// (`DrivenDaemon`): the click i3blocks started it for is forwarded and waited for, then the widget printed. A click in
 /// a real i3blocks, and `show --follow` reading clicks on its standard input, stay in widgetdTests' `I3blocksTests`.
-@Suite("show forwards i3blocks' click, on the driven daemon")
+@Suite("show forwards i3blocks' click, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenShowClickTests {
     static let config = """
         widgets:

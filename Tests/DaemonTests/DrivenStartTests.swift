@@ -8,7 +8,7 @@ import Testing
 /// What a start leaves in place: every configured format and the record, a private output directory and FIFO,
 /// `daemon.json` for the CLI (gone at a clean stop), and none of the acknowledgements a daemon before left. The whole
 /// daemon in this process, on a clock the test moves (`DrivenDaemon`).
-@Suite("the daemon on a driven clock: what a start writes")
+@Suite("the daemon on a driven clock: what a start writes", .waitsOnThreadsOfItsOwn)
 struct DrivenStartTests {
     static let config = SampleConfigs.quoteAndSeconds
 

@@ -2,13 +2,14 @@ import Formats
 import Foundation
 import Glibc
 import Runtime
+import TestSupport
 import Testing
 
 @testable import Daemon
 
 /// A sampled widget's status file and record as the daemon writes them from one sample to the next, on a clock the
 /// test moves (`DrivenDaemon`); how `list` reads the two back is `InstanceStatusRecordTests`'.
-@Suite("the daemon on a driven clock: a sampled widget's status and record")
+@Suite("the daemon on a driven clock: a sampled widget's status and record", .waitsOnThreadsOfItsOwn)
 struct DrivenStatusFileTests {
     private static func inode(_ path: String) -> UInt64? {
         var status = stat()
@@ -20,7 +21,10 @@ struct DrivenStatusFileTests {
     private static func follow(_ widgets: [String], on driven: DrivenDaemon) throws -> UpdatesClient {
         let follower = try UpdatesClient(driven, following: widgets)
         var answers: [String] = []
-        #expect(driven.turns(until: "the answer") { (answers += follower.messages().texts, answers).1 == [UpdatesMessage.current] })
+        #expect(
+            driven.turns(until: "the answer") {
+                (answers += follower.messages().texts, answers).1 == [UpdatesMessage.current]
+            })
         return follower
     }
 

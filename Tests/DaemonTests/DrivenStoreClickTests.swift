@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The app's commands editing the daemon's store, and clicks on what they added, run in this process against the
 /// driven daemon. Many processes writing the store at once stays in widgetdTests' `InteractiveEndToEndTests`.
-@Suite("clicks and the store with the driven daemon running")
+@Suite("clicks and the store with the driven daemon running", .waitsOnThreadsOfItsOwn)
 struct DrivenStoreClickTests {
     @Test func anAddedMotivationIsShownAndAClickTogglesItsStar() throws {
         let driven = try DrivenDaemon(

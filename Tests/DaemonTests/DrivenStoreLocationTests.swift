@@ -5,7 +5,7 @@ import Testing
 /// Which store `todos` edits with a daemon running (`StoreLocation`): the daemon's, whatever config the command is
 /// given, with the commands run in this process against the driven daemon (`DrivenDaemon`). The cases with no daemon
 /// stay in widgetdTests' `StoreLocationTests`.
-@Suite("the store the CLI edits, on the driven daemon")
+@Suite("the store the CLI edits, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenStoreLocationTests {
     @Test func theRunningDaemonsStoreWhateverConfigTheCLIIsGiven() throws {
         let directory = try TemporaryDirectory()

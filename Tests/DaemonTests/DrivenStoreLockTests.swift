@@ -7,7 +7,7 @@ import Testing
 /// A store locked by another process holds up only the widgets that use the store, and each click waiting for it is
 /// answered with its final outcome, on the driven daemon: the store's patience passes on the daemon's clock, SQLite's
 /// wait for the lock on the wall clock, no longer than what is left of that patience.
-@Suite("a locked store, on the driven daemon")
+@Suite("a locked store, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenStoreLockTests {
     @Test func aLockedStoreStallsNoOtherKindAndAFailedClickNeverLandsLater() throws {
         let driven = try DrivenDaemon(

@@ -7,7 +7,7 @@ import Testing
 /// by its process, not by its pipe. One that exited while a child it started kept its standard output open stayed a
 /// zombie, shown as running, its requests timing out for ever; a plugin that said hello and then never answered was
 /// never restarted. The pauses before a restart and the requests' deadlines pass on the daemon's clock.
-@Suite("supervision by process, on the driven daemon")
+@Suite("supervision by process, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenSupervisionTests {
     @Test func aPersistCommandWhoseChildKeepsItsOutputIsStartedAgainWhenItExits() throws {
         let driven = try DrivenDaemon(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Timelines
 
@@ -8,7 +9,7 @@ import Timelines
 /// A timeline's entries shown at their dates without another call, and a failure keeping the last good entry: the
 /// whole daemon in this process, on a clock the test moves (`DrivenDaemon`), with a kind whose answers the test writes
 /// (`ScriptedKind`). The engine's rules alone are `EngineTests`'.
-@Suite("the daemon on a driven clock: timelines and failures")
+@Suite("the daemon on a driven clock: timelines and failures", .waitsOnThreadsOfItsOwn)
 struct DrivenTimelineTests {
     private static func inode(_ path: String) -> ino_t? {
         var status = stat()

@@ -4,7 +4,7 @@ import Testing
 
 /// A to-dos widget's `app:` with the daemon running: a click off the items starts it, as the seed's tap outside the
 /// items opens the app, and a click on an item toggles the item and starts nothing.
-@Suite("todos: app: off the items, on the driven daemon")
+@Suite("todos: app: off the items, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenTodosAppClickTests {
     /// A widget named `name` of kind todos whose `app:` touches `<directory>/app-<name>`, with the extra `lines`.
     static func widget(_ name: String, in directory: TemporaryDirectory, _ lines: String = "") -> String {

@@ -4,6 +4,7 @@ import Glibc
 import Kind
 import Runtime
 import System
+import TestSupport
 import Testing
 import Timelines
 
@@ -13,7 +14,7 @@ import Timelines
 /// The updates socket under more than it takes at once (`UpdateSubscribers`, `AcceptPause`, `UpdatesMessage.follows`):
 /// connections the daemon has no descriptor for, and a list of widgets longer than one message holds. The real daemon
 /// in this process on a clock the test moves, with real sockets.
-@Suite("the daemon on a driven clock: the updates socket flooded")
+@Suite("the daemon on a driven clock: the updates socket flooded", .waitsOnThreadsOfItsOwn)
 struct DrivenUpdatesFloodTests {
     /// The listener's `accept`s, counted, failing while `failing` as `accept4` does in a daemon out of descriptors.
     private final class Accepts {

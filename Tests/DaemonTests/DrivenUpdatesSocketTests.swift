@@ -12,7 +12,7 @@ import Timelines
 /// The updates socket's hard cases (`Daemon+Updates`, `UpdateSubscribers`, `DaemonSubscription`): connections beyond
 /// the limit, a socket file deleted, a client the daemon turns away, and records read by commands that wait for the
 /// daemon. The real daemon in this process on a clock the test moves, with real sockets.
-@Suite("the daemon on a driven clock: the updates socket's hard cases")
+@Suite("the daemon on a driven clock: the updates socket's hard cases", .waitsOnThreadsOfItsOwn)
 struct DrivenUpdatesSocketTests {
     private static let config = "widgets:\n  t:\n    kind: ticks\nbars:\n  main: [t]\n"
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 37, item 4: `--wait` tells the truth. `click --wait`, `intent --wait` and `reload --wait` print what the
 /// widgets show once the daemon confirmed, with the commands run in this process against the driven daemon; a click
 /// whose bound program fails says why (the program runs here, and each turn reaps it as SIGCHLD would).
-@Suite("--wait says what happened, on the driven daemon")
+@Suite("--wait says what happened, on the driven daemon", .waitsOnThreadsOfItsOwn)
 struct DrivenWaitOutcomeTests {
     static let config = """
         widgets:

@@ -8,7 +8,8 @@ import Testing
 
 /// The daemon's loop alone (`EventLoop`): what wakes it, read from its real descriptors, and a deadline passed on a
 /// clock the test moves, with no real sleeping.
-@Suite("the event loop: wakes for deadlines, results, the FIFO and signals, and for nothing else")
+@Suite(
+    "the event loop: wakes for deadlines, results, the FIFO and signals, and for nothing else", .waitsOnThreadsOfItsOwn)
 struct EventLoopTests {
     private static let start = Date(timeIntervalSince1970: 2_000_000_000)
 

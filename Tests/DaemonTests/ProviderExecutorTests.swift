@@ -7,7 +7,7 @@ import Testing
 
 /// The provider threads (`ProviderExecutor`) live until the daemon's stop, then end once idle, so that a process that
 /// goes on after a daemon (the tests') keeps neither the threads nor the executor.
-@Suite("provider executor")
+@Suite("provider executor", .waitsOnThreadsOfItsOwn)
 struct ProviderExecutorTests {
     /// The names of this process's threads (`/proc/self/task/*/comm`).
     private static func threadNames() -> [String] {

@@ -3,6 +3,7 @@ import Foundation
 import Kind
 import Providers
 import Synchronization
+import TestSupport
 import Testing
 import Timelines
 
@@ -41,7 +42,9 @@ private struct CountingStoreKind: WidgetKind {
 /// An intent on a store widget that could not start within `ProviderRunner.storePatience` of being asked (the store's
 /// thread was busy) is not run at all, so a `--wait` told "failed" never sees the change land later. The runner reads
 /// a clock the test has moved: the provider thread is real, the waiting is not.
-@Suite("the store's patience: an intent that waited too long for the store's thread is not run", .serialized)
+@Suite(
+    "the store's patience: an intent that waited too long for the store's thread is not run", .serialized,
+    .waitsOnThreadsOfItsOwn)
 struct StorePatienceTests {
     private static let start = Date(timeIntervalSince1970: 2_000_000_000)
     private static let clock = ManualClock(start)
