@@ -18,8 +18,8 @@ public enum FileReading {
     /// when it has one). Plain system calls, so a pipe (`--config <(envsubst < widgets.yaml)`) or a device reads as
     /// any file does, to its end.
     ///
-    /// Never blocks for good: the file is opened non-blocking, so a named FIFO with no writer opens at once (and reads
-    /// as empty), and a pipe or FIFO whose writer gives no end of file within `pipeWait` is refused. A FIFO put where
+    /// Never blocks for good: the file is opened non-blocking, so a named FIFO with no writer opens at once (and is
+    /// refused, as nothing was written to it), and a pipe or FIFO whose writer gives no end of file within `pipeWait` is refused. A FIFO put where
     /// widgets.yaml was hung the daemon in `open`, past SIGTERM. An anonymous pipe can be read once, and one command
     /// reads its config more than once (the `plugins:` section first, then the whole), so what such a pipe held is
     /// kept for the later reads of the same pipe; a named FIFO is read afresh each time, as it may be written again.
@@ -69,6 +69,11 @@ public enum FileReading {
             }
             guard count >= 0 else { throw failure(path: path, errno: errno) }
             if count == 0 {
+                // A named FIFO opens without waiting for a writer, and one that gave nothing had no writer, or one
+                // that wrote nothing: no config at all, rather than an empty one.
+                if bytes.isEmpty, status.st_mode & S_IFMT == S_IFIFO, pipe == nil {
+                    throw FileReadError(path: path, reason: "is a FIFO, and nothing was written to it")
+                }
                 if let pipe { readPipes.withLock { $0[path] = (pipe, bytes) } }
                 return bytes
             }

@@ -15,8 +15,8 @@ struct DrivenConfigFIFOTests {
     }
 
     /// A FIFO moved to where widgets.yaml was (`mkfifo new; mv new widgets.yaml`): the daemon read it blocking, and hung
-    /// past SIGTERM; then it kept what it had read for that path and never read the file again. Now it reads it as
-    /// empty, keeps running the config it has, answers, and takes the next regular file.
+    /// past SIGTERM; then it kept what it had read for that path and never read the file again. Now it refuses it as a
+    /// FIFO nothing was written to, keeps running the config it has, answers, and takes the next regular file.
     @Test func aFIFOPutWhereTheConfigWasNeitherHangsNorBlindsTheDaemon() throws {
         let driven = try DrivenDaemon(config: Self.config(["a"]))
         #expect(driven.turns(until: "the first timeline") { driven.hasTimeline("a") })
@@ -24,7 +24,10 @@ struct DrivenConfigFIFOTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(rename(fifo, driven.configPath) == 0)
         #expect(
-            driven.turns(until: "the empty read refused") { driven.log.contains("keeping the running configuration") },
+            driven.turns(until: "the FIFO refused") {
+                driven.log.contains("is a FIFO, and nothing was written to it")
+                    && driven.log.contains("keeping the running configuration")
+            },
             "\(driven.log)")
         let reload = driven.commandTakingTurns(["reload", "all", "--wait"])
         #expect(reload.status == 0, "\(reload.stderr)")

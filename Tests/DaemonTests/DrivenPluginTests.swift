@@ -45,6 +45,23 @@ struct DrivenPluginTests {
             "\(driven.log)")
     }
 
+    /// A reply over the 1 MiB a plugin's line may hold is dropped, and the request it answered fails at once saying so:
+    /// the widget's error is the reason, not a timeout. Neither deadline can pass first, since the daemon's clock, on
+    /// which both pass, stands still.
+    @Test func aReplyLongerThanALineMayBeFailsItsRequestAtOnceSayingSo() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let driven = try DrivenDaemon(
+            fakePlugin: "huge-reply", in: directory, widgets: "  w:\n    kind: fake\n    output: [plain]")
+        let lastError = { driven.command(["list"]).stdout.split(separator: "\n").last { $0.hasPrefix("w ") } ?? "" }
+        #expect(
+            driven.turns(until: "the reply's error", within: 10) {
+                lastError().contains("replied with a line longer than 1024 KiB; skipped")
+            }, "\(driven.log)")
+        #expect(driven.log.contains("with a line longer than 1024 KiB; skipped"), "\(driven.log)")
+        #expect(!driven.log.contains("did not answer in time"), "\(driven.log)")
+    }
+
     /// Two widgets of the fake plugin's kind, `w` and `other`, each written as plain text.
     private static let twoWidgets =
         "  w:\n    kind: fake\n    output: [plain]\n  other:\n    kind: fake\n    output: [plain]"

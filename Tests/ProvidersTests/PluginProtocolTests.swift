@@ -41,9 +41,26 @@ struct PluginProtocolTests {
     @Test func anOversizedLineIsReportedOnceAndSkippedToItsNewline() {
         var reader = PluginLineReader(cap: 8)
         #expect(feed(&reader, "123456") == [])
-        #expect(feed(&reader, "789") == [.oversized])
+        #expect(feed(&reader, "789") == [.oversized(replyTo: nil)])
         #expect(feed(&reader, String(repeating: "x", count: 10_000)) == [], "nothing more is reported or kept")
         #expect(feed(&reader, "yyy\nok\n") == [.line(Array("ok".utf8))])
+    }
+
+    /// A reply cut at the cap still names its request when its head is `{"id": N,`, so that request fails at once.
+    @Test(
+        arguments: [
+            (#"{"id": 42, "entries": [{"text": "xxxxxxxxxxxxxxxxxxxxxxxx"#, 42),
+            (#"  {  "id" :7 ,"entries": [{"text": "xxxxxxxxxxxxxxxxxxxxxxx"#, 7),
+            (#"{"entries": [{"text": "xxxxxxxxxxxxxxxxxxx"}], "id": 42}"#, nil),
+            (#"{"id": "42", "entries": [{"text": "xxxxxxxxxxxxxxxxxxxxxxx"#, nil),
+            (#"{"id": 4.5, "entries": [{"text": "xxxxxxxxxxxxxxxxxxxxxxx"#, nil),
+            (#"{"id": -3, "entries": [{"text": "xxxxxxxxxxxxxxxxxxxxxxx"#, nil),
+            (#"{"id": 1234567890123456789012, "entries": [{"text": "xx"#, nil),
+            (#"{"id""#, nil),
+        ] as [(String, Int?)])
+    func anOversizedReplyNamesItsRequestWhenItsHeadIsTheID(line: String, id: Int?) {
+        var reader = PluginLineReader(cap: 40)
+        #expect(feed(&reader, line + String(repeating: "x", count: 100) + "\n") == [.oversized(replyTo: id)])
     }
 
     private func hello(_ kind: JSONValue, protocolVersion: Int = 1) throws -> PluginDeclaration {

@@ -14,6 +14,7 @@ import Foundation
 ///   answers as `count`.
 /// - `orphan`: as `count`, but after its first answer starts `sleep 1000` with its standard output (the sleep's pid
 ///   appended to STATE_DIR/orphans) and exits with status 0, leaving the sleep holding the pipe.
+/// - `huge-reply`: answers each timeline with a line of 2 MiB, its id first.
 /// - `closes-input`: closes its standard input, then answers its first timeline as `count` and lives on, reading
 ///   nothing.
 /// In every mode, a plugin started while STATE_DIR/dead exists exits with status 4 before its hello.
@@ -103,6 +104,9 @@ public let fakePluginSource = #"""
             sys.stdout.write("\n")
             sys.stdout.write(json.dumps({"id": 999999, "entries": [{"text": "stray"}]}) + "\n")
             sys.stdout.flush()
+        if mode == "huge-reply":
+            send({"id": request["id"], "entries": [{"text": "x" * (2 << 20)}], "policy": "never"})
+            continue
         if mode == "closes-input":
             os.close(0)
             send({"id": request["id"], "entries": [{"text": "n=1 pid=%d" % os.getpid()}], "policy": "never"})

@@ -7,8 +7,8 @@ import Testing
 /// last check waits the 5 s the reader gives a writer, and would otherwise be the run's end.
 @Suite("a config that is a FIFO, end to end", .startsFirst)
 struct ConfigFIFOEndToEndTests {
-    /// A FIFO for a config never hangs a command: with no writer it opens at once and reads as empty; a writer that
-    /// keeps it open and never finishes is given `FileReading.pipeWait`.
+    /// A FIFO for a config never hangs a command: with no writer it opens at once and is refused as such, not as an
+    /// empty file; a writer that keeps it open and never finishes is given `FileReading.pipeWait`.
     @Test func aConfigThatIsAFIFONeverHangsTheCommand() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -16,7 +16,8 @@ struct ConfigFIFOEndToEndTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let empty = try runWidgetd(["check", "--config", fifo])
         #expect(empty.status == 1)
-        #expect(empty.stderr.hasPrefix("\(fifo):1:1: error: the file is empty"), "\(empty.stderr)")
+        #expect(
+            empty.stderr.hasPrefix("\(fifo): error: is a FIFO, and nothing was written to it\n"), "\(empty.stderr)")
         // A writer that holds it open and writes half a file.
         let writer = try await StalledFIFOWriter(fifo: fifo)
         defer { writer.stop() }

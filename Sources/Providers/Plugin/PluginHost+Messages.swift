@@ -22,26 +22,40 @@ extension PluginHost {
 
     /// A reply to request `id`; returns what was wrong with it, if anything.
     func answer(_ id: Int, with bytes: [UInt8]) -> String? {
-        // A reply, even a late one, says the plugin is not hung.
-        let now = self.now
-        let pending = state.withLock { state in
-            state.unansweredInARow = 0
-            state.lastReply = now
-            return state.pending.removeValue(forKey: id)
-        }
-        guard let pending else {
+        guard let pending = takeRequest(answeredBy: id) else {
             return "answered request \(id) late or twice; ignored"
         }
         pending.finish(.success(Data(bytes)))
         return nil
     }
 
+    /// A reply to request `id` longer than `lineCap`, dropped: the request fails at once, saying so, rather than at its
+    /// deadline as one never answered. Returns what to log.
+    func answerTooLong(_ id: Int) -> String {
+        let tooLong = "longer than \(Self.lineCap / 1024) KiB; skipped"
+        guard let pending = takeRequest(answeredBy: id) else {
+            return "answered request \(id) late or twice with a line \(tooLong)"
+        }
+        pending.finish(.failure(PluginProtocolError("\(name) replied with a line \(tooLong)")))
+        return "replied to request \(id) with a line \(tooLong)"
+    }
+
+    /// Takes request `id` off those waiting, for its reply. A reply, even a late one, says the plugin is not hung.
+    private func takeRequest(answeredBy id: Int) -> Pending? {
+        let now = self.now
+        return state.withLock { state in
+            state.unansweredInARow = 0
+            state.lastReply = now
+            return state.pending.removeValue(forKey: id)
+        }
+    }
+
     /// A line from the plugin that is not a reply; returns what was wrong with it, if anything.
     func handle(_ message: PluginMessage) -> String? {
         let object: [String: JSONValue]
         switch message {
-        case .blank, .reply: return nil
-        case .oversized: return "sent a line longer than \(Self.lineCap / 1024) KiB; skipped"
+        case .blank, .reply, .oversized(replyTo: _?): return nil
+        case .oversized(replyTo: nil): return "sent a line longer than \(Self.lineCap / 1024) KiB; skipped"
         case .notUTF8(let bytes): return "sent a line that is not UTF-8 (JSON must be): \(LogExcerpt.of(bytes))"
         case .notAnObject(let bytes): return "sent a line that is not a JSON object: \(LogExcerpt.of(bytes))"
         case .push(let pushed): object = pushed

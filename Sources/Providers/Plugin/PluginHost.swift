@@ -287,37 +287,38 @@ public final class PluginHost: @unchecked Sendable {
             outputBudget.spend(now: Date())
             let items = buffer.withUnsafeBufferPointer { reader.feed(UnsafeBufferPointer(rebasing: $0[0..<count])) }
             for item in items {
-                // A reply answers a request the daemon made, so its count is the daemon's to bound: it is never
-                // dropped with a flood of pushed lines, or a plugin that also logs a lot would look hung.
                 let message: PluginMessage
                 switch item {
-                case .oversized: message = .oversized
+                case .oversized(let id): message = .oversized(replyTo: id)
                 case .line(let bytes): message = PluginMessage(bytes)
                 }
+                let problem: String?
+                // A reply answers a request the daemon made, so its count is the daemon's to bound: it is never
+                // dropped with a flood of pushed lines, or a plugin that also logs a lot would look hung.
                 if case .reply(let id, let bytes) = message {
-                    if let problem = answer(id, with: bytes), strike(problem) {
-                        reason = "restarted: too many bad messages (last: \(problem))"
-                        break loop
+                    problem = answer(id, with: bytes)
+                } else if case .oversized(replyTo: let id?) = message {
+                    problem = answerTooLong(id)
+                } else {
+                    let now = Date()
+                    if now.timeIntervalSince(linesThisSecond.second) >= 1 {
+                        if linesThisSecond.dropped > 0 {
+                            note("warning", "flooded: \(linesThisSecond.dropped) lines in a second dropped")
+                        }
+                        linesThisSecond = (now, 0, 0)
                     }
-                    continue
-                }
-                let now = Date()
-                if now.timeIntervalSince(linesThisSecond.second) >= 1 {
-                    if linesThisSecond.dropped > 0 {
-                        note("warning", "flooded: \(linesThisSecond.dropped) lines in a second dropped")
+                    linesThisSecond.count += 1
+                    if linesThisSecond.count > Self.linesPerSecond {
+                        linesThisSecond.dropped += 1
+                        if linesThisSecond.dropped % Self.linesPerSecond == 1, strike("floods its output") {
+                            reason = "restarted: it flooded its output"
+                            break loop
+                        }
+                        continue
                     }
-                    linesThisSecond = (now, 0, 0)
+                    problem = handle(message)
                 }
-                linesThisSecond.count += 1
-                if linesThisSecond.count > Self.linesPerSecond {
-                    linesThisSecond.dropped += 1
-                    if linesThisSecond.dropped % Self.linesPerSecond == 1, strike("floods its output") {
-                        reason = "restarted: it flooded its output"
-                        break loop
-                    }
-                    continue
-                }
-                if let problem = handle(message), strike(problem) {
+                if let problem, strike(problem) {
                     reason = "restarted: too many bad messages (last: \(problem))"
                     break loop
                 }
