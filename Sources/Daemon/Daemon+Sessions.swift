@@ -63,7 +63,12 @@ extension Daemon {
             token.map { acknowledge($0, failure: reason) }
             return true
         }
-        running.deliver(invocation)
+        if let refused = running.deliver(invocation) {
+            let reason = "\(instance.name): \(refused)"
+            log(.warning, from: instance.name, "\(reason); click dropped")
+            token.map { acknowledge($0, failure: reason) }
+            return true
+        }
         log(.info, from: instance.name, "\(instance.name): click sent to its persistent command")
         token.map { acknowledge($0, widgets: [instance.name]) }
         return true

@@ -166,8 +166,9 @@ public enum SessionUpdate: Sendable {
 
 /// A running persistent provider (i3blocks' `interval=persist` script).
 public protocol ProviderSession: AnyObject, Sendable {
-    /// Hands it a click or an intent.
-    func deliver(_ invocation: IntentInvocation)
+    /// Hands it a click or an intent; returns why it could not take it, if it could not (a script that stopped
+    /// reading its clicks), which the click's answer says. What fails later, once taken, is a `SessionUpdate.note`.
+    func deliver(_ invocation: IntentInvocation) -> String?
     /// Ends it, with everything it started; no update follows.
     func stop()
 }

@@ -279,6 +279,24 @@ struct DrivenI3blocksScriptsTests {
         #expect(driven.turns(until: "the persistent script to stop") { kill(pid, 0) != 0 })
     }
 
+    /// A click for a persist script that closed its standard input cannot reach it: the click's answer and the log say
+    /// so, where both said it was sent.
+    @Test func aClickForAPersistentScriptThatClosedItsInputIsAnsweredAsNotDelivered() throws {
+        let scripts = try TestScripts(["deaf": "#!/bin/sh\nexec 0<&-\necho deaf\nexec sleep 1000\n"])
+        let driven = try DrivenDaemon(
+            config: scripts.config(
+                "widgets:\n  deaf:\n    kind: exec\n    command: [$DIR/deaf]\n    interval: persist\n    output: [plain]\n"
+            ))
+        #expect(driven.turns(until: "the script's line") { driven.read("deaf.plain") == "deaf\n" })
+        #expect(driven.writeToFIFO("click deaf 1 ack=deaf-click\n"))
+        #expect(driven.turns(until: "the click's answer") { driven.acknowledgement("deaf-click") != nil })
+        let answer = driven.acknowledgement("deaf-click") ?? ""
+        #expect(!answer.hasPrefix("done"), "\(answer)")
+        #expect(answer.contains("deaf: its persistent command closed its standard input"), "\(answer)")
+        #expect(driven.log.contains("so it reads no clicks; click dropped"), "\(driven.log)")
+        #expect(!driven.log.contains("click sent to its persistent command"), "\(driven.log)")
+    }
+
     @Test func aChangedPersistentWidgetStopsItsCommandAndStartsANewOne() throws {
         let scripts = try TestScripts([
             "memory": "#!/bin/sh\necho $$ >> \"$(dirname \"$0\")/memory.pids\"\necho \"mem $$\"\nexec sleep 1000\n"

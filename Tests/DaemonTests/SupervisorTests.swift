@@ -66,7 +66,7 @@ struct RestartBackoffTests {
 @Suite("the supervisor's sessions")
 struct SupervisorTests {
     private final class FakeSession: ProviderSession {
-        func deliver(_ invocation: IntentInvocation) {}
+        func deliver(_ invocation: IntentInvocation) -> String? { nil }
         func stop() {}
     }
 

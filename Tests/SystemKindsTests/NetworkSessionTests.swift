@@ -56,7 +56,7 @@ struct NetworkSessionTests {
         #expect(entries.withLock { $0.isEmpty }, "an entry was made while the listener's thread was held")
         release.signal()
         #expect(Self.waitUpTo10s { entries.withLock { $0.count == 1 } }, "the first entry never came")
-        session.deliver(IntentInvocation(intent: NetworkKind.toggleIntent))
+        #expect(session.deliver(IntentInvocation(intent: NetworkKind.toggleIntent)) == nil)
         #expect(Self.waitUpTo10s { entries.withLock { $0.count == 2 } }, "the click's entry never came")
         let made = entries.withLock { $0 }
         #expect(made.map(\.text) == ["A lo", "B lo"])

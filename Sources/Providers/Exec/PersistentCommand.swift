@@ -60,15 +60,23 @@ final class PersistentCommand: ProviderSession, @unchecked Sendable {
     }
 
     /// Writes the click to the command's standard input as i3blocks 1.5 does: with `format: json` the block's
-    /// properties and the click's as one JSON object per line, else the button number on a line of its own.
-    func deliver(_ invocation: IntentInvocation) {
-        guard let click = invocation.click else { return }
+    /// properties and the click's as one JSON object per line, else the button number on a line of its own. Returns
+    /// why the command did not get it, if it did not.
+    func deliver(_ invocation: IntentInvocation) -> String? {
+        guard let click = invocation.click else { return nil }
         let line = printsJSON ? Self.clickJSON(click, environment: environment) : "\(click.button.number)"
         let bytes = Array((line + "\n").utf8)
-        child.withLock { child in
-            guard child.input >= 0 else { return }
+        return child.withLock { child in
+            guard child.input >= 0 else { return "its persistent command is not running; it is started again soon" }
             // Non-blocking: a script that never reads its input must not stall the daemon; a full pipe drops the click.
-            _ = bytes.withUnsafeBytes { write(child.input, $0.baseAddress, $0.count) }
+            let written = bytes.withUnsafeBytes { write(child.input, $0.baseAddress, $0.count) }
+            if written == bytes.count { return nil }
+            switch written < 0 ? errno : EAGAIN {
+            case EPIPE: return "its persistent command closed its standard input, so it reads no clicks"
+            case EAGAIN: return "its persistent command has not read the clicks before (its standard input is full)"
+            case let error:
+                return "\(SystemError(call: "write", subject: "its persistent command's input", errno: error))"
+            }
         }
     }
 

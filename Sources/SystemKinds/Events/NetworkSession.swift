@@ -74,8 +74,9 @@ final class NetworkSession: ProviderSession {
         return true
     }
 
-    func deliver(_ invocation: IntentInvocation) {
+    func deliver(_ invocation: IntentInvocation) -> String? {
         if invocation.intent == NetworkKind.toggleIntent { toggle() }
+        return nil
     }
 
     func stop() {

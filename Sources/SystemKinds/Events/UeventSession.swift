@@ -26,7 +26,7 @@ final class UeventSession: ProviderSession {
         return UeventSession(subscription)
     }
 
-    func deliver(_ invocation: IntentInvocation) {}
+    func deliver(_ invocation: IntentInvocation) -> String? { nil }
 
     func stop() { subscription.cancel() }
 }

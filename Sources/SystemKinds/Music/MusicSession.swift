@@ -48,18 +48,19 @@ final class MusicSession: ProviderSession {
     /// The MPRIS method each intent calls.
     static let methods = ["play_pause": "PlayPause", "next": "Next", "previous": "Previous"]
 
-    func deliver(_ invocation: IntentInvocation) {
+    func deliver(_ invocation: IntentInvocation) -> String? {
         guard let method = Self.methods[invocation.intent] else {
             updates(.note("music has no intent '\(invocation.intent)'"))
-            return
+            return nil
         }
         guard case .players(let players)? = lastState.value.withLock({ $0 }),
             let player = MusicPlayer.chosen(among: players, wanted: wanted)
         else {
             updates(.note("no MPRIS player to send \(method) to"))
-            return
+            return nil
         }
         listener.call(method, onPlayer: player.busName)
+        return nil
     }
 
     func stop() { subscription.cancel() }

@@ -32,7 +32,7 @@ final class SoundSession: ProviderSession {
     }
 
     /// Runs the click's intent; what fails (no server, no such device, an intent the kind lacks) is a note.
-    func deliver(_ invocation: IntentInvocation) {
+    func deliver(_ invocation: IntentInvocation) -> String? {
         do {
             _ = try connection.perform(
                 SoundSettings.action(invocation.intent), on: settings.device, step: settings.step,
@@ -40,6 +40,7 @@ final class SoundSession: ProviderSession {
         } catch {
             updates(.note("\(invocation.intent): \(error)"))
         }
+        return nil
     }
 
     func stop() { subscription.cancel() }
