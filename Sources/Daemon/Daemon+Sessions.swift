@@ -57,13 +57,11 @@ extension Daemon {
         _ invocation: IntentInvocation, of instance: WidgetInstance, _ token: ControlCommand.AckToken?
     ) -> Bool {
         guard instance.runMode.isPersistent else { return false }
-        guard let running = supervisor.session(of: instance.name) else {
-            let reason = "\(instance.name): its persistent command is not running"
-            log(.warning, from: instance.name, "\(reason); click dropped")
-            token.map { acknowledge($0, failure: reason) }
-            return true
-        }
-        if let refused = running.deliver(invocation) {
+        // No session, or one that could not take the click: either way the click is dropped, and its answer says why.
+        let refused =
+            supervisor.session(of: instance.name).map { $0.deliver(invocation) }
+            ?? "its persistent command is not running"
+        if let refused {
             let reason = "\(instance.name): \(refused)"
             log(.warning, from: instance.name, "\(reason); click dropped")
             token.map { acknowledge($0, failure: reason) }
